@@ -1,0 +1,34 @@
+# The two set-up commands: `make test` (and, once games are playable, `make play`).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv test lint typecheck pytest rules-coverage bench
+
+venv: $(STAMP)
+
+# Re-install only when the project's dependency list changes.
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+lint: venv
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
+
+typecheck: venv
+	$(BIN)/mypy
+
+pytest: venv
+	$(BIN)/pytest -n 2
+
+test: venv lint typecheck pytest
+
+rules-coverage: venv
+	$(BIN)/python scripts/rules_coverage.py
+
+bench: venv
+	@for f in bench/*_bench.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

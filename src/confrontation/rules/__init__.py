@@ -1,0 +1,1 @@
+"""Pure rule functions: characteristics, tests and wounds (chapter II)."""
