@@ -8,8 +8,14 @@ the project may call :mod:`random`.
 
 from __future__ import annotations
 
+import enum
 import random
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Callable, Generator, Iterable, Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from math import comb
 from typing import Protocol, runtime_checkable
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
@@ -83,3 +89,523 @@ class ScriptedRoller:
         face = self._faces[self._rolled]
         self._rolled += 1
         return face
+
+
+# ---------------------------------------------------------------------------------------------
+# Characteristic tests (II-A, II-A-1, II-A-2, II-A-4)
+# ---------------------------------------------------------------------------------------------
+
+
+def chain_natural(chain: tuple[int, ...]) -> int:
+    """Natural result of one die and its raises (II-A-1).
+
+    Only a 6 is re-rolled, so every face but the last is a 6. The faces add up, except that a
+    re-roll showing 1 makes the whole natural result 1 (the Fianna example: 6-6-6-1 → 1).
+    """
+    return 1 if chain[-1] == 1 else sum(chain)
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A finished characteristic test (II-A).
+
+    ``natural`` is the kept die's natural result, ``value`` the current value of the
+    characteristic (II-A-4), ``final`` their sum. ``faces`` are all the faces rolled, in order,
+    including dice lost to a raise (II-A-2). ``wound_roll`` switches off the automatic failure
+    of a final result ≤ 0 (II-A-4).
+    """
+
+    __test__ = False  # not a pytest class
+
+    natural: int
+    final: int
+    value: int
+    faces: tuple[int, ...]
+    raised: bool
+    wound_roll: bool = False
+
+    @property
+    def automatic_failure(self) -> bool:
+        """II-A-4: a final result ≤ 0 fails, except on a wound roll."""
+        return self.final <= 0 and not self.wound_roll
+
+    def succeeds(self, difficulty: int) -> bool:
+        """II-A-3 1): success when the final result is at least the difficulty."""
+        return not self.automatic_failure and self.final >= difficulty
+
+
+@dataclass(frozen=True)
+class PendingTest:
+    """A characteristic test whose dice are on the table and that may still be raised.
+
+    Immutable: :meth:`raise_sixes` returns a new pending test, :meth:`stop` the result. The
+    engine keeps one in its state while it asks the player "raise this 6?".
+
+    ``kept`` holds the chains of faces of the dice still in play (II-A-2: a raise loses every
+    die that is not re-rolled); ``faces`` every face rolled so far, in order.
+    """
+
+    __test__ = False
+
+    value: int
+    kept: tuple[tuple[int, ...], ...]
+    faces: tuple[int, ...]
+    raised: bool = False
+    wound_roll: bool = False
+
+    @classmethod
+    def roll(
+        cls, roller: Roller, value: int, dice: int = 1, *, wound_roll: bool = False
+    ) -> PendingTest:
+        """II-A, II-A-2: roll ``dice`` d6 for a test of a characteristic worth ``value``."""
+        if dice < 1:
+            raise ValueError(f"a test rolls at least one die, not {dice}")
+        faces = tuple(roller.d6() for _ in range(dice))
+        return cls(value, tuple((f,) for f in faces), faces, False, wound_roll)
+
+    @property
+    def sixes(self) -> int:
+        """How many kept dice show a 6 on their last roll: the dice a raise would re-roll."""
+        return sum(1 for chain in self.kept if chain[-1] == 6)
+
+    @property
+    def can_raise(self) -> bool:
+        """II-A-1: a natural 6 may be re-rolled."""
+        return self.sixes > 0
+
+    @property
+    def natural(self) -> int:
+        """The natural result if the player stops now: the best kept die (II-A-2)."""
+        return max(chain_natural(chain) for chain in self.kept)
+
+    @property
+    def final(self) -> int:
+        """The final result if the player stops now."""
+        return self.natural + self.value
+
+    def raise_sixes(self, roller: Roller) -> PendingTest:
+        """Re-roll every die showing a 6 and lose the others (II-A-1, II-A-2, CLARIFICATIONS §2)."""
+        if not self.can_raise:
+            raise ValueError("no die shows a 6: nothing to raise")
+        kept = []
+        faces = list(self.faces)
+        for chain in self.kept:
+            if chain[-1] == 6:
+                face = roller.d6()
+                faces.append(face)
+                kept.append((*chain, face))
+        return replace(self, kept=tuple(kept), faces=tuple(faces), raised=True)
+
+    def stop(self) -> TestResult:
+        """Keep the best die: the test is over."""
+        return TestResult(
+            self.natural, self.final, self.value, self.faces, self.raised, self.wound_roll
+        )
+
+
+def needed_final(difficulty: int, *, wound_roll: bool = False) -> int:
+    """The lowest final result that succeeds against ``difficulty`` (II-A-3, II-A-4)."""
+    return difficulty if wound_roll else max(difficulty, 1)
+
+
+class RaisePolicy(enum.Enum):
+    """Convenience answers to "raise this 6?".
+
+    ``OPTIMAL`` raises while the test still falls short of the known target (the final result
+    ``needed``): a stopped failing test is lost for sure, a raise may still save it, and once the
+    target is reached a further raise could only lose it (a re-roll showing 1). ``NEVER`` and
+    ``ALWAYS`` are what their names say (neutral fighters always raise: XX-E-3).
+    """
+
+    OPTIMAL = "optimal"
+    NEVER = "never"
+    ALWAYS = "always"
+
+    def __call__(self, pending: PendingTest, needed: int | None) -> bool:
+        if self is RaisePolicy.NEVER:
+            return False
+        if self is RaisePolicy.ALWAYS:
+            return True
+        if needed is None:
+            raise ValueError("the optimal policy needs a target to aim at")
+        return pending.final < needed
+
+
+RaiseDecision = Callable[[PendingTest, int | None], bool]
+"""``decide(pending, needed) -> raise?``; ``needed`` is the final result that would be enough
+(``None`` when unknown). A :class:`RaisePolicy` is one; the engine's question to a player is
+another."""
+
+
+def raise_dialogue(
+    roller: Roller, value: int, dice: int = 1, *, wound_roll: bool = False
+) -> Generator[PendingTest, bool, TestResult]:
+    """The test as a dialogue: yields each pending test that can be raised; send ``True`` to
+    raise, ``False`` to stop. Returns (``StopIteration.value``) the :class:`TestResult`."""
+    pending = PendingTest.roll(roller, value, dice, wound_roll=wound_roll)
+    while pending.can_raise:
+        if not (yield pending):
+            break
+        pending = pending.raise_sixes(roller)
+    return pending.stop()
+
+
+def finish_test(
+    roller: Roller, pending: PendingTest, decide: RaiseDecision, needed: int | None
+) -> TestResult:
+    """Ask ``decide`` at every 6 until the player stops or no 6 is left."""
+    while pending.can_raise and decide(pending, needed):
+        pending = pending.raise_sixes(roller)
+    return pending.stop()
+
+
+def roll_test(
+    roller: Roller,
+    value: int,
+    dice: int = 1,
+    *,
+    difficulty: int | None = None,
+    decide: RaiseDecision = RaisePolicy.NEVER,
+    wound_roll: bool = False,
+) -> TestResult:
+    """Roll a whole characteristic test (II-A); ``difficulty`` tells the decision its target."""
+    pending = PendingTest.roll(roller, value, dice, wound_roll=wound_roll)
+    needed = None if difficulty is None else needed_final(difficulty, wound_roll=wound_roll)
+    return finish_test(roller, pending, decide, needed)
+
+
+# ---------------------------------------------------------------------------------------------
+# Opposed tests (II-A-3)
+# ---------------------------------------------------------------------------------------------
+
+
+def standing(final: int) -> int:
+    """What a final result is worth in an opposed test: every result ≤ 0 is an automatic
+    failure (II-A-4), so they all count as 0 (docs/rulings.md, "II-A-3 / II-A-4")."""
+    return max(final, 0)
+
+
+@dataclass(frozen=True)
+class OpposedResult:
+    """An opposed test (II-A-3): every round rolled (ties are re-rolled) and the winner."""
+
+    rounds: tuple[tuple[TestResult, TestResult], ...]
+
+    @property
+    def a(self) -> TestResult:
+        return self.rounds[-1][0]
+
+    @property
+    def b(self) -> TestResult:
+        return self.rounds[-1][1]
+
+    @property
+    def a_wins(self) -> bool:
+        return standing(self.a.final) > standing(self.b.final)
+
+
+def roll_off(roller: Roller) -> bool:
+    """Both players roll a d6 until the faces differ; ``True`` when A's is lower (A decides
+    first when both show a 6 with equal final results: docs/rulings.md, "II-A-3")."""
+    while True:
+        a, b = roller.d6(), roller.d6()
+        if a != b:
+            return a < b
+
+
+def roll_opposed(
+    roller: Roller,
+    a_value: int,
+    b_value: int,
+    dice_a: int = 1,
+    dice_b: int = 1,
+    *,
+    decide_a: RaiseDecision = RaisePolicy.OPTIMAL,
+    decide_b: RaiseDecision = RaisePolicy.OPTIMAL,
+) -> OpposedResult:
+    """Roll an opposed test (II-A-3) until the tie is broken.
+
+    A side with a 6 waits for the other side's result, so its decision is told
+    ``needed`` = the other side's standing + 1. When both show a 6 the lower final result
+    decides first (against the other's current result), then the other answers knowing it.
+    A rolls its dice before B in every round.
+    """
+    rounds: list[tuple[TestResult, TestResult]] = []
+    while True:
+        a = PendingTest.roll(roller, a_value, dice_a)
+        b = PendingTest.roll(roller, b_value, dice_b)
+        if a.can_raise and b.can_raise:
+            a_first = a.final < b.final or (a.final == b.final and roll_off(roller))
+            if a_first:
+                ra = finish_test(roller, a, decide_a, standing(b.final) + 1)
+                rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
+            else:
+                rb = finish_test(roller, b, decide_b, standing(a.final) + 1)
+                ra = finish_test(roller, a, decide_a, standing(rb.final) + 1)
+        elif a.can_raise:
+            rb = b.stop()
+            ra = finish_test(roller, a, decide_a, standing(rb.final) + 1)
+        else:
+            ra = a.stop()
+            rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
+        rounds.append((ra, rb))
+        if standing(ra.final) != standing(rb.final):
+            return OpposedResult(tuple(rounds))
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact distributions
+# ---------------------------------------------------------------------------------------------
+#
+# A test is a chain of rolls. Rolling k dice from a base b (b = 0 for the first roll, b = 6, 12,
+# … after raises) ends in one of two ways:
+#   * no die shows a 6: the test lands on b + m, m the best face (II-A-2), or on 1 when every
+#     face is a 1 (II-A-1: a re-roll showing 1 makes the whole natural result 1; with b = 0 a
+#     natural 1 is just 1, so one formula serves both);
+#   * j ≥ 1 dice show a 6: a decision state (b + 6, j). Stopping gives the natural b + 6 (the
+#     6s are the best dice); raising re-rolls those j dice from base b + 6 and loses the others.
+# So a whole test is a Markov chain on (base, live dice) and only the number of 6s and the best
+# other face of each roll matter.
+#
+# A policy that stops once the natural reaches a target t ("optimal") gives a finite chain: the
+# base grows by 6 at each raise, so after ⌈t / 6⌉ raises every decision is a stop. "Never" is
+# the target 0. "Always" never stops: its 6-chains are unbounded, but each decision state is the
+# same problem shifted by 6, so the chance that an endless run of raises ends on a 1 has a closed
+# form (:func:`p_ends_on_one`), and everything above a cap is one exact tail mass.
+
+
+@cache
+def _roll_outcomes(
+    k: int,
+) -> tuple[tuple[tuple[int, Fraction], ...], tuple[tuple[int, Fraction], ...]]:
+    """Rolling k dice: ((best face m, p) with no 6, for m = 1..5), ((j sixes, p) for j ≥ 1)."""
+    total = 6**k
+    landings = tuple((m, Fraction(m**k - (m - 1) ** k, total)) for m in range(1, 6))
+    sixes = tuple((j, Fraction(comb(k, j) * 5 ** (k - j), total)) for j in range(1, k + 1))
+    return landings, sixes
+
+
+def _landing(base: int, best: int) -> int:
+    """Natural result when no die shows a 6: base + best face, or 1 on a 1 (II-A-1)."""
+    return 1 if best == 1 else base + best
+
+
+@cache
+def p_ends_on_one(dice: int) -> Fraction:
+    """P(a test that always raises ends with natural 1), starting by rolling ``dice`` dice.
+
+    With q_k = that chance for k dice: q_k = P(all k show 1) + Σ_{j≥1} P(j sixes) · q_j (the
+    other dice are lost, the j sixes go on). The j = k term holds q_k itself (all 6s, chance
+    6⁻ᵏ), so q_k = (6⁻ᵏ + Σ_{1≤j<k} P(j sixes) q_j) / (1 − 6⁻ᵏ). For one die: 1/5.
+    The base does not matter: a 1 is a 1 whatever was added before.
+    """
+    landings, sixes = _roll_outcomes(dice)
+    rest = sum((p * p_ends_on_one(j) for j, p in sixes if j < dice), Fraction(0))
+    all_ones = landings[0][1]
+    all_sixes = sixes[-1][1]
+    return (all_ones + rest) / (1 - all_sixes)
+
+
+def _chain(
+    base: int, live: Mapping[int, Fraction], target: int | None, cap: int
+) -> tuple[dict[int, Fraction], Fraction, int]:
+    """Roll the chain from ``base`` with ``live[k]`` = P(rolling k dice now).
+
+    Decision states stop once their natural reaches ``target``; with ``target`` None the chain
+    always raises and every decision state above ``cap`` is summed up in closed form.
+    Returns (exact natural → p, tail mass, tail_from): the tail is P(natural ≥ tail_from) and
+    is not itemised; every natural below tail_from is itemised exactly.
+    """
+    dist: defaultdict[int, Fraction] = defaultdict(Fraction)
+    tail = Fraction(0)
+    tail_from = 0
+    frontier = dict(live)
+    while frontier:
+        raised: defaultdict[int, Fraction] = defaultdict(Fraction)
+        for k, p in frontier.items():
+            landings, sixes = _roll_outcomes(k)
+            for m, q in landings:
+                dist[_landing(base, m)] += p * q
+            for j, q in sixes:
+                raised[j] += p * q
+        base += 6
+        frontier = {}
+        for j, p in raised.items():
+            if target is not None and base >= target:
+                dist[base] += p  # stop: the target is reached
+            elif target is None and base > cap:
+                one = p_ends_on_one(j)  # every landing from here is 1 or ≥ base + 2
+                dist[1] += p * one
+                tail += p * (1 - one)
+                tail_from = base + 2
+            else:
+                frontier[j] = p
+    return dict(dist), tail, tail_from
+
+
+@dataclass(frozen=True)
+class ResultDistribution:
+    """Exact distribution of a test's result (natural or final).
+
+    ``probabilities[x]`` is exact for every x below ``tail_from``; ``tail`` is P(result ≥
+    ``tail_from``), lumped because endless raises have no largest result (0 when finite).
+    """
+
+    probabilities: Mapping[int, Fraction]
+    tail: Fraction = Fraction(0)
+    tail_from: int | None = None
+
+    def total(self) -> Fraction:
+        """Always 1 (a check)."""
+        return sum(self.probabilities.values(), Fraction(0)) + self.tail
+
+    def at_least(self, x: int) -> Fraction:
+        """P(result ≥ x), exact (the tail must not start above x)."""
+        if self.tail and self.tail_from is not None and x > self.tail_from:
+            raise ValueError(f"results from {self.tail_from} are not itemised; raise the cap")
+        listed = sum((p for r, p in self.probabilities.items() if r >= x), Fraction(0))
+        return listed + self.tail
+
+    def shifted(self, by: int) -> ResultDistribution:
+        """The same distribution with ``by`` added to every result (natural → final)."""
+        return ResultDistribution(
+            {r + by: p for r, p in self.probabilities.items()},
+            self.tail,
+            None if self.tail_from is None else self.tail_from + by,
+        )
+
+
+def _stop_target(policy: RaisePolicy, target: int | None) -> int | None:
+    if policy is RaisePolicy.NEVER:
+        return 0
+    if policy is RaisePolicy.ALWAYS:
+        return None
+    if target is None:
+        raise ValueError("the optimal policy needs a target to aim at")
+    return target
+
+
+def natural_distribution(
+    dice: int = 1,
+    policy: RaisePolicy = RaisePolicy.NEVER,
+    *,
+    target: int | None = None,
+    cap: int = 36,
+) -> ResultDistribution:
+    """Exact distribution of the natural result of a test rolling ``dice`` d6 (II-A-1, II-A-2).
+
+    ``OPTIMAL`` raises while the natural is below ``target``; ``ALWAYS`` itemises naturals up
+    to about ``cap`` and lumps the rest in the tail.
+    """
+    if dice < 1:
+        raise ValueError(f"a test rolls at least one die, not {dice}")
+    dist, tail, tail_from = _chain(0, {dice: Fraction(1)}, _stop_target(policy, target), cap)
+    return ResultDistribution(dist, tail, tail_from if tail else None)
+
+
+def final_distribution(
+    value: int,
+    dice: int = 1,
+    policy: RaisePolicy = RaisePolicy.NEVER,
+    *,
+    difficulty: int | None = None,
+    cap: int = 36,
+) -> ResultDistribution:
+    """Exact distribution of the final result (natural + ``value``, II-A); ``OPTIMAL`` aims at
+    ``difficulty``; ``cap`` bounds the itemised naturals of ``ALWAYS``."""
+    target = None if difficulty is None else needed_final(difficulty) - value
+    return natural_distribution(dice, policy, target=target, cap=cap).shifted(value)
+
+
+def p_success(
+    value: int,
+    difficulty: int,
+    dice: int = 1,
+    policy: RaisePolicy = RaisePolicy.OPTIMAL,
+) -> Fraction:
+    """P(a test of ``value`` with ``dice`` d6 succeeds against ``difficulty``) (II-A-3 1).
+
+    Success needs a final result ≥ the difficulty and > 0 (II-A-4), i.e. a natural result ≥
+    n = max(difficulty, 1) − value. ``OPTIMAL`` stops as soon as n is reached, so its chain is
+    finite. For ``ALWAYS`` the chain from the first decision state at or above n succeeds unless
+    it ends on a 1, which :func:`p_ends_on_one` gives in closed form.
+    """
+    need = needed_final(difficulty) - value
+    if need <= 1:
+        return Fraction(1)
+    dist = natural_distribution(dice, policy, target=need, cap=need - 1)
+    return dist.at_least(need)
+
+
+def _decided(base: int, live: int, target: int) -> dict[int, Fraction]:
+    """Natural distribution from a decision state (``base``, ``live`` sixes), optimal play."""
+    if base >= target:
+        return {base: Fraction(1)}
+    return _chain(base, {live: Fraction(1)}, target, 0)[0]
+
+
+@cache
+def opposed_round(
+    a: int, b: int, dice_a: int = 1, dice_b: int = 1
+) -> tuple[Fraction, Fraction, Fraction]:
+    """(P(A wins), P(tie), P(B wins)) of one round of an opposed test (II-A-3), both sides
+    raising sensibly: a side with a 6 aims at one more than the other side's current standing
+    (:func:`standing`); when both show a 6 the lower final result plays first against the
+    other's current result, the other answers against that final result; equal final results
+    are settled by a roll-off, each order with chance 1/2 (docs/rulings.md, "II-A-3").
+    """
+    if dice_a < 1 or dice_b < 1:
+        raise ValueError("each side rolls at least one die")
+    land_a, six_a = _roll_outcomes(dice_a)
+    land_b, six_b = _roll_outcomes(dice_b)
+    win = tie = lose = Fraction(0)
+
+    def score(fa: int, fb: int, p: Fraction) -> None:
+        nonlocal win, tie, lose
+        sa, sb = standing(fa), standing(fb)
+        if sa > sb:
+            win += p
+        elif sa == sb:
+            tie += p
+        else:
+            lose += p
+
+    def first_then_second(v1: int, j1: int, v2: int, j2: int, p: Fraction, a_first: bool) -> None:
+        for n1, q1 in _decided(6, j1, standing(6 + v2) + 1 - v1).items():
+            f1 = n1 + v1
+            for n2, q2 in _decided(6, j2, standing(f1) + 1 - v2).items():
+                f2 = n2 + v2
+                score(f1, f2, p * q1 * q2) if a_first else score(f2, f1, p * q1 * q2)
+
+    for ma, pa in land_a:
+        fa = _landing(0, ma) + a
+        for mb, pb in land_b:
+            score(fa, _landing(0, mb) + b, pa * pb)
+        for jb, pb in six_b:
+            for nb, q in _decided(6, jb, standing(fa) + 1 - b).items():
+                score(fa, nb + b, pa * pb * q)
+    for ja, pa in six_a:
+        for mb, pb in land_b:
+            fb = _landing(0, mb) + b
+            for na, q in _decided(6, ja, standing(fb) + 1 - a).items():
+                score(na + a, fb, pa * pb * q)
+        for jb, pb in six_b:
+            p = pa * pb
+            if a < b:
+                first_then_second(a, ja, b, jb, p, True)
+            elif b < a:
+                first_then_second(b, jb, a, ja, p, False)
+            else:
+                first_then_second(a, ja, b, jb, p / 2, True)
+                first_then_second(b, jb, a, ja, p / 2, False)
+    return win, tie, lose
+
+
+def p_opposed(a: int, b: int, dice_a: int = 1, dice_b: int = 1) -> Fraction:
+    """P(side A, value ``a``, wins an opposed test against side B, value ``b``) (II-A-3).
+
+    Ties are re-rolled with the same values and dice, so every round is the same game:
+    P(A wins) = P(A wins a round) / (1 − P(tie)) = win / (win + lose).
+    """
+    win, _, lose = opposed_round(a, b, dice_a, dice_b)
+    return win / (win + lose)
