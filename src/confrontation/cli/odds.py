@@ -95,3 +95,115 @@ def odds_opposed(
         f"Opposed test, A {va} with {na}d6 against B {vb} with {nb}d6 (ties re-rolled): "
         f"A wins [bold green]{float(p):.2%}[/] (exactly {_fraction_text(p)})"
     )
+
+
+# --- wounds: `odds wound` (II-B) ---------------------------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+from rich.table import Table  # noqa: E402
+
+from confrontation.rules import wounds  # noqa: E402
+
+MAX_STRENGTH = 200  # |STR| and RES beyond this are refused (the table ends at 18+)
+
+
+def wound_report(
+    strength: int,
+    resistance: int,
+    amplified: bool = False,
+    attenuated: bool = False,
+    unmoving: bool = False,
+    table: wounds.InjuryTable | None = None,
+) -> dict[str, object]:
+    """The `odds wound --json` document (shape documented in the README)."""
+    mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
+    odds = wounds.wound_odds(strength, resistance, mode, unmoving, table)
+    outcomes = odds.outcomes()
+    report: dict[str, object] = {
+        "str": strength,
+        "res": resistance,
+        "mode": mode.value,
+        "unmoving": unmoving,
+        "outcomes": {r.key: float(p) for r, p in outcomes.items()},
+        "fractions": {r.key: _fraction_text(p) for r, p in outcomes.items()},
+        "by_location": {
+            loc.key: {
+                "p_location": float(odds.location(loc)),
+                **{r.key: float(p) for r, p in odds.given(loc).items()},
+            }
+            for loc in wounds.Location
+        },
+    }
+    if amplified and attenuated:
+        report["note"] = "amplified and attenuated cancel (II-B-6): normal 2d6 roll"
+    return report
+
+
+@app.command("wound")
+def odds_wound(
+    strength: str = typer.Option(
+        ..., "--str", metavar="INT", help="Attacker's current Strength (STR)."
+    ),
+    resistance: str = typer.Option(
+        ..., "--res", metavar="INT", help="Target's current Resistance (RES, at least 1)."
+    ),
+    amplified: bool = typer.Option(
+        False, "--amplified", help="Amplified roll: 3d6, keep the two highest (II-B-6)."
+    ),
+    attenuated: bool = typer.Option(
+        False, "--attenuated", help="Attenuated roll: 3d6, keep the two lowest (II-B-6)."
+    ),
+    unmoving: bool = typer.Option(
+        False, "--unmoving", help="Unmoving shot: one row more severe (VI-B-2)."
+    ),
+    table_path: str | None = typer.Option(
+        None, "--table", metavar="FILE", help="Your own Injury Table (TOML)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Chances of each wound result, overall and by location (II-B)."""
+    s = _integer("--str", strength, -MAX_STRENGTH, MAX_STRENGTH)
+    r = _integer("--res", resistance, 1, MAX_STRENGTH)
+    try:
+        table = wounds.load_injury_table(Path(table_path) if table_path else None)
+    except wounds.InjuryTableError as error:
+        raise _usage_error(f"--table: {error}") from None
+    if as_json:
+        typer.echo(json.dumps(wound_report(s, r, amplified, attenuated, unmoving, table)))
+        return
+    mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
+    odds = wounds.wound_odds(s, r, mode, unmoving, table)
+    console = Console(soft_wrap=True)
+    if amplified and attenuated:
+        console.print("Note: amplified and attenuated cancel (II-B-6): normal 2d6 roll.")
+    roll = {
+        "normal": "2d6",
+        "amplified": "3d6 keep the 2 highest",
+        "attenuated": "3d6 keep the 2 lowest",
+    }
+    grid = Table(
+        title=f"Wound roll, STR {s} against RES {r}, {roll[mode.value]}"
+        + (", unmoving shot" if unmoving else "")
+    )
+    grid.add_column("location")
+    grid.add_column("p(location)", justify="right", no_wrap=True, min_width=11)
+    for result in wounds.WoundResult:
+        grid.add_column(result.key, justify="right")
+    for loc in wounds.Location:
+        given = odds.given(loc)
+        grid.add_row(
+            loc.key,
+            f"{float(odds.location(loc)):.1%}",
+            *(f"{float(p):.1%}" for p in given.values()),
+        )
+    outcomes = odds.outcomes()
+    grid.add_row("[bold]all[/]", "100.0%", *(f"[bold]{float(p):.1%}[/]" for p in outcomes.values()))
+    console.print(grid)
+    wounded = sum(p for result, p in outcomes.items() if result.levels > 0)
+    console.print(
+        f"STR {s} against RES {r}: at least a Light wound [bold]{float(wounded):.1%}[/], "
+        f"Killed Outright [bold red]{float(outcomes[wounds.WoundResult.KILLED]):.1%}[/], "
+        f"no effect {float(outcomes[wounds.WoundResult.NONE]):.1%} "
+        "(location rows: chance of each result when that location is hit)."
+    )
