@@ -101,6 +101,7 @@ def odds_opposed(
 
 from pathlib import Path  # noqa: E402
 
+from rich import box  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from confrontation.rules import wounds  # noqa: E402
@@ -183,11 +184,13 @@ def odds_wound(
         "attenuated": "3d6 keep the 2 lowest",
     }
     grid = Table(
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
         title=f"Wound roll, STR {s} against RES {r}, {roll[mode.value]}"
-        + (", unmoving shot" if unmoving else "")
+        + (", unmoving shot" if unmoving else ""),
     )
     grid.add_column("location")
-    grid.add_column("p(location)", justify="right", no_wrap=True, min_width=11)
+    grid.add_column("p(hit)", justify="right")
     for result in wounds.WoundResult:
         grid.add_column(result.key, justify="right")
     for loc in wounds.Location:
