@@ -354,22 +354,33 @@ def _kept_pairs(mode: WoundMode) -> tuple[tuple[tuple[int, int, int], ...], int]
 
 @dataclass(frozen=True, slots=True)
 class WoundOdds:
-    """The exact distribution of one wound roll: ``joint[location - 1][result]``."""
+    """The exact distribution of one wound roll.
+
+    ``joint[location - 1][result]`` = P(location and result); ``totals[result]`` = P(result);
+    ``locations[location - 1]`` = P(location). Built once per case and cached.
+    """
 
     joint: tuple[tuple[Fraction, ...], ...]
+    totals: tuple[Fraction, ...]
+    locations: tuple[Fraction, ...]
+
+    @classmethod
+    def from_joint(cls, joint: tuple[tuple[Fraction, ...], ...]) -> WoundOdds:
+        """Odds from the joint table, with its two margins."""
+        totals = tuple(sum((line[r] for line in joint), Fraction(0)) for r in WoundResult)
+        return cls(joint, totals, tuple(sum(line, Fraction(0)) for line in joint))
 
     def outcomes(self) -> dict[WoundResult, Fraction]:
         """P(result), every result listed (mildest first)."""
-        return {r: sum((line[r] for line in self.joint), Fraction(0)) for r in WoundResult}
+        return dict(zip(WoundResult, self.totals, strict=True))
 
     def location(self, location: Location) -> Fraction:
         """P(the wound strikes ``location``)."""
-        return sum(self.joint[location - 1], Fraction(0))
+        return self.locations[location - 1]
 
     def given(self, location: Location) -> dict[WoundResult, Fraction]:
         """P(result | the wound strikes ``location``)."""
-        line = self.joint[location - 1]
-        total = sum(line, Fraction(0))
+        line, total = self.joint[location - 1], self.locations[location - 1]
         return {r: (line[r] / total if total else Fraction(0)) for r in WoundResult}
 
     def probability(self, location: Location, result: WoundResult) -> Fraction:
@@ -392,7 +403,7 @@ def _odds(margin: int, mode: WoundMode, unmoving: bool, table: InjuryTable) -> W
                 band = min(band + 1, last)
             result = table.cells[band][location - 1]
         counts[location - 1][result] += weight
-    return WoundOdds(tuple(tuple(Fraction(c, total) for c in line) for line in counts))
+    return WoundOdds.from_joint(tuple(tuple(Fraction(c, total) for c in line) for line in counts))
 
 
 def wound_odds(
