@@ -1,0 +1,1 @@
+"""Army lists (chapter I-D): loading, pricing and validation."""

@@ -1,0 +1,1 @@
+"""Plain data models: reference cards (profiles), artifacts and army lists."""
