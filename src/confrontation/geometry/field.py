@@ -1,0 +1,112 @@
+"""A battlefield snapshot: table, scenery and fighters, with cached shapes for fast queries.
+
+The engine builds one per activation (positions don't change while it asks several
+questions); each query is answered by the pure functions of the other modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+
+import shapely
+from shapely.strtree import STRtree
+
+from confrontation.geometry.bases import Base
+from confrontation.geometry.contact import (
+    ContactPlacement,
+    in_contact,
+    nearest_contact_position,
+)
+from confrontation.geometry.measure import distance
+from confrontation.geometry.paths import Path, move_obstacles, shortest_path
+from confrontation.geometry.scenery import Scenery
+from confrontation.geometry.sight import Barrier, Sight, line_of_sight
+from confrontation.geometry.table import Table
+
+
+@dataclass
+class Battlefield:
+    """Where everything stands. ``fighters`` maps an id to its base."""
+
+    table: Table
+    fighters: Mapping[str, Base]
+    scenery: tuple[Scenery, ...] = ()
+    _ids: list[str] = field(init=False, repr=False)
+    _tree: STRtree = field(init=False, repr=False)
+    _barriers: list[Barrier] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._ids = list(self.fighters)
+        self._barriers = [Barrier.of_base(self.fighters[i]) for i in self._ids]
+        self._barriers += [Barrier(s.footprint, s.height) for s in self.scenery]
+        self._tree = STRtree([b.shape for b in self._barriers])
+
+    def distance(self, a: str, b: str) -> float:
+        return distance(self.fighters[a], self.fighters[b])
+
+    def in_contact(self, a: str, b: str) -> bool:
+        return in_contact(self.fighters[a], self.fighters[b])
+
+    def contacts(self, a: str) -> list[str]:
+        """Ids of the fighters in contact with ``a``."""
+        me = self.fighters[a]
+        near = self._tree.query(me.polygon.buffer(0.01))
+        n = len(self._ids)
+        return [
+            self._ids[i]
+            for i in near
+            if i < n and self._ids[i] != a and in_contact(me, self.fighters[self._ids[i]])
+        ]
+
+    def sight(self, source: str, target: str) -> Sight:
+        """II-D-3: ``source`` looking at ``target`` past every other fighter and scenery."""
+        s, t = self.fighters[source], self.fighters[target]
+        hull = shapely.MultiPoint([s.sight, *shapely.get_coordinates(t.polygon)]).convex_hull
+        idx = self._tree.query(hull)
+        skip = {self._ids.index(source), self._ids.index(target)}
+        return line_of_sight(s, t, (self._barriers[i] for i in idx if i not in skip))
+
+    def path(
+        self,
+        mover: str,
+        goal: tuple[float, float] | str,
+        *,
+        pass_through: Collection[str] = (),
+        move_at_most_mov: bool = False,
+    ) -> Path | None:
+        """V-A: the path of ``mover``'s sight to a point or to fighter ``goal``'s base."""
+        m = self.fighters[mover]
+        skip = {mover, *pass_through}
+        target = self.fighters[goal] if isinstance(goal, str) else None
+        if isinstance(goal, str):
+            skip.add(goal)
+        obstacles = move_obstacles(
+            m,
+            (b for i, b in self.fighters.items() if i not in skip),
+            self.scenery,
+            move_at_most_mov=move_at_most_mov,
+        )
+        end = target if target is not None else goal
+        assert not isinstance(end, str)
+        return shortest_path(m.sight, end, obstacles, m.width, table=self.table.area)
+
+    def contact_position(
+        self, mover: str, target: str, *, reference: tuple[float, float] | None = None
+    ) -> ContactPlacement | None:
+        """Nearest legal place in contact with ``target``; fighters already in contact with
+        the target may be pushed slightly (II-E-1)."""
+        m, t = self.fighters[mover], self.fighters[target]
+        ids = [i for i in self._ids if i not in (mover, target)]
+        others = [self.fighters[i] for i in ids]
+        pushable = [k for k, b in enumerate(others) if in_contact(b, t)]
+        blocking = [s.footprint for s in self.scenery if not s.passable]
+        return nearest_contact_position(
+            m,
+            t,
+            others,
+            blocking,
+            reference=reference,
+            table=self.table.area,
+            pushable=pushable,
+        )
