@@ -142,13 +142,13 @@ def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
+        found: int | None = getattr(exc, "lineno", None)
         message = getattr(exc, "msg", None) or str(exc)
         match = re.search(r"\(at line (\d+)", str(exc))
-        if line is None and match:
-            line = int(match.group(1))
+        if found is None and match:
+            found = int(match.group(1))
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
-        raise LoadError(path, f"invalid TOML: {message}", line=line or 1) from exc
+        raise LoadError(path, f"invalid TOML: {message}", line=found or 1) from exc
     return text, data
 
 
@@ -260,7 +260,9 @@ def _table_list(path: Path, text: str, data: Mapping[str, Any], name: str) -> li
     return value
 
 
-def _field(path: Path, text: str, loc: list[str | int], table: Mapping[str, Any], kind: type) -> Any:
+def _field(
+    path: Path, text: str, loc: list[str | int], table: Mapping[str, Any], kind: type
+) -> Any:
     value = table.get(str(loc[-1]))
     if type(value) is not kind:
         raise LoadError(
@@ -282,7 +284,12 @@ def load_nations(path: Path | None = None) -> dict[str, Nation]:
         key = _field(path, text, [*loc, "key"], table, str)
         way = _field(path, text, [*loc, "way"], table, str)
         if way not in {"darkness", "light", "doom", "none"}:
-            raise LoadError(path, f"unknown alliance way {way!r}", line=find_line(text, [*loc, "way"]), key=key_name([*loc, "way"]))
+            raise LoadError(
+                path,
+                f"unknown alliance way {way!r}",
+                line=find_line(text, [*loc, "way"]),
+                key=key_name([*loc, "way"]),
+            )
         recruited = table.get("recruited_by")
         nations[key] = Nation(
             key,
@@ -361,23 +368,39 @@ def load_library(path: Path, nations: Mapping[str, Nation] | None = None) -> Cat
     text, data = read_toml(path)
     library = parse_model(Library, path, text, data)
     catalog = Catalog()
-    for kind, items in (("profiles", library.profiles), ("artifacts", library.artifacts)):
+    entries: tuple[tuple[str, Sequence[Profile | Artifact]], ...] = (
+        ("profiles", library.profiles),
+        ("artifacts", library.artifacts),
+    )
+    for kind, items in entries:
         store: dict[str, Any] = catalog.profiles if kind == "profiles" else catalog.artifacts
         for index, item in enumerate(items):
             line = find_line(text, [kind, index, "id"])
             if item.id in store:
-                raise LoadError(path, f"duplicate id {item.id!r}", line=line, key=key_name([kind, index, "id"]))
+                raise LoadError(
+                    path, f"duplicate id {item.id!r}", line=line, key=key_name([kind, index, "id"])
+                )
             store[item.id] = item
             catalog.origin[f"{kind}:{item.id}"] = (str(path), line)
     for index, profile in enumerate(library.profiles):
         if profile.people not in nations:
             loc: list[str | int] = ["profiles", index, "people"]
-            raise LoadError(path, f"unknown people {profile.people!r} (see nations.toml)", line=find_line(text, loc), key=key_name(loc))
+            raise LoadError(
+                path,
+                f"unknown people {profile.people!r} (see nations.toml)",
+                line=find_line(text, loc),
+                key=key_name(loc),
+            )
     for index, artifact in enumerate(library.artifacts):
         for people in artifact.people:
             if people not in nations:
                 loc = ["artifacts", index, "people"]
-                raise LoadError(path, f"unknown people {people!r} (see nations.toml)", line=find_line(text, loc), key=key_name(loc))
+                raise LoadError(
+                    path,
+                    f"unknown people {people!r} (see nations.toml)",
+                    line=find_line(text, loc),
+                    key=key_name(loc),
+                )
     return catalog
 
 
@@ -415,7 +438,12 @@ def bundled_catalog() -> Catalog:
             if key in catalog.origin:
                 kind, ident = key.split(":", 1)
                 first = catalog.origin[key]
-                raise LoadError(file, f"{kind[:-1]} {ident!r} is already defined in {first[0]}:{first[1]}", line=line, key="id")
+                raise LoadError(
+                    file,
+                    f"{kind[:-1]} {ident!r} is already defined in {first[0]}:{first[1]}",
+                    line=line,
+                    key="id",
+                )
         catalog = catalog.merged(part)
     return catalog
 
@@ -442,7 +470,12 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
     army_file = parse_model(ArmyFile, path, text, data)
     nations = bundled_nations()
     if army_file.people not in nations:
-        raise LoadError(path, f"unknown people {army_file.people!r} (see nations.toml)", line=find_line(text, ["people"]), key="people")
+        raise LoadError(
+            path,
+            f"unknown people {army_file.people!r} (see nations.toml)",
+            line=find_line(text, ["people"]),
+            key="people",
+        )
     own = [path.parent / name for name in army_file.profiles]
     catalog = catalog_with([*own, *libraries])
     cards: list[Card] = []
@@ -450,12 +483,22 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
         loc: list[str | int] = ["cards", index]
         profile = catalog.profiles.get(entry.profile)
         if profile is None:
-            raise LoadError(path, f"unknown profile id {entry.profile!r}", line=find_line(text, [*loc, "profile"]), key=key_name([*loc, "profile"]))
+            raise LoadError(
+                path,
+                f"unknown profile id {entry.profile!r}",
+                line=find_line(text, [*loc, "profile"]),
+                key=key_name([*loc, "profile"]),
+            )
         equipment: list[Artifact] = []
         for ident in entry.artifacts:
             artifact = catalog.artifacts.get(ident)
             if artifact is None:
-                raise LoadError(path, f"unknown artifact id {ident!r}", line=find_line(text, [*loc, "artifacts"]), key=key_name([*loc, "artifacts"]))
+                raise LoadError(
+                    path,
+                    f"unknown artifact id {ident!r}",
+                    line=find_line(text, [*loc, "artifacts"]),
+                    key=key_name([*loc, "artifacts"]),
+                )
             equipment.append(artifact)
         cards.append(Card(index + 1, profile, entry.count, tuple(equipment), find_line(text, loc)))
     return Army(army_file.name, army_file.people, army_file.points, tuple(cards), path)

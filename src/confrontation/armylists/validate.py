@@ -383,9 +383,7 @@ def price_cards(army: Army) -> list[CardLine]:
     return lines
 
 
-def validate(
-    army: Army, rules: Iterable[Callable[[Report], list[Violation]]] = RULES
-) -> Report:
+def validate(army: Army, rules: Iterable[Callable[[Report], list[Violation]]] = RULES) -> Report:
     """Check ``army`` against every rule of chapter I-D."""
     report = Report(army.name, army.people, army.points, price_cards(army))
     for rule in rules:

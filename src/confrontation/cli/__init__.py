@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from confrontation.cli import odds
+from confrontation.cli import army, odds, profiles
 
 app = typer.Typer(
     name="confrontation",
@@ -14,6 +14,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(odds.app, name="odds")
+app.add_typer(army.app, name="army")
+app.add_typer(profiles.app, name="profiles")
 
 
 def main() -> None:

@@ -154,12 +154,18 @@ class Profile(_Strict):
     @model_validator(mode="after")
     def _consistent(self) -> Profile:
         if (self.courage is None) == (self.fear is None):
-            raise FieldProblem("courage", "a profile has exactly one of 'courage' or 'fear' (I-C ⑤)")
+            raise FieldProblem(
+                "courage", "a profile has exactly one of 'courage' or 'fear' (I-C ⑤)"
+            )
         shooting = (self.aim, self.aim_str, self.ranges)
         if any(v is not None for v in shooting) and any(v is None for v in shooting):
-            raise FieldProblem("aim", "a shooter needs 'aim', 'aim_str' and 'ranges' together (I-C ⑤)")
+            raise FieldProblem(
+                "aim", "a shooter needs 'aim', 'aim_str' and 'ranges' together (I-C ⑤)"
+            )
         if self.ranges is not None and list(self.ranges) != sorted(self.ranges):
-            raise FieldProblem("ranges", "'ranges' must be [short, medium, long] in increasing order")
+            raise FieldProblem(
+                "ranges", "'ranges' must be [short, medium, long] in increasing order"
+            )
         for text in self.abilities:
             try:
                 parse_ability(text)
@@ -170,13 +176,17 @@ class Profile(_Strict):
             if not isinstance(enormous.value, int) or enormous.value < 1:
                 raise FieldProblem("abilities", "'Enormous/X' needs a whole X of at least 1 (I-C)")
             if self.size != "very-large":
-                raise FieldProblem("size", "a fighter with 'Enormous/X' is of very large size (I-C)")
+                raise FieldProblem(
+                    "size", "a fighter with 'Enormous/X' is of very large size (I-C)"
+                )
         artifact = self.ability("Artifact")
         if artifact is not None and (not isinstance(artifact.value, int) or artifact.value < 0):
             raise FieldProblem("abilities", "'Artifact/X' needs a whole X (I-D-6)")
         unknown = sorted(set(self.printed) - set(CHARACTERISTICS) - {"ap"})
         if unknown:
-            raise FieldProblem("printed", f"'printed' names unknown characteristics: {', '.join(unknown)}")
+            raise FieldProblem(
+                "printed", f"'printed' names unknown characteristics: {', '.join(unknown)}"
+            )
         return self
 
     # -- derived values -------------------------------------------------------------------
@@ -268,7 +278,9 @@ class Artifact(_Strict):
 
         unknown = sorted(set(self.modifiers) - set(CHARACTERISTICS))
         if unknown:
-            raise FieldProblem("modifiers", f"'modifiers' names unknown characteristics: {', '.join(unknown)}")
+            raise FieldProblem(
+                "modifiers", f"'modifiers' names unknown characteristics: {', '.join(unknown)}"
+            )
         if isinstance(self.cost, int):
             if self.cost < 0:
                 raise FieldProblem("cost", "'cost' must not be negative")
