@@ -313,6 +313,41 @@ def roll_off(roller: Roller) -> bool:
             return a < b
 
 
+def roll_opposed_round(
+    roller: Roller,
+    a_value: int,
+    b_value: int,
+    dice_a: int = 1,
+    dice_b: int = 1,
+    *,
+    decide_a: RaiseDecision = RaisePolicy.OPTIMAL,
+    decide_b: RaiseDecision = RaisePolicy.OPTIMAL,
+) -> tuple[TestResult, TestResult]:
+    """One round of an opposed test (II-A-3); A rolls its dice before B.
+
+    A side with a 6 waits for the other side's result, so its decision is told
+    ``needed`` = the other side's standing + 1. When both show a 6 the lower final result
+    decides first (against the other's current result), then the other answers knowing it;
+    equal final results are settled by :func:`roll_off`.
+    """
+    a = PendingTest.roll(roller, a_value, dice_a)
+    b = PendingTest.roll(roller, b_value, dice_b)
+    if a.can_raise and b.can_raise:
+        if a.final < b.final or (a.final == b.final and roll_off(roller)):
+            ra = finish_test(roller, a, decide_a, standing(b.final) + 1)
+            rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
+        else:
+            rb = finish_test(roller, b, decide_b, standing(a.final) + 1)
+            ra = finish_test(roller, a, decide_a, standing(rb.final) + 1)
+    elif a.can_raise:
+        rb = b.stop()
+        ra = finish_test(roller, a, decide_a, standing(rb.final) + 1)
+    else:
+        ra = a.stop()
+        rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
+    return ra, rb
+
+
 def roll_opposed(
     roller: Roller,
     a_value: int,
@@ -323,31 +358,13 @@ def roll_opposed(
     decide_a: RaiseDecision = RaisePolicy.OPTIMAL,
     decide_b: RaiseDecision = RaisePolicy.OPTIMAL,
 ) -> OpposedResult:
-    """Roll an opposed test (II-A-3) until the tie is broken.
-
-    A side with a 6 waits for the other side's result, so its decision is told
-    ``needed`` = the other side's standing + 1. When both show a 6 the lower final result
-    decides first (against the other's current result), then the other answers knowing it.
-    A rolls its dice before B in every round.
-    """
+    """Roll an opposed test (II-A-3): rounds of :func:`roll_opposed_round` until the tie is
+    broken (equal standings are re-rolled)."""
     rounds: list[tuple[TestResult, TestResult]] = []
     while True:
-        a = PendingTest.roll(roller, a_value, dice_a)
-        b = PendingTest.roll(roller, b_value, dice_b)
-        if a.can_raise and b.can_raise:
-            a_first = a.final < b.final or (a.final == b.final and roll_off(roller))
-            if a_first:
-                ra = finish_test(roller, a, decide_a, standing(b.final) + 1)
-                rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
-            else:
-                rb = finish_test(roller, b, decide_b, standing(a.final) + 1)
-                ra = finish_test(roller, a, decide_a, standing(rb.final) + 1)
-        elif a.can_raise:
-            rb = b.stop()
-            ra = finish_test(roller, a, decide_a, standing(rb.final) + 1)
-        else:
-            ra = a.stop()
-            rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
+        ra, rb = roll_opposed_round(
+            roller, a_value, b_value, dice_a, dice_b, decide_a=decide_a, decide_b=decide_b
+        )
         rounds.append((ra, rb))
         if standing(ra.final) != standing(rb.final):
             return OpposedResult(tuple(rounds))
@@ -575,7 +592,10 @@ def opposed_round(
             f1 = n1 + v1
             for n2, q2 in _decided(6, j2, standing(f1) + 1 - v2).items():
                 f2 = n2 + v2
-                score(f1, f2, p * q1 * q2) if a_first else score(f2, f1, p * q1 * q2)
+                if a_first:
+                    score(f1, f2, p * q1 * q2)
+                else:
+                    score(f2, f1, p * q1 * q2)
 
     for ma, pa in land_a:
         fa = _landing(0, ma) + a
