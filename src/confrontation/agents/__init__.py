@@ -1,0 +1,1 @@
+"""Agents: anything that answers the engine's questions (``choose(state, question, legal)``)."""

@@ -1,0 +1,59 @@
+"""The engine: the referee of a game (see docs/architecture.md).
+
+Public API::
+
+    new_game(armies, rounds=6, seed=0) -> GameState       # engine.setup
+    start(state) -> (state, events)                       # GameStarted, then the first question
+    legal(state) -> list[Choice]
+    question(state) -> Question | None
+    step(state, choice) -> (state, events)
+    outcomes(state) -> list[(DieFace, Fraction)]          # at a chance step
+    roll(state, roller) -> (state, events)
+    run(state, agents, roller=None, max_steps=None) -> (state, events)
+    redact(state, player) -> GameState                    # what a player knows
+    replay(log) -> GameState; narrate(log) -> list[str]   # engine.record, engine.narrate
+"""
+
+from confrontation.engine.narrate import narrate
+from confrontation.engine.record import read_log, replay, write_log
+from confrontation.engine.registry import EngineError, IllegalChoice
+from confrontation.engine.setup import new_game
+from confrontation.engine.state import GameState, Phase, state_from_json, state_to_json
+from confrontation.engine.step import (
+    Agent,
+    is_chance,
+    is_over,
+    legal,
+    outcomes,
+    question,
+    roll,
+    run,
+    start,
+    step,
+)
+from confrontation.engine.views import redact
+
+__all__ = [
+    "Agent",
+    "EngineError",
+    "GameState",
+    "IllegalChoice",
+    "Phase",
+    "is_chance",
+    "is_over",
+    "legal",
+    "narrate",
+    "new_game",
+    "outcomes",
+    "question",
+    "read_log",
+    "redact",
+    "replay",
+    "roll",
+    "run",
+    "start",
+    "state_from_json",
+    "state_to_json",
+    "step",
+    "write_log",
+]

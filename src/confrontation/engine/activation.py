@@ -1,0 +1,297 @@
+"""The activation phase (IV-B): drawing the cards of the activation sequences (IV-B-1).
+
+The player with the floor either plays the top card of his sequence, or puts it face down
+in reserve (once per phase), or — with a card in reserve — plays the reserve instead of
+the top card or together with it, or uses a refusal; then the floor passes. The player
+with fewer cards gets refusals equal to the difference. A player with no cards left
+(deck and reserve) is skipped: the other plays on alone (note 1). A card whose fighters
+all died earlier in the phase is still played, activating nobody (note 2).
+
+The fighters' actions (IV-B-2) are the extension point :data:`ACTION_PROVIDERS`: once a
+card is played, its player is asked what the activated fighters do; the legal choices
+are those every registered :class:`ActionProvider` offers, plus :class:`EndActivation`.
+Movement (chapter V) and shooting (chapter VI) register providers; until they exist the
+only legal answer is to end the activation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Protocol
+
+from confrontation.engine.events import (
+    ActivationEnded,
+    CardPlacedInReserve,
+    CardRefused,
+    CardRevealed,
+    Event,
+    FighterActivated,
+    PhaseEnded,
+    PhaseStarted,
+    RefusalsGranted,
+)
+from confrontation.engine.questions import (
+    Choice,
+    EndActivation,
+    Option,
+    PlayReserve,
+    PlayReserveAndTop,
+    PlayTop,
+    PutInReserve,
+    Question,
+    Refuse,
+)
+from confrontation.engine.registry import (
+    EngineError,
+    Handler,
+    Registration,
+    Transition,
+    register_handler,
+    register_phase,
+)
+from confrontation.engine.state import (
+    PLAYERS,
+    Activation,
+    ActivationProgress,
+    GameState,
+    Pending,
+    Phase,
+    opponent,
+    player_name,
+)
+
+
+class ActionProvider(Protocol):
+    """What activated fighters may do (IV-B-2): movement, shooting, mystic actions…
+
+    ``choices`` lists the provider's legal choices for the activation under way (e.g. one
+    per fighter and destination); ``apply`` resolves one of them (it may set a pending
+    question or die of its own, whose handler it registers, and records acting fighters
+    in ``Activation.done``). ``handles`` tells whether a choice is one of its own.
+    """
+
+    def choices(self, state: GameState, activation: Activation) -> list[Choice]: ...
+
+    def handles(self, choice: Choice) -> bool: ...
+
+    def apply(self, state: GameState, choice: Choice) -> Transition: ...
+
+
+ACTION_PROVIDERS: dict[str, ActionProvider] = {}
+
+
+def register_action_provider(
+    name: str, provider: ActionProvider
+) -> Registration[str, ActionProvider]:
+    """Offer ``provider``'s actions to every activated fighter."""
+    previous = ACTION_PROVIDERS.get(name)
+    ACTION_PROVIDERS[name] = provider
+    return Registration(ACTION_PROVIDERS, name, previous)
+
+
+# --- the phase driver ----------------------------------------------------------------------
+
+
+def _begin(state: GameState) -> Transition:
+    """IV-B-1: refusals from the difference in cards; the first speaker takes the floor."""
+    events: list[Event] = [PhaseStarted(state.round, Phase.ACTIVATION.value)]
+    counts = [len(state.side(p).deck) for p in PLAYERS]
+    for player in PLAYERS:
+        refusals = max(0, counts[opponent(player)] - counts[player])
+        side = dataclasses.replace(
+            state.side(player), reserve=None, reserve_used=False, refusals=refusals
+        )
+        state = state.with_side(side)
+        if refusals:
+            events.append(RefusalsGranted(player, refusals))
+    first = state.first_speaker if state.first_speaker is not None else 0
+    floor = _next_floor(state, opponent(first))
+    return dataclasses.replace(state, activation=ActivationProgress(floor=floor)), events
+
+
+def _next_floor(state: GameState, after: int) -> int | None:
+    """Who speaks after ``after``: the opponent if he has cards left, else ``after`` if he
+    has (note 1), else nobody."""
+    for player in (opponent(after), after):
+        if state.side(player).cards_left:
+            return player
+    return None
+
+
+def drive(state: GameState) -> Transition:
+    """Move the activation phase on to its next question, or end it."""
+    progress = state.activation
+    if progress is None:
+        return _begin(state)
+    if progress.current is not None:
+        pending = Pending("activation", progress.current.player)
+        return dataclasses.replace(state, pending=pending), []
+    if progress.floor is not None:
+        return dataclasses.replace(state, pending=Pending("floor", progress.floor)), []
+    end = PhaseEnded(state.round, Phase.ACTIVATION.value)
+    return dataclasses.replace(state, phase=Phase.COMBAT, activation=None, combat=None), [end]
+
+
+# --- the floor (IV-B-1) ----------------------------------------------------------------------
+
+
+def _progress(state: GameState) -> ActivationProgress:
+    if state.activation is None:
+        raise EngineError("the activation phase is not under way")
+    return state.activation
+
+
+def floor_choices(state: GameState, player: int) -> list[Choice]:
+    """What ``player`` may do with the floor (IV-B-1)."""
+    side = state.side(player)
+    choices: list[Choice] = []
+    if side.deck:
+        choices.append(PlayTop())
+        if not side.reserve_used:
+            choices.append(PutInReserve())
+    if side.reserve is not None:
+        choices.append(PlayReserve())
+        if side.deck:
+            choices.append(PlayReserveAndTop())
+    # Ruling: a refusal gives the floor to the opponent, so it needs one with cards left.
+    if side.refusals and state.side(opponent(player)).cards_left:
+        choices.append(Refuse())
+    return choices
+
+
+def _floor_legal(state: GameState) -> list[Choice]:
+    assert state.pending is not None and state.pending.player is not None
+    return floor_choices(state, state.pending.player)
+
+
+def _floor_apply(state: GameState, choice: Choice) -> Transition:
+    player = _progress(state).floor
+    assert player is not None
+    side = state.side(player)
+    if isinstance(choice, PutInReserve):
+        card = side.deck[0]
+        side = dataclasses.replace(side, deck=side.deck[1:], reserve=card, reserve_used=True)
+        state = _pass_floor(state.with_side(side), player)
+        return state, [CardPlacedInReserve(player, card)]
+    if isinstance(choice, Refuse):
+        side = dataclasses.replace(side, refusals=side.refusals - 1)
+        state = _pass_floor(state.with_side(side), player)
+        return state, [CardRefused(player, side.refusals)]
+    events: list[Event] = []
+    played: list[str] = []
+    if isinstance(choice, PlayReserve | PlayReserveAndTop):
+        assert side.reserve is not None
+        played.append(side.reserve)
+        events.append(CardRevealed(player, side.reserve, "reserve"))
+        side = dataclasses.replace(side, reserve=None)
+    if isinstance(choice, PlayTop | PlayReserveAndTop):
+        played.append(side.deck[0])
+        events.append(CardRevealed(player, side.deck[0], "deck"))
+        side = dataclasses.replace(side, deck=side.deck[1:])
+    state, activated = _activate(state.with_side(side), player, tuple(played))
+    return state, events + activated
+
+
+def _pass_floor(state: GameState, player: int) -> GameState:
+    progress = dataclasses.replace(_progress(state), floor=_next_floor(state, player), current=None)
+    return dataclasses.replace(state, activation=progress)
+
+
+def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transition:
+    """IV-B-2: all the living fighters of the played card(s) are activated together."""
+    events: list[Event] = []
+    fighters: list[str] = []
+    for card_id in cards:
+        for fighter_id in state.card(card_id).fighters:
+            fighter = state.fighter(fighter_id)
+            if not fighter.alive:
+                continue  # note 2: the card is played, its dead fighters do nothing
+            if fighter.activated:
+                raise EngineError(f"{fighter_id} would be activated twice this round")
+            fighters.append(fighter_id)
+            events.append(FighterActivated(fighter_id, card_id))
+    state = state.with_fighters(
+        *(dataclasses.replace(state.fighter(f), activated=True) for f in fighters)
+    )
+    if not fighters:
+        events.append(ActivationEnded(player, cards))
+        return _pass_floor(state, player), events
+    current = Activation(player=player, cards=cards, fighters=tuple(fighters))
+    progress = dataclasses.replace(_progress(state), current=current)
+    return dataclasses.replace(state, activation=progress), events
+
+
+_FLOOR_LABELS: dict[type[Choice], tuple[str, str]] = {
+    PlayTop: ("play the top card", "reveal it and activate its fighters"),
+    PutInReserve: ("put the top card in reserve", "face down; once per phase"),
+    PlayReserve: ("play the reserve card", "instead of the top card"),
+    PlayReserveAndTop: ("play the reserve and the top card", "both cards' fighters act"),
+    Refuse: ("refuse", "play no card and give the floor back"),
+}
+
+
+def _floor_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    assert state.pending is not None and state.pending.player is not None
+    player = state.pending.player
+    side = state.side(player)
+    options = []
+    for c in choices:
+        label, detail = _FLOOR_LABELS[type(c)]
+        if isinstance(c, PlayTop | PlayReserveAndTop | PutInReserve) and side.deck:
+            label += f" ({state.card(side.deck[0]).label})"
+        if isinstance(c, Refuse):
+            detail += f"; {side.refusals} left"
+        options.append(Option(c, label, detail))
+    prompt = f"{player_name(player)} has the floor ({side.cards_left} card(s) left)."
+    return Question("floor", player, prompt, tuple(options))
+
+
+# --- the activated fighters (IV-B-2) ----------------------------------------------------------
+
+
+def _current(state: GameState) -> Activation:
+    current = _progress(state).current
+    if current is None:
+        raise EngineError("no activation is under way")
+    return current
+
+
+def _activation_legal(state: GameState) -> list[Choice]:
+    current = _current(state)
+    choices: list[Choice] = []
+    for provider in ACTION_PROVIDERS.values():
+        choices.extend(provider.choices(state, current))
+    choices.append(EndActivation())
+    return choices
+
+
+def _activation_apply(state: GameState, choice: Choice) -> Transition:
+    current = _current(state)
+    if isinstance(choice, EndActivation):
+        event = ActivationEnded(current.player, current.cards)
+        return _pass_floor(state, current.player), [event]
+    for provider in ACTION_PROVIDERS.values():
+        if provider.handles(choice):
+            return provider.apply(state, choice)
+    raise EngineError(f"no action provider handles {choice!r}")
+
+
+def _activation_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    current = _current(state)
+    names = ", ".join(
+        f"{state.profile(state.fighter(f).profile).name} ({f})" for f in current.fighters
+    )
+    options = tuple(
+        Option(c, "end the activation", "the activated fighters do nothing more")
+        if isinstance(c, EndActivation)
+        else Option(c, c.kind)
+        for c in choices
+    )
+    prompt = f"{player_name(current.player)}: activated — {names}. What do they do?"
+    return Question("activation", current.player, prompt, options)
+
+
+register_phase(Phase.ACTIVATION, drive)
+register_handler(Handler("floor", _floor_legal, _floor_apply, _floor_describe))
+register_handler(Handler("activation", _activation_legal, _activation_apply, _activation_describe))

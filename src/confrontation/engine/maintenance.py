@@ -1,0 +1,138 @@
+"""The maintenance phase (IV-D), in the order of the rulebook.
+
+Rallying of the routed fighters (IV-D-1), mystic regeneration — the new Temporary Faith,
+then mana recovery (IV-D-2) — then the maintenance of game effects (IV-D-3): 1) negative
+effects, 2) passive abilities, 3) active abilities, 4) various effects, 5) resurrection and
+reinforcements, 6) removal of various markers. The steps are data (``data/round.toml``).
+
+Rally, faith, mana and the abilities belong to chapters the documents do not contain
+(CLARIFICATIONS §5): they plug in as **hooks**, ``hook(state) -> (state, events)``,
+registered for a step with :func:`register_maintenance_hook`. A hook that needs a player's
+answer or a die sets ``state.pending`` (with its own registered handler); the phase
+resumes with the next hook once it is answered. Step 6 has a built-in hook: the Stunned
+(II-B-5), charged (V-B-3) and Defense (V-C) markers are removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from confrontation.engine.events import (
+    Event,
+    GameEnded,
+    MaintenanceStepStarted,
+    MarkersRemoved,
+    PhaseEnded,
+    PhaseStarted,
+)
+from confrontation.engine.registry import EngineError, Transition, register_phase
+from confrontation.engine.rounddata import load_round_data
+from confrontation.engine.state import Fighter, GameState, MaintenanceProgress, Phase
+
+MaintenanceHook = Callable[[GameState], Transition]
+
+HOOKS: dict[str, list[MaintenanceHook]] = {}
+
+
+class HookRegistration:
+    """A registered hook; ``with register_maintenance_hook(...):`` removes it on exit."""
+
+    def __init__(self, step: str, hook: MaintenanceHook) -> None:
+        self.step = step
+        self.hook = hook
+
+    def undo(self) -> None:
+        """Remove the hook."""
+        HOOKS[self.step].remove(self.hook)
+
+    def __enter__(self) -> HookRegistration:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.undo()
+
+
+def step_names() -> tuple[str, ...]:
+    """The maintenance steps, in order."""
+    return tuple(s.name for s in load_round_data().maintenance)
+
+
+def register_maintenance_hook(step: str, hook: MaintenanceHook) -> HookRegistration:
+    """Run ``hook`` during the maintenance step ``step`` (after those registered before)."""
+    if step not in step_names():
+        raise ValueError(f"no maintenance step {step!r} (steps: {', '.join(step_names())})")
+    HOOKS.setdefault(step, []).append(hook)
+    return HookRegistration(step, hook)
+
+
+def _removed(fighter: Fighter) -> tuple[str, ...]:
+    names = []
+    if fighter.stunned:
+        names.append("stunned")
+    if fighter.charged:
+        names.append("charged")
+    if fighter.defence:
+        names.append("defence")
+    return tuple(names)
+
+
+def remove_round_markers(state: GameState) -> Transition:
+    """IV-D-3 6: remove the Stunned, charged and Defense markers."""
+    events: list[Event] = []
+    changed = []
+    for fighter in state.fighters:
+        names = _removed(fighter)
+        if names:
+            changed.append(
+                dataclasses.replace(fighter, stunned=False, charged=False, defence=False)
+            )
+            events.append(MarkersRemoved(fighter.id, names))
+    return state.with_fighters(*changed), events
+
+
+BUILT_IN: dict[str, tuple[MaintenanceHook, ...]] = {"markers": (remove_round_markers,)}
+
+
+def hooks_for(step: str) -> tuple[MaintenanceHook, ...]:
+    """The hooks of a step: the registered ones, then the built-in ones."""
+    return tuple(HOOKS.get(step, ())) + BUILT_IN.get(step, ())
+
+
+def drive(state: GameState) -> Transition:
+    """Run the next maintenance hook, or move to the next step, round or the game's end."""
+    progress = state.maintenance
+    if progress is None:
+        raise EngineError("the maintenance phase is not under way")
+    steps = load_round_data().maintenance
+    events: list[Event] = []
+    if progress.step == 0 and progress.hook == 0:
+        events.append(PhaseStarted(state.round, Phase.MAINTENANCE.value))
+    while progress.step < len(steps):
+        current = steps[progress.step]
+        hooks = hooks_for(current.name)
+        if progress.hook == 0:
+            events.append(MaintenanceStepStarted(current.name, current.section))
+        if progress.hook < len(hooks):
+            hook = hooks[progress.hook]
+            progress = dataclasses.replace(progress, hook=progress.hook + 1)
+            state = dataclasses.replace(state, maintenance=progress)
+            state, happened = hook(state)
+            events.extend(happened)
+            if state.pending is not None:
+                return state, events
+            progress = state.maintenance or progress
+            continue
+        progress = MaintenanceProgress(step=progress.step + 1, hook=0)
+        state = dataclasses.replace(state, maintenance=progress)
+    events.append(PhaseEnded(state.round, Phase.MAINTENANCE.value))
+    if state.round >= state.rounds:
+        events.append(GameEnded("all rounds played", state.scores))
+        return dataclasses.replace(state, phase=Phase.OVER, maintenance=None), events
+    next_round = dataclasses.replace(
+        state, round=state.round + 1, phase=Phase.STRATEGIC, maintenance=None, strategic=None
+    )
+    return next_round, events
+
+
+register_phase(Phase.MAINTENANCE, drive)

@@ -1,0 +1,120 @@
+"""Plain-English narration of a game record.
+
+``narrate(log)`` turns events into sentences ("Round 2 — Player 1 wins the Tactics roll
+(9 to 7)."). Names come from the initial state of the log's ``game_started`` event.
+Bookkeeping events (choices, phase ends, maintenance steps without effect) are silent:
+the events they cause tell the story. An event kind this module does not know is told
+by its kind, so plug-ins' events still show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from confrontation.engine import events as ev
+from confrontation.engine.state import GameState, player_name
+
+SILENT: frozenset[str] = frozenset(
+    {"choice_made", "phase_ended", "activation_ended", "maintenance_step"}
+)
+
+
+class Narrator:
+    """Tells events one by one, remembering the names from the game's initial state."""
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.round = 0
+
+    def fighter(self, fighter_id: str | None) -> str:
+        """A fighter's name and id."""
+        if fighter_id is None:
+            return "nobody"
+        if self.state is None:
+            return fighter_id
+        fighter = self.state.fighter(fighter_id)
+        return f"{self.state.profile(fighter.profile).name} ({fighter_id})"
+
+    def card(self, card_id: str) -> str:
+        """A card's label and id."""
+        if self.state is None:
+            return card_id
+        return f"{self.state.card(card_id).label} [{card_id}]"
+
+    def sentence(self, event: ev.Event) -> str | None:
+        """The sentence for one event, or None for a silent one."""
+        match event:
+            case ev.GameStarted(state=state):
+                self.state = state
+                return (
+                    f"A game of {state.rounds} round(s): {player_name(0)} "
+                    f"({state.sides[0].name}) against {player_name(1)} ({state.sides[1].name})."
+                )
+            case ev.RoundStarted(round=number):
+                self.round = number
+                return "the round begins."
+            case ev.PhaseStarted(phase=phase):
+                return f"the {phase} phase begins."
+            case ev.DieRolled(player=player, face=face):
+                who = player_name(player) if player is not None else "the die"
+                return f"{who} rolls a {face}."
+            case ev.CardsWithdrawn(player=player, cards=cards):
+                names = ", ".join(self.card(c) for c in cards)
+                return f"{player_name(player)} withdraws {names}: all their fighters are gone."
+            case ev.SequenceSet(player=player, cards=cards):
+                return f"{player_name(player)} sets an activation sequence of {len(cards)} card(s)."
+            case ev.TacticsFighterChosen(player=player, fighter=fighter, discipline=dis):
+                return (
+                    f"{player_name(player)} rolls the Tactics roll with "
+                    f"{self.fighter(fighter)} (DIS {dis})."
+                )
+            case ev.TestRaised(player=player):
+                return f"{player_name(player)} raises the 6."
+            case ev.TacticsTied(finals=finals):
+                return f"the Tactics roll is tied at {finals[0]}: both roll again."
+            case ev.TacticsRolled(finals=finals, winner=winner, uncontested=uncontested):
+                if uncontested:
+                    return (
+                        f"{player_name(winner)} wins the Tactics roll: "
+                        f"{player_name(1 - winner)} has no fighter to roll with."
+                    )
+                return (
+                    f"{player_name(winner)} wins the Tactics roll "
+                    f"({finals[winner]} to {finals[1 - winner]})."
+                )
+            case ev.FirstSpeakerChosen(by=by, first=first):
+                if by == first:
+                    return f"{player_name(by)} chooses to speak first."
+                return f"{player_name(by)} lets {player_name(first)} speak first."
+            case ev.RefusalsGranted(player=player, count=count):
+                return f"{player_name(player)} has {count} refusal(s)."
+            case ev.CardRevealed(player=player, card=card, source=source):
+                where = " from the reserve" if source == "reserve" else ""
+                return f"{player_name(player)} plays {self.card(card)}{where}."
+            case ev.CardPlacedInReserve(player=player):
+                return f"{player_name(player)} puts a card in reserve."
+            case ev.CardRefused(player=player, refusals_left=left):
+                return f"{player_name(player)} uses a refusal ({left} left)."
+            case ev.FighterActivated(fighter=fighter):
+                return f"{self.fighter(fighter)} is activated."
+            case ev.MarkersRemoved(fighter=fighter, markers=markers):
+                return f"{self.fighter(fighter)} loses the {' and '.join(markers)} marker(s)."
+            case ev.GameEnded(reason=reason, scores=scores):
+                return f"the game ends ({reason}); score {scores[0]} to {scores[1]}."
+        if event.kind in SILENT:
+            return None
+        return f"{event.kind.replace('_', ' ')}."
+
+
+def narrate(log: Iterable[ev.Event]) -> list[str]:
+    """One sentence per event worth telling, each prefixed with its round."""
+    narrator = Narrator()
+    lines: list[str] = []
+    for event in log:
+        sentence = narrator.sentence(event)
+        if sentence is None:
+            continue
+        if narrator.round:
+            sentence = f"Round {narrator.round} — {sentence[0].upper()}{sentence[1:]}"
+        lines.append(sentence)
+    return lines

@@ -1,0 +1,147 @@
+"""Choices and the questions that offer them (ARCHITECTURE: "agents answer questions").
+
+A :class:`Choice` is a small frozen record naming one legal answer; ``legal(state)`` lists
+them and ``step(state, choice)`` applies one. A :class:`Question` is what a player is shown:
+who must answer, what about, and the options with human-readable labels. The CLI, the
+browser and the AI agents all use the same objects. A die to roll is a question for
+"chance" (``player`` is None) whose options are the faces with their probabilities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from confrontation.engine.codec import Tagged
+
+
+@dataclass(frozen=True)
+class Choice(Tagged):
+    """Base of every answer to a question."""
+
+    family_root = True
+
+
+# --- chance -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DieFace(Choice):
+    """The face a rolled d6 shows (the answer "chance" gives)."""
+
+    kind = "die"
+    face: int
+
+
+# --- strategic phase (IV-A) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaceCard(Choice):
+    """Put this card next in the activation sequence being built (top first, IV-A-1)."""
+
+    kind = "place_card"
+    card: str
+
+
+@dataclass(frozen=True)
+class TacticsFighter(Choice):
+    """Roll the Tactics roll with this fighter (IV-A-2); None: no eligible fighter."""
+
+    kind = "tactics_fighter"
+    fighter: str | None
+
+
+@dataclass(frozen=True)
+class Raise(Choice):
+    """Re-roll the 6 and add the new die (II-A-1)."""
+
+    kind = "raise"
+
+
+@dataclass(frozen=True)
+class KeepResult(Choice):
+    """Do not raise the 6: keep the result as it stands (II-A-1)."""
+
+    kind = "keep"
+
+
+@dataclass(frozen=True)
+class ChooseFirst(Choice):
+    """The Tactics winner names the player who speaks first (IV-B-1)."""
+
+    kind = "choose_first"
+    player: int
+
+
+# --- activation phase (IV-B-1) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayTop(Choice):
+    """Draw and reveal the top card of the sequence and activate its fighters."""
+
+    kind = "play_top"
+
+
+@dataclass(frozen=True)
+class PutInReserve(Choice):
+    """Put the top card face down in reserve (once per phase)."""
+
+    kind = "put_in_reserve"
+
+
+@dataclass(frozen=True)
+class PlayReserve(Choice):
+    """Play the card in reserve instead of the top card."""
+
+    kind = "play_reserve"
+
+
+@dataclass(frozen=True)
+class PlayReserveAndTop(Choice):
+    """Play the card in reserve plus the top card of the sequence."""
+
+    kind = "play_reserve_and_top"
+
+
+@dataclass(frozen=True)
+class Refuse(Choice):
+    """Use a refusal: play no card and give the floor back."""
+
+    kind = "refuse"
+
+
+@dataclass(frozen=True)
+class EndActivation(Choice):
+    """The activated fighters take no further action; the activation ends (IV-B-2)."""
+
+    kind = "end_activation"
+
+
+# --- questions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal answer as a person sees it."""
+
+    choice: Choice
+    label: str
+    detail: str = ""
+    probability: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the engine asks: who answers (None = chance), about what, and the options."""
+
+    kind: str
+    player: int | None
+    prompt: str
+    options: tuple[Option, ...]
+
+    @property
+    def choices(self) -> list[Choice]:
+        """The legal choices, in the options' order."""
+        return [option.choice for option in self.options]

@@ -1,0 +1,165 @@
+"""The one door: ``legal(state)`` and ``step(state, choice) -> (state, events)``.
+
+Every player decision and every die passes through :func:`step`. A die is a *chance step*:
+the pending question belongs to no player, :func:`outcomes` gives its exact distribution
+and :func:`roll` resolves it with a :class:`~confrontation.dice.Roller`. :func:`run` plays
+a game with agents (``choose(state, question, legal) -> Choice``) until it ends.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Protocol
+
+from confrontation.dice import FACES, Roller, SeededRoller
+
+# The phase modules register their handlers and drivers on import.
+from confrontation.engine import activation, combat, maintenance, strategic  # noqa: F401
+from confrontation.engine.events import ChoiceMade, DieRolled, Event, GameStarted
+from confrontation.engine.questions import Choice, DieFace, Question
+from confrontation.engine.registry import (
+    DRIVERS,
+    EngineError,
+    IllegalChoice,
+    Transition,
+    handler_for,
+)
+from confrontation.engine.state import GameState, Phase
+from confrontation.engine.views import redact
+
+MAX_DRIVES = 10_000
+"""A safety net: phase drivers that make no progress this many times in a row are a bug."""
+
+
+class Agent(Protocol):
+    """Anything that answers questions: a human front-end, a random or a search agent."""
+
+    def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        """Pick one of ``legal`` (the options of ``question``) in ``state``."""
+        ...
+
+
+def is_over(state: GameState) -> bool:
+    """The game has ended."""
+    return state.phase is Phase.OVER
+
+
+def is_chance(state: GameState) -> bool:
+    """The game waits for a die, not for a player."""
+    return state.pending is not None and state.pending.player is None
+
+
+def legal(state: GameState) -> list[Choice]:
+    """The choices ``step`` accepts now (die faces at a chance step; none once over)."""
+    if state.pending is None:
+        return []
+    return handler_for(state.pending.kind).legal(state)
+
+
+def question(state: GameState) -> Question | None:
+    """The pending question as a person sees it (None when nothing is pending)."""
+    if state.pending is None:
+        return None
+    handler = handler_for(state.pending.kind)
+    return handler.describe(state, handler.legal(state))
+
+
+def step(state: GameState, choice: Choice) -> Transition:
+    """Apply one answer (or one die face) to the pending question and move the game on."""
+    pending = state.pending
+    if pending is None:
+        raise EngineError("nothing is pending: start the game with start() or it is over")
+    handler = handler_for(pending.kind)
+    if choice not in handler.legal(state):
+        raise IllegalChoice(f"{choice!r} is not a legal answer to {pending.kind!r}")
+    events: list[Event]
+    if pending.player is None:
+        if not isinstance(choice, DieFace):
+            raise IllegalChoice(f"a chance step takes a die face, not {choice!r}")
+        subject = handler.subject(state) if handler.subject else None
+        events = [DieRolled(pending.kind, subject, choice.face)]
+        state = dataclasses.replace(state, pending=None, dice_rolled=state.dice_rolled + 1)
+    else:
+        events = [ChoiceMade(pending.player, pending.kind, choice)]
+        state = dataclasses.replace(state, pending=None)
+    state, applied = handler.apply(state, choice)
+    events.extend(applied)
+    state, advanced = advance(state)
+    events.extend(advanced)
+    return state, events
+
+
+def advance(state: GameState) -> Transition:
+    """Run the phase drivers until a question or a die is pending, or the game is over."""
+    events: list[Event] = []
+    drives = 0
+    while state.pending is None and not is_over(state):
+        state, driven = DRIVERS[state.phase](state)
+        events.extend(driven)
+        drives += 1
+        if drives > MAX_DRIVES:
+            raise EngineError(f"the {state.phase} phase makes no progress")
+    return state, events
+
+
+def start(state: GameState) -> Transition:
+    """Begin a game from its initial state: the :class:`GameStarted` event, then play on."""
+    if state.pending is not None:
+        raise EngineError("this game has already started")
+    events: list[Event] = [GameStarted(state)]
+    state, advanced = advance(state)
+    events.extend(advanced)
+    return state, events
+
+
+def outcomes(state: GameState) -> list[tuple[DieFace, Fraction]]:
+    """The exact distribution of the pending die: each face of a d6, 1/6 each."""
+    if not is_chance(state):
+        raise EngineError("no die is pending")
+    faces = [c for c in legal(state) if isinstance(c, DieFace)]
+    return [(face, Fraction(1, len(FACES))) for face in faces]
+
+
+def roll(state: GameState, roller: Roller) -> Transition:
+    """Resolve the pending die with one face from ``roller``."""
+    if not is_chance(state):
+        raise EngineError("no die is pending")
+    return step(state, DieFace(roller.d6()))
+
+
+def game_roller(state: GameState) -> SeededRoller:
+    """The game's own die stream, resumed where the state left it."""
+    return SeededRoller.at(state.seed, state.dice_rolled)
+
+
+def run(
+    state: GameState,
+    agents: Mapping[int, Agent] | Sequence[Agent],
+    roller: Roller | None = None,
+    max_steps: int | None = None,
+) -> Transition:
+    """Play on until the game ends (or ``max_steps`` answers and dice): agents answer.
+
+    Each agent sees the state as its player knows it (:func:`~.views.redact`). Without a
+    ``roller`` the game's seeded stream is used.
+    """
+    events: list[Event] = []
+    if state.pending is None and not is_over(state):
+        state, started = start(state)
+        events.extend(started)
+    dice = roller if roller is not None else game_roller(state)
+    steps = 0
+    while not is_over(state) and (max_steps is None or steps < max_steps):
+        asked = question(state)
+        if asked is None:
+            raise EngineError("the game is neither over nor waiting for anything")
+        if asked.player is None:
+            state, happened = roll(state, dice)
+        else:
+            choice = agents[asked.player].choose(redact(state, asked.player), asked, asked.choices)
+            state, happened = step(state, choice)
+        events.extend(happened)
+        steps += 1
+    return state, events
