@@ -145,8 +145,6 @@ class PendingTest:
     die that is not re-rolled); ``faces`` every face rolled so far, in order.
     """
 
-    __test__ = False
-
     value: int
     kept: tuple[tuple[int, ...], ...]
     faces: tuple[int, ...]
