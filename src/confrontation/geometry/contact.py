@@ -191,16 +191,19 @@ def nearest_contact_position(
         return None
     fixed = [o for i, o in enumerate(others) if i not in push]
     free = _free(cands, _blocker(fixed, obstacles, table))
-    tried = 0
-    for c, ok in zip(cands, free, strict=True):
-        if not ok:
-            continue
-        tried += 1
-        if tried > 40:
-            break
-        placed = _push(c, target, others, push, obstacles, table)
+    room = [c for c, ok in zip(cands, free, strict=True) if ok]
+    if not room:
+        return None
+    # try first the places that overlap the fighters to push the least
+    pushed_area = shapely.unary_union([others[i].polygon for i in push])
+    overlap = shapely.area(
+        shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
+    )
+    order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
+    for k in order[:30]:
+        placed = _push(room[k], target, others, push, obstacles, table)
         if placed is not None:
-            return ContactPlacement(c, placed)
+            return ContactPlacement(room[k], placed)
     return None
 
 
@@ -221,16 +224,16 @@ def _push(
             continue
         rest = [b for j, b in enumerate(current) if j != i] + [new, target]
         blocker = _blocker(rest, obstacles, table)
-        best: Base | None = None
-        for r in np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05):
-            for k in range(24):
-                a = 2 * math.pi * k / 24
-                c = o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a))
-                if in_contact(c, target) and not shapely.intersects(blocker, c.polygon):
-                    best = c
-                    break
-            if best is not None:
-                break
+        moves = [
+            o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a))
+            for r in np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
+            for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+        ]
+        clear = _free(moves, blocker)
+        best = next(
+            (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
+            None,
+        )
         if best is None:
             return None
         current[i] = best
