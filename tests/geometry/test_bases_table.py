@@ -72,9 +72,7 @@ def test_enemies_in_contact_by_size(size: str, n: int) -> None:
         (45, (0, 0), 0, False),
     ],
 )
-def test_field_of_view(
-    facing: float, point: tuple[float, float], level: int, seen: bool
-) -> None:
+def test_field_of_view(facing: float, point: tuple[float, float], level: int, seen: bool) -> None:
     viewer = Base.of("normal", "square", 10, 10, facing, level=level)
     assert in_field_of_view(viewer, *point) is seen
 
