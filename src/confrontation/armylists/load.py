@@ -147,6 +147,8 @@ def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         match = re.search(r"\(at line (\d+)", str(exc))
         if found is None and match:
             found = int(match.group(1))
+        if found is None and "end of document" in str(exc):
+            found = max(1, len(text.splitlines()))
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
         raise LoadError(path, f"invalid TOML: {message}", line=found or 1) from exc
     return text, data
