@@ -9,6 +9,7 @@ package and is not done here: fighters start at the placeholder position (0, 0).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from confrontation.armylists.load import Nation, bundled_nations
 from confrontation.engine.state import (
@@ -49,28 +50,63 @@ def new_game(
     """
     if len(armies) != 2:
         raise ValueError(f"a game needs two armies, not {len(armies)}")
+    nations = nations if nations is not None else bundled_nations()
+    specs = []
+    for army in armies:
+        nation = nations.get(army.people)
+        way = nation.way if nation is not None and nation.way != "none" else ""
+        specs.append(
+            SideSpec(
+                name=army.name,
+                people=army.people,
+                cards=tuple((summarise(card.profile), card.count) for card in army.cards),
+                alliance_way=way,
+                allies=tuple(c.profile.id for c in army.cards if army.is_ally(c.profile)),
+            )
+        )
+    return game_from_specs(specs, rounds=rounds, seed=seed)
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """A side given directly by its cards: ``cards`` pairs a profile with a fighter count.
+
+    For tests, tutorials and scenario authors who need a small game without army files.
+    """
+
+    name: str
+    people: str
+    cards: tuple[tuple[ProfileSummary, int], ...]
+    alliance_way: str = ""
+    allies: tuple[str, ...] = ()
+
+
+def game_from_specs(
+    specs: Sequence[SideSpec], rounds: int = DEFAULT_ROUNDS, seed: int = 0
+) -> GameState:
+    """The state before round 1 for two :class:`SideSpec` (ids as in :func:`new_game`).
+
+    A profile whose id is in ``allies`` makes its fighters allies of that side.
+    """
+    if len(specs) != 2:
+        raise ValueError(f"a game needs two sides, not {len(specs)}")
     if rounds < 1:
         raise ValueError(f"a game lasts at least one round, not {rounds}")
-    nations = nations if nations is not None else bundled_nations()
     profiles: dict[str, ProfileSummary] = {}
     cards: list[Card] = []
     fighters: list[Fighter] = []
     sides: list[Side] = []
-    for player, army in enumerate(armies):
-        nation = nations.get(army.people)
-        way = nation.way if nation is not None and nation.way != "none" else ""
-        sides.append(Side(player=player, name=army.name, people=army.people, alliance_way=way))
-        for n, entry in enumerate(army.cards, start=1):
-            profiles.setdefault(entry.profile.id, summarise(entry.profile))
+    for player, spec in enumerate(specs):
+        sides.append(Side(player, spec.name, spec.people, spec.alliance_way))
+        for n, (profile, count) in enumerate(spec.cards, start=1):
+            profiles.setdefault(profile.id, profile)
             card_id = f"p{player + 1}-c{n}"
-            ids = tuple(f"{card_id}-{k}" for k in range(1, entry.count + 1))
-            label = (
-                entry.profile.name if entry.count == 1 else f"{entry.count} × {entry.profile.name}"
-            )
-            cards.append(Card(card_id, player, entry.profile.id, ids, label))
-            ally = army.is_ally(entry.profile)
+            ids = tuple(f"{card_id}-{k}" for k in range(1, count + 1))
+            label = profile.name if count == 1 else f"{count} × {profile.name}"
+            cards.append(Card(card_id, player, profile.id, ids, label))
+            ally = profile.id in spec.allies
             fighters.extend(
-                Fighter(id=f, player=player, card=card_id, profile=entry.profile.id, ally=ally)
+                Fighter(id=f, player=player, card=card_id, profile=profile.id, ally=ally)
                 for f in ids
             )
     return GameState(
