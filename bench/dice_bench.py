@@ -13,6 +13,7 @@ from fractions import Fraction
 import icepool
 
 from confrontation import dice
+from confrontation.rules import wounds
 
 REPEAT = 50
 
@@ -27,9 +28,9 @@ def best_time(work: Callable[[], object], repeat: int = REPEAT) -> float:
     return best
 
 
-def report(name: str, ours: float, theirs: float) -> None:
+def report(name: str, ours: float, theirs: float, who: str = "confrontation.dice") -> None:
     print(
-        f"{name}: confrontation.dice {ours * 1e3:.3f} ms, icepool {theirs * 1e3:.3f} ms, "
+        f"{name}: {who} {ours * 1e3:.3f} ms, icepool {theirs * 1e3:.3f} ms, "
         f"ratio ours/icepool {ours / theirs:.2f}"
     )
 
@@ -76,7 +77,50 @@ def compare_test_distribution() -> None:
     )
 
 
-COMPARISONS: list[Callable[[], None]] = [compare_test_distribution]
+def compare_wound_distribution() -> None:
+    """Wound-roll distribution (II-B-1, II-B-6): every result, STR 6 against RES 7.
+
+    Ours: `wounds.wound_odds` (joint location x result table) with its caches cleared, so the
+    faces are enumerated again each run. icepool: the same table read on the sorted kept dice
+    of 2d6 (normal) and of 3d6 keeping the two highest (amplified). Both must agree exactly.
+    """
+    table = wounds.default_injury_table()
+    margin = 6 - 7
+
+    def read(kept: tuple[int, int]) -> int:
+        low, high = kept
+        if low == high == 6:
+            return int(wounds.WoundResult.KILLED)
+        return int(table.cells[table.band(high + margin)][min(low, 5) - 1])
+
+    pools = {
+        wounds.WoundMode.NORMAL: lambda: icepool.d6.pool(2),
+        wounds.WoundMode.AMPLIFIED: lambda: icepool.d6.pool(3).highest(2),
+    }
+    for mode, pool in pools.items():
+
+        def ours(mode: wounds.WoundMode = mode) -> wounds.WoundOdds:
+            wounds._odds.cache_clear()
+            wounds._kept_pairs.cache_clear()
+            return wounds.wound_odds(6, 7, mode)
+
+        def theirs(pool: Callable[[], icepool.Pool] = pool) -> icepool.Die:
+            return pool().expand().map(read)
+
+        die = theirs()
+        exact = {int(r): p for r, p in ours().outcomes().items() if p}
+        assert exact == {x: Fraction(die.quantity(x), die.denominator()) for x in die}
+        report(
+            f"wound distribution, {mode.value} roll",
+            best_time(ours),
+            best_time(theirs),
+            "confrontation.rules.wounds",
+        )
+    warm = best_time(lambda: [wounds.wound_distribution(6, 7) for _ in range(1000)]) / 1000
+    print(f"wound distribution, cached (hot-loop) call: {warm * 1e6:.2f} µs")
+
+
+COMPARISONS: list[Callable[[], None]] = [compare_test_distribution, compare_wound_distribution]
 
 
 def main() -> None:
