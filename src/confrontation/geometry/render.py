@@ -85,9 +85,10 @@ def svg(
                 f'fill="{colour}" fill-opacity="0.12" stroke="{colour}" stroke-dasharray="6 4"',
             )
         )
-        c = z.area.representative_point()
+        minx, _, maxx, maxy = z.area.bounds
+        zx, zy = (minx + maxx) / 2 * scale, (table.height - maxy + 2.5) * scale
         out.append(
-            f'<text x="{c.x * scale:.1f}" y="{(table.height - c.y) * scale:.1f}" '
+            f'<text x="{zx:.1f}" y="{zy:.1f}" '
             f'font-size="{1.6 * scale:.0f}" fill="{colour}" fill-opacity="0.6" '
             f'text-anchor="middle">{escape(z.name)}</text>'
         )
