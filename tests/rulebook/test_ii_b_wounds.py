@@ -87,7 +87,7 @@ def test_second_dawn_warrior_serious_wound_in_the_chest() -> None:
     assert wound.result is WoundResult.SERIOUS
 
 
-@pytest.mark.rule("II-B-1", "II-B-4", "II-B-5")
+@pytest.mark.rule("II-B", "II-B-1", "II-B-4", "II-B-5")
 def test_praetorian_guard_light_wound_and_stunned_lose_two() -> None:
     # "Under the effect of a Light Wound and a Stunned, his current ATT and FOR values are
     # 3 (5-2) and 6 (8-2)": the wounds of the two rolls above, applied in order.
