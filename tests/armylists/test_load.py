@@ -138,3 +138,34 @@ def test_later_libraries_replace_bundled_profiles(tmp_path: Path) -> None:
     army = load_army(write(tmp_path, text), [lib])
     assert army.cards[0].profile.ap == 10
     assert load_army(write(tmp_path, text)).cards[0].profile.ap == 19
+
+
+@pytest.mark.rule("I-D")
+def test_a_missing_library_is_reported_at_the_army_key(tmp_path: Path) -> None:
+    text = 'name = "x"\npeople = "lion"\npoints = 100\nprofiles = ["gone.toml"]\n'
+    error = error_of(write(tmp_path, text))
+    assert str(error).startswith(str(tmp_path / "army.toml") + ":4: profiles[1]: cannot use")
+
+
+@pytest.mark.rule("I-D")
+def test_order_of_libraries(tmp_path: Path) -> None:
+    # bundled < the army's own libraries < extra libraries (--profiles)
+    own = write(tmp_path, PROFILE.replace('id = "a"', 'id = "dawn-warrior"'), "own.toml")
+    extra = write(
+        tmp_path,
+        PROFILE.replace('id = "a"', 'id = "dawn-warrior"').replace("ap = 10", "ap = 11"),
+        "extra.toml",
+    )
+    text = (
+        f'name = "x"\npeople = "lion"\npoints = 100\nprofiles = ["{own.name}"]\n'
+        '[[cards]]\nprofile = "dawn-warrior"\n'
+    )
+    path = write(tmp_path, text)
+    assert load_army(path).cards[0].profile.ap == 10
+    assert load_army(path, [extra]).cards[0].profile.ap == 11
+
+
+@pytest.mark.rule("I-D")
+def test_control_characters_are_escaped(tmp_path: Path) -> None:
+    text = 'name = "x"\npeople = "li\\u0001on"\npoints = 100\n'
+    assert "'li\\x01on'" in str(error_of(write(tmp_path, text)))

@@ -31,15 +31,20 @@ class LoadError(Exception):
     """A data file cannot be used. ``str()`` is one line: ``file:line: key: message``."""
 
     def __init__(self, file: str | Path, message: str, *, line: int | None = None, key: str = ""):
-        self.file = str(file)
+        self.file = _printable(str(file))
         self.line = line
-        self.key = key
-        self.message = " ".join(message.split())
+        self.key = _printable(key)
+        self.message = _printable(" ".join(message.split()))
         super().__init__(str(self))
 
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+def _printable(text: str) -> str:
+    """Escape control characters so an error stays one readable line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # -- locating keys in TOML text ----------------------------------------------------------
@@ -132,8 +137,9 @@ def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
     """Read and parse a TOML file; any failure is a one-line :class:`LoadError`."""
     try:
         raw = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(path, f"cannot read the file ({exc.strerror or exc})") from exc
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise LoadError(path, f"cannot read the file ({reason})") from exc
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -141,6 +147,8 @@ def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
         raise LoadError(path, "the file is not UTF-8 text", line=line) from exc
     try:
         data = tomllib.loads(text)
+    except RecursionError as exc:
+        raise LoadError(path, "invalid TOML: nested too deeply", line=1) from exc
     except tomllib.TOMLDecodeError as exc:
         found: int | None = getattr(exc, "lineno", None)
         message = getattr(exc, "msg", None) or str(exc)
@@ -478,11 +486,26 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
             line=find_line(text, ["people"]),
             key="people",
         )
-    own = [path.parent / name for name in army_file.profiles]
-    catalog = catalog_with([*own, *libraries])
+    catalog = bundled_catalog()
+    for index, name in enumerate(army_file.profiles):
+        library = path.parent / name
+        try:
+            catalog = catalog.merged(load_library(library))
+        except LoadError as exc:
+            if exc.line is not None:
+                raise
+            loc: list[str | int] = ["profiles", index]
+            raise LoadError(
+                path,
+                f"cannot use the library {name!r}: {exc.message}",
+                line=find_line(text, loc),
+                key=key_name(loc),
+            ) from exc
+    for library in libraries:
+        catalog = catalog.merged(load_library(library))
     cards: list[Card] = []
     for index, entry in enumerate(army_file.cards):
-        loc: list[str | int] = ["cards", index]
+        loc = ["cards", index]
         profile = catalog.profiles.get(entry.profile)
         if profile is None:
             raise LoadError(
