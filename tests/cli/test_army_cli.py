@@ -143,3 +143,18 @@ def test_profiles_bad_input() -> None:
     )
     result = runner.invoke(app, ["profiles", "list", "--people", "moon"])
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.rule("I-D")
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["army", "validate"], "error: confrontation army validate: Missing argument 'file'."),
+        (["army", "show", ESCORT, "--bogus"], "error: confrontation army show: No such option"),
+        (["profiles", "show"], "error: confrontation profiles show: Missing argument 'ID'."),
+    ],
+)
+def test_usage_errors_are_one_line(args: list[str], expected: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(expected)
