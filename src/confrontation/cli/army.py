@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-from typer._click.exceptions import UsageError  # typer vendors click (pinned typer==0.29.2)
-from typer.core import TyperCommand
 
 from confrontation.armylists.load import LoadError, load_army
 from confrontation.armylists.validate import Report, max_per_card, validate
@@ -36,16 +34,6 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_UNREADABLE)
 
 
-class OneLineErrors(TyperCommand):
-    """A command whose usage errors (missing argument, unknown option) print one line."""
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        try:
-            return list(super().parse_args(ctx, args))
-        except UsageError as exc:
-            fail(f"{ctx.command_path}: {exc.format_message()}")
-
-
 def _report(file: Path, profiles: list[Path] | None) -> Report:
     try:
         return validate(load_army(file, profiles or []))
@@ -53,7 +41,7 @@ def _report(file: Path, profiles: list[Path] | None) -> Report:
         fail(str(exc))
 
 
-@app.command("validate", cls=OneLineErrors)
+@app.command("validate")
 def validate_command(
     file: Annotated[Path, typer.Argument(help="The army list (TOML).")],
     profiles: ProfilesOption = None,
@@ -79,7 +67,7 @@ def _percent(value: int, points: int) -> str:
     return f"{100 * value / points:.0f} %"
 
 
-@app.command("show", cls=OneLineErrors)
+@app.command("show")
 def show_command(
     file: Annotated[Path, typer.Argument(help="The army list (TOML).")],
     profiles: ProfilesOption = None,

@@ -17,7 +17,7 @@ from confrontation.armylists.load import (
     catalog_with,
     load_ranks,
 )
-from confrontation.cli.army import OneLineErrors, ProfilesOption, fail
+from confrontation.cli.army import ProfilesOption, fail
 from confrontation.model.profile import Profile
 
 app = typer.Typer(help="Reference cards (profiles): list and show.", no_args_is_help=True)
@@ -30,7 +30,7 @@ def _catalog(profiles: list[Path] | None) -> dict[str, Profile]:
         fail(str(exc))
 
 
-@app.command("list", cls=OneLineErrors)
+@app.command("list")
 def list_command(
     people: Annotated[
         str | None, typer.Option("--people", help="Only this nation (e.g. lion).")
@@ -103,7 +103,7 @@ def card_panel(profile: Profile) -> Panel:
     return Panel(grid, title=escape(f"{profile.name} [{profile.id}]"), expand=False)
 
 
-@app.command("show", cls=OneLineErrors)
+@app.command("show")
 def show_command(
     ident: Annotated[str, typer.Argument(metavar="ID", help="Profile id, e.g. praetorian-guard.")],
     profiles: ProfilesOption = None,
