@@ -373,3 +373,37 @@ def test_alahan_royal_escort() -> None:
     assert report.fighters == 12
     # The book prints "Total = 295 AP", but its own lines add up to 298 (docs/rulings.md).
     assert report.total_ap == 62 + 202 + 34 == 298
+
+
+# -- I-D-7: spells and miracles --------------------------------------------------------------
+
+
+@pytest.mark.rule("I-D-7")
+def test_spells_are_free() -> None:
+    report = army(ARMIES / "alahan-royal-escort.toml")
+    migail = next(line for line in report.lines if line.card.profile.id == "migail")
+    assert migail.card.spells == ("Elemental Aegis",)
+    assert migail.unit_ap == 42 + 20  # the spell adds nothing
+
+
+@pytest.mark.rule("I-D-7")
+def test_spells_for_wizards_and_miracles_for_devouts(tmp_path: Path) -> None:
+    base = (
+        'name = "x"\npeople = "lion"\npoints = 300\n'
+        '[[cards]]\nprofile = "migail"\nartifacts = ["heavenly-robes"]\n'
+    )
+    good = base + (
+        'spells = ["Elemental Aegis"]\n'
+        '[[cards]]\nprofile = "alahan-disciple-of-azel"\nmiracles = ["Blessing"]\n'
+    )
+    report = army(write(tmp_path, "good.toml", good))
+    assert report.valid and report.total_ap == 62 + 32
+    bad = base + (
+        'miracles = ["Blessing"]\n'
+        '[[cards]]\nprofile = "alahan-paladin"\nspells = ["Elemental Aegis"]\n'
+    )
+    report = army(write(tmp_path, "bad.toml", bad))
+    assert [str(v) for v in report.violations] == [
+        "I-D-7: Migail the Moonling calls miracles but is no devout (no FAITH)",
+        "I-D-7: Paladin learns spells but is no wizard (no POW)",
+    ]

@@ -525,5 +525,15 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
                     key=key_name([*loc, "artifacts"]),
                 )
             equipment.append(artifact)
-        cards.append(Card(index + 1, profile, entry.count, tuple(equipment), find_line(text, loc)))
+        cards.append(
+            Card(
+                index + 1,
+                profile,
+                entry.count,
+                tuple(equipment),
+                find_line(text, loc),
+                tuple(entry.spells),
+                tuple(entry.miracles),
+            )
+        )
     return Army(army_file.name, army_file.people, army_file.points, tuple(cards), path)

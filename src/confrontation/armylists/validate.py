@@ -302,6 +302,22 @@ def check_artifact_people(report: Report) -> list[Violation]:
     return out
 
 
+def check_spells_and_miracles(report: Report) -> list[Violation]:
+    """I-D-7: spells go to wizards (POW), miracles to devouts (FAITH); both are free."""
+    out = []
+    for line in report.lines:
+        profile = line.card.profile
+        if line.card.spells and profile.power is None:
+            out.append(
+                Violation("I-D-7", f"{profile.name} learns spells but is no wizard (no POW)")
+            )
+        if line.card.miracles and profile.faith is None:
+            out.append(
+                Violation("I-D-7", f"{profile.name} calls miracles but is no devout (no FAITH)")
+            )
+    return out
+
+
 def check_allies_share(report: Report) -> list[Violation]:
     """I-D-8: allies together worth at most 30 % of the format."""
     if 10 * report.allies_ap > 3 * report.points:
@@ -366,6 +382,7 @@ RULES: tuple[Callable[[Report], list[Violation]], ...] = (
     check_artifact_slots,
     check_artifact_copies,
     check_artifact_people,
+    check_spells_and_miracles,
     check_allies_share,
     check_ally_nations,
 )

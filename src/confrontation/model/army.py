@@ -22,6 +22,8 @@ class CardEntry(BaseModel):
     profile: str = Field(min_length=1)
     count: int = Field(default=1, ge=1)
     artifacts: list[str] = Field(default_factory=list)
+    spells: list[str] = Field(default_factory=list)
+    miracles: list[str] = Field(default_factory=list)
 
 
 class ArmyFile(BaseModel):
@@ -45,6 +47,8 @@ class Card:
     count: int
     equipment: tuple[Artifact, ...]
     line: int  # line of the [[cards]] header
+    spells: tuple[str, ...] = ()  # free of charge (I-D-7), carried as data
+    miracles: tuple[str, ...] = ()  # free of charge (I-D-7), carried as data
 
 
 @dataclass(frozen=True, slots=True)
