@@ -31,7 +31,7 @@ rules-coverage: venv
 	$(BIN)/python scripts/rules_coverage.py
 
 # The sections finished issues cover must stay both cited in code and tested.
-COVERED := II-A,II-B
+COVERED := I-B,I-C,I-D,II-A,II-B,II-E
 rules-check: venv
 	$(BIN)/python scripts/rules_coverage.py --document 001 --missing --require-prefix $(COVERED)
 
