@@ -206,7 +206,7 @@ class Difficulty:
 
     base: int
     terms: tuple[tuple[str, int], ...]
-    """(reason, amount) for each modifier that applies, in the book's order."""
+    """(reason, amount) for each modifier that applies."""
 
     @property
     def total(self) -> int:
@@ -221,13 +221,13 @@ class Difficulty:
 
 
 def _modifiers(target: ShotTarget, table: ShootingTable) -> tuple[tuple[str, int], ...]:
-    terms: list[tuple[str, int]] = []
-    if target.partially_visible:
-        terms.append(("partially visible", table.partial_sight))
+    terms: list[tuple[str, int]] = []  # in the order of the Reaper example: size, then sight
     if target.size >= 4:
         terms.append(("very large target", table.very_large))
     elif target.size == 3:
         terms.append(("large target", table.large))
+    if target.partially_visible:
+        terms.append(("partially visible", table.partial_sight))
     if target.other_altitude:
         terms.append(("other altitude level", table.altitude))
     if target.target_bonus:
