@@ -6,6 +6,7 @@ the exact odds of a shot against brute-force enumeration."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from fractions import Fraction
 from itertools import product
 
@@ -445,8 +446,6 @@ def test_difficulty_never_below_the_band_but_for_size(band: RangeBand, target: S
 @pytest.mark.rule("VI-A-3")
 @given(band=st.sampled_from(RangeBand), target=targets)
 def test_more_cover_is_never_easier(band: RangeBand, target: ShotTarget) -> None:
-    from dataclasses import replace
-
     total = shot_difficulty(band, target).total
     for harder in (
         replace(target, partially_visible=True),
