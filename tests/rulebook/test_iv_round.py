@@ -26,6 +26,7 @@ from confrontation.engine.events import (
 )
 from confrontation.engine.maintenance import register_maintenance_hook, step_names
 from confrontation.engine.questions import (
+    Choice,
     ChooseFirst,
     DieFace,
     EndActivation,
@@ -501,14 +502,14 @@ def test_a_maintenance_hook_may_ask_a_question_and_the_phase_resumes() -> None:
         order.append("next hook")
         return state, []
 
-    def apply(state: GameState, choice: object) -> Transition:
+    def apply(state: GameState, choice: Choice) -> Transition:
         order.append("answered")
         return state, []
 
     handler = Handler(
         "test_rally",
         lambda s: [EndActivation()],
-        apply,  # type: ignore[arg-type]
+        apply,
         lambda s, cs: Question("test_rally", 0, "?", tuple(Option(c, "ok") for c in cs)),
     )
     with (
