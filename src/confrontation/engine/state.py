@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from confrontation.dice import chain_natural
 from confrontation.engine.codec import decode, encode
 
 PLAYERS: tuple[int, int] = (0, 1)
@@ -163,11 +164,7 @@ class TacticsHand:
     @property
     def natural(self) -> int:
         """The natural result (II-A-1): the sum of the dice, but 1 if a raise showed a 1."""
-        if not self.dice:
-            return 0
-        if self.dice[-1] == 1:
-            return 1
-        return sum(self.dice)
+        return chain_natural(self.dice) if self.dice else 0
 
     @property
     def final(self) -> int:
