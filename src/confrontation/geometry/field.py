@@ -19,8 +19,8 @@ from confrontation.geometry.contact import (
     nearest_contact_position,
 )
 from confrontation.geometry.measure import distance
-from confrontation.geometry.paths import Path, move_obstacles, shortest_path
-from confrontation.geometry.scenery import Scenery
+from confrontation.geometry.paths import Path, PathGraph
+from confrontation.geometry.scenery import Scenery, crossable
 from confrontation.geometry.sight import Barrier, Sight, line_of_sight
 from confrontation.geometry.table import Table
 
@@ -35,12 +35,25 @@ class Battlefield:
     _ids: list[str] = field(init=False, repr=False)
     _tree: STRtree = field(init=False, repr=False)
     _barriers: list[Barrier] = field(init=False, repr=False)
+    _index: dict[str, int] = field(init=False, repr=False)
+    _level_ids: dict[int, list[str]] = field(init=False, repr=False)
+    _level_index: dict[int, dict[str, int]] = field(init=False, repr=False)
+    _graphs: dict[tuple[int, float, tuple[bool, ...]], PathGraph] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._ids = list(self.fighters)
         self._barriers = [Barrier.of_base(self.fighters[i]) for i in self._ids]
         self._barriers += [Barrier(s.footprint, s.height) for s in self.scenery]
         self._tree = STRtree([b.shape for b in self._barriers])
+        self._index = {i: k for k, i in enumerate(self._ids)}
+        levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
+        self._level_ids = {
+            lv: [i for i in self._ids if self.fighters[i].level == lv] for lv in levels
+        }
+        self._level_index = {
+            lv: {i: k for k, i in enumerate(ids)} for lv, ids in self._level_ids.items()
+        }
+        self._graphs = {}
 
     def distance(self, a: str, b: str) -> float:
         return distance(self.fighters[a], self.fighters[b])
@@ -77,19 +90,32 @@ class Battlefield:
     ) -> Path | None:
         """V-A: the path of ``mover``'s sight to a point or to fighter ``goal``'s base."""
         m = self.fighters[mover]
-        skip = {mover, *pass_through}
-        target = self.fighters[goal] if isinstance(goal, str) else None
-        if isinstance(goal, str):
-            skip.add(goal)
-        obstacles = move_obstacles(
-            m,
-            (b for i, b in self.fighters.items() if i not in skip),
-            self.scenery,
-            move_at_most_mov=move_at_most_mov,
+        blocking = tuple(
+            m.level == 0 and not crossable(s, m.size, move_at_most_mov) for s in self.scenery
         )
-        end = target if target is not None else goal
-        assert not isinstance(end, str)
-        return shortest_path(m.sight, end, obstacles, m.width, table=self.table.area)
+        graph = self._path_graph(m.level, m.width, blocking)
+        at_level = self._level_index[m.level]
+        skip = [at_level[i] for i in (mover, *pass_through) if i in at_level]
+        if isinstance(goal, str):
+            if goal in at_level:
+                skip.append(at_level[goal])
+            end: tuple[float, float] | Base = self.fighters[goal]
+            return graph.query(m.sight, end, skip=skip, target=self._index[goal])
+        return graph.query(m.sight, goal, skip=skip)
+
+    def _path_graph(self, level: int, width: float, blocking: tuple[bool, ...]) -> PathGraph:
+        """V-A: the obstacles of a move at ``level`` (every fighter there, the scenery flagged
+        in ``blocking``) inflated for a base ``width`` cm wide; built once per key."""
+        key = (level, width, blocking)
+        graph = self._graphs.get(key)
+        if graph is None:
+            ids = self._level_ids[level]
+            shapes = [self.fighters[i].polygon for i in ids]
+            shapes += [s.footprint for s, b in zip(self.scenery, blocking, strict=True) if b]
+            targets = [self.fighters[i].polygon for i in self._ids]
+            graph = PathGraph(shapes, width, self.table.area, targets)
+            self._graphs[key] = graph
+        return graph
 
     def contact_position(
         self, mover: str, target: str, *, reference: tuple[float, float] | None = None

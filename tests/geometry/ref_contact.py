@@ -1,0 +1,235 @@
+"""Frozen copy of confrontation.geometry.contact before the speed-up (commit e5ad2e0): the
+reference the optimised code must agree with (tests/geometry/test_fast_equivalence.py)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import box
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.geometry.bases import Base
+from confrontation.geometry.measure import distance, point_distance
+
+#: 0.05 mm: edges this close touch; a half side this much short still counts
+CONTACT_TOLERANCE_CM = 0.005
+#: ruling (II-E-1): "slightly pushed back" means at most this far
+MAX_PUSH_CM = 1.0
+
+
+def touching(a: Base, b: Base) -> bool:
+    """Do the two bases touch (edges within the tolerance)?"""
+    return distance(a, b) <= CONTACT_TOLERANCE_CM
+
+
+def _clip_length(p0: tuple[float, float], p1: tuple[float, float], b: Base, tol: float) -> float:
+    """Length of the segment p0-p1 inside square base ``b`` grown by ``tol`` (Liang-Barsky)."""
+    fx, fy = b.front
+
+    def local(p: tuple[float, float]) -> tuple[float, float]:
+        dx, dy = p[0] - b.x, p[1] - b.y
+        return (-dx * fy + dy * fx, dx * fx + dy * fy)
+
+    (ax, ay), (bx, by) = local(p0), local(p1)
+    hx, hy = b.width / 2.0 + tol, b.depth / 2.0 + tol
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax + hx), (dx, hx - ax), (-dy, ay + hy), (dy, hy - ay)):
+        if abs(p) < 1e-15:
+            if q < 0:
+                return 0.0
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 > t1:
+            return 0.0
+    return (t1 - t0) * math.hypot(dx, dy)
+
+
+def half_side_touching(a: Base, b: Base) -> bool:
+    """II-E-1: does at least half of one side of square base ``a`` touch base ``b``?"""
+    tol = CONTACT_TOLERANCE_CM
+    for p0, p1 in a.sides():
+        side = math.hypot(p1[0] - p0[0], p1[1] - p0[1])
+        if _clip_length(p0, p1, b, tol) >= side / 2.0 - tol:
+            return True
+    return False
+
+
+def in_contact(a: Base, b: Base) -> bool:
+    """Are the two fighters in base contact?
+
+    II-F-1: only within one altitude level. II-E-2: a round base is in contact as soon as
+    it touches. II-E-1: a square base needs at least half of one of its sides touching the
+    other base; II-E: contact is bilateral, so either fighter's half side suffices.
+    """
+    if a.level != b.level:
+        return False
+    if not touching(a, b):
+        return False
+    if a.shape == "round" or b.shape == "round":
+        return True
+    return half_side_touching(a, b) or half_side_touching(b, a)
+
+
+def sight_touches(a: Base, b: Base) -> bool:
+    """II-E-1: is the sight of ``a`` in contact with the base of ``b``?"""
+    return point_distance(b, *a.sight) <= CONTACT_TOLERANCE_CM
+
+
+def contact_by_move_possible(mover: Base, target: Base) -> bool:
+    """II-E-1: could ``mover`` have made this contact by moving (contact and sight on it)?"""
+    return in_contact(mover, target) and sight_touches(mover, target)
+
+
+@dataclass(frozen=True)
+class ContactPlacement:
+    """Where a fighter is placed in contact, and the fighters pushed to make room."""
+
+    base: Base
+    pushed: tuple[tuple[int, Base], ...] = ()
+
+
+def _candidates(mover: Base, target: Base, ref: tuple[float, float]) -> list[Base]:
+    """Positions with the sight on the target's edge, the front facing the target."""
+    out: list[Base] = []
+    half_depth = mover.depth / 2.0
+    if target.shape == "round":
+        step = max(0.05 / max(target.radius, 0.1), math.radians(0.5))
+        angles = list(np.arange(0.0, 2 * math.pi, step))
+        angles.append(math.atan2(ref[1] - target.y, ref[0] - target.x))
+        for phi in angles:
+            ux, uy = math.cos(phi), math.sin(phi)
+            sx, sy = target.x + ux * target.radius, target.y + uy * target.radius
+            cx, cy = sx + ux * half_depth, sy + uy * half_depth
+            out.append(mover.moved(cx, cy, math.degrees(phi) + 180.0))
+        return out
+    for p0, p1 in target.sides():
+        tx, ty = p1[0] - p0[0], p1[1] - p0[1]
+        length = math.hypot(tx, ty)
+        tx, ty = tx / length, ty / length
+        nx, ny = ty, -tx  # outward normal (corners are counter-clockwise)
+        us = list(np.arange(0.0, length + 1e-9, 0.05))
+        u_ref = (ref[0] - p0[0]) * tx + (ref[1] - p0[1]) * ty
+        us.append(min(max(u_ref, 0.0), length))
+        facing = math.degrees(math.atan2(-ny, -nx))
+        for u in us:
+            sx, sy = p0[0] + tx * u, p0[1] + ty * u
+            out.append(mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing))
+    return out
+
+
+def _blocker(
+    others: Sequence[Base], obstacles: Sequence[BaseGeometry], table: BaseGeometry | None
+) -> BaseGeometry:
+    parts: list[BaseGeometry] = [o.polygon for o in others]
+    parts.extend(obstacles)
+    if table is not None:
+        minx, miny, maxx, maxy = table.bounds
+        parts.append(box(minx - 100, miny - 100, maxx + 100, maxy + 100).difference(table))
+    if not parts:
+        return shapely.GeometryCollection()
+    blocker = shapely.unary_union(parts).buffer(-CONTACT_TOLERANCE_CM)
+    shapely.prepare(blocker)
+    return blocker
+
+
+def _free(cands: list[Base], blocker: BaseGeometry) -> np.ndarray:
+    if blocker.is_empty:
+        return np.ones(len(cands), dtype=bool)
+    polys = np.array([c.polygon for c in cands], dtype=object)
+    hits: np.ndarray = shapely.intersects(blocker, polys)
+    return ~hits
+
+
+def nearest_contact_position(
+    mover: Base,
+    target: Base,
+    others: Sequence[Base] = (),
+    obstacles: Sequence[BaseGeometry] = (),
+    *,
+    reference: tuple[float, float] | None = None,
+    table: BaseGeometry | None = None,
+    pushable: Sequence[int] = (),
+) -> ContactPlacement | None:
+    """The legal position in contact with ``target`` nearest to ``reference``.
+
+    The position's base touches the target by the contact rules (II-E), its sight is on the
+    target's base and it faces the target (II-E-1, V-B-3), and it overlaps no base of
+    ``others``, no shape of ``obstacles`` and stays on ``table``. ``reference`` defaults to
+    the mover's current sight. ``pushable`` are indices into ``others`` of fighters already
+    in contact with the target: if no free position exists they may be pushed by at most
+    :data:`MAX_PUSH_CM` (II-E-1); fighters not in contact with the target are never pushed.
+    Candidate sights are 0.5 mm apart along the target's edge.
+    """
+    ref = reference if reference is not None else mover.sight
+    if mover.level != target.level:
+        return None  # II-F-1: contact only within a level
+    cands = [c for c in _candidates(mover, target, ref) if in_contact(c, target)]
+    cands.sort(key=lambda c: math.hypot(c.sight[0] - ref[0], c.sight[1] - ref[1]))
+    if not cands:
+        return None
+    free = _free(cands, _blocker(others, obstacles, table))
+    for c, ok in zip(cands, free, strict=True):
+        if ok:
+            return ContactPlacement(c)
+    push = [i for i in pushable if in_contact(others[i], target)]
+    if not push:
+        return None
+    fixed = [o for i, o in enumerate(others) if i not in push]
+    free = _free(cands, _blocker(fixed, obstacles, table))
+    room = [c for c, ok in zip(cands, free, strict=True) if ok]
+    if not room:
+        return None
+    # try first the places that overlap the fighters to push the least
+    pushed_area = shapely.unary_union([others[i].polygon for i in push])
+    overlap = shapely.area(
+        shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
+    )
+    order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
+    for k in order[:30]:
+        placed = _push(room[k], target, others, push, obstacles, table)
+        if placed is not None:
+            return ContactPlacement(room[k], placed)
+    return None
+
+
+def _push(
+    new: Base,
+    target: Base,
+    others: Sequence[Base],
+    push: Sequence[int],
+    obstacles: Sequence[BaseGeometry],
+    table: BaseGeometry | None,
+) -> tuple[tuple[int, Base], ...] | None:
+    """Push the fighters overlapping ``new`` by the least distance that frees them."""
+    current = list(others)
+    moved: list[tuple[int, Base]] = []
+    for i in push:
+        o = current[i]
+        if not shapely.intersects(new.polygon.buffer(-CONTACT_TOLERANCE_CM), o.polygon):
+            continue
+        rest = [b for j, b in enumerate(current) if j != i] + [new, target]
+        blocker = _blocker(rest, obstacles, table)
+        moves = [
+            o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a))
+            for r in np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
+            for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+        ]
+        clear = _free(moves, blocker)
+        best = next(
+            (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
+            None,
+        )
+        if best is None:
+            return None
+        current[i] = best
+        moved.append((i, best))
+    return tuple(moved)

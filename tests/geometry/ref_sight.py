@@ -1,0 +1,136 @@
+"""Frozen copy of confrontation.geometry.sight before the speed-up (commit e5ad2e0): the
+reference the optimised code must agree with (tests/geometry/test_fast_equivalence.py)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.geometry.bases import Base, field_of_view, size_rank
+from confrontation.geometry.contact import in_contact
+
+#: areas (cm²) below this are "no lines" (0.01 mm²)
+AREA_EPS = 1e-4
+_FAR = 400.0
+
+
+class Sight(enum.Enum):
+    """II-D-3: the three answers."""
+
+    SEES = "sees"
+    PARTIAL = "partially sees"
+    NONE = "does not see"
+
+    @property
+    def any(self) -> bool:
+        """Sees at least partially (what a charge or a shot needs, V-B-3)."""
+        return self is not Sight.NONE
+
+
+@dataclass(frozen=True)
+class Barrier:
+    """A fighter or a scenery element that may stand between source and target."""
+
+    shape: BaseGeometry
+    size: str
+    level: int = 0
+
+    @property
+    def rank(self) -> int:
+        return size_rank(self.size)
+
+    @classmethod
+    def of_base(cls, b: Base) -> Barrier:
+        return cls(b.polygon, b.size, b.level)
+
+
+def shadow(sx: float, sy: float, convex: BaseGeometry, far: float = _FAR) -> BaseGeometry:
+    """Points whose line from (sx, sy) passes through the convex shape."""
+    coords = shapely.get_coordinates(convex)
+    if len(coords) == 0:
+        return Polygon()
+    scaled = (coords - (sx, sy)) * far + (sx, sy)
+    return MultiPoint(list(map(tuple, coords)) + list(map(tuple, scaled))).convex_hull
+
+
+def _convex_pieces(shape: BaseGeometry) -> list[BaseGeometry]:
+    from confrontation.geometry.scenery import convex_parts
+
+    if shape.geom_type == "Polygon":
+        return list(convex_parts(shape))
+    if shape.geom_type == "MultiPolygon":
+        return [p for g in shape.geoms for p in convex_parts(g)]
+    return [shape.convex_hull]
+
+
+def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> Sight:
+    """II-D-3: does ``source`` see ``target`` past ``barriers``?
+
+    - II-D-4: a fighter sees every fighter in contact with it.
+    - II-D-2 / II-F-1: only the part of the target in the field of view is looked at
+      (180° in front, 360° at level 1); a target partly outside it is at best partially seen
+      (ruling, docs/rulings.md II-D-2).
+    - II-F-1: barriers block only when source and target are both at level 0, and then only
+      barriers at level 0 (level-0 barriers don't block 0 <-> 1, level-1 barriers never block).
+    - II-D-3, the size comparison: a line counts as blocked for "does not see" only if it is
+      cut by a barrier whose size is greater than or equal to both the source's and the
+      target's ("If the obstacle is greater than or equal to the size of the source and the
+      target"). Lines cut only by smaller barriers are cut but not blocked. Hence: no line
+      cut -> sees; every line blocked (by one barrier or several together) -> does not see;
+      otherwise -> partially sees. Flat scenery (rank 0) is no barrier at all.
+
+    ``barriers`` must not include the source and the target themselves.
+    """
+    if in_contact(source, target):
+        return Sight.SEES
+    target_shape = target.polygon
+    visible = target_shape.intersection(field_of_view(source))
+    if visible.area <= AREA_EPS:
+        return Sight.NONE
+    clipped = visible.area < target_shape.area - AREA_EPS
+    if source.level != 0 or target.level != 0:
+        return Sight.PARTIAL if clipped else Sight.SEES
+    sx, sy = source.sight
+    cone = MultiPoint([(sx, sy), *shapely.get_coordinates(visible)]).convex_hull
+    need = max(size_rank(source.size), size_rank(target.size))
+    cut: list[BaseGeometry] = []
+    blocked: list[BaseGeometry] = []
+    for b in barriers:
+        if b.level != 0 or b.rank <= 0 or not b.shape.intersects(cone):
+            continue
+        for piece in _convex_pieces(b.shape):
+            if not piece.intersects(cone):
+                continue
+            sh = shadow(sx, sy, piece)
+            cut.append(sh)
+            if b.rank >= need:
+                blocked.append(sh)
+    if not cut:
+        return Sight.PARTIAL if clipped else Sight.SEES
+    if shapely.unary_union(cut).intersection(visible).area <= AREA_EPS:
+        return Sight.PARTIAL if clipped else Sight.SEES
+    if blocked and visible.difference(shapely.unary_union(blocked)).area <= AREA_EPS:
+        return Sight.NONE
+    return Sight.PARTIAL
+
+
+def sees_point(source: Base, x: float, y: float, barriers: Iterable[Barrier] = ()) -> bool:
+    """Is the point (x, y) in the field of view and not behind a barrier at least as large
+    as the source (for aiming at a spot on the table)?"""
+    fov = field_of_view(source)
+    if not fov.covers(Point(x, y)):
+        return False
+    if source.level != 0:
+        return True
+    sx, sy = source.sight
+    line = shapely.LineString([(sx, sy), (x, y)])
+    rank = size_rank(source.size)
+    for b in barriers:
+        if b.level == 0 and b.rank >= rank and b.shape.intersection(line).length > 1e-6:
+            return False
+    return True
