@@ -526,7 +526,7 @@ def test_a_maintenance_hook_may_ask_a_question_and_the_phase_resumes() -> None:
     assert state.round == 2 and state.phase is Phase.STRATEGIC
 
 
-@pytest.mark.rule("IV")
+@pytest.mark.rule("III-A-2")
 def test_the_game_ends_after_its_last_round() -> None:
     state, _ = to_floor(game([1], [1], rounds=1))
     state, events = play_round(state)
