@@ -32,6 +32,7 @@ from confrontation.engine.events import (
     RefusalsGranted,
 )
 from confrontation.engine.questions import (
+    AnnouncementsDone,
     Choice,
     EndActivation,
     Option,
@@ -94,8 +95,20 @@ def register_action_provider(
 
 
 def _begin(state: GameState) -> Transition:
-    """IV-B-1: refusals from the difference in cards; the first speaker takes the floor."""
+    """IV-B-1: refusals from the difference in cards; the first speaker takes the floor.
+    Nobody has been charged or engaged in this activation phase yet (V-C)."""
     events: list[Event] = [PhaseStarted(state.round, Phase.ACTIVATION.value)]
+    state = state.with_fighters(
+        *(dataclasses.replace(f, attacked=False) for f in state.fighters if f.attacked)
+    )
+    state, granted = open_floor(state)
+    return state, events + granted
+
+
+def open_floor(state: GameState) -> Transition:
+    """IV-B-1 / III-B-2: refusals from the difference in cards, reserves emptied; the first
+    speaker takes the floor."""
+    events: list[Event] = []
     counts = [len(state.side(p).deck) for p in PLAYERS]
     for player in PLAYERS:
         refusals = max(0, counts[opponent(player)] - counts[player])
@@ -199,9 +212,12 @@ def _pass_floor(state: GameState, player: int) -> GameState:
 
 
 def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transition:
-    """IV-B-2: all the living fighters of the played card(s) are activated together."""
+    """IV-B-2: all the living fighters of the played card(s) are activated together (in the
+    deployment phase, III-B-2: they are the fighters to place). An activated fighter loses
+    the Target/+2 of a move under cover (V-B-4: "until his next activation")."""
     events: list[Event] = []
     fighters: list[str] = []
+    deploying = state.phase is Phase.DEPLOYMENT
     for card_id in cards:
         for fighter_id in state.card(card_id).fighters:
             fighter = state.fighter(fighter_id)
@@ -210,10 +226,12 @@ def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transiti
             if fighter.activated:
                 raise EngineError(f"{fighter_id} would be activated twice this round")
             fighters.append(fighter_id)
-            events.append(FighterActivated(fighter_id, card_id))
-    state = state.with_fighters(
-        *(dataclasses.replace(state.fighter(f), activated=True) for f in fighters)
-    )
+            if not deploying:
+                events.append(FighterActivated(fighter_id, card_id))
+    if not deploying:
+        state = state.with_fighters(
+            *(dataclasses.replace(state.fighter(f), activated=True, cover=False) for f in fighters)
+        )
     if not fighters:
         events.append(ActivationEnded(player, cards))
         return _pass_floor(state, player), events
@@ -223,7 +241,7 @@ def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transiti
 
 
 _FLOOR_LABELS: dict[type[Choice], tuple[str, str]] = {
-    PlayTop: ("play the top card", "reveal it and activate its fighters"),
+    PlayTop: ("play the top card", "reveal it and activate (or deploy) its fighters"),
     PutInReserve: ("put the top card in reserve", "face down; once per phase"),
     PlayReserve: ("play the reserve card", "instead of the top card"),
     PlayReserveAndTop: ("play the reserve and the top card", "both cards' fighters act"),
@@ -258,10 +276,14 @@ def _current(state: GameState) -> Activation:
 
 
 def _activation_legal(state: GameState) -> list[Choice]:
+    """The providers' choices; while exclusive actions are being announced (IV-B-2) the
+    activation cannot end (the announcements end with the provider's own choice)."""
     current = _current(state)
     choices: list[Choice] = []
     for provider in ACTION_PROVIDERS.values():
         choices.extend(provider.choices(state, current))
+    if current.stage == "announce" and any(isinstance(c, AnnouncementsDone) for c in choices):
+        return choices
     choices.append(EndActivation())
     return choices
 
@@ -277,6 +299,16 @@ def _activation_apply(state: GameState, choice: Choice) -> Transition:
     raise EngineError(f"no action provider handles {choice!r}")
 
 
+def _provider_option(state: GameState, choice: Choice) -> Option:
+    for provider in ACTION_PROVIDERS.values():
+        if provider.handles(choice):
+            describe = getattr(provider, "option", None)
+            if describe is not None:
+                option: Option = describe(state, choice)
+                return option
+    return Option(choice, choice.kind)
+
+
 def _activation_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     current = _current(state)
     names = ", ".join(
@@ -285,7 +317,7 @@ def _activation_describe(state: GameState, choices: Sequence[Choice]) -> Questio
     options = tuple(
         Option(c, "end the activation", "the activated fighters do nothing more")
         if isinstance(c, EndActivation)
-        else Option(c, c.kind)
+        else _provider_option(state, c)
         for c in choices
     )
     prompt = f"{player_name(current.player)}: activated — {names}. What do they do?"

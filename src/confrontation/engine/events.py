@@ -225,6 +225,219 @@ class GameEnded(Event):
     scores: tuple[int, int]
 
 
+# --- set-up and deployment (III-A, III-B) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SceneryLaid(Event):
+    """The scenery is on the table (III-A-3): the elements' names."""
+
+    kind = "scenery_laid"
+    elements: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ZoneChosen(Event):
+    """``player`` takes deployment area ``zone`` (0 or 1; III-A-1, III-A-3)."""
+
+    kind = "zone_chosen"
+    player: int
+    zone: int
+
+
+@dataclass(frozen=True)
+class Deployed(Event):
+    """A fighter is placed on the table (III-B-2)."""
+
+    kind = "deployed"
+    fighter: str
+    x: float
+    y: float
+    facing: float
+
+
+# --- fighter actions (IV-B-2, V, VI) -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionAnnounced(Event):
+    """An exclusive action is announced (IV-B-2) — or a cumulative one declared."""
+
+    kind = "action_announced"
+    fighter: str
+    action: str
+    target: str | None = None
+    method: str | None = None
+    shoot: bool = False
+
+
+@dataclass(frozen=True)
+class TestRolled(Event):
+    """A characteristic test is over (II-A): its dice, final result and difficulty."""
+
+    kind = "test_rolled"
+    fighter: str
+    purpose: str
+    faces: tuple[int, ...]
+    final: int
+    difficulty: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class Moved(Event):
+    """A fighter moves (V-B): his sight travels ``distance`` cm; the base ends at (x, y)."""
+
+    kind = "moved"
+    fighter: str
+    action: str
+    x: float
+    y: float
+    facing: float
+    distance: float
+
+
+@dataclass(frozen=True)
+class Charged(Event):
+    """A charge reaches its targets (V-B-3); ``penalised``: fighters who now suffer the
+    charge penalties (the "charged" marker)."""
+
+    kind = "charged"
+    fighter: str
+    targets: tuple[str, ...]
+    distance: float
+    penalised: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Engaged(Event):
+    """An engagement reaches its targets (V-B-3)."""
+
+    kind = "engaged"
+    fighter: str
+    targets: tuple[str, ...]
+    distance: float
+
+
+@dataclass(frozen=True)
+class AssaultFellShort(Event):
+    """The target was out of reach: the fighter moved his whole potential towards it
+    (V-B-3)."""
+
+    kind = "assault_fell_short"
+    fighter: str
+    target: str
+    distance: float | None
+    moved: float
+
+
+@dataclass(frozen=True)
+class AssaultRedirected(Event):
+    """The target of an assault is gone (V-B-3): the fighter redirects (``to`` another
+    target), stays (``to`` None, ``run`` False) or runs."""
+
+    kind = "assault_redirected"
+    fighter: str
+    to: str | None
+    run: bool = False
+    left: float = 0.0
+
+
+@dataclass(frozen=True)
+class FightersRotated(Event):
+    """A charger on a square base turns the fighters he charged (V-B-3)."""
+
+    kind = "fighters_rotated"
+    charger: str
+    fighters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Disengaged(Event):
+    """A disengagement succeeds (V-C)."""
+
+    kind = "disengaged"
+    fighter: str
+    method: str
+
+
+@dataclass(frozen=True)
+class DisengageFailed(Event):
+    """A disengagement fails: the Defense counter (V-C)."""
+
+    kind = "disengage_failed"
+    fighter: str
+    method: str
+
+
+@dataclass(frozen=True)
+class TookCover(Event):
+    """A fighter shot at before his activation announces a move under cover (VI-A-2)."""
+
+    kind = "took_cover"
+    fighter: str
+
+
+@dataclass(frozen=True)
+class ShotFired(Event):
+    """A shot is taken (VI-A-3): distance, range band ("" for an assault shot), difficulty
+    and how it adds up."""
+
+    kind = "shot_fired"
+    shooter: str
+    target: str
+    distance: float
+    band: str
+    difficulty: int
+    explain: str
+    unmoving: bool = False
+
+
+@dataclass(frozen=True)
+class ShotMissed(Event):
+    """The shot fails: out of range (VI-A-1), a failed test, or not fired (VI-B-3)."""
+
+    kind = "shot_missed"
+    shooter: str
+    target: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ShotHit(Event):
+    """The shot hits ``victim`` (VI-A-3); ``distribution``: the d6 of a shot into a melee
+    (VI-B-1)."""
+
+    kind = "shot_hit"
+    shooter: str
+    target: str
+    victim: str
+    distribution: int | None = None
+
+
+@dataclass(frozen=True)
+class Wounded(Event):
+    """A wound roll is read (II-B-1): the dice, where, what; ``levels`` the fighter's wound
+    levels after it."""
+
+    kind = "wounded"
+    fighter: str
+    by: str
+    dice: tuple[int, ...]
+    location: str
+    result: str
+    levels: int
+
+
+@dataclass(frozen=True)
+class FighterKilled(Event):
+    """A fighter is killed (II-B-2) and leaves the table."""
+
+    kind = "fighter_killed"
+    fighter: str
+    by: str | None = None
+
+
 def event_to_data(event: Event) -> dict[str, Any]:
     """The event as JSON-ready data (with its ``kind``)."""
     data: dict[str, Any] = encode(event)

@@ -119,6 +119,114 @@ class EndActivation(Choice):
     kind = "end_activation"
 
 
+# --- set-up and deployment (III-A, III-B) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChooseZone(Choice):
+    """Take deployment area ``zone`` (0: ``deployment-1``, 1: ``deployment-2``; III-A-3)."""
+
+    kind = "choose_zone"
+    zone: int
+
+
+@dataclass(frozen=True)
+class Place(Choice):
+    """Put the fighter's base with its centre at (x, y) cm, facing ``facing`` degrees: a
+    deployment spot (III-B-2), the end of a move (V-B) or a place in contact (V-B-3)."""
+
+    kind = "place"
+    x: float
+    y: float
+    facing: float
+
+
+# --- fighter actions (IV-B-2, V, VI) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Announce(Choice):
+    """Announce an exclusive action (IV-B-2): run, charge, engage or cover (V-B); an assault
+    names its ``target``, may start with a disengagement (``method``: "agility"/"force",
+    V-C) and may include an assault shot (VI-B-3)."""
+
+    kind = "announce"
+    fighter: str
+    action: str
+    target: str | None = None
+    method: str | None = None
+    shoot: bool = False
+
+
+@dataclass(frozen=True)
+class AnnouncementsDone(Choice):
+    """No more exclusive actions: resolve those announced (IV-B-2)."""
+
+    kind = "announcements_done"
+
+
+@dataclass(frozen=True)
+class Walk(Choice):
+    """The fighter walks (V-B-1), after disengaging by ``method`` if in contact (V-C)."""
+
+    kind = "walk"
+    fighter: str
+    method: str | None = None
+
+
+@dataclass(frozen=True)
+class Shoot(Choice):
+    """The fighter shoots at ``target`` (VI-A); ``still``: he will not move in this
+    activation, for the unmoving shot (VI-B-2)."""
+
+    kind = "shoot"
+    fighter: str
+    target: str
+    still: bool = False
+
+
+@dataclass(frozen=True)
+class FighterDone(Choice):
+    """The fighter playing his cumulative actions has finished (IV-B-2)."""
+
+    kind = "fighter_done"
+    fighter: str
+
+
+@dataclass(frozen=True)
+class TakeCover(Choice):
+    """The target of a shot announces (or not) a move under cover (VI-A-2)."""
+
+    kind = "take_cover"
+    take: bool
+
+
+@dataclass(frozen=True)
+class RotateCharged(Choice):
+    """Turn these charged fighters to face the charger (V-B-3); empty: turn nobody."""
+
+    kind = "rotate_charged"
+    fighters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Redirect(Choice):
+    """After the target of an assault is gone (V-B-3): assault ``to`` another target, stay
+    (``to`` None), or run with what is left (``run``)."""
+
+    kind = "redirect"
+    to: str | None = None
+    run: bool = False
+
+
+@dataclass(frozen=True)
+class ChooseVictim(Choice):
+    """Which of two equidistant friends a shot into a melee hits (VI-B-1)."""
+
+    kind = "choose_victim"
+    fighter: str
+
+
 # --- questions ----------------------------------------------------------------------------
 
 

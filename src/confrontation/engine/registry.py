@@ -53,6 +53,11 @@ class Handler:
     subject: Callable[[GameState], int | None] | None = None
 
 
+GENERATION = [0]
+"""Bumped by every registration and undo: caches of legal choices (``state.scratch``) are
+valid for one generation of the registries only."""
+
+
 class Registration(Generic[K, V]):
     """A registry entry; ``with register_...(...):`` removes it again on exit."""
 
@@ -60,9 +65,11 @@ class Registration(Generic[K, V]):
         self._table = table
         self._key = key
         self._previous = previous
+        GENERATION[0] += 1
 
     def undo(self) -> None:
         """Restore what the key held before this registration."""
+        GENERATION[0] += 1
         if self._previous is None:
             self._table.pop(self._key, None)
         else:

@@ -2,22 +2,29 @@
 
 Each ``[[cards]]`` entry of an army list becomes one reference card (I-D-5) with its
 fighters. The state keeps a :class:`~.state.ProfileSummary` of every profile used so that
-the engine needs nothing outside the state. Deployment (III-B) needs the geometry
-package and is not done here: fighters start at the placeholder position (0, 0).
+the engine needs nothing outside the state.
+
+:func:`new_game` / :func:`game_from_specs` make a game without a table (the fighters are
+nowhere; rounds start at once: what tests of chapter IV need). :func:`on_battlefield` adds
+a table (III-A): with ``deploy=True`` the game starts with the set-up and deployment of
+III-A-3 and III-B; :func:`place` puts fighters at given spots (rulebook examples).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from confrontation.armylists.load import Nation, bundled_nations
 from confrontation.engine.state import (
+    Battleground,
     Card,
     Fighter,
     GameState,
     Phase,
     ProfileSummary,
+    SceneryPiece,
     Side,
 )
 from confrontation.model.army import Army
@@ -28,13 +35,27 @@ DEFAULT_ROUNDS = 6
 
 
 def summarise(profile: Profile) -> ProfileSummary:
-    """The part of a reference card the engine reads so far."""
+    """The part of a reference card the engine reads (I-C)."""
     return ProfileSummary(
         id=profile.id,
         name=profile.name,
         people=profile.people,
         discipline=profile.dis,
         abilities=tuple(profile.abilities),
+        mov=float(profile.mov),
+        ini=profile.ini,
+        att=profile.att,
+        strength=profile.str_,
+        defense=profile.def_,
+        res=profile.res,
+        aim=profile.aim,
+        aim_str=profile.aim_str,
+        ranges=tuple(float(r) for r in profile.ranges) if profile.ranges else (),
+        size=profile.size,
+        size_value=profile.size_value,
+        power=profile.size_power,
+        base=profile.base or "square",
+        target=profile.target_bonus,
     )
 
 
@@ -120,3 +141,59 @@ def game_from_specs(
         cards=tuple(cards),
         fighters=tuple(fighters),
     )
+
+
+DEFAULT_SCENERY = 6
+"""Scenery elements laid at random when none are given (III-A-3: at least 4)."""
+
+
+def on_battlefield(
+    state: GameState,
+    table: str = "120x60",
+    *,
+    split: str = "width",
+    scenery: Sequence[SceneryPiece] | None = None,
+    scenery_count: int = DEFAULT_SCENERY,
+    zones: tuple[int, int] | None = None,
+    deploy: bool = True,
+) -> GameState:
+    """``state`` (before round 1) on a table of format ``table`` (III-A-1).
+
+    ``scenery`` None: ``scenery_count`` elements are laid at random with the game's dice
+    (III-A-3). ``zones`` None: a die decides who chooses his deployment area (III-A-3).
+    ``deploy``: the game starts with the deployment (III-B); otherwise with round 1 and the
+    fighters must be :func:`place`-d.
+    """
+    from confrontation.geometry.table import FORMATS
+
+    if table not in FORMATS:
+        raise ValueError(f"unknown table format {table!r}; use one of {', '.join(FORMATS)}")
+    if split not in ("width", "length"):
+        raise ValueError(f"split must be 'width' or 'length', not {split!r}")
+    width, height = FORMATS[table]
+    ground = Battleground(
+        width=width,
+        height=height,
+        split=split,
+        scenery=None if scenery is None else tuple(scenery),
+        scenery_count=scenery_count if scenery is None else 0,
+        zones=zones,
+    )
+    phase = Phase.DEPLOYMENT if deploy else Phase.STRATEGIC
+    return dataclasses.replace(
+        state, battleground=ground, phase=phase, round=0 if deploy else state.round
+    )
+
+
+def place(state: GameState, positions: Mapping[str, tuple[float, float, float]]) -> GameState:
+    """Put fighters on the table: ``positions`` maps a fighter id to (x, y, facing) of the
+    centre of his base (cm, degrees). Fighters not named keep their place."""
+    changed = []
+    for fighter_id, (x, y, facing) in positions.items():
+        fighter = state.fighter(fighter_id)
+        changed.append(
+            dataclasses.replace(
+                fighter, x=float(x), y=float(y), facing=float(facing), on_table=True
+            )
+        )
+    return state.with_fighters(*changed)

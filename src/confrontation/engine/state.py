@@ -39,8 +39,11 @@ def opponent(player: int) -> int:
 
 
 class Phase(enum.StrEnum):
-    """Where the game is in its round (IV) — or that it is over."""
+    """Where the game is in its round (IV) — or that it is over. ``DEPLOYMENT`` is the set-up
+    before round 1 (III-A, III-B); its strategic phase (III-B-1) runs as ``STRATEGIC`` with
+    ``round == 0``."""
 
+    DEPLOYMENT = "deployment"
     STRATEGIC = "strategic"
     ACTIVATION = "activation"
     COMBAT = "combat"
@@ -50,11 +53,14 @@ class Phase(enum.StrEnum):
 
 @dataclass(frozen=True)
 class ProfileSummary:
-    """What the engine needs from a reference card (I-C) so far.
+    """What the engine reads of a reference card (I-C).
 
     A snapshot taken at set-up from the army lists: the state carries it so that ``step``
     needs nothing outside the state. ``abilities`` are written as on the card
-    ("Alliance/Lions", "Mercenary", "Immortal/1").
+    ("Alliance/Lions", "Mercenary", "Immortal/1"). ``size`` is the size class (I-B),
+    ``size_value`` its number (small 1 … very large 4, Enormous/X 3 + X), ``power`` the Power
+    of the size (I-C); ``aim``/``aim_str``/``ranges`` the shooting weapon (none: ``aim`` is
+    None); ``target`` the X of Target/X; ``base`` the base shape.
     """
 
     id: str
@@ -62,15 +68,40 @@ class ProfileSummary:
     people: str
     discipline: int
     abilities: tuple[str, ...] = ()
+    mov: float = 10.0
+    ini: int = 3
+    att: int = 3
+    strength: int = 3
+    defense: int = 3
+    res: int = 5
+    aim: int | None = None
+    aim_str: int | None = None
+    ranges: tuple[float, ...] = ()
+    size: str = "normal"
+    size_value: int = 2
+    power: int = 1
+    base: str = "square"
+    target: int = 0
+
+    @property
+    def shooter(self) -> bool:
+        """Has a ranged weapon (I-C: AIM, AIM STR and three ranges)."""
+        return self.aim is not None and self.aim_str is not None and len(self.ranges) == 3
 
 
 @dataclass(frozen=True)
 class Fighter:
     """One miniature on (or off) the table.
 
-    ``x``, ``y`` (cm), ``facing`` (degrees) and ``altitude`` (level 0 or 1) are plain numbers
-    the geometry package interprets. ``wounds`` counts wound levels (II-B-3: 4 = killed).
-    ``markers`` holds other round markers by name (e.g. "Target/+2").
+    ``x``, ``y`` (cm, the centre of the base), ``facing`` (degrees) and ``altitude`` (level 0
+    or 1) are plain numbers the geometry package interprets; ``on_table`` once deployed
+    (III-B-2). ``wounds`` counts wound levels (II-B-3: 4 = killed). ``markers`` holds other
+    round markers by name (e.g. "Target/+2").
+
+    Round bookkeeping of chapters V and VI: ``walked`` (one walk per round, V-B-1), ``shots``
+    this round (VI-B-2), ``attacked`` (charged or engaged in this activation phase, V-C),
+    ``cover`` (moved under cover: Target/+2 until his next activation, V-B-4) and
+    ``must_cover`` (announced a move to cover when shot at, VI-A-2).
     """
 
     id: str
@@ -90,6 +121,17 @@ class Fighter:
     ally: bool = False
     activated: bool = False
     markers: tuple[str, ...] = ()
+    on_table: bool = False
+    walked: bool = False
+    shots: int = 0
+    attacked: bool = False
+    cover: bool = False
+    must_cover: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        """Alive and on the table: what the geometry sees."""
+        return self.on_table and self.wounds < KILLED_LEVELS
 
     @property
     def alive(self) -> bool:
@@ -189,13 +231,140 @@ class StrategicProgress:
 
 
 @dataclass(frozen=True)
+class SceneryPiece:
+    """A scenery element as plain data (III-A-3): its footprint's outline in cm, its height
+    (a size class of ``bases.toml``), whether it can be crossed at all, and whether it is a
+    scenario element or objective (XX-A-2, XX-A-3)."""
+
+    name: str
+    outline: tuple[tuple[float, float], ...]
+    height: str = "normal"
+    passable: bool = True
+    scenario: bool = False
+
+
+@dataclass(frozen=True)
+class Battleground:
+    """The table (III-A-1), its scenery (III-A-3) and the deployment areas.
+
+    ``split`` is "width" or "length" (line of battle, III-A-1); ``zones[p]`` is the
+    deployment area of player ``p`` (0: ``deployment-1``, 1: ``deployment-2``), ``None``
+    until chosen; ``scenery_count`` elements are laid at random when ``scenery`` is None.
+    """
+
+    width: float = 120.0
+    height: float = 60.0
+    split: str = "width"
+    scenery: tuple[SceneryPiece, ...] | None = ()
+    scenery_count: int = 0
+    zones: tuple[int, int] | None = (0, 1)
+
+
+@dataclass(frozen=True)
+class ChargeRecord:
+    """A charge that reached its targets (V-B-3), for the charge penalties of the round."""
+
+    round: int
+    charger: str
+    power: int
+    targets: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """An exclusive action announced at the start of an activation (IV-B-2): ``action`` is a
+    movement action id (run, charge, engage, cover), ``target`` the enemy of an assault,
+    ``method`` a disengagement first (V-C: "agility" or "force"), ``shoot`` an assault shot
+    (VI-B-3)."""
+
+    fighter: str
+    action: str
+    target: str | None = None
+    method: str | None = None
+    shoot: bool = False
+
+
+@dataclass(frozen=True)
+class TestInProgress:
+    """A characteristic test on the table (II-A): ``chain`` is the current die and its
+    raises; ``awaiting`` while a die is due; ``stopped`` once the player keeps a 6."""
+
+    purpose: str
+    player: int
+    value: int
+    difficulty: int
+    chain: tuple[int, ...] = ()
+    awaiting: bool = True
+    stopped: bool = False
+
+    @property
+    def natural(self) -> int:
+        return chain_natural(self.chain) if self.chain else 0
+
+    @property
+    def final(self) -> int:
+        return self.natural + self.value
+
+    @property
+    def may_raise(self) -> bool:
+        return bool(self.chain) and self.chain[-1] == 6 and not self.awaiting and not self.stopped
+
+    @property
+    def success(self) -> bool:
+        """II-A-3, II-A-4: at least the difficulty, and a final result above 0."""
+        return self.final > 0 and self.final >= self.difficulty
+
+
+@dataclass(frozen=True)
+class ActionInProgress:
+    """The fighter action being resolved (V, VI) and where its resolution stands.
+
+    Plain data shared by the movement and shooting modules: ``kind`` (walk, run, cover,
+    charge, engage, shoot), ``stage`` (the next step), ``potential`` and ``moved`` (cm),
+    the disengagement ``method``, the shot's ``target``/``difficulty``/``still``
+    (unmoving, VI-B-2)/``assault``, the ``test`` on the table, the melee ``distribution``
+    face and ``victim``, the ``wound`` dice so far.
+    """
+
+    kind: str
+    fighter: str
+    stage: str
+    target: str | None = None
+    potential: float = 0.0
+    moved: float = 0.0
+    method: str | None = None
+    difficulty: int = 0
+    still: bool = False
+    assault: bool = False
+    test: TestInProgress | None = None
+    distribution: int | None = None
+    victim: str | None = None
+    wound: tuple[int, ...] = ()
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Activation:
-    """The cards a player has just played and the fighters they activate (IV-B-2)."""
+    """The cards a player has just played and the fighters they activate (IV-B-2).
+
+    ``stage``: "announce" (exclusive actions are announced together), "shots" (their
+    assault shots, VI-B-3), "moves" (the exclusive actions resolved in turn), "cumulative"
+    (the other fighters one after the other). ``exclusive`` are the announcements, ``index``
+    the next one to resolve, ``acting`` the fighter playing his cumulative actions,
+    ``moved`` the fighters who moved this activation, ``action`` the action under way.
+    """
 
     player: int
     cards: tuple[str, ...]
     fighters: tuple[str, ...]
     done: tuple[str, ...] = ()
+    stage: str = "announce"
+    exclusive: tuple[Announcement, ...] = ()
+    index: int = 0
+    acting: str | None = None
+    moved: tuple[str, ...] = ()
+    still: tuple[str, ...] = ()
+    action: ActionInProgress | None = None
 
 
 @dataclass(frozen=True)
@@ -222,6 +391,17 @@ class CombatProgress:
 
 
 @dataclass(frozen=True)
+class DeploymentProgress:
+    """The set-up under way (III-A, III-B): ``step`` is "scenery", "zones", "sequence",
+    "drawing" or "done"; ``dice`` the faces rolled so far for the scenery layout;
+    ``chooser`` who picks his deployment area."""
+
+    step: str = "scenery"
+    dice: tuple[int, ...] = ()
+    chooser: int | None = None
+
+
+@dataclass(frozen=True)
 class GameState:
     """Everything about a game at one moment.
 
@@ -245,6 +425,14 @@ class GameState:
     activation: ActivationProgress | None = None
     combat: CombatProgress | None = None
     maintenance: MaintenanceProgress | None = None
+    battleground: Battleground | None = None
+    charges: tuple[ChargeRecord, ...] = ()
+    deployment: DeploymentProgress | None = None
+
+    @cached_property
+    def scratch(self) -> dict[str, Any]:
+        """A per-state cache for derived data (legal choices, geometry); never serialised."""
+        return {}
 
     @cached_property
     def _fighters_by_id(self) -> dict[str, Fighter]:

@@ -16,11 +16,20 @@ from typing import Protocol
 from confrontation.dice import FACES, Roller, SeededRoller
 
 # The phase modules register their handlers and drivers on import.
-from confrontation.engine import activation, combat, maintenance, strategic  # noqa: F401
+from confrontation.engine import (  # noqa: F401
+    activation,
+    combat,
+    deployment,
+    maintenance,
+    movement,
+    shooting,
+    strategic,
+)
 from confrontation.engine.events import ChoiceMade, DieRolled, Event, GameStarted
 from confrontation.engine.questions import Choice, DieFace, Question
 from confrontation.engine.registry import (
     DRIVERS,
+    GENERATION,
     EngineError,
     IllegalChoice,
     Transition,
@@ -52,10 +61,17 @@ def is_chance(state: GameState) -> bool:
 
 
 def legal(state: GameState) -> list[Choice]:
-    """The choices ``step`` accepts now (die faces at a chance step; none once over)."""
+    """The choices ``step`` accepts now (die faces at a chance step; none once over).
+
+    Computed once per state (``state.scratch``): asking, checking and describing share it.
+    """
     if state.pending is None:
         return []
-    return handler_for(state.pending.kind).legal(state)
+    cached = state.scratch.get("legal")
+    if cached is None or cached[0] != GENERATION[0]:
+        cached = (GENERATION[0], handler_for(state.pending.kind).legal(state))
+        state.scratch["legal"] = cached
+    return list(cached[1])
 
 
 def question(state: GameState) -> Question | None:
@@ -63,7 +79,7 @@ def question(state: GameState) -> Question | None:
     if state.pending is None:
         return None
     handler = handler_for(state.pending.kind)
-    return handler.describe(state, handler.legal(state))
+    return handler.describe(state, legal(state))
 
 
 def step(state: GameState, choice: Choice) -> Transition:
@@ -72,7 +88,7 @@ def step(state: GameState, choice: Choice) -> Transition:
     if pending is None:
         raise EngineError("nothing is pending: start the game with start() or it is over")
     handler = handler_for(pending.kind)
-    if choice not in handler.legal(state):
+    if choice not in legal(state):
         raise IllegalChoice(f"{choice!r} is not a legal answer to {pending.kind!r}")
     events: list[Event]
     if pending.player is None:

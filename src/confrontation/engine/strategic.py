@@ -97,9 +97,13 @@ def _begin_round(state: GameState) -> Transition:
         PhaseStarted(state.round, Phase.STRATEGIC.value),
     ]
     fighters = tuple(
-        dataclasses.replace(f, activated=False) if f.activated else f for f in state.fighters
+        dataclasses.replace(f, activated=False, walked=False, shots=0, attacked=False)
+        if f.activated or f.walked or f.shots or f.attacked
+        else f
+        for f in state.fighters
     )
-    state = dataclasses.replace(state, fighters=fighters, first_speaker=None)
+    # V-B-3: only the charges of the current round count for the charge penalties.
+    state = dataclasses.replace(state, fighters=fighters, first_speaker=None, charges=())
     to_place: list[tuple[str, ...]] = []
     for player in PLAYERS:
         side = state.side(player)
@@ -175,8 +179,11 @@ def drive(state: GameState) -> Transition:
         return _decided(state, progress, 0 if finals[0] > finals[1] else 1, uncontested=False)
     if state.first_speaker is None:
         return dataclasses.replace(state, pending=Pending("choose_first", progress.winner)), []
-    # The phase is over: on to the activation phase.
+    # The phase is over: on to the activation phase (or, before round 1, to the drawing of
+    # the deployment sequence, III-B-2).
     end = PhaseEnded(state.round, Phase.STRATEGIC.value)
+    if state.round == 0:
+        return dataclasses.replace(state, phase=Phase.DEPLOYMENT, activation=None), [end]
     return dataclasses.replace(state, phase=Phase.ACTIVATION, activation=None), [end]
 
 
@@ -232,9 +239,10 @@ def _place_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     options = tuple(
         Option(c, state.card(c.card).label) for c in choices if isinstance(c, PlaceCard)
     )
+    which = "deployment" if state.round == 0 else "activation"
     prompt = (
         f"{player_name(player)}: which card goes in position {placed + 1} of your "
-        "activation sequence (top first)?"
+        f"{which} sequence (top first)?"
     )
     return Question("place_card", player, prompt, options)
 

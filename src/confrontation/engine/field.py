@@ -1,0 +1,448 @@
+"""The battlefield of a game state: geometry built from plain data, cached, and the finite
+candidate places the engine offers (ARCHITECTURE: "a finite list of sensible candidates").
+
+:func:`field_of` builds a :class:`~confrontation.geometry.Battlefield` from the state's
+table, scenery and the fighters in play, and caches it (with its sight, path and contact
+answers) for as long as nobody moves: every state with the same positions shares it.
+Nothing here changes a state; the rules live in the movement, shooting and deployment modules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import shapely
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.engine.state import Battleground, Fighter, GameState, SceneryPiece
+from confrontation.geometry.bases import Base, size_rank
+from confrontation.geometry.contact import ContactPlacement, in_contact
+from confrontation.geometry.field import Battlefield
+from confrontation.geometry.measure import distance, point_distance
+from confrontation.geometry.paths import Path
+from confrontation.geometry.scenery import Scenery, crossable
+from confrontation.geometry.sight import Sight
+from confrontation.geometry.table import Table, Zone
+from confrontation.rules.characteristics import Characteristic, HealthState, current_value
+from confrontation.rules.charge import charge_modifiers
+
+CLEARANCE_CM = 0.5
+"""How far short of an enemy base a walk or run that heads for him stops (V-B-1: a walk
+never ends in contact)."""
+
+APART_CM = 0.05
+"""Two bases closer than this are treated as touching (a walk may not end so close to an
+enemy; fighters placed by the engine never overlap by more than it)."""
+
+FRACTIONS = (1.0, 0.5)
+"""Candidate destinations: the whole potential along a path, and half of it."""
+
+GRID_CM = 6.0
+"""Spacing of the deployment grid (III-B-2)."""
+
+_CACHE_SIZE = 256
+
+
+# --- from state to geometry ---------------------------------------------------------------
+
+
+def scenery_of(piece: SceneryPiece) -> Scenery:
+    """A scenery element of the geometry package from its plain-data record."""
+    return Scenery(piece.name, Polygon(piece.outline), piece.height, piece.passable)
+
+
+def piece_of(element: Scenery, scenario: bool = False) -> SceneryPiece:
+    """The plain-data record of a scenery element (outline rounded to 0.01 mm)."""
+    coords = tuple(
+        (round(float(x), 4), round(float(y), 4)) for x, y in element.footprint.exterior.coords[:-1]
+    )
+    return SceneryPiece(element.name, coords, element.height, element.passable, scenario)
+
+
+def table_of(ground: Battleground) -> Table:
+    """The table with its two line-of-battle deployment areas (III-A-1)."""
+    table = Table(ground.width, ground.height)
+    if ground.split == "width":
+        return table.with_zones(*table.line_of_battle("width"))
+    return table.with_zones(*table.line_of_battle("length"))
+
+
+def deployment_zone(state: GameState, player: int) -> Zone:
+    """The deployment area of ``player`` (III-A-1)."""
+    ground = _ground(state)
+    if ground.zones is None:
+        raise ValueError("the deployment areas are not chosen yet")
+    return table_of(ground).zones[ground.zones[player]]
+
+
+def base_of(state: GameState, fighter: Fighter) -> Base:
+    """The fighter's base where he stands (I-B)."""
+    profile = state.profile(fighter.profile)
+    size = profile.size if profile.size in ("small", "normal", "large", "very-large") else "normal"
+    if profile.base == "round":
+        return Base.of(size, "round", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
+    return Base.of(size, "square", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
+
+
+def _ground(state: GameState) -> Battleground:
+    if state.battleground is None:
+        raise ValueError("this game has no table")
+    return state.battleground
+
+
+def current(state: GameState, fighter: Fighter, characteristic: Characteristic) -> int:
+    """The fighter's current value (II-A-4): wound penalties (II-B-4) and the charge
+    penalty (V-B-3) included."""
+    profile = state.profile(fighter.profile)
+    reference = {
+        Characteristic.INI: profile.ini,
+        Characteristic.ATT: profile.att,
+        Characteristic.STR: profile.strength,
+        Characteristic.DEF: profile.defense,
+        Characteristic.RES: profile.res,
+        Characteristic.AIM: profile.aim or 0,
+        Characteristic.AIM_STR: profile.aim_str or 0,
+        Characteristic.DIS: profile.discipline,
+        Characteristic.MOV: int(profile.mov),
+    }[characteristic]
+    health = HealthState(min(fighter.wounds, 4), fighter.stunned)
+    return current_value(
+        characteristic, reference, charge_modifiers(characteristic, fighter.charged), health
+    )
+
+
+def movement(state: GameState, fighter: Fighter) -> float:
+    """Current MOV in cm (II-A-4: never below 0)."""
+    return max(state.profile(fighter.profile).mov, 0.0)
+
+
+# --- the cached field -----------------------------------------------------------------------
+
+
+@dataclass
+class Field:
+    """The geometry of one arrangement of fighters, with memoised answers."""
+
+    ground: Battleground
+    table: Table
+    scenery: tuple[Scenery, ...]
+    battlefield: Battlefield
+    owners: dict[str, int]
+    _sight: dict[tuple[str, str], Sight] = field(default_factory=dict)
+    _paths: dict[Any, Path | None] = field(default_factory=dict)
+    _contacts: dict[str, list[str]] = field(default_factory=dict)
+    _others: dict[str, BaseGeometry] = field(default_factory=dict)
+
+    def base(self, fighter_id: str) -> Base:
+        return self.battlefield.fighters[fighter_id]
+
+    def ids(self) -> Iterable[str]:
+        return self.battlefield.fighters.keys()
+
+    def sight(self, source: str, target: str) -> Sight:
+        """II-D-3: what ``source`` sees of ``target``."""
+        key = (source, target)
+        if key not in self._sight:
+            self._sight[key] = self.battlefield.sight(source, target)
+        return self._sight[key]
+
+    def contacts(self, fighter_id: str) -> list[str]:
+        """Fighters in base contact with ``fighter_id`` (II-E)."""
+        if fighter_id not in self._contacts:
+            self._contacts[fighter_id] = sorted(self.battlefield.contacts(fighter_id))
+        return self._contacts[fighter_id]
+
+    def enemies_in_contact(self, fighter_id: str) -> list[str]:
+        me = self.owners[fighter_id]
+        return [f for f in self.contacts(fighter_id) if self.owners[f] != me]
+
+    def path(
+        self,
+        mover: str,
+        goal: tuple[float, float] | str,
+        pass_through: tuple[str, ...] = (),
+        at_most_mov: bool = False,
+    ) -> Path | None:
+        """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base."""
+        key = (mover, goal, pass_through, at_most_mov)
+        if key not in self._paths:
+            self._paths[key] = self.battlefield.path(
+                mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov
+            )
+        return self._paths[key]
+
+    def contact_position(
+        self, mover: str, target: str, reference: tuple[float, float] | None = None
+    ) -> ContactPlacement | None:
+        return self.battlefield.contact_position(mover, target, reference=reference)
+
+    def others(self, mover: str) -> BaseGeometry:
+        """Every base in play but the mover's, and the scenery nobody crosses, as one shape."""
+        if mover not in self._others:
+            shapes = [self.base(i).polygon for i in self.ids() if i != mover]
+            blob = shapely.unary_union(shapes) if shapes else shapely.GeometryCollection()
+            shapely.prepare(blob)
+            self._others[mover] = blob
+        return self._others[mover]
+
+    def blocked_for(self, size: str, at_most_mov: bool) -> list[BaseGeometry]:
+        """Scenery a fighter of ``size`` may not stand on or cross (V-A)."""
+        return [s.footprint for s in self.scenery if not crossable(s, size, at_most_mov)]
+
+    def spot_problem(
+        self,
+        mover: str,
+        base: Base,
+        *,
+        enemies_apart: bool,
+        at_most_mov: bool = False,
+        area: BaseGeometry | None = None,
+    ) -> str | None:
+        """Why ``mover`` cannot stand at ``base`` (None: he can): off the table (or out of
+        ``area``), on another base, on scenery he cannot cross, or — ``enemies_apart`` —
+        touching an enemy."""
+        poly = base.polygon
+        limits = area if area is not None else self.table.area
+        if not limits.buffer(1e-6).covers(poly):
+            return "off the table" if area is None else "out of the area"
+        others = self.others(mover)
+        if not others.is_empty and poly.intersection(others).area > 1e-4:
+            return "on another fighter's base"
+        for shape in self.blocked_for(base.size, at_most_mov):
+            if poly.intersection(shape).area > 1e-4:
+                return "on scenery he cannot cross"
+        if enemies_apart:
+            me = self.owners[mover]
+            for other in self.ids():
+                enemy = other != mover and self.owners[other] != me
+                if enemy and distance(base, self.base(other)) < APART_CM:
+                    return "in contact with an enemy"
+        return None
+
+
+_FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
+
+
+def field_of(state: GameState) -> Field:
+    """The state's battlefield (cached while the fighters in play keep their places)."""
+    ground = _ground(state)
+    cached = state.scratch.get("field")
+    if cached is not None:
+        assert isinstance(cached, Field)
+        return cached
+    playing = [f for f in state.fighters if f.in_play]
+    key = (
+        id(ground),
+        tuple((f.id, f.x, f.y, f.facing, f.altitude) for f in playing),
+    )
+    hit = _FIELDS.get(key)
+    if hit is not None and hit[0] is ground:
+        _FIELDS.move_to_end(key)
+        state.scratch["field"] = hit[1]
+        return hit[1]
+    scenery = tuple(scenery_of(p) for p in ground.scenery or ())
+    table = table_of(ground)
+    bases = {f.id: base_of(state, f) for f in playing}
+    made = Field(
+        ground=ground,
+        table=table,
+        scenery=scenery,
+        battlefield=Battlefield(table, bases, scenery),
+        owners={f.id: f.player for f in playing},
+    )
+    _FIELDS[key] = (ground, made)
+    if len(_FIELDS) > _CACHE_SIZE:
+        _FIELDS.popitem(last=False)
+    state.scratch["field"] = made
+    return made
+
+
+def has_field(state: GameState) -> bool:
+    """The game is played on a table (not a table-less game of chapter IV tests)."""
+    return state.battleground is not None and state.battleground.scenery is not None
+
+
+def enemy_contacts(state: GameState) -> list[tuple[str, str]]:
+    """Pairs of enemy fighters in base contact (II-E), for the combat phase (IV-C)."""
+    if not has_field(state):
+        return []
+    here = field_of(state)
+    pairs = []
+    for a in here.ids():
+        for b in here.enemies_in_contact(a):
+            if a < b:
+                pairs.append((a, b))
+    return pairs
+
+
+# --- candidate places ---------------------------------------------------------------------
+
+
+def placed(base: Base, sight: tuple[float, float], facing: float) -> Base:
+    """The base turned to ``facing`` with its sight on ``sight`` (V-A: a base turns about
+    its sight)."""
+    a = math.radians(facing)
+    half = base.depth / 2.0
+    return base.moved(sight[0] - math.cos(a) * half, sight[1] - math.sin(a) * half, facing)
+
+
+def rounded(base: Base) -> Base:
+    """Coordinates rounded as the engine stores them in choices (0.01 cm, 0.1 degree)."""
+    return base.moved(round(base.x, 2), round(base.y, 2), round(base.facing, 1) % 360.0)
+
+
+def facing_towards(base: Base, point: tuple[float, float]) -> float:
+    return math.degrees(math.atan2(point[1] - base.sight[1], point[0] - base.sight[0]))
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A candidate place: the base's centre and facing, what it is towards, and the distance
+    the sight travels to get there."""
+
+    x: float
+    y: float
+    facing: float
+    towards: str
+    distance: float
+
+
+def _goals(
+    state: GameState, here: Field, mover: str
+) -> list[tuple[str, tuple[float, float] | str]]:
+    me = here.owners[mover]
+    base = here.base(mover)
+    goals: list[tuple[str, tuple[float, float] | str]] = []
+    for other in here.ids():
+        if here.owners[other] != me:
+            goals.append((f"towards {other}", other))
+    for element in here.scenery:
+        ring = element.footprint.buffer(base.depth / 2.0 + 0.5)
+        p = ring.exterior.interpolate(ring.exterior.project(Point(base.sight)))
+        goals.append((f"to {element.name}", (round(p.x, 2), round(p.y, 2))))
+    goals.append(("to the centre", (here.table.width / 2.0, here.table.height / 2.0)))
+    fx, fy = base.front
+    goals.append(("straight ahead", (base.sight[0] + fx * 100.0, base.sight[1] + fy * 100.0)))
+    goals.append(("straight back", (base.sight[0] - fx * 100.0, base.sight[1] - fy * 100.0)))
+    return goals
+
+
+def destinations(
+    state: GameState,
+    mover: str,
+    potential: float,
+    *,
+    pass_through: tuple[str, ...] = (),
+    at_most_mov: bool = False,
+) -> list[Spot]:
+    """Where ``mover`` may end a move that must not end in contact (walk, run, cover): the
+    whole ``potential`` and half of it along the path towards each enemy (stopping short of
+    contact), each scenery element, the centre, straight ahead and back; each facing the
+    nearest enemy (V-B-1: turned in any direction at the end). Every spot is legal."""
+    here = field_of(state)
+    base = here.base(mover)
+    if potential <= 0:
+        return []
+    me = here.owners[mover]
+    enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
+    spots: dict[tuple[float, float], Spot] = {}
+    for label, goal in _goals(state, here, mover):
+        path = here.path(mover, goal, pass_through, at_most_mov)
+        if path is None or path.length <= 1e-6:
+            continue
+        stop = path.length - (CLEARANCE_CM if isinstance(goal, str) else 0.0)
+        for fraction in FRACTIONS:
+            travel = min(potential, stop) * fraction
+            if travel <= 0.05:
+                continue
+            sight = path.point_at(travel)
+            facing = path.heading_at(travel)
+            if enemies:
+                near = min(enemies, key=lambda e: math.dist(e.centre, sight))
+                facing = math.degrees(math.atan2(near.y - sight[1], near.x - sight[0]))
+            spot = rounded(placed(base, sight, facing))
+            key = (round(spot.x, 1), round(spot.y, 1))
+            if key in spots:
+                continue
+            moved = math.dist(base.sight, spot.sight)
+            if moved > potential + 1e-6 and path.length > potential + 1e-6:
+                continue
+            if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=at_most_mov):
+                continue
+            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(travel, 2))
+    return list(spots.values())
+
+
+def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
+    """III-B-2: a grid of legal places in the player's deployment area, facing the median
+    line; none on another base or on scenery he cannot cross, none on or in scenario
+    scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3)."""
+    here = field_of(state)
+    zone = deployment_zone(state, fighter.player)
+    ground = _ground(state)
+    profile = state.profile(fighter.profile)
+    if ground.split == "width":
+        facing = 0.0 if ground.zones is not None and ground.zones[fighter.player] == 0 else 180.0
+    else:
+        facing = 90.0 if ground.zones is not None and ground.zones[fighter.player] == 0 else 270.0
+    template = base_of(state, fighter)
+    scenario = [scenery_of(p).footprint for p in ground.scenery or () if p.scenario]
+    scout = any(a.split("/")[0].strip().casefold() == "scout" for a in profile.abilities)
+    minx, miny, maxx, maxy = zone.area.bounds
+    half = max(template.width, template.depth) / 2.0
+    spots = []
+    x = minx + half
+    while x <= maxx - half + 1e-9:
+        y = miny + half
+        while y <= maxy - half + 1e-9:
+            base = template.moved(round(x, 2), round(y, 2), facing)
+            if _deployable(
+                here, fighter.id, base, zone.area, scenario, profile.mov if scout else None
+            ):
+                spots.append(Spot(base.x, base.y, facing, "deployment area", 0.0))
+            y += GRID_CM
+        x += GRID_CM
+    return spots
+
+
+def _deployable(
+    here: Field,
+    fighter_id: str,
+    base: Base,
+    area: BaseGeometry,
+    scenario: list[BaseGeometry],
+    scout_mov: float | None,
+) -> bool:
+    poly = base.polygon
+    if not area.buffer(1e-6).covers(poly):
+        return False
+    others = here.others(fighter_id) if fighter_id in here.battlefield.fighters else None
+    if others is None:
+        shapes = [here.base(i).polygon for i in here.ids()]
+        others = shapely.unary_union(shapes) if shapes else shapely.GeometryCollection()
+    if not others.is_empty and poly.intersection(others).area > 1e-4:
+        return False
+    rank = size_rank(base.size)
+    for element in here.scenery:
+        if (not element.passable or element.rank >= rank) and poly.intersects(element.footprint):
+            return False
+    for shape in scenario:
+        if poly.intersects(shape):
+            return False
+        if scout_mov is not None and float(poly.distance(shape)) <= scout_mov:
+            return False
+    return True
+
+
+def shot_distance(here: Field, shooter: str, target: str) -> float:
+    """VI-A-1: from the shooter's sight to the edge of the target's base."""
+    return point_distance(here.base(target), *here.base(shooter).sight)
+
+
+def in_contact_bases(a: Base, b: Base) -> bool:
+    return in_contact(a, b)
