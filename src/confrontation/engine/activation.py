@@ -32,6 +32,7 @@ from confrontation.engine.events import (
     RefusalsGranted,
 )
 from confrontation.engine.questions import (
+    Announce,
     AnnouncementsDone,
     Choice,
     EndActivation,
@@ -282,7 +283,9 @@ def _activation_legal(state: GameState) -> list[Choice]:
     choices: list[Choice] = []
     for provider in ACTION_PROVIDERS.values():
         choices.extend(provider.choices(state, current))
-    if current.stage == "announce" and any(isinstance(c, AnnouncementsDone) for c in choices):
+    if current.stage == "announce" and any(
+        isinstance(c, Announce | AnnouncementsDone) for c in choices
+    ):
         return choices
     choices.append(EndActivation())
     return choices

@@ -275,6 +275,7 @@ class ActionAnnounced(Event):
 class TestRolled(Event):
     """A characteristic test is over (II-A): its dice, final result and difficulty."""
 
+    __test__ = False  # not a pytest class
     kind = "test_rolled"
     fighter: str
     purpose: str
@@ -418,7 +419,8 @@ class ShotHit(Event):
 @dataclass(frozen=True)
 class Wounded(Event):
     """A wound roll is read (II-B-1): the dice, where, what; ``levels`` the fighter's wound
-    levels after it."""
+    levels after it. In close combat (VII-C-4 e) also the current ``strength`` and
+    ``resistance``, the table ``row`` (highest die + STR - RES) and ``stunned`` after it."""
 
     kind = "wounded"
     fighter: str
@@ -427,6 +429,10 @@ class Wounded(Event):
     location: str
     result: str
     levels: int
+    strength: int | None = None
+    resistance: int | None = None
+    row: int | None = None
+    stunned: bool = False
 
 
 @dataclass(frozen=True)
@@ -436,6 +442,8 @@ class FighterKilled(Event):
     kind = "fighter_killed"
     fighter: str
     by: str | None = None
+    dice_lost: int = 0
+    """Close combat: his combat dice still unused, lost at once (VII-C-4 e)."""
 
 
 def event_to_data(event: Event) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.state import Battleground, Fighter, GameState, SceneryPiece
@@ -38,9 +38,6 @@ never ends in contact)."""
 APART_CM = 0.05
 """Two bases closer than this are treated as touching (a walk may not end so close to an
 enemy; fighters placed by the engine never overlap by more than it)."""
-
-FRACTIONS = (1.0, 0.5)
-"""Candidate destinations: the whole potential along a path, and half of it."""
 
 GRID_CM = 6.0
 """Spacing of the deployment grid (III-B-2)."""
@@ -312,24 +309,64 @@ class Spot:
     distance: float
 
 
-def _goals(
-    state: GameState, here: Field, mover: str
-) -> list[tuple[str, tuple[float, float] | str]]:
+DIRECTIONS = 8
+"""Candidate destinations also go straight out in this many directions (every 45°)."""
+
+NEAREST = 3
+"""Candidate destinations head for this many nearest enemies and scenery elements."""
+
+
+def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
+    """(label, direction in degrees, how far the goal lies) for the candidate moves: towards
+    the nearest enemies (stopping short of contact), the nearest scenery, the centre, and
+    straight out in :data:`DIRECTIONS` directions."""
     me = here.owners[mover]
     base = here.base(mover)
-    goals: list[tuple[str, tuple[float, float] | str]] = []
-    for other in here.ids():
-        if here.owners[other] != me:
-            goals.append((f"towards {other}", other))
-    for element in here.scenery:
+    sx, sy = base.sight
+    out: list[tuple[str, float, float]] = []
+    enemies = sorted(
+        (i for i in here.ids() if here.owners[i] != me),
+        key=lambda i: point_distance(here.base(i), sx, sy),
+    )
+    for other in enemies[:NEAREST]:
+        target = here.base(other)
+        gap = point_distance(target, sx, sy)
+        heading = math.degrees(math.atan2(target.y - sy, target.x - sx))
+        out.append((f"towards {other}", heading, max(gap - CLEARANCE_CM, 0.0)))
+    scenery = sorted(here.scenery, key=lambda e: float(e.footprint.distance(Point(sx, sy))))
+    for element in scenery[:NEAREST]:
         ring = element.footprint.buffer(base.depth / 2.0 + 0.5)
-        p = ring.exterior.interpolate(ring.exterior.project(Point(base.sight)))
-        goals.append((f"to {element.name}", (round(p.x, 2), round(p.y, 2))))
-    goals.append(("to the centre", (here.table.width / 2.0, here.table.height / 2.0)))
-    fx, fy = base.front
-    goals.append(("straight ahead", (base.sight[0] + fx * 100.0, base.sight[1] + fy * 100.0)))
-    goals.append(("straight back", (base.sight[0] - fx * 100.0, base.sight[1] - fy * 100.0)))
-    return goals
+        p = ring.exterior.interpolate(ring.exterior.project(Point(sx, sy)))
+        heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
+        out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
+    cx, cy = here.table.width / 2.0, here.table.height / 2.0
+    out.append(
+        ("to the centre", math.degrees(math.atan2(cy - sy, cx - sx)), math.hypot(cx - sx, cy - sy))
+    )
+    for k in range(DIRECTIONS):
+        out.append((f"heading {base.facing + 45.0 * k:.0f}°", base.facing + 45.0 * k, math.inf))
+    return out
+
+
+def _corridor_clear(
+    here: Field,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    width: float,
+    obstacles: BaseGeometry,
+) -> bool:
+    """V-A: the sight can go straight from ``start`` to ``end``: a base ``width`` wide
+    passes no obstacle (the first half-width is free: he may leave a contact)."""
+    length = math.dist(start, end)
+    if length <= 1e-9:
+        return True
+    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+    skip = min(width / 2.0, length)
+    a = (start[0] + ux * skip, start[1] + uy * skip)
+    corridor = LineString([a, end]).buffer(width / 2.0 - 0.01) if length > skip else None
+    if corridor is None:
+        return True
+    return not bool(obstacles.intersects(corridor))
 
 
 def destinations(
@@ -340,28 +377,49 @@ def destinations(
     pass_through: tuple[str, ...] = (),
     at_most_mov: bool = False,
 ) -> list[Spot]:
-    """Where ``mover`` may end a move that must not end in contact (walk, run, cover): the
-    whole ``potential`` and half of it along the path towards each enemy (stopping short of
-    contact), each scenery element, the centre, straight ahead and back; each facing the
-    nearest enemy (V-B-1: turned in any direction at the end). Every spot is legal."""
+    """Where ``mover`` may end a move that must not end in contact (walk, run, cover).
+
+    Straight moves (the most direct way, V-A) towards the nearest enemies (stopping short
+    of contact), the nearest scenery, the centre and in eight directions; for each, the
+    longest clear move of at most ``potential`` (whole, 3/4, 1/2 or 1/4 of it) and half of
+    that; each facing the nearest enemy (V-B-1: turned in any direction at the end). Every
+    spot is legal: on the table, on no base, on no scenery he may not cross, not touching
+    an enemy; the corridor the base sweeps is clear of every base but those passed through
+    and of the scenery he may not cross."""
     here = field_of(state)
     base = here.base(mover)
     if potential <= 0:
         return []
     me = here.owners[mover]
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
+    skip = {mover, *pass_through}
+    shapes = [here.base(i).polygon for i in here.ids() if i not in skip]
+    shapes += here.blocked_for(base.size, at_most_mov)
+    shapes.append(
+        box(-50, -50, here.table.width + 50, here.table.height + 50).difference(here.table.area)
+    )
+    obstacles = shapely.unary_union(shapes)
+    shapely.prepare(obstacles)
+    sx, sy = base.sight
     spots: dict[tuple[float, float], Spot] = {}
-    for label, goal in _goals(state, here, mover):
-        path = here.path(mover, goal, pass_through, at_most_mov)
-        if path is None or path.length <= 1e-6:
+    for label, heading, goal in _headings(here, mover):
+        reach = min(potential, goal)
+        if reach <= 0.05:
             continue
-        stop = path.length - (CLEARANCE_CM if isinstance(goal, str) else 0.0)
-        for fraction in FRACTIONS:
-            travel = min(potential, stop) * fraction
+        ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+        best = 0.0
+        for fraction in (1.0, 0.75, 0.5, 0.25):
+            travel = reach * fraction
+            if _corridor_clear(
+                here, (sx, sy), (sx + ux * travel, sy + uy * travel), base.width, obstacles
+            ):
+                best = travel
+                break
+        for travel in (best, best / 2.0):
             if travel <= 0.05:
                 continue
-            sight = path.point_at(travel)
-            facing = path.heading_at(travel)
+            sight = (sx + ux * travel, sy + uy * travel)
+            facing = heading
             if enemies:
                 near = min(enemies, key=lambda e: math.dist(e.centre, sight))
                 facing = math.degrees(math.atan2(near.y - sight[1], near.x - sight[0]))
@@ -370,11 +428,11 @@ def destinations(
             if key in spots:
                 continue
             moved = math.dist(base.sight, spot.sight)
-            if moved > potential + 1e-6 and path.length > potential + 1e-6:
+            if moved > potential + 1e-6:
                 continue
             if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=at_most_mov):
                 continue
-            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(travel, 2))
+            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
     return list(spots.values())
 
 
@@ -421,10 +479,7 @@ def _deployable(
     poly = base.polygon
     if not area.buffer(1e-6).covers(poly):
         return False
-    others = here.others(fighter_id) if fighter_id in here.battlefield.fighters else None
-    if others is None:
-        shapes = [here.base(i).polygon for i in here.ids()]
-        others = shapely.unary_union(shapes) if shapes else shapely.GeometryCollection()
+    others = here.others(fighter_id)
     if not others.is_empty and poly.intersection(others).area > 1e-4:
         return False
     rank = size_rank(base.size)

@@ -9,7 +9,7 @@ by its kind, so plug-ins' events still show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from confrontation.engine import events as ev
 from confrontation.engine.state import GameState, player_name
@@ -17,6 +17,17 @@ from confrontation.engine.state import GameState, player_name
 SILENT: frozenset[str] = frozenset(
     {"choice_made", "phase_ended", "activation_ended", "maintenance_step"}
 )
+
+
+Teller = Callable[["Narrator", ev.Event], str | None]
+"""Tells one event of a plug-in's kind (see :func:`register_sentence`)."""
+
+SENTENCES: dict[str, Teller] = {}
+
+
+def register_sentence(kind: str, teller: Teller) -> None:
+    """Let ``teller`` tell the events of ``kind`` (phases living in their own modules)."""
+    SENTENCES[kind] = teller
 
 
 class Narrator:
@@ -101,6 +112,9 @@ class Narrator:
                 return f"{self.fighter(fighter)} loses the {' and '.join(markers)} marker(s)."
             case ev.GameEnded(reason=reason, scores=scores):
                 return f"the game ends ({reason}); score {scores[0]} to {scores[1]}."
+        teller = SENTENCES.get(event.kind)
+        if teller is not None:
+            return teller(self, event)
         if event.kind in SILENT:
             return None
         return f"{event.kind.replace('_', ' ')}."

@@ -56,6 +56,7 @@ def summarise(profile: Profile) -> ProfileSummary:
         power=profile.size_power,
         base=profile.base or "square",
         target=profile.target_bonus,
+        ap=profile.ap,
     )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from confrontation.dice import chain_natural
 from confrontation.engine.codec import decode, encode
+from confrontation.engine.combat_state import CombatProgress as CombatProgress
 
 PLAYERS: tuple[int, int] = (0, 1)
 """Players are numbered 0 and 1 inside the engine and shown as "Player 1" and "Player 2"."""
@@ -60,7 +61,7 @@ class ProfileSummary:
     ("Alliance/Lions", "Mercenary", "Immortal/1"). ``size`` is the size class (I-B),
     ``size_value`` its number (small 1 … very large 4, Enormous/X 3 + X), ``power`` the Power
     of the size (I-C); ``aim``/``aim_str``/``ranges`` the shooting weapon (none: ``aim`` is
-    None); ``target`` the X of Target/X; ``base`` the base shape.
+    None); ``target`` the X of Target/X; ``base`` the base shape; ``ap`` the strategic value (I-C).
     """
 
     id: str
@@ -82,6 +83,7 @@ class ProfileSummary:
     power: int = 1
     base: str = "square"
     target: int = 0
+    ap: int = 0
 
     @property
     def shooter(self) -> bool:
@@ -381,13 +383,6 @@ class MaintenanceProgress:
 
     step: int = 0
     hook: int = 0
-
-
-@dataclass(frozen=True)
-class CombatProgress:
-    """The combat phase (IV-C, chapter VII) under way; its resolver keeps its data here."""
-
-    started: bool = False
 
 
 @dataclass(frozen=True)

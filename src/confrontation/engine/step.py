@@ -19,6 +19,7 @@ from confrontation.dice import FACES, Roller, SeededRoller
 from confrontation.engine import (  # noqa: F401
     activation,
     combat,
+    combat_phase,
     deployment,
     maintenance,
     movement,

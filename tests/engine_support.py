@@ -1,0 +1,112 @@
+"""Helpers for engine tests on a table: small sides from profiles, fighters placed by hand,
+the game driven to a given card's activation with fixed dice."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+
+from confrontation.armylists.load import bundled_catalog
+from confrontation.engine.events import Event, PhaseEnded
+from confrontation.engine.questions import (
+    ChooseFirst,
+    Choice,
+    DieFace,
+    KeepResult,
+    PlaceCard,
+    PlayTop,
+)
+from confrontation.engine.registry import Registration, Transition, register_phase
+from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place, summarise
+from confrontation.engine.state import (
+    GameState,
+    MaintenanceProgress,
+    Phase,
+    ProfileSummary,
+    SceneryPiece,
+)
+from confrontation.engine.step import is_chance, legal, start, step
+
+
+def profile(profile_id: str) -> ProfileSummary:
+    """A bundled reference card as the engine reads it."""
+    return summarise(bundled_catalog().profiles[profile_id])
+
+
+def fighter(
+    name: str, *, mov: float = 10.0, size: str = "normal", power: int = 1, **more: object
+) -> ProfileSummary:
+    """A made-up profile (size value from the size class)."""
+    size_value = {"small": 1, "normal": 2, "large": 3, "very-large": 4}[size]
+    return ProfileSummary(
+        name.lower().replace(" ", "-"),
+        name,
+        "lion",
+        3,
+        mov=mov,
+        size=size,
+        size_value=size_value,
+        power=power,
+        **more,  # type: ignore[arg-type]
+    )
+
+
+def skirmish(
+    cards: Sequence[Sequence[tuple[ProfileSummary, int]]],
+    positions: Mapping[str, tuple[float, float, float]],
+    scenery: Iterable[SceneryPiece] = (),
+    rounds: int = 2,
+    seed: int = 0,
+) -> GameState:
+    """Two sides of ``cards`` on an empty 120x60 table, fighters at ``positions``."""
+    specs = [SideSpec(f"Side {n + 1}", "lion", tuple(side)) for n, side in enumerate(cards)]
+    state = game_from_specs(specs, rounds=rounds, seed=seed)
+    state = on_battlefield(state, scenery=tuple(scenery), zones=(0, 1), deploy=False)
+    return place(state, positions)
+
+
+def answer(state: GameState, choice: Choice, log: list[Event]) -> GameState:
+    state, events = step(state, choice)
+    log.extend(events)
+    return state
+
+
+def activate(state: GameState, card: str, log: list[Event] | None = None) -> GameState:
+    """Start the game and play round 1 up to the activation of ``card``: its player puts
+    it on top, wins the Tactics roll (5 against 2), speaks first and plays it."""
+    log = log if log is not None else []
+    owner = state.card(card).player
+    state, events = start(state)
+    log.extend(events)
+    tactics = iter([5, 2] if owner == 0 else [2, 5])
+    while state.pending is not None and state.pending.kind != "floor":
+        kind = state.pending.kind
+        if is_chance(state):
+            choice: Choice = DieFace(next(tactics))
+        elif kind == "place_card":
+            options = legal(state)
+            choice = PlaceCard(card) if PlaceCard(card) in options else options[0]
+        elif kind == "tactics_raise":
+            choice = KeepResult()
+        elif kind == "choose_first":
+            choice = ChooseFirst(owner)
+        else:
+            choice = legal(state)[0]
+        state = answer(state, choice, log)
+    assert state.pending is not None and state.pending.player == owner
+    return answer(state, PlayTop(), log)
+
+
+def passing_combat(state: GameState) -> Transition:
+    """TEST ONLY: a combat phase that resolves nothing (chapter VII is not plugged in yet)."""
+    return (
+        dataclasses.replace(
+            state, phase=Phase.MAINTENANCE, combat=None, maintenance=MaintenanceProgress()
+        ),
+        [PhaseEnded(state.round, Phase.COMBAT.value)],
+    )
+
+
+def test_only_combat_phase() -> Registration[Phase, object]:
+    """Register :func:`passing_combat` (use in a ``with`` block)."""
+    return register_phase(Phase.COMBAT, passing_combat)  # type: ignore[return-value]

@@ -1,0 +1,388 @@
+"""Chapters V and VI played through the engine: the worked examples and rule sentences that
+involve its sequencing (announcing, measuring after declaring, charge markers, the Defense
+counter, the Reaper's shot with fixed dice, the unmoving shot, the assault-shooting order).
+The pure arithmetic is tested in test_v_movement.py and test_vi_shooting.py."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from engine_support import activate, answer, fighter, profile, skirmish
+
+from confrontation.engine.events import (
+    AssaultFellShort,
+    Charged,
+    DisengageFailed,
+    Disengaged,
+    Event,
+    FighterKilled,
+    Moved,
+    ShotFired,
+    ShotHit,
+    ShotMissed,
+    TestRolled,
+    Wounded,
+)
+from confrontation.engine.field import field_of, piece_of
+from confrontation.engine.questions import (
+    Announce,
+    AnnouncementsDone,
+    DieFace,
+    EndActivation,
+    KeepResult,
+    Place,
+    Redirect,
+    RotateCharged,
+    Shoot,
+    TakeCover,
+    Walk,
+)
+from confrontation.engine.state import GameState
+from confrontation.engine.step import legal
+from confrontation.geometry.measure import distance
+from confrontation.geometry.scenery import Scenery
+
+P1, P2 = 0, 1
+
+
+def of(log: list[Event], kind: type[Event]) -> list[Event]:
+    return [e for e in log if isinstance(e, kind)]
+
+
+def announce(state: GameState, log: list[Event], *choices: Announce) -> GameState:
+    for choice in choices:
+        assert choice in legal(state), choice
+        state = answer(state, choice, log)
+    return answer(state, AnnouncementsDone(), log)
+
+
+# --- V-B-3 assaults -------------------------------------------------------------------------
+
+
+@pytest.mark.rule("V-B-3", "V-D")
+def test_a_charge_measured_after_declaring_ends_in_contact_with_the_charged_marker() -> None:
+    a, z = fighter("A"), fighter("Z")
+    state = skirmish([[(a, 1)], [(z, 1)]], {"p1-c1-1": (30, 20, 0), "p2-c1-1": (42, 20, 180)})
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    options = legal(state)
+    assert Announce("p1-c1-1", "charge", "p2-c1-1") in options  # Z is seen: a charge
+    assert not any(isinstance(c, Walk | Shoot | EndActivation) for c in options)  # IV-B-2
+    state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1"))
+    [charged] = of(log, Charged)
+    assert charged == Charged("p1-c1-1", ("p2-c1-1",), 9.5, ("p2-c1-1",))
+    assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
+    assert state.fighter("p2-c1-1").charged and state.fighter("p2-c1-1").attacked
+
+
+@pytest.mark.rule("V-B-3")
+def test_charge_penalty_examples_a_and_b_through_the_engine() -> None:
+    # A's charge on Z (both Power 1) penalises Z; B's (Power 1) on Y (Power 2) does not.
+    ab, z, y = fighter("Charger"), fighter("Z"), fighter("Y", size="large", power=2)
+    positions = {
+        "p1-c1-1": (30, 15, 0),
+        "p1-c1-2": (30, 45, 0),
+        "p2-c1-1": (42, 15, 180),
+        "p2-c2-1": (43, 45, 180),
+    }
+    state = skirmish([[(ab, 2)], [(z, 1), (y, 1)]], positions)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(
+        state,
+        log,
+        Announce("p1-c1-1", "charge", "p2-c1-1"),
+        Announce("p1-c1-2", "charge", "p2-c2-1"),
+    )
+    charges = of(log, Charged)
+    assert [(c.fighter, c.targets, c.penalised) for c in charges] == [  # type: ignore[attr-defined]
+        ("p1-c1-1", ("p2-c1-1",), ("p2-c1-1",)),
+        ("p1-c1-2", ("p2-c2-1",), ()),
+    ]
+    assert state.fighter("p2-c1-1").charged and not state.fighter("p2-c2-1").charged
+
+
+@pytest.mark.rule("V-B-3", "IV-B-2")
+def test_charge_penalty_example_f_and_g_add_up_in_the_same_round() -> None:
+    # F and G (Power 1) charge W (Power 2) in the same turn: W is penalised by the second.
+    fg, w = fighter("F"), fighter("W", size="large", power=2)
+    positions = {"p1-c1-1": (33, 26, 0), "p1-c1-2": (33, 34, 0), "p2-c1-1": (45, 30, 180)}
+    state = skirmish([[(fg, 2)], [(w, 1)]], positions)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(
+        state,
+        log,
+        Announce("p1-c1-1", "charge", "p2-c1-1"),
+        Announce("p1-c1-2", "charge", "p2-c1-1"),
+    )
+    charges = of(log, Charged)
+    assert [c.penalised for c in charges] == [(), ("p2-c1-1",)]  # type: ignore[attr-defined]
+    assert state.fighter("p2-c1-1").charged
+
+
+@pytest.mark.rule("V-B-3")
+@pytest.mark.parametrize(("power", "size", "penalised"), [(1, "normal", False), (2, "large", True)])
+def test_charge_penalty_examples_h_and_i_charging_two_fighters(
+    power: int, size: str, penalised: bool
+) -> None:
+    # H (Power 1) charging V and U (Power 1) penalises neither; I (Power 2) penalises both.
+    charger, vu = fighter("Charger", size=size, power=power), fighter("V")
+    positions = {"p1-c1-1": (33, 31.25, 0), "p2-c1-1": (45, 30, 180), "p2-c1-2": (45, 32.5, 180)}
+    state = skirmish([[(charger, 1)], [(vu, 2)]], positions)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1"))
+    if state.pending is not None and state.pending.kind == "assault_contact":
+        both = [
+            c
+            for c in legal(state)
+            if isinstance(c, Place) and _contacts_both(state, c, ("p2-c1-1", "p2-c1-2"))
+        ]
+        assert both, "a place in contact with both V and U is offered"
+        state = answer(state, both[0], log)
+    [charged] = of(log, Charged)
+    assert charged.targets == ("p2-c1-1", "p2-c1-2")  # type: ignore[attr-defined]
+    assert charged.penalised == (("p2-c1-1", "p2-c1-2") if penalised else ())  # type: ignore[attr-defined]
+
+
+def _contacts_both(state: GameState, place: Place, targets: tuple[str, ...]) -> bool:
+    from confrontation.geometry.contact import in_contact
+
+    here = field_of(state)
+    base = here.base("p1-c1-1").moved(place.x, place.y, place.facing)
+    return all(in_contact(base, here.base(t)) for t in targets)
+
+
+@pytest.mark.rule("V-B-3")
+@pytest.mark.parametrize(("size", "power", "offered"), [("normal", 1, True), ("large", 2, False)])
+def test_a_charger_may_turn_only_charged_fighters_of_no_greater_total_power(
+    size: str, power: int, offered: bool
+) -> None:
+    a, b = fighter("A"), fighter("B", size=size, power=power)
+    state = skirmish([[(a, 1)], [(b, 1)]], {"p1-c1-1": (30, 30, 0), "p2-c1-1": (42, 30, 90)})
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1"))
+    if not offered:
+        assert state.pending is None or state.pending.kind != "rotate_charged"
+        return
+    assert state.pending is not None and state.pending.kind == "rotate_charged"
+    assert legal(state) == [RotateCharged(()), RotateCharged(("p2-c1-1",))]
+    state = answer(state, RotateCharged(("p2-c1-1",)), log)
+    assert abs(state.fighter("p2-c1-1").facing % 360 - 180) < 1.0  # now facing A
+    assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
+
+
+@pytest.mark.rule("V-B-3")
+def test_an_assault_out_of_reach_moves_the_whole_potential_towards_the_target() -> None:
+    a, z = fighter("A"), fighter("Z")
+    state = skirmish([[(a, 1)], [(z, 1)]], {"p1-c1-1": (20, 30, 0), "p2-c1-1": (60, 30, 180)})
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1"))
+    [fell] = of(log, AssaultFellShort)
+    assert fell.distance == 37.5 and 19.5 <= fell.moved <= 20.0  # type: ignore[attr-defined]
+    assert not of(log, Charged) and not field_of(state).enemies_in_contact("p1-c1-1")
+
+
+# --- V-B-1 walks and V-C disengagement ---------------------------------------------------------
+
+
+@pytest.mark.rule("V-B-1", "V-D")
+def test_walk_destinations_are_within_mov_and_never_in_contact() -> None:
+    a, z = fighter("A"), fighter("Z")
+    state = skirmish([[(a, 1)], [(z, 1)]], {"p1-c1-1": (30, 30, 0), "p2-c1-1": (40, 30, 180)})
+    state = activate(state, "p1-c1")
+    state = answer(state, AnnouncementsDone(), [])
+    state = answer(state, Walk("p1-c1-1"), [])
+    assert state.pending is not None and state.pending.kind == "destination"
+    here = field_of(state)
+    start = here.base("p1-c1-1")
+    places = [c for c in legal(state) if isinstance(c, Place)]
+    assert len(places) >= 8
+    for place in places:
+        end = start.moved(place.x, place.y, place.facing)
+        moved = ((end.sight[0] - start.sight[0]) ** 2 + (end.sight[1] - start.sight[1]) ** 2) ** 0.5
+        assert moved <= 10.0 + 1e-6
+        assert distance(end, here.base("p2-c1-1")) > 0.0
+    log: list[Event] = []
+    state = answer(state, places[0], log)
+    assert of(log, Moved) and state.fighter("p1-c1-1").walked
+    assert Walk("p1-c1-1") not in legal(state)  # V-B-1: one walk per round
+
+
+def _in_contact_game(ini: int = 3) -> GameState:
+    a, b = fighter("A", ini=ini, strength=5), fighter("B", size="small", strength=2)
+    state = skirmish([[(a, 1)], [(b, 1)]], {"p1-c1-1": (30, 30, 0), "p2-c1-1": (32.5, 30, 180)})
+    assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
+    return state
+
+
+@pytest.mark.rule("V-C")
+def test_a_failed_disengagement_gives_the_defense_counter() -> None:
+    state = activate(_in_contact_game(), "p1-c1")
+    options = legal(state)
+    assert Announce("p1-c1-1", "engage", "p2-c1-1", "agility") in options
+    assert Announce("p1-c1-1", "engage", "p2-c1-1", "force") in options  # bigger, STR 5 - 2
+    assert Announce("p1-c1-1", "run") not in options  # not free of enemies
+    log: list[Event] = []
+    state = answer(state, AnnouncementsDone(), log)
+    state = answer(state, Walk("p1-c1-1", "agility"), log)
+    state = answer(state, DieFace(2), log)  # INI 3 + 2 = 5 < 4 + 2 x 1
+    [test] = of(log, TestRolled)
+    assert (test.final, test.difficulty, test.success) == (5, 6, False)  # type: ignore[attr-defined]
+    assert of(log, DisengageFailed) and state.fighter("p1-c1-1").defence
+    assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
+
+
+@pytest.mark.rule("V-C", "V-B-1")
+def test_a_successful_disengagement_allows_a_walk_of_mov_x_1_out_of_contact() -> None:
+    state = activate(_in_contact_game(), "p1-c1")
+    log: list[Event] = []
+    state = answer(state, AnnouncementsDone(), log)
+    state = answer(state, Walk("p1-c1-1", "force"), log)
+    state = answer(state, DieFace(3), log)  # STR 5 - 2 = 3, + 3 = 6 >= 6
+    assert of(log, Disengaged)
+    places = [c for c in legal(state) if isinstance(c, Place)]
+    assert places
+    state = answer(state, places[0], log)
+    assert not field_of(state).enemies_in_contact("p1-c1-1")
+    assert not state.fighter("p1-c1-1").defence
+
+
+@pytest.mark.rule("V-C")
+def test_a_fighter_charged_in_this_activation_phase_may_not_disengage() -> None:
+    state = activate(_in_contact_game(), "p1-c1")
+    attacked = dataclasses.replace(state.fighter("p1-c1-1"), attacked=True)
+    state = state.with_fighters(attacked)
+    assert legal(state) == [AnnouncementsDone()]
+
+
+# --- VI shooting -------------------------------------------------------------------------------
+
+
+def _reaper_game() -> GameState:
+    # VI-A-3: a Reaper, a partially visible Wolfen (large) at medium range (15 cm).
+    wall = piece_of(Scenery.rect("wall", 40.0, 31.6, 0.6, 2.4, height="small"))
+    reaper, wolfen = profile("alahan-reaper"), profile("wolfen-hunter")
+    positions = {"p1-c1-1": (30, 30, 0), "p2-c1-1": (48.125, 30, 180)}
+    return skirmish([[(reaper, 1)], [(wolfen, 1)]], positions, scenery=[wall])
+
+
+@pytest.mark.rule("VI-A-1", "VI-A-3", "II-B-1")
+def test_the_reapers_shot_through_the_engine() -> None:
+    state = activate(_reaper_game(), "p1-c1")
+    log: list[Event] = []
+    state = answer(state, AnnouncementsDone(), log)
+    assert Shoot("p1-c1-1", "p2-c1-1") in legal(state)
+    state = answer(state, Shoot("p1-c1-1", "p2-c1-1"), log)
+    state = answer(state, TakeCover(False), log)  # VI-A-2: the Wolfen could take cover
+    [fired] = of(log, ShotFired)
+    assert (fired.distance, fired.band, fired.difficulty) == (15.0, "medium", 7)  # type: ignore[attr-defined]
+    assert fired.explain == "7 - 1 (large target) + 1 (partially visible) = 7"  # type: ignore[attr-defined]
+    state = answer(state, DieFace(4), log)  # AIM 4 + 4 = 8 >= 7: hit
+    state = answer(state, DieFace(3), log)
+    state = answer(state, DieFace(5), log)  # wound: 5 + 6 - 8 = 3, lowest 3: belly -> Light
+    assert of(log, ShotHit) == [ShotHit("p1-c1-1", "p2-c1-1", "p2-c1-1", None)]
+    assert of(log, Wounded) == [Wounded("p2-c1-1", "p1-c1-1", (3, 5), "belly", "light", 1)]
+    assert state.fighter("p2-c1-1").wounds == 1
+
+
+@pytest.mark.rule("VI-B-2")
+def test_an_unmoving_shot_reads_one_row_down_and_the_shooter_may_not_walk_after() -> None:
+    state = activate(_reaper_game(), "p1-c1")
+    log: list[Event] = []
+    state = answer(state, AnnouncementsDone(), log)
+    for choice in (Shoot("p1-c1-1", "p2-c1-1", still=True), TakeCover(False)):
+        state = answer(state, choice, log)
+    for face in (4, 3, 5):
+        state = answer(state, DieFace(face), log)
+    assert of(log, ShotFired)[0].unmoving  # type: ignore[attr-defined]
+    # row 2/3 read one row down (4/5), belly: Serious
+    assert of(log, Wounded) == [Wounded("p2-c1-1", "p1-c1-1", (3, 5), "belly", "serious", 2)]
+    assert Walk("p1-c1-1") not in legal(state)
+
+
+@pytest.mark.rule("VI-A-2", "V-B-4")
+def test_a_target_that_takes_cover_is_harder_to_hit_and_must_move_under_cover() -> None:
+    state = activate(_reaper_game(), "p1-c1")
+    log: list[Event] = []
+    state = answer(state, AnnouncementsDone(), log)
+    state = answer(state, Shoot("p1-c1-1", "p2-c1-1"), log)
+    state = answer(state, TakeCover(True), log)
+    assert of(log, ShotFired)[0].difficulty == 9  # type: ignore[attr-defined]
+    assert state.fighter("p2-c1-1").must_cover
+    state = answer(state, DieFace(1), log)
+    assert of(log, ShotMissed)
+    state = answer(state, EndActivation(), log)
+    # the Wolfen's card: his only exclusive action is the move under cover
+    assert state.pending is not None and state.pending.kind == "floor"
+    from confrontation.engine.questions import PlayTop
+
+    state = answer(state, PlayTop(), log)
+    assert legal(state) == [Announce("p2-c1-1", "cover")]
+
+
+@pytest.mark.rule("VI-B-1")
+def test_a_shot_into_a_melee_may_hit_the_shooters_friend() -> None:
+    reaper, friend, enemy = profile("alahan-reaper"), fighter("Friend"), fighter("Enemy")
+    positions = {"p1-c1-1": (30, 30, 0), "p1-c2-1": (45, 32.5, 270), "p2-c1-1": (45, 30, 180)}
+    state = skirmish([[(reaper, 1), (friend, 1)], [(enemy, 1)]], positions)
+    assert field_of(state).contacts("p2-c1-1") == ["p1-c2-1"]
+    state = activate(state, "p1-c1")
+    log: list[Event] = []
+    state = answer(state, AnnouncementsDone(), log)
+    state = answer(state, Shoot("p1-c1-1", "p2-c1-1"), log)  # engaged: no cover reaction
+    for face in (5, 2, 1, 2):  # hit; distribution 2 -> the friend; a light wound roll
+        state = answer(state, DieFace(face), log)
+    assert of(log, ShotHit) == [ShotHit("p1-c1-1", "p2-c1-1", "p1-c2-1", 2)]
+    assert of(log, Wounded)[0].fighter == "p1-c2-1"  # type: ignore[attr-defined]
+
+
+@pytest.mark.rule("VI-B-3", "V-B-3")
+def test_assault_shots_are_all_resolved_before_any_figure_moves() -> None:
+    # Two Reapers charge the same target with an assault shot; the first kills it: the
+    # second's shot is lost, and both may then redirect their assaults.
+    reaper, target = profile("alahan-reaper"), fighter("Target")
+    positions = {"p1-c1-1": (30, 27, 0), "p1-c1-2": (30, 33, 0), "p2-c1-1": (45, 30, 180)}
+    state = skirmish([[(reaper, 2)], [(target, 1)]], positions)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(
+        state,
+        log,
+        Announce("p1-c1-1", "charge", "p2-c1-1", shoot=True),
+        Announce("p1-c1-2", "charge", "p2-c1-1", shoot=True),
+    )
+    state = answer(state, TakeCover(False), log)
+    fired = of(log, ShotFired)[0]
+    assert fired.difficulty == 7 and fired.band == ""  # type: ignore[attr-defined]
+    for face in (5, 6, 6):  # hit (AIM 4 + 5), then a double 6: Killed Outright
+        state = answer(state, DieFace(face), log)
+    assert of(log, FighterKilled) == [FighterKilled("p2-c1-1", "p1-c1-1")]
+    lost = of(log, ShotMissed)
+    assert [m.shooter for m in lost] == ["p1-c1-2"] and "eliminated" in lost[0].reason  # type: ignore[attr-defined]
+    while state.pending is not None and state.pending.kind == "redirect":
+        assert Redirect() in legal(state)
+        state = answer(state, Redirect(), log)
+    kinds = [e.kind for e in log]
+    assert of(log, Moved)  # each went towards where the target stood, then stayed
+    assert kinds.index("shot_missed") < kinds.index("moved")  # every shot before any move
+
+
+@pytest.mark.rule("VI-B-3")
+def test_an_assault_shot_beyond_the_reach_of_the_charge_is_not_fired() -> None:
+    reaper, target = profile("alahan-reaper"), fighter("Target")
+    positions = {"p1-c1-1": (20, 30, 0), "p2-c1-1": (60, 30, 180)}
+    state = skirmish([[(reaper, 1)], [(target, 1)]], positions)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1", shoot=True))
+    if state.pending is not None and state.pending.kind == "take_cover":
+        state = answer(state, TakeCover(False), log)
+    [missed] = of(log, ShotMissed)
+    assert "beyond the reach" in missed.reason  # type: ignore[attr-defined]
+    assert not of(log, ShotFired) and of(log, AssaultFellShort)
+    assert KeepResult not in {type(c) for c in legal(state)}
