@@ -125,8 +125,8 @@ def tell(n: Narrator, event: Event) -> str | None:
                 f"{max(dice)} + {event.strength} - {event.resistance} = {row}: {told}."
             )
         case ce.FighterKilled(fighter=fighter, dice_lost=lost):
-            dice = f"; {lost} combat dice lost" if lost else ""
-            return f"{n.fighter(fighter)} is killed and leaves the table{dice}."
+            gone = f"; {lost} combat dice lost" if lost else ""
+            return f"{n.fighter(fighter)} is killed and leaves the table{gone}."
         case ce.CombatResolved(combat=combat):
             return f"the combat {_combat(n, combat)} is over."
         case ce.Pursued(fighter=fighter, reach=reach, engaged=engaged, label=label):

@@ -84,6 +84,7 @@ __all__ = [
     "allocation_rule",
     "apply_attack",
     "attack",
+    "attack_hits",
     "attack_outcomes",
     "attack_scenery",
     "attacks_due",
@@ -104,6 +105,7 @@ __all__ = [
     "pursuit_contact",
     "pursuit_distance",
     "rank_results",
+    "read_attack",
     "read_scenery_damage",
     "resolve_attack",
     "roll_block",
@@ -597,20 +599,48 @@ def resolve_attack(
     attack_test, defence_test = roll_block(
         roller, att, def_, defence.dice, decide_attack, decide_defence
     )
-    automatic_failure = attack_test is not None and attack_test.automatic_failure
-    blocked = (
-        not automatic_failure
-        and defence_test is not None
-        and defence_test.succeeds(attack_test.final if attack_test else 0)
+    wound = None
+    if attack_hits(attack_test, defence_test):
+        wound = roll_wound(roller, strength, res, mode, table=table)
+    return read_attack(state, attacker_id, target_id, defence, attack_test, defence_test, wound)
+
+
+def attack_hits(attack_test: TestResult | None, defence_test: TestResult | None) -> bool:
+    """VII-C-4 d: the attack succeeds unless it is an automatic failure or the defence test
+    equals or beats its final result (no attack test: nothing opposed it, it hits)."""
+    if attack_test is not None and attack_test.automatic_failure:
+        return False
+    return defence_test is None or not defence_test.succeeds(
+        attack_test.final if attack_test is not None else 0
     )
+
+
+def read_attack(
+    state: CombatState,
+    attacker_id: str,
+    target_id: str,
+    defence: DefenceChoice,
+    attack_test: TestResult | None,
+    defence_test: TestResult | None,
+    wound: WoundRoll | None,
+) -> AttackRecord:
+    """VII-C-4 a-e from tests already rolled (the engine rolls them one die at a time):
+    the record :func:`apply_attack` books. ``wound`` is given exactly when the attack hits."""
+    attacker, target = state.fighter(attacker_id), state.fighter(target_id)
+    att, strength = attacker.current(C.ATT), attacker.current(C.STR)
+    defender = replace(target, sustaining=True) if defence.sustained else target
+    def_, res = defender.current(C.DEF), defender.current(C.RES)
+    automatic_failure = attack_test is not None and attack_test.automatic_failure
+    hit = attack_hits(attack_test, defence_test)
+    if hit != (wound is not None):
+        raise ValueError("a wound roll is made exactly when the attack hits (VII-C-4 e)")
+    blocked = not automatic_failure and not hit
     # VII-C-4 d: defence dice are lost whatever the result, except against an automatic
     # failure; VII-C-5: a sustained defence die is never lost.
     lost = 0 if automatic_failure or defence.sustained else defence.dice
-    wound = None
     health = target.health
     dice_lost = 0
-    if not automatic_failure and not blocked:
-        wound = roll_wound(roller, strength, res, mode, table=table)
+    if wound is not None:
         health = apply_wound(target.health, wound.result)
         if health.killed:
             dice_lost = target.dice_left - lost
