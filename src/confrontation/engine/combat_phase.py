@@ -107,7 +107,13 @@ from confrontation.engine.state import (
     Phase,
     player_name,
 )
-from confrontation.rules.characteristics import Characteristic, HealthState, current_value
+from confrontation.rules.characteristics import (
+    Characteristic,
+    HealthState,
+    Modifiers,
+    current_value,
+)
+from confrontation.rules.charge import charge_modifiers
 from confrontation.rules.combat import (
     Allocant,
     Allocation,
@@ -620,12 +626,17 @@ def _combatant(state: GameState, fighter_id: str) -> Combatant:
     fighter = state.fighter(fighter_id)
     profile = state.profile(fighter.profile)
     stats = Stats(profile.ini, profile.att, profile.strength, profile.defense, profile.res)
+    # V-B-3: a fighter who charged fights with the charge penalty until the end of the round.
+    penalties = tuple(
+        (c, charge_modifiers(c, fighter.charged)) for c in (C.INI, C.ATT, C.STR, C.DEF, C.RES)
+    )
     return Combatant(
         fighter_id,
         str(fighter.player),
         stats,
         Allocation(0, 0),
         health=health(fighter),
+        modifiers=tuple((c, m) for c, m in penalties if m != Modifiers()),
         strategic_value=profile.ap,
     )
 
