@@ -1,0 +1,1 @@
+"""Exact and Monte Carlo odds of shots, attacks and whole combats."""
