@@ -210,3 +210,716 @@ def odds_wound(
         f"no effect {float(outcomes[wounds.WoundResult.NONE]):.1%} "
         "(location rows: chance of each result when that location is hit)."
     )
+
+
+# --- shots, attacks, whole combats, advice: `odds shot|attack|combat|advise` (VI, VII-C) -------
+
+from collections.abc import Callable, Sequence  # noqa: E402
+from dataclasses import replace  # noqa: E402
+from typing import Annotated  # noqa: E402
+
+from confrontation.armylists.load import LoadError, catalog_with  # noqa: E402
+from confrontation.model.profile import Profile  # noqa: E402
+from confrontation.odds import (  # noqa: E402
+    CombatOdds,
+    DefencePolicy,
+    Fighter,
+    Goal,
+    advise,
+    attack_odds,
+    combat_odds,
+    shot_odds,
+    simulate,
+)
+from confrontation.rules.characteristics import HealthState  # noqa: E402
+from confrontation.rules.combat import Allocation, Stats  # noqa: E402
+from confrontation.rules.shooting import RangeBand  # noqa: E402
+
+MAX_VALUE = 60  # |characteristic| beyond this is refused
+MAX_ENEMIES_EXACT = 3
+MAX_ENEMIES_MC = 12
+
+Profiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--profiles", metavar="FILE", help="Extra profile library (TOML); repeat for several."
+    ),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+PlotFile = Annotated[
+    str | None, typer.Option("--plot", metavar="FILE.png", help="Also save a bar chart (PNG).")
+]
+
+
+def _profiles(paths: list[Path] | None) -> dict[str, Profile]:
+    try:
+        return catalog_with(paths or []).profiles
+    except LoadError as error:
+        raise _usage_error(str(error)) from None
+
+
+def _profile(option: str, ident: str, catalog: dict[str, Profile]) -> Profile:
+    if ident not in catalog:
+        raise _usage_error(
+            f"{option}: unknown profile id {ident!r} (see `confrontation profiles list`)"
+        )
+    return catalog[ident]
+
+
+def _optional_int(option: str, text: str | None, lo: int, hi: int) -> int | None:
+    return None if text is None else _integer(option, text, lo, hi)
+
+
+def _pick(option: str, given: int | None, fallback: int | None, what: str) -> int:
+    if given is not None:
+        return given
+    if fallback is None:
+        raise _usage_error(f"{option} is needed ({what})")
+    return fallback
+
+
+INLINE_KEYS = ("ini", "att", "str", "def", "res")
+
+
+def _inline(option: str, spec: str) -> tuple[Stats, int]:
+    """``ini=3,att=5,str=8,def=5,res=11[,power=2]`` → (Stats, Power)."""
+    values: dict[str, int] = {}
+    for part in spec.split(","):
+        key, sep, text = part.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in (*INLINE_KEYS, "power"):
+            raise _usage_error(
+                f"{option}: {spec!r} is neither a profile id nor ini=..,att=..,str=..,def=..,res=.."
+            )
+        values[key] = _integer(f"{option} {key}", text, -MAX_VALUE, MAX_VALUE)
+    missing = [k for k in INLINE_KEYS if k not in values]
+    if missing:
+        raise _usage_error(f"{option}: {spec!r} lacks {', '.join(missing)}")
+    if values["res"] < 1:
+        raise _usage_error(f"{option}: res must be at least 1 (II-A-4)")
+    stats = Stats(values["ini"], values["att"], values["str"], values["def"], values["res"])
+    return stats, max(values.get("power", 1), 0)
+
+
+def _fighters(specs: Sequence[tuple[str, str]], catalog: dict[str, Profile]) -> list[Fighter]:
+    """Fighters from (option, profile id or inline spec); names made unique with #n."""
+    raw: list[tuple[str, Stats, int, int]] = []
+    for option, spec in specs:
+        if "=" in spec:
+            stats, power = _inline(option, spec)
+            raw.append((option.lstrip("-"), stats, power, 0))
+        else:
+            p = _profile(option, spec, catalog)
+            raw.append((p.id, Stats(p.ini, p.att, p.str_, p.def_, p.res), p.size_power, p.ap))
+    names = [name for name, *_ in raw]
+    seen: dict[str, int] = {}
+    fighters = []
+    for name, stats, power, ap in raw:
+        if names.count(name) > 1:
+            seen[name] = seen.get(name, 0) + 1
+            name = f"{name}#{seen[name]}"
+        fighters.append(Fighter(name, stats, power=power, strategic_value=ap))
+    return fighters
+
+
+def _allocation(option: str, text: str, dice: int) -> Allocation:
+    attack, sep, defence = text.partition(":")
+    if not sep:
+        raise _usage_error(f"{option} is ATTACK:DEFENCE dice, e.g. 2:1, not {text!r}")
+    a = _integer(f"{option} (attack dice)", attack, 0, dice)
+    d = _integer(f"{option} (defence dice)", defence, 0, dice)
+    if a + d != dice:
+        raise _usage_error(
+            f"{option} {text}: the fighter has {dice} combat dice (VII-C-1: 1 + his opponents)"
+        )
+    return Allocation(a, d)
+
+
+def _policy(option: str, text: str) -> DefencePolicy:
+    try:
+        return DefencePolicy(text.strip().lower())
+    except ValueError:
+        known = ", ".join(p.value for p in DefencePolicy)
+        raise _usage_error(f"{option}: unknown defence policy {text!r} ({known})") from None
+
+
+def _spread(option: str, values: list[str] | None, count: int) -> list[str | None]:
+    """One value for everybody, or one per defender in order."""
+    if not values:
+        return [None] * count
+    if len(values) == 1:
+        return [values[0]] * count
+    if len(values) != count:
+        raise _usage_error(f"{option}: give it once, or once per --defender ({count})")
+    return [*values]
+
+
+def _health_changes(
+    fighters: list[Fighter], stunned: list[str] | None, wounds: list[str] | None
+) -> list[Fighter]:
+    names = [f.name for f in fighters]
+    levels = {f.name: f.health.wound_levels for f in fighters}
+    dazed = {f.name: f.health.stunned for f in fighters}
+    for name in stunned or []:
+        if name not in names:
+            raise _usage_error(f"--stunned: no fighter {name!r} ({', '.join(names)})")
+        dazed[name] = True
+    for item in wounds or []:
+        name, sep, text = item.partition("=")
+        if not sep or name not in names:
+            raise _usage_error(f"--wounds: NAME=LEVELS with NAME one of {', '.join(names)}")
+        levels[name] = _integer(f"--wounds {name}", text, 0, 3)
+    return [replace(f, health=HealthState(levels[f.name], dazed[f.name])) for f in fighters]
+
+
+def _plot(path: str, title: str, bars: dict[str, float], ylabel: str = "probability") -> None:
+    """A bar chart with matplotlib's Agg backend (no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(max(6.0, 0.6 * len(bars) + 2), 4))
+    axes.bar(list(bars), list(bars.values()), color="#4a6fa5")
+    axes.set_title(title)
+    axes.set_ylabel(ylabel)
+    axes.tick_params(axis="x", labelrotation=45)
+    figure.tight_layout()
+    try:
+        figure.savefig(path, format="png")
+    except (OSError, ValueError) as error:
+        raise _usage_error(f"--plot: cannot write {path!r} ({error})") from None
+    finally:
+        plt.close(figure)
+
+
+def _emit(
+    as_json: bool,
+    document: dict[str, object],
+    render: Callable[[Console], None],
+) -> None:
+    if as_json:
+        typer.echo(json.dumps(document))
+    else:
+        render(Console(soft_wrap=True))
+
+
+def _outcome_table(title: str, rows: dict[str, Fraction]) -> Table:
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, title=title)
+    grid.add_column("outcome")
+    grid.add_column("p", justify="right")
+    grid.add_column("exactly", justify="right")
+    for name, p in rows.items():
+        grid.add_row(name, f"{float(p):.2%}", _fraction_text(p))
+    return grid
+
+
+@app.command("shot")
+def odds_shot(
+    shooter: Annotated[str | None, typer.Option("--shooter", metavar="ID")] = None,
+    target: Annotated[str | None, typer.Option("--target", metavar="ID")] = None,
+    aim: Annotated[str | None, typer.Option("--aim", metavar="INT", help="Shooter's AIM.")] = None,
+    aim_str: Annotated[
+        str | None, typer.Option("--aim-str", metavar="INT", help="The weapon's Strength.")
+    ] = None,
+    res: Annotated[str | None, typer.Option("--res", metavar="INT", help="Target's RES.")] = None,
+    size: Annotated[
+        str | None,
+        typer.Option("--size", metavar="INT", help="Target's Size (2 normal, 3 large…)."),
+    ] = None,
+    band: Annotated[
+        str | None, typer.Option("--range", metavar="BAND", help="short, medium or long.")
+    ] = None,
+    distance: Annotated[
+        float | None, typer.Option("--distance", metavar="CM", help="Distance to the target.")
+    ] = None,
+    partial: Annotated[bool, typer.Option("--partial", help="Target partially visible.")] = False,
+    altitude: Annotated[
+        bool, typer.Option("--altitude", help="Target at another altitude level.")
+    ] = False,
+    target_x: Annotated[
+        str | None, typer.Option("--target-x", metavar="INT", help="X of the target's Target/X.")
+    ] = None,
+    cover: Annotated[bool, typer.Option("--cover", help="Target moving under cover.")] = False,
+    unmoving: Annotated[bool, typer.Option("--unmoving", help="Unmoving shot (VI-B-2).")] = False,
+    assault: Annotated[bool, typer.Option("--assault", help="Assault shot (VI-B-3).")] = False,
+    friend: Annotated[
+        str | None,
+        typer.Option("--melee-friend", metavar="ID|RES", help="Shooting into a melee (VI-B-1)."),
+    ] = None,
+    profiles: Profiles = None,
+    as_json: AsJson = False,
+    plot: PlotFile = None,
+) -> None:
+    """Outcome of one shot (VI): miss, or the wound on the target (or on a friend in melee)."""
+    catalog = (
+        _profiles(profiles) if (shooter or target or (friend and not friend.isdigit())) else {}
+    )
+    s = _profile("--shooter", shooter, catalog) if shooter else None
+    t = _profile("--target", target, catalog) if target else None
+    if s is not None and not s.is_shooter:
+        raise _usage_error(f"--shooter: {s.id} has no shooting weapon (AIM)")
+    v_aim = _pick(
+        "--aim",
+        _optional_int("--aim", aim, -MAX_VALUE, MAX_VALUE),
+        None if s is None else s.aim,
+        "or --shooter",
+    )
+    v_str = _pick(
+        "--aim-str",
+        _optional_int("--aim-str", aim_str, -MAX_VALUE, MAX_VALUE),
+        None if s is None else s.aim_str,
+        "or --shooter",
+    )
+    v_res = _pick(
+        "--res",
+        _optional_int("--res", res, 1, MAX_VALUE),
+        None if t is None else t.res,
+        "or --target",
+    )
+    v_size = _pick("--size", _optional_int("--size", size, 1, 10), t.size_value if t else 2, "")
+    v_x = _pick(
+        "--target-x", _optional_int("--target-x", target_x, -20, 20), t.target_bonus if t else 0, ""
+    )
+    ranges = tuple(s.ranges) if s is not None and s.ranges else None
+    chosen: RangeBand | None = None
+    if band is not None:
+        try:
+            chosen = RangeBand[band.strip().upper()]
+        except KeyError:
+            raise _usage_error(f"--range: {band!r} is not short, medium or long") from None
+    elif distance is not None and ranges is None:
+        raise _usage_error("--distance needs --shooter (the weapon's ranges); or give --range")
+    elif not assault and distance is None:
+        raise _usage_error("give --range, --distance (with --shooter) or --assault")
+    if distance is not None and distance < 0:
+        raise _usage_error("--distance cannot be negative")
+    friend_res = None
+    if friend is not None:
+        friend_res = (
+            _integer("--melee-friend", friend, 1, MAX_VALUE)
+            if friend.isdigit()
+            else _profile("--melee-friend", friend, catalog).res
+        )
+    odds = shot_odds(
+        aim=v_aim,
+        aim_str=v_str,
+        res=v_res,
+        band=chosen,
+        distance=distance,
+        ranges=ranges,  # type: ignore[arg-type]
+        assault=assault,
+        size=v_size,
+        partial=partial,
+        altitude=altitude,
+        target_bonus=v_x,
+        cover=cover,
+        unmoving=unmoving,
+        friend_res=friend_res,
+    )
+    rows = odds.outcomes()
+    document: dict[str, object] = {
+        "difficulty": odds.difficulty,
+        "difficulty_terms": odds.explain,
+        "p_hit": float(odds.hit),
+        "outcomes": {k: float(p) for k, p in rows.items()},
+        "fractions": {k: _fraction_text(p) for k, p in rows.items()},
+    }
+    title = f"Shot: AIM {v_aim}, difficulty {odds.explain}, STR {v_str} against RES {v_res}"
+
+    def render(console: Console) -> None:
+        console.print(_outcome_table(title, rows))
+        console.print(f"Hit: [bold green]{float(odds.hit):.2%}[/]")
+
+    _emit(as_json, document, render)
+    if plot:
+        _plot(plot, title, {k: float(p) for k, p in rows.items()})
+
+
+@app.command("attack")
+def odds_attack(
+    attacker: Annotated[str | None, typer.Option("--attacker", metavar="ID")] = None,
+    defender: Annotated[str | None, typer.Option("--defender", metavar="ID")] = None,
+    att: Annotated[str | None, typer.Option("--att", metavar="INT", help="Attacker's ATT.")] = None,
+    strength: Annotated[
+        str | None, typer.Option("--str", metavar="INT", help="Attacker's STR.")
+    ] = None,
+    def_: Annotated[
+        str | None, typer.Option("--def", metavar="INT", help="Defender's DEF.")
+    ] = None,
+    res: Annotated[str | None, typer.Option("--res", metavar="INT", help="Defender's RES.")] = None,
+    dice_count: Annotated[
+        str, typer.Option("--defence-dice", metavar="INT", help="Defence dice used (0: none).")
+    ] = "1",
+    sustained: Annotated[
+        bool, typer.Option("--sustained", help="A sustained defence (one die, DEF-2, VII-C-5).")
+    ] = False,
+    profiles: Profiles = None,
+    as_json: AsJson = False,
+    plot: PlotFile = None,
+) -> None:
+    """One attack against k defence dice (VII-C-4): failed, blocked or the wound result.
+
+    Values are current values (put wounds and charge penalties in --att/--def yourself);
+    --att/--str/--def/--res override the profiles' values.
+    """
+    catalog = _profiles(profiles) if (attacker or defender) else {}
+    a = _profile("--attacker", attacker, catalog) if attacker else None
+    d = _profile("--defender", defender, catalog) if defender else None
+    v_att = _pick(
+        "--att",
+        _optional_int("--att", att, -MAX_VALUE, MAX_VALUE),
+        None if a is None else a.att,
+        "or --attacker",
+    )
+    v_str = _pick(
+        "--str",
+        _optional_int("--str", strength, -MAX_VALUE, MAX_VALUE),
+        None if a is None else a.str_,
+        "or --attacker",
+    )
+    v_def = _pick(
+        "--def",
+        _optional_int("--def", def_, -MAX_VALUE, MAX_VALUE),
+        None if d is None else d.def_,
+        "or --defender",
+    )
+    v_res = _pick(
+        "--res",
+        _optional_int("--res", res, 1, MAX_VALUE),
+        None if d is None else d.res,
+        "or --defender",
+    )
+    k = _integer("--defence-dice", dice_count, 0, MAX_DICE)
+    if sustained and k != 1:
+        raise _usage_error("--sustained uses exactly one defence die (VII-C-5)")
+    odds = attack_odds(
+        att=v_att, str_=v_str, def_=v_def, res=v_res, defence_dice=k, sustained=sustained
+    )
+    rows = odds.outcomes()
+    document: dict[str, object] = {
+        "p_hit": float(odds.hit),
+        "outcomes": {key: float(p) for key, p in rows.items()},
+        "fractions": {key: _fraction_text(p) for key, p in rows.items()},
+    }
+    title = (
+        f"Attack: ATT {v_att}, STR {v_str} against DEF {v_def}"
+        f"{' (sustained, -2)' if sustained else ''}, RES {v_res}, {k} defence dice"
+    )
+
+    def render(console: Console) -> None:
+        console.print(_outcome_table(title, rows))
+        console.print(f"The attack gets through: [bold green]{float(odds.hit):.2%}[/]")
+
+    _emit(as_json, document, render)
+    if plot:
+        _plot(plot, title, {key: float(p) for key, p in rows.items()})
+
+
+ALLOC_HELP = (
+    "The attacker's combat dice as ATTACK:DEFENCE, e.g. 2:1. He has 1 + his opponents dice "
+    "(VII-C-1), every enemy 2. Default: all in attack."
+)
+POLICY_HELP = "Defence policy: none, one (a die per attack), all (every die at once), sustain."
+
+
+def _combat_setup(
+    attacker: str,
+    defenders: list[str],
+    alloc: str | None,
+    defender_alloc: list[str] | None,
+    defence: str,
+    defender_defence: list[str] | None,
+    stunned: list[str] | None,
+    wounds: list[str] | None,
+    profiles: list[Path] | None,
+    most: int,
+) -> tuple[Fighter, list[Fighter]]:
+    if not defenders:
+        raise _usage_error("give at least one --defender")
+    if len(defenders) > most:
+        raise _usage_error(f"at most {most} --defender here")
+    needs_catalog = any("=" not in s for s in (attacker, *defenders))
+    catalog = _profiles(profiles) if needs_catalog else {}
+    fighters = _fighters(
+        [("--attacker", attacker), *(("--defender", d) for d in defenders)], catalog
+    )
+    fighters = _health_changes(fighters, stunned, wounds)
+    lone, enemies = fighters[0], fighters[1:]
+    lone = replace(lone, defence=_policy("--defence", defence))
+    if alloc is not None:
+        lone = replace(lone, allocation=_allocation("--alloc", alloc, 1 + len(enemies)))
+    allocs = _spread("--defender-alloc", defender_alloc, len(enemies))
+    policies = _spread("--defender-defence", defender_defence, len(enemies))
+    enemies = [
+        replace(
+            e,
+            allocation=None if a is None else _allocation("--defender-alloc", a, 2),
+            defence=DefencePolicy.ONE if p is None else _policy("--defender-defence", p),
+        )
+        for e, a, p in zip(enemies, allocs, policies, strict=True)
+    ]
+    return lone, enemies
+
+
+def _level_bars(odds: CombatOdds) -> dict[str, float]:
+    bars: dict[str, float] = {}
+    for i, name in enumerate(odds.names):
+        for level, label in enumerate(("unhurt", "light", "serious", "critical", "killed")):
+            bars[f"{name}: {label}"] = float(
+                odds.p(lambda s, i=i, level=level: s[i].wound_levels == level)
+            )
+    return bars
+
+
+DefendersOption = Annotated[
+    list[str],
+    typer.Option(
+        "--defender",
+        metavar="ID|SPEC",
+        help="An enemy: a profile id or ini=..,att=..,str=..,def=..,res=..; repeat for several.",
+    ),
+]
+AttackerOption = Annotated[
+    str,
+    typer.Option(
+        "--attacker",
+        metavar="ID|SPEC",
+        help="The lone fighter: a profile id or ini=..,att=..,str=..,def=..,res=..[,power=..].",
+    ),
+]
+
+
+@app.command("combat")
+def odds_combat(
+    attacker: AttackerOption,
+    defenders: DefendersOption,
+    alloc: Annotated[str | None, typer.Option("--alloc", metavar="A:D", help=ALLOC_HELP)] = None,
+    defender_alloc: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--defender-alloc",
+            metavar="A:D",
+            help="Each enemy's 2 dice as ATTACK:DEFENCE (once for all, or once per --defender).",
+        ),
+    ] = None,
+    defence: Annotated[str, typer.Option("--defence", help=POLICY_HELP)] = "one",
+    defender_defence: Annotated[
+        list[str] | None,
+        typer.Option("--defender-defence", help="The enemies' policy (once, or per --defender)."),
+    ] = None,
+    charge: Annotated[bool, typer.Option("--charge", help="The attacker charged (V-B-3).")] = False,
+    charged: Annotated[
+        bool, typer.Option("--charged", help="The defenders charged the attacker (V-B-3).")
+    ] = False,
+    stunned: Annotated[
+        list[str] | None, typer.Option("--stunned", metavar="NAME", help="Stunned at the start.")
+    ] = None,
+    wounds: Annotated[
+        list[str] | None,
+        typer.Option("--wounds", metavar="NAME=LEVELS", help="Wound levels at the start (0-3)."),
+    ] = None,
+    first: Annotated[
+        str | None,
+        typer.Option(
+            "--first", help="Who won the initiative: attacker or defenders (default: rolled)."
+        ),
+    ] = None,
+    rounds: Annotated[
+        str, typer.Option("--rounds", metavar="INT", help="Rounds of combat (survivors fight on).")
+    ] = "1",
+    mc: Annotated[
+        str | None,
+        typer.Option("--mc", metavar="RUNS", help="Monte Carlo with RUNS combats instead (numpy)."),
+    ] = None,
+    seed: Annotated[str, typer.Option("--seed", metavar="INT", help="Monte Carlo seed.")] = "1",
+    top: Annotated[str, typer.Option("--top", metavar="INT", help="End states shown.")] = "12",
+    profiles: Profiles = None,
+    as_json: AsJson = False,
+    plot: PlotFile = None,
+) -> None:
+    """Exact end state of a combat (VII-C): one fighter against one to three enemies."""
+    n_rounds = _integer("--rounds", rounds, 1, 6)
+    runs = _optional_int("--mc", mc, 2, 10_000_000)
+    lone, enemies = _combat_setup(
+        attacker,
+        defenders,
+        alloc,
+        defender_alloc,
+        defence,
+        defender_defence,
+        stunned,
+        wounds,
+        profiles,
+        MAX_ENEMIES_MC if runs is not None else MAX_ENEMIES_EXACT,
+    )
+    side: bool | None = None
+    if first is not None:
+        if first not in ("attacker", "defenders"):
+            raise _usage_error("--first is attacker or defenders")
+        side = first == "attacker"
+    if runs is not None:
+        if side is not None:
+            raise _usage_error("--first is not available with --mc")
+        result = simulate(
+            lone,
+            enemies,
+            runs=runs,
+            seed=_integer("--seed", seed, 0, 2**63 - 1),
+            rounds=n_rounds,
+            charge=charge,
+            charged=charged,
+        )
+        document = result.to_json()
+
+        def render_mc(console: Console) -> None:
+            grid = Table(
+                box=box.SIMPLE_HEAD, show_edge=False, title=f"Monte Carlo, {runs} combats (95 %)"
+            )
+            for column in ("fighter", "p(killed)", "expected wound levels"):
+                grid.add_column(column, justify="left" if column == "fighter" else "right")
+            for name in result.names:
+                k, e = result.p_killed(name), result.expected_levels(name)
+                grid.add_row(
+                    name,
+                    f"{k.estimate:.2%} [{k.low:.2%}, {k.high:.2%}]",
+                    f"{e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]",
+                )
+            console.print(grid)
+
+        _emit(as_json, document, render_mc)
+        if plot:
+            _plot(
+                plot,
+                "p(killed), Monte Carlo",
+                {n: result.p_killed(n).estimate for n in result.names},
+            )
+        return
+    odds = combat_odds(lone, enemies, charge=charge, charged=charged, first=side, rounds=n_rounds)
+    shown = _integer("--top", top, 0, 10_000)
+
+    def render(console: Console) -> None:
+        grid = Table(box=box.SIMPLE_HEAD, show_edge=False, title="Combat: each fighter at the end")
+        for column in ("fighter", "p(killed)", "expected wound levels"):
+            grid.add_column(column, justify="left" if column == "fighter" else "right")
+        for name in odds.names:
+            grid.add_row(
+                name,
+                f"{float(odds.p_killed(name)):.2%}",
+                f"{float(odds.expected_levels(name)):.3f}",
+            )
+        console.print(grid)
+        states = Table(box=box.SIMPLE_HEAD, show_edge=False, title="Most likely end states")
+        for name in odds.names:
+            states.add_column(name)
+        states.add_column("p", justify="right")
+        for end, p in sorted(odds.outcomes.items(), key=lambda item: -item[1])[:shown]:
+            states.add_row(
+                *(h.name + (", stunned" if h.stunned and not h.killed else "") for h in end),
+                f"{float(p):.2%}",
+            )
+        console.print(states)
+        console.print(
+            f"{odds.names[0]} wins the initiative {float(odds.p_first):.1%}; "
+            f"all enemies killed [bold green]{float(odds.p_defenders_killed):.2%}[/], "
+            f"{odds.names[0]} killed [bold red]{float(odds.p_attacker_killed):.2%}[/] "
+            f"({len(odds.outcomes)} end states)."
+        )
+
+    _emit(as_json, odds.to_json(), render)
+    if plot:
+        _plot(plot, "Wound levels at the end of the combat", _level_bars(odds))
+
+
+@app.command("advise")
+def odds_advise(
+    attacker: AttackerOption,
+    defenders: DefendersOption,
+    goal: Annotated[
+        str, typer.Option("--goal", help="kill (every enemy), survive, or levels (dealt − taken).")
+    ] = "survive",
+    defender_alloc: Annotated[
+        list[str] | None,
+        typer.Option("--defender-alloc", metavar="A:D", help="The enemies' allocations."),
+    ] = None,
+    defender_defence: Annotated[
+        list[str] | None, typer.Option("--defender-defence", help="The enemies' defence policy.")
+    ] = None,
+    charge: Annotated[bool, typer.Option("--charge", help="The attacker charged (V-B-3).")] = False,
+    charged: Annotated[
+        bool, typer.Option("--charged", help="The defenders charged the attacker (V-B-3).")
+    ] = False,
+    stunned: Annotated[list[str] | None, typer.Option("--stunned", metavar="NAME")] = None,
+    wounds: Annotated[list[str] | None, typer.Option("--wounds", metavar="NAME=LEVELS")] = None,
+    profiles: Profiles = None,
+    as_json: AsJson = False,
+    plot: PlotFile = None,
+) -> None:
+    """Best allocation and defence policy of the attacker against one or two enemies."""
+    try:
+        wanted = Goal(goal.strip().lower())
+    except ValueError:
+        raise _usage_error(f"--goal: {goal!r} is not kill, survive or levels") from None
+    lone, enemies = _combat_setup(
+        attacker,
+        defenders,
+        None,
+        defender_alloc,
+        "one",
+        defender_defence,
+        stunned,
+        wounds,
+        profiles,
+        2,
+    )
+    rows = advise(lone, enemies, wanted, charge=charge, charged=charged)
+    document: dict[str, object] = {
+        "goal": wanted.value,
+        "alternatives": [
+            {
+                "alloc": f"{r.allocation.attack}:{r.allocation.defence}",
+                "defence": r.defence.value,
+                "score": float(r.score),
+                "p_defender_killed": float(r.odds.p_defenders_killed),
+                "p_attacker_killed": float(r.odds.p_attacker_killed),
+                "expected_balance": float(r.odds.expected_balance),
+            }
+            for r in rows
+        ],
+    }
+
+    def render(console: Console) -> None:
+        grid = Table(
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            title=f"{lone.name}: best for goal {wanted.value!r} first",
+        )
+        for column in (
+            "alloc A:D",
+            "defence",
+            "all enemies killed",
+            "survives",
+            "levels dealt − taken",
+        ):
+            grid.add_column(column, justify="right")
+        for r in rows:
+            grid.add_row(
+                f"{r.allocation.attack}:{r.allocation.defence}",
+                r.defence.value,
+                f"{float(r.odds.p_defenders_killed):.2%}",
+                f"{float(1 - r.odds.p_attacker_killed):.2%}",
+                f"{float(r.odds.expected_balance):+.3f}",
+            )
+        console.print(grid)
+
+    _emit(as_json, document, render)
+    if plot:
+        _plot(
+            plot,
+            f"goal {wanted.value}",
+            {
+                f"{r.allocation.attack}:{r.allocation.defence} {r.defence.value}": float(r.score)
+                for r in rows
+            },
+            "score",
+        )

@@ -46,6 +46,7 @@ from confrontation.rules.wounds import WoundMode, WoundResult, wound_distributio
 __all__ = [
     "AttackOdds",
     "AttackRaise",
+    "BlockOdds",
     "ShotOdds",
     "attack_odds",
     "attack_stop_natural",
@@ -264,8 +265,8 @@ def shot_odds(
     The Alahan Reaper's shot (VI-A-3): medium range, large, partially visible → difficulty 7.
 
     >>> odds = shot_odds(aim=4, aim_str=7, res=10, band=RangeBand.MEDIUM, size=3, partial=True)
-    >>> odds.difficulty, odds.hit
-    (7, Fraction(1, 2))
+    >>> odds.difficulty, odds.hit  # AIM 4 needs a natural 3 or more
+    (7, Fraction(2, 3))
     """
     from confrontation.rules.shooting import assault_shot_difficulty
 

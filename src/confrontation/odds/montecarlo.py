@@ -107,7 +107,8 @@ class MonteCarloOdds:
 
     @property
     def p_defenders_killed(self) -> Estimate:
-        return Estimate.of_mean((self.levels[:, 1:] >= KILLED_AT).all(axis=1).astype(np.float64))
+        every: Bools = np.all(self.levels[:, 1:] >= KILLED_AT, axis=1)
+        return Estimate.of_mean(every.astype(np.float64))
 
     def expected_levels(self, name: str) -> Estimate:
         return Estimate.of_mean(self._column(name).astype(np.float64))
@@ -238,20 +239,24 @@ class _Batch:
 
     def current(self, name: str, r: Ints, f: Ints) -> Ints:
         charge = self.charged[r, f] * self.charge_malus
-        if name == "str":
-            return self.str_[f] - self._penalty(r, f)
+        value: Ints
         if name == "res":
-            return np.maximum(self.res[f], 1)
-        if name == "ini":
-            return self.ini[f] - self._penalty(r, f) - charge
-        if name == "att":
-            return self.att[f] - self._penalty(r, f) - charge
-        sustain = self.sustaining[r, f] * SUSTAINED_DEFENCE_MALUS
-        return self.def_[f] - self._penalty(r, f) - charge - sustain
+            value = np.maximum(self.res[f], 1)
+        elif name == "str":
+            value = self.str_[f] - self._penalty(r, f)
+        elif name == "ini":
+            value = self.ini[f] - self._penalty(r, f) - charge
+        elif name == "att":
+            value = self.att[f] - self._penalty(r, f) - charge
+        else:
+            sustain = self.sustaining[r, f] * SUSTAINED_DEFENCE_MALUS
+            value = self.def_[f] - self._penalty(r, f) - charge - sustain
+        return value
 
     def d6(self, *shape: int) -> Ints:
         self.dice_rolled += math.prod(shape)
-        return self.rng.integers(1, 7, size=shape, dtype=np.int64)
+        faces: Ints = self.rng.integers(1, 7, size=shape, dtype=np.int64)
+        return faces
 
     # one attack in runs ``r``: attacker column ``a``, target column ``t`` (VII-C-4)
     def attack(self, r: Ints, a: Ints, t: Ints) -> None:
