@@ -18,7 +18,7 @@ import shapely
 from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
-from confrontation.geometry.bases import Base
+from confrontation.geometry.bases import ROUND_QUAD_SEGS, Base
 from confrontation.geometry.measure import distance, point_distance
 
 #: 0.05 mm: edges this close touch; a half side this much short still counts
@@ -147,12 +147,44 @@ def _blocker(
     return blocker
 
 
+def _polygons(cands: list[Base]) -> np.ndarray:
+    """The candidates' footprints built in bulk (the same shapes as ``Base.polygon``)."""
+    out = np.empty(len(cands), dtype=object)
+    rounds = [k for k, c in enumerate(cands) if c.shape == "round"]
+    if rounds:
+        xs = np.array([cands[k].x for k in rounds])
+        ys = np.array([cands[k].y for k in rounds])
+        rs = np.array([cands[k].width_mm / 20.0 for k in rounds])
+        out[rounds] = shapely.buffer(shapely.points(xs, ys), rs, quad_segs=ROUND_QUAD_SEGS)
+    squares = [k for k, c in enumerate(cands) if c.shape != "round"]
+    if squares:
+        rings = np.array([cands[k].corners() for k in squares])
+        out[squares] = shapely.polygons(rings)
+    return out
+
+
 def _free(cands: list[Base], blocker: BaseGeometry) -> np.ndarray:
     if blocker.is_empty:
         return np.ones(len(cands), dtype=bool)
-    polys = np.array([c.polygon for c in cands], dtype=object)
-    hits: np.ndarray = shapely.intersects(blocker, polys)
+    hits: np.ndarray = shapely.intersects(blocker, _polygons(cands))
     return ~hits
+
+
+def _near(
+    mover: Base, target: Base, others: Sequence[Base], obstacles: Sequence[BaseGeometry]
+) -> tuple[list[Base], list[BaseGeometry]]:
+    """The bases and shapes a base in contact with ``target`` could overlap."""
+    reach = math.hypot(mover.width, mover.depth) + 4 * CONTACT_TOLERANCE_CM
+    x0, y0, x1, y1 = target.polygon.bounds
+    x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
+
+    def meets(b: tuple[float, float, float, float]) -> bool:
+        return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
+
+    return (
+        [o for o in others if meets(o.polygon.bounds)],
+        [g for g in obstacles if meets(g.bounds)],
+    )
 
 
 def nearest_contact_position(
@@ -182,7 +214,7 @@ def nearest_contact_position(
     cands.sort(key=lambda c: math.hypot(c.sight[0] - ref[0], c.sight[1] - ref[1]))
     if not cands:
         return None
-    free = _free(cands, _blocker(others, obstacles, table))
+    free = _free(cands, _blocker(*_near(mover, target, others, obstacles), table))
     for c, ok in zip(cands, free, strict=True):
         if ok:
             return ContactPlacement(c)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
@@ -75,10 +76,15 @@ class Battlefield:
     def sight(self, source: str, target: str) -> Sight:
         """II-D-3: ``source`` looking at ``target`` past every other fighter and scenery."""
         s, t = self.fighters[source], self.fighters[target]
-        hull = shapely.MultiPoint([s.sight, *shapely.get_coordinates(t.polygon)]).convex_hull
+        if in_contact(s, t):
+            return Sight.SEES  # II-D-4
+        if s.level != 0 or t.level != 0:
+            return line_of_sight(s, t)  # II-F-1: no barrier counts
+        pts = np.vstack([[s.sight], shapely.get_coordinates(t.polygon)])
+        hull = shapely.convex_hull(shapely.multipoints(pts))
         idx = self._tree.query(hull)
-        skip = {self._ids.index(source), self._ids.index(target)}
-        return line_of_sight(s, t, (self._barriers[i] for i in idx if i not in skip))
+        skip = (self._index[source], self._index[target])
+        return line_of_sight(s, t, [self._barriers[i] for i in idx if i not in skip])
 
     def path(
         self,

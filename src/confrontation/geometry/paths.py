@@ -161,6 +161,13 @@ class PathGraph:
         table: BaseGeometry | None = None,
         targets: Sequence[BaseGeometry] = (),
     ) -> None:
+        self._args = (list(obstacles), width, table, list(targets))
+        self._built = False
+        self.queries = 0
+
+    def _build(self) -> None:
+        obstacles, width, table, targets = self._args
+        self._built = True
         self.hw = hw = width / 2.0
         self.n = n = len(obstacles)
         self.raw = np.array(list(obstacles), dtype=object)
@@ -170,9 +177,31 @@ class PathGraph:
         entries += [t.buffer(-CLEAR_EPS) for t in targets]
         self.target0 = n
         active = [not e for e in self.empty] + [False] * len(targets)
+        self.inflated: list[BaseGeometry] = inflated + list(targets)
+        framed = -1
         if table is not None:
-            entries.append(_frame(table, hw).buffer(-CLEAR_EPS))
+            frame = _frame(table, hw)
+            entries.append(frame.buffer(-CLEAR_EPS))
+            self.inflated.append(frame)
             active.append(True)
+            framed = len(entries) - 1
+        # Inflated shapes that touch are one obstacle, eroded as a whole (the seam between
+        # them stays closed: a gap exactly one base wide is not a way through): each
+        # touching pair gets an entry of its own, active when both are.
+        members = [i for i in range(n) if not self.empty[i]] + ([framed] if framed >= 0 else [])
+        shapes = np.array([self.inflated[e] for e in members], dtype=object)
+        pa, pb = STRtree(shapes).query(shapes, predicate="dwithin", distance=3 * CLEAR_EPS)
+        pairs = sorted({(members[x], members[y]) for x, y in zip(pa, pb, strict=True) if x < y})
+        self.pair0 = len(entries)
+        self.pi = np.array([i for i, _ in pairs], dtype=int)
+        self.pj = np.array([j for _, j in pairs], dtype=int)
+        circle_of: dict[int, int] = {}
+        for i, j in pairs:
+            both = shapely.unary_union([self.inflated[i], self.inflated[j]])
+            if j == framed:  # on the table, only the obstacle's part can be met
+                circle_of[len(entries)] = i
+            entries.append(both.buffer(-CLEAR_EPS))
+            active.append(active[i] and active[j])
         self.entries = entries
         self.active = np.array(active, dtype=bool)
         self.ent = np.array(entries, dtype=object)
@@ -185,7 +214,11 @@ class PathGraph:
         self.radii = np.hypot(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1]) / 2
         self.radii = np.where(np.isnan(self.radii), -1.0, self.radii * (1 + 1e-9) + 1e-9)
         self.centres = np.nan_to_num(self.centres)
-        self.frame = len(entries) - 1 if table is not None else -1
+        for e, i in circle_of.items():
+            self.centres[e] = self.centres[i]
+            self.radii[e] = self.radii[i] + 4 * CLEAR_EPS
+        self.frame = framed
+        self.framelike = np.array([framed, *circle_of] if framed >= 0 else [], dtype=int)
         self.round = np.ones(len(entries), dtype=bool)
         if table is not None:
             self.round[self.frame] = False
@@ -204,10 +237,20 @@ class PathGraph:
         self.corners = np.vstack(rows) if rows else np.zeros((0, 6))
         self.owner = np.concatenate(owners) if owners else np.zeros(0, dtype=int)
         self.points = shapely.points(self.corners[:, :2]) if len(self.corners) else np.zeros(0)
-        if len(self.corners):
-            self.in_corner, self.in_entry = self.tree.query(self.points, predicate="within")
-        else:
-            self.in_corner = self.in_entry = np.zeros(0, dtype=int)
+        # which entries contain each corner (box filter, then one vectorised test per entry)
+        ins_c: list[np.ndarray] = []
+        ins_e: list[np.ndarray] = []
+        cx, cy = self.corners[:, 0], self.corners[:, 1]
+        for e, (x0, y0, x1, y1) in enumerate(bounds.tolist()):
+            if not len(cx) or x0 != x0:  # no corners, or an empty entry (nan bounds)
+                continue
+            sel = np.nonzero((cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1))[0]
+            if len(sel):
+                got = sel[shapely.contains_xy(self.ent[e], cx[sel], cy[sel])]
+                ins_c.append(got)
+                ins_e.append(np.full(len(got), e))
+        self.in_corner = np.concatenate(ins_c) if ins_c else np.zeros(0, dtype=int)
+        self.in_entry = np.concatenate(ins_e) if ins_e else np.zeros(0, dtype=int)
         self._adj: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
         self._legs: dict[
             bytes, tuple[np.ndarray, dict[int, tuple[tuple[float, float], list[int]]]]
@@ -222,11 +265,6 @@ class PathGraph:
         c = self.corners
         px, py = float(c[u, 0]), float(c[u, 1])
         idx, step = _tangent(c, px, py)
-        # a shortest path also leaves u along a line tangent to u's own obstacle
-        vx, vy = c[idx, 0] - px, c[idx, 1] - py
-        a1 = vx * (c[u, 3] - py) - vy * (c[u, 2] - px)
-        a2 = vx * (c[u, 5] - py) - vy * (c[u, 4] - px)
-        idx = idx[a1 * a2 >= -1e-12]
         if len(idx):
             li, ei = self.hits((px, py), c[idx, :2], self.round)
         else:
@@ -265,10 +303,15 @@ class PathGraph:
         if self.frame >= 0:
             x0, y0, x1, y1 = self.inner
             clear = x0 <= px <= x1 and y0 <= py <= y1 and x0 <= q[0] <= x1 and y0 <= q[1] <= y1
-            if not clear and self.ent[self.frame].intersects(line or LineString([p, q])):
-                if found is None:
-                    return True
-                found.append(self.frame)
+            if not clear:
+                line = line or LineString([p, q])
+                for e in self.framelike.tolist():
+                    if e != self.frame and actl is not None and not actl[e]:
+                        continue
+                    if (found is None or e not in found) and self.ent[e].intersects(line):
+                        if found is None:
+                            return True
+                        found.append(e)
         return bool(found)
 
     def hits(
@@ -315,9 +358,12 @@ class PathGraph:
                     segs[:, 0] = p
                     segs[:, 1] = qs
                     lines = shapely.linestrings(segs)
-                hit = shapely.intersects(self.ent[self.frame], lines[check])
-                out_l.append(check[hit])
-                out_e.append(np.full(int(hit.sum()), self.frame))
+                for e in self.framelike.tolist():
+                    if e != self.frame and not among[e]:
+                        continue
+                    hit = shapely.intersects(self.ent[e], lines[check])
+                    out_l.append(check[hit])
+                    out_e.append(np.full(int(hit.sum()), e))
         if not out_l:
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
         return np.concatenate(out_l), np.concatenate(out_e)
@@ -331,7 +377,16 @@ class PathGraph:
         target: int | None = None,
     ) -> Path | None:
         """The shortest path (see :func:`shortest_path`) leaving out obstacles ``skip``;
-        ``target``: the index in ``targets`` of a goal base."""
+        ``target``: the index in ``targets`` of a goal base. The first query is answered
+        by the plain search (nothing is built for a single question); the graph is built
+        on the second."""
+        self.queries += 1
+        if self.queries == 1:
+            obstacles, width, table, _ = self._args
+            keep = [o for i, o in enumerate(obstacles) if i not in skip]
+            return _plain_search(start, goal, keep, width, table=table)
+        if not self._built:
+            self._build()
         hw, n = self.hw, self.n
         sx, sy = start
         sp = Point(start)
@@ -363,7 +418,17 @@ class PathGraph:
                 if r < hw:
                     act[i] = False
                     extras.append(_inflate(o, max(r, 0.0)))
-        blocking_extras = [e.buffer(-CLEAR_EPS) for e in extras]
+        if len(self.pi):
+            act[self.pair0 :] = act[self.pi] & act[self.pj]
+        # an obstacle kept closer (see above) is merged with the shapes it touches, too
+        blocking_extras = []
+        for e in extras:
+            touch = [
+                self.inflated[t]
+                for t in self.tree.query(e, predicate="dwithin", distance=3 * CLEAR_EPS)
+                if t < self.pair0 and act[t] and (t < n or t == self.frame)
+            ]
+            blocking_extras.append(shapely.unary_union([e, *touch]).buffer(-CLEAR_EPS))
         tgt: Polygon | None = goal.polygon if isinstance(goal, Base) else None
         extra_shapes = list(blocking_extras)
         if tgt is not None:
@@ -386,18 +451,40 @@ class PathGraph:
         goal_set: BaseGeometry
         if tgt is not None:
             ring = tgt.exterior
-            near_idx = [
-                e
-                for e in self.tree.query(ring)
-                if act[e] and not (target is not None and e == self.target0 + target)
-            ]
-            parts = [self.entries[e] for e in near_idx] + blocking_extras
-            goal_set = ring.difference(shapely.union_all(parts)) if parts else ring
+            near_set: set[int] = set()
+            for e in self.tree.query(ring).tolist():
+                if not act[e] or (target is not None and e == self.target0 + target):
+                    continue
+                if e >= self.pair0:  # a touching pair: both shapes, and its own entry
+                    k = e - self.pair0
+                    near_set.update((int(self.pi[k]), int(self.pj[k])))
+                near_set.add(e)
+            near_idx = sorted(near_set)
+            pair_idx = [e for e in near_idx if e >= self.pair0]
+            near_idx = [e for e in near_idx if e < self.pair0]
+            # near the target, obstacles are merged before eroding, as one shape: the goal's
+            # reachable edge and the last leg's test use it (the shape on whose boundary the
+            # edge is cut)
+            parts = [self.inflated[e] for e in near_idx] + extras
+            local = shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else None
+            goal_set = ring.difference(local) if local is not None else ring
             if goal_set.is_empty:
                 return None
+            last: BaseGeometry = (
+                shapely.union(local, tgt.buffer(-CLEAR_EPS))
+                if local is not None
+                else tgt.buffer(-CLEAR_EPS)
+            )
+            shapely.prepare(last)
+            act_far = act.copy()
+            act_far[near_idx] = False
+            act_far[pair_idx] = False
+            if target is not None:
+                act_far[self.target0 + target] = False
         else:
             assert gp is not None
             goal_set = gp
+            last, act_far = gp, act
             if inside(gp.x, gp.y):
                 return None
 
@@ -478,12 +565,22 @@ class PathGraph:
                 known = leg_cache.get(u) if 0 <= u < nc else None
                 if not exact:  # the lower bound f was used: now the real end and cost
                     q = known[0] if known is not None else goal_point(p)
-                    legs.append((gc, q, True))
-                    heapq.heappush(heap, (gc + math.dist(p, q), 0, len(legs) - 1, u))
+                    legs[k] = (gc, q, True)  # k, the expansion order, breaks ties
+                    heapq.heappush(heap, (gc + math.dist(p, q), 0, k, u))
                     continue
-                if 0 <= u < nc:
+                if tgt is not None:
+                    if 0 <= u < nc:
+                        if known is None:
+                            crossed: list[int] = []
+                            self.hit_one(p, q, None, crossed)
+                            known = leg_cache[u] = (q, crossed)
+                        clear = not any(act_far[e] for e in known[1])
+                    else:
+                        clear = not self.hit_one(p, q, act_far)
+                    clear = clear and not last.intersects(LineString([p, q]))
+                elif 0 <= u < nc:
                     if known is None:
-                        crossed: list[int] = []
+                        crossed = []
                         self.hit_one(p, q, None, crossed)
                         known = leg_cache[u] = (q, crossed)
                     clear = not any(act[e] for e in known[1]) and (
@@ -556,6 +653,138 @@ class PathGraph:
         pts.append(start)
         pts.reverse()
         return Path(tuple(pts))
+
+
+def _plain_search(
+    start: tuple[float, float],
+    goal: tuple[float, float] | Base,
+    obstacles: Sequence[BaseGeometry],
+    width: float,
+    *,
+    table: BaseGeometry | None = None,
+) -> Path | None:
+    """The search without caches (each obstacle inflated, all merged, lazy A*): what a
+    graph answers for its first query, before building anything to reuse."""
+    hw = width / 2.0
+    sp = Point(start)
+    gp = None if isinstance(goal, Base) else Point(goal)
+    inflated: list[BaseGeometry] = []
+    for o in obstacles:
+        if o.is_empty or o.contains(sp):
+            continue
+        if gp is not None and o.contains(gp) and not o.boundary.contains(gp):
+            return None
+        r = hw
+        r = min(r, float(o.distance(sp)) - 2 * CLEAR_EPS)
+        if gp is not None:
+            r = min(r, float(o.distance(gp)) - 2 * CLEAR_EPS)
+        inflated.append(_inflate(o, max(r, 0.0)))
+    parts = list(inflated)
+    if table is not None:
+        minx, miny, maxx, maxy = table.bounds
+        frame = box(minx - 50, miny - 50, maxx + 50, maxy + 50).difference(
+            table.buffer(-hw, join_style="mitre")
+        )
+        parts.append(frame)
+    others = (
+        shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else shapely.GeometryCollection()
+    )
+    target: Polygon | None = goal.polygon if isinstance(goal, Base) else None
+    blocker = others
+    if target is not None:
+        blocker = shapely.union(others, target.buffer(-CLEAR_EPS))
+    shapely.prepare(blocker)
+    if shapely.contains_xy(blocker, *start):
+        return None
+
+    if target is not None:
+        goal_set = target.exterior.difference(others) if not others.is_empty else target.exterior
+        if goal_set.is_empty:
+            return None
+    else:
+        assert gp is not None
+        goal_set = gp
+        if shapely.contains_xy(blocker, gp.x, gp.y):
+            return None
+
+    corners = np.vstack([_corners(g) for g in inflated]) if inflated else np.zeros((0, 6))
+    if len(corners):
+        ok = ~shapely.contains_xy(blocker, corners[:, 0], corners[:, 1])
+        corners = corners[ok]
+    xy = corners[:, :2]
+    n = len(xy)
+    heur = shapely.distance(goal_set, shapely.points(xy)) if n else np.zeros(0)
+
+    def visible(p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
+        if blocker.is_empty:
+            return np.ones(len(qs), dtype=bool)
+        segs = np.empty((len(qs), 2, 2))
+        segs[:, 0] = p
+        segs[:, 1] = qs
+        hits: np.ndarray = shapely.intersects(blocker, shapely.linestrings(segs))
+        return ~hits
+
+    def goal_point(p: tuple[float, float]) -> tuple[float, float]:
+        if target is None:
+            return (gp.x, gp.y)  # type: ignore[union-attr]
+        line = shapely.shortest_line(goal_set, Point(p))
+        c = np.asarray(line.coords)[0]
+        return (float(c[0]), float(c[1]))
+
+    start_h = float(goal_set.distance(sp))
+    cost = np.full(n, np.inf)
+    parent = np.full(n, -2, dtype=int)  # -1: start
+    closed = np.zeros(n, dtype=bool)
+    best_goal = math.inf
+    goal_parent, goal_end = -1, (0.0, 0.0)
+    heap: list[tuple[float, int]] = [(start_h, -1)]
+    start_cost = 0.0
+    while heap:
+        f, u = heapq.heappop(heap)
+        if u == -3:
+            break
+        if u >= 0:
+            if closed[u]:
+                continue
+            closed[u] = True
+            p = (float(xy[u, 0]), float(xy[u, 1]))
+            gc = float(cost[u])
+        else:
+            p, gc = start, start_cost
+        if f >= best_goal:
+            break
+        q = goal_point(p)
+        d = math.dist(p, q)
+        if gc + d < best_goal and visible(p, np.array([q]))[0]:
+            best_goal, goal_parent, goal_end = gc + d, u, q
+            heapq.heappush(heap, (best_goal, -3))
+        if n == 0:
+            continue
+        vx, vy = xy[:, 0] - p[0], xy[:, 1] - p[1]
+        c1 = vx * (corners[:, 3] - p[1]) - vy * (corners[:, 2] - p[0])
+        c2 = vx * (corners[:, 5] - p[1]) - vy * (corners[:, 4] - p[0])
+        step = np.hypot(vx, vy)
+        cand = (c1 * c2 >= -1e-12) & ~closed & (step > 1e-9) & (gc + step < cost)
+        idx = np.nonzero(cand)[0]
+        if len(idx) == 0:
+            continue
+        vis = visible(p, xy[idx])
+        for i in idx[vis]:
+            c = gc + float(step[i])
+            if c < cost[i]:
+                cost[i] = c
+                parent[i] = u
+                heapq.heappush(heap, (c + float(heur[i]), int(i)))
+    if not math.isfinite(best_goal):
+        return None
+    pts = [goal_end]
+    u = goal_parent
+    while u >= 0:
+        pts.append((float(xy[u, 0]), float(xy[u, 1])))
+        u = int(parent[u])
+    pts.append(start)
+    pts.reverse()
+    return Path(tuple(pts))
 
 
 def _tangent(corners: np.ndarray, px: float, py: float) -> tuple[np.ndarray, np.ndarray]:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
+import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, Point, Polygon
+from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.geometry.bases import Base, field_of_view, size_rank
@@ -51,6 +53,11 @@ class Barrier:
     def rank(self) -> int:
         return size_rank(self.size)
 
+    @cached_property
+    def pieces(self) -> list[BaseGeometry]:
+        """The shape as convex pieces (computed once)."""
+        return _convex_pieces(self.shape)
+
     @classmethod
     def of_base(cls, b: Base) -> Barrier:
         return cls(b.polygon, b.size, b.level)
@@ -62,7 +69,18 @@ def shadow(sx: float, sy: float, convex: BaseGeometry, far: float = _FAR) -> Bas
     if len(coords) == 0:
         return Polygon()
     scaled = (coords - (sx, sy)) * far + (sx, sy)
-    return MultiPoint(list(map(tuple, coords)) + list(map(tuple, scaled))).convex_hull
+    return shapely.convex_hull(shapely.multipoints(np.vstack([coords, scaled])))
+
+
+def _shadows(sx: float, sy: float, pieces: list[BaseGeometry], far: float = _FAR) -> np.ndarray:
+    """:func:`shadow` of each convex piece, in one vectorised call."""
+    coords, idx = shapely.get_coordinates(pieces, return_index=True)
+    scaled = (coords - (sx, sy)) * far + (sx, sy)
+    order = np.argsort(np.concatenate([idx, idx]), kind="stable")
+    pts = np.vstack([coords, scaled])[order]
+    which = np.concatenate([idx, idx])[order]
+    hulls: np.ndarray = shapely.convex_hull(shapely.multipoints(pts, indices=which))
+    return hulls
 
 
 def _convex_pieces(shape: BaseGeometry) -> list[BaseGeometry]:
@@ -73,6 +91,16 @@ def _convex_pieces(shape: BaseGeometry) -> list[BaseGeometry]:
     if shape.geom_type == "MultiPolygon":
         return [p for g in shape.geoms for p in convex_parts(g)]
     return [shape.convex_hull]
+
+
+def _in_front(source: Base, target: Base) -> bool:
+    """Is the whole target base in front of the source's sight line (cheap, conservative)?"""
+    sx, sy = source.sight
+    fx, fy = source.front
+    reach = target.width_mm / 20.0 if target.shape == "round" else 0.0
+    if target.shape == "round":
+        return (target.x - sx) * fx + (target.y - sy) * fy > reach + 1e-6
+    return all((x - sx) * fx + (y - sy) * fy > 1e-6 for x, y in target.corners())
 
 
 def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> Sight:
@@ -96,32 +124,43 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
     if in_contact(source, target):
         return Sight.SEES
     target_shape = target.polygon
-    visible = target_shape.intersection(field_of_view(source))
-    if visible.area <= AREA_EPS:
-        return Sight.NONE
-    clipped = visible.area < target_shape.area - AREA_EPS
+    if source.level == 1 or _in_front(source, target):
+        visible = target_shape  # wholly in the field of view: nothing to clip
+        clipped = False
+    else:
+        visible = target_shape.intersection(field_of_view(source))
+        if visible.area <= AREA_EPS:
+            return Sight.NONE
+        clipped = visible.area < target_shape.area - AREA_EPS
     if source.level != 0 or target.level != 0:
         return Sight.PARTIAL if clipped else Sight.SEES
+    seen = Sight.PARTIAL if clipped else Sight.SEES
     sx, sy = source.sight
-    cone = MultiPoint([(sx, sy), *shapely.get_coordinates(visible)]).convex_hull
+    near = [b for b in barriers if b.level == 0 and b.rank > 0]
+    if not near:
+        return seen
+    xy = shapely.get_coordinates(visible)
+    cone = shapely.convex_hull(shapely.multipoints(np.vstack([[(sx, sy)], xy])))
+    shapely.prepare(cone)
+    hits = shapely.intersects(cone, [b.shape for b in near])
+    near = [b for b, hit in zip(near, hits, strict=True) if hit]
+    if not near:
+        return seen
     need = max(size_rank(source.size), size_rank(target.size))
-    cut: list[BaseGeometry] = []
-    blocked: list[BaseGeometry] = []
-    for b in barriers:
-        if b.level != 0 or b.rank <= 0 or not b.shape.intersects(cone):
-            continue
-        for piece in _convex_pieces(b.shape):
-            if not piece.intersects(cone):
-                continue
-            sh = shadow(sx, sy, piece)
-            cut.append(sh)
-            if b.rank >= need:
-                blocked.append(sh)
-    if not cut:
-        return Sight.PARTIAL if clipped else Sight.SEES
-    if shapely.unary_union(cut).intersection(visible).area <= AREA_EPS:
-        return Sight.PARTIAL if clipped else Sight.SEES
-    if blocked and visible.difference(shapely.unary_union(blocked)).area <= AREA_EPS:
+    pieces: list[BaseGeometry] = []
+    tall: list[bool] = []
+    for b in near:
+        for piece in b.pieces:
+            pieces.append(piece)
+            tall.append(b.rank >= need)
+    touch = shapely.intersects(cone, pieces)
+    if not touch.any():
+        return seen
+    shadows = _shadows(sx, sy, [p for p, t in zip(pieces, touch, strict=True) if t])
+    blocked = [sh for sh, t in zip(shadows, np.asarray(tall)[touch], strict=True) if t]
+    if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
+        return seen
+    if blocked and visible.difference(shapely.union_all(blocked)).area <= AREA_EPS:
         return Sight.NONE
     return Sight.PARTIAL
 
