@@ -90,6 +90,8 @@ class MonteCarloOdds:
     names: tuple[str, ...]
     levels: Ints
     stunned: Bools
+    dice: int = 0
+    """Dice thrown (numpy simulation; the initiative, drawn from its odds, not counted)."""
 
     @property
     def runs(self) -> int:
@@ -473,7 +475,10 @@ def simulate(
         _allocate(batch, live, fighters, round_ == 0)
         batch.fight(live, _initiative_first_full(batch, live, runs))
     return MonteCarloOdds(
-        tuple(f.name for f in fighters), batch.levels.copy(), batch.stunned.copy()
+        tuple(f.name for f in fighters),
+        batch.levels.copy(),
+        batch.stunned.copy(),
+        batch.dice_rolled,
     )
 
 
