@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from confrontation.armylists.load import bundled_catalog
 from confrontation.engine.events import Event, PhaseEnded
 from confrontation.engine.questions import (
-    ChooseFirst,
     Choice,
+    ChooseFirst,
     DieFace,
     KeepResult,
     PlaceCard,
@@ -107,6 +107,25 @@ def passing_combat(state: GameState) -> Transition:
     )
 
 
-def test_only_combat_phase() -> Registration[Phase, object]:
+def passing_combat_phase() -> Registration[Phase, object]:
     """Register :func:`passing_combat` (use in a ``with`` block)."""
     return register_phase(Phase.COMBAT, passing_combat)  # type: ignore[return-value]
+
+
+class KindAgent:
+    """A random agent that first picks a kind of answer uniformly (walk, shoot, announce,
+    end…), then one answer of that kind: random games then shoot and walk as often as they
+    charge (a uniform pick over all answers mostly announces charges)."""
+
+    def __init__(self, seed: int) -> None:
+        from confrontation.dice import SeededRoller
+
+        self.roller = SeededRoller(seed)
+
+    def choose(self, state: GameState, question: object, legal: Sequence[Choice]) -> Choice:
+        from confrontation.agents.random import uniform_index
+
+        kinds = sorted({c.kind for c in legal})
+        kind = kinds[uniform_index(self.roller, len(kinds))]
+        mine = [c for c in legal if c.kind == kind]
+        return mine[uniform_index(self.roller, len(mine))]

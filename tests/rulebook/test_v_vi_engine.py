@@ -8,13 +8,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from engine_support import activate, answer, fighter, profile, skirmish
 
 from confrontation.engine.events import (
     AssaultFellShort,
     Charged,
-    DisengageFailed,
     Disengaged,
+    DisengageFailed,
     Event,
     FighterKilled,
     Moved,
@@ -42,6 +41,7 @@ from confrontation.engine.state import GameState
 from confrontation.engine.step import legal
 from confrontation.geometry.measure import distance
 from confrontation.geometry.scenery import Scenery
+from engine_support import activate, answer, fighter, profile, skirmish
 
 P1, P2 = 0, 1
 
