@@ -24,6 +24,7 @@ from confrontation.engine.events import (
     Wounded,
 )
 from confrontation.engine.field import field_of, piece_of
+from confrontation.engine.narrate import narrate
 from confrontation.engine.questions import (
     Announce,
     AnnouncementsDone,
@@ -74,6 +75,8 @@ def test_a_charge_measured_after_declaring_ends_in_contact_with_the_charged_mark
     assert charged == Charged("p1-c1-1", ("p2-c1-1",), 9.5, ("p2-c1-1",))
     assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
     assert state.fighter("p2-c1-1").charged and state.fighter("p2-c1-1").attacked
+    told = narrate(log)
+    assert "Round 1 — A (p1-c1-1) charges Z (p2-c1-1) (9.5 cm); Z (p2-c1-1) charged." in told
 
 
 @pytest.mark.rule("V-B-3")

@@ -15,7 +15,7 @@ from confrontation.engine import events as ev
 from confrontation.engine.state import GameState, player_name
 
 SILENT: frozenset[str] = frozenset(
-    {"choice_made", "phase_ended", "activation_ended", "maintenance_step"}
+    {"choice_made", "phase_ended", "activation_ended", "maintenance_step", "test_rolled"}
 )
 
 
@@ -110,6 +110,52 @@ class Narrator:
                 return f"{self.fighter(fighter)} is activated."
             case ev.MarkersRemoved(fighter=fighter, markers=markers):
                 return f"{self.fighter(fighter)} loses the {' and '.join(markers)} marker(s)."
+            case ev.SceneryLaid(elements=elements):
+                return f"the scenery is laid: {', '.join(elements) or 'none'}."
+            case ev.ZoneChosen(player=player, zone=zone):
+                return f"{player_name(player)} takes deployment area {zone + 1}."
+            case ev.Deployed(fighter=fighter, x=x, y=y):
+                return f"{self.fighter(fighter)} is deployed at ({x:g}, {y:g})."
+            case ev.ActionAnnounced(fighter=fighter, action=action, target=target, shoot=shoot):
+                what = {"cover": "a move under cover", "engage": "an engagement"}.get(
+                    action, f"a {action}"
+                )
+                on = f" on {self.fighter(target)}" if target else ""
+                extra = " with an assault shot" if shoot else ""
+                return f"{self.fighter(fighter)} announces {what}{on}{extra}."
+            case ev.Moved(fighter=fighter, action=action, distance=cm):
+                verb = {"walk": "walks", "run": "runs", "cover": "moves under cover"}.get(
+                    action, "moves"
+                )
+                return f"{self.fighter(fighter)} {verb} {cm:g} cm."
+            case ev.Charged(fighter=fighter, targets=targets, distance=cm, penalised=hurt):
+                names = " and ".join(self.fighter(t) for t in targets)
+                tail = f"; {', '.join(self.fighter(t) for t in hurt)} charged" if hurt else ""
+                return f"{self.fighter(fighter)} charges {names} ({cm:g} cm){tail}."
+            case ev.Engaged(fighter=fighter, targets=targets, distance=cm):
+                names = " and ".join(self.fighter(t) for t in targets)
+                return f"{self.fighter(fighter)} engages {names} ({cm:g} cm)."
+            case ev.AssaultFellShort(fighter=fighter, target=target, distance=cm, moved=moved):
+                far = f"{cm:g} cm away" if cm is not None else "out of reach"
+                return (
+                    f"{self.fighter(fighter)} falls short of {self.fighter(target)} ({far}) "
+                    f"and moves {moved:g} cm."
+                )
+            case ev.Disengaged(fighter=fighter, method=method):
+                return f"{self.fighter(fighter)} disengages by {method}."
+            case ev.DisengageFailed(fighter=fighter):
+                return f"{self.fighter(fighter)} fails to disengage: Defense counter."
+            case ev.TookCover(fighter=fighter):
+                return f"{self.fighter(fighter)} dives for cover."
+            case ev.ShotFired(shooter=shooter, target=target, distance=cm, explain=explain):
+                return (
+                    f"{self.fighter(shooter)} shoots at {self.fighter(target)} ({cm:g} cm, "
+                    f"difficulty {explain})."
+                )
+            case ev.ShotMissed(shooter=shooter, reason=reason):
+                return f"{self.fighter(shooter)}'s shot misses: {reason}."
+            case ev.ShotHit(victim=victim):
+                return f"the shot hits {self.fighter(victim)}."
             case ev.GameEnded(reason=reason, scores=scores):
                 return f"the game ends ({reason}); score {scores[0]} to {scores[1]}."
         teller = SENTENCES.get(event.kind)
