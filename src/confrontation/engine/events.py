@@ -218,11 +218,13 @@ class MarkersRemoved(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """The game is over."""
+    """The game is over: why, the victory points, and the winner (None: a draw or no
+    scenario decided one; see ``engine.ending``)."""
 
     kind = "game_ended"
     reason: str
     scores: tuple[int, int]
+    winner: int | None = None
 
 
 # --- set-up and deployment (III-A, III-B) ------------------------------------------------

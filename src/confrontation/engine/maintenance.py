@@ -18,9 +18,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from confrontation.engine.ending import finish
 from confrontation.engine.events import (
     Event,
-    GameEnded,
     MaintenanceStepStarted,
     MarkersRemoved,
     PhaseEnded,
@@ -126,9 +126,9 @@ def drive(state: GameState) -> Transition:
         progress = MaintenanceProgress(step=progress.step + 1, hook=0)
         state = dataclasses.replace(state, maintenance=progress)
     events.append(PhaseEnded(state.round, Phase.MAINTENANCE.value))
-    if state.round >= state.rounds:
-        events.append(GameEnded("all rounds played", state.scores))
-        return dataclasses.replace(state, phase=Phase.OVER, maintenance=None), events
+    if state.round >= state.rounds:  # III-A-2: the scenario's last round is over
+        over, ended = finish(dataclasses.replace(state, maintenance=None), "all rounds played")
+        return over, events + ended
     next_round = dataclasses.replace(
         state, round=state.round + 1, phase=Phase.STRATEGIC, maintenance=None, strategic=None
     )

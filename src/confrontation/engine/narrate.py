@@ -156,8 +156,9 @@ class Narrator:
                 return f"{self.fighter(shooter)}'s shot misses: {reason}."
             case ev.ShotHit(victim=victim):
                 return f"the shot hits {self.fighter(victim)}."
-            case ev.GameEnded(reason=reason, scores=scores):
-                return f"the game ends ({reason}); score {scores[0]} to {scores[1]}."
+            case ev.GameEnded(reason=reason, scores=scores, winner=winner):
+                won = "a draw" if winner is None else f"{player_name(winner)} wins"
+                return f"the game ends ({reason}); score {scores[0]} to {scores[1]}: {won}."
         teller = SENTENCES.get(event.kind)
         if teller is not None:
             return teller(self, event)

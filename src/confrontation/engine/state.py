@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from confrontation.dice import chain_natural
-from confrontation.engine.codec import decode, encode
+from confrontation.engine.codec import Tagged, decode, encode
 from confrontation.engine.combat_state import CombatProgress as CombatProgress
 
 PLAYERS: tuple[int, int] = (0, 1)
@@ -397,11 +397,24 @@ class DeploymentProgress:
 
 
 @dataclass(frozen=True)
+class ScenarioRecord(Tagged):
+    """The scenario being played (III-A-2, chapter XX), as plain data in the state.
+
+    A family of records: the scenario package defines its members (each with a ``kind``)
+    and the rules that read them (``engine.ending`` hooks); the engine only carries them.
+    """
+
+    family_root = True
+
+
+@dataclass(frozen=True)
 class GameState:
     """Everything about a game at one moment.
 
     ``seed`` and ``dice_rolled`` locate the game's die stream: a seeded roller for ``seed``
-    that has thrown ``dice_rolled`` dice gives the next face.
+    that has thrown ``dice_rolled`` dice gives the next face. ``scenario`` is the scenario's
+    record (None: no scenario), ``scores`` its victory points and ``winner`` who won once
+    the game is over (None: a draw or undecided).
     """
 
     rounds: int
@@ -423,6 +436,8 @@ class GameState:
     battleground: Battleground | None = None
     charges: tuple[ChargeRecord, ...] = ()
     deployment: DeploymentProgress | None = None
+    scenario: ScenarioRecord | None = None
+    winner: int | None = None
 
     @cached_property
     def scratch(self) -> dict[str, Any]:

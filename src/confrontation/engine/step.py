@@ -26,6 +26,7 @@ from confrontation.engine import (  # noqa: F401
     shooting,
     strategic,
 )
+from confrontation.engine.ending import WATCHES, watched
 from confrontation.engine.events import ChoiceMade, DieRolled, Event, GameStarted
 from confrontation.engine.questions import Choice, DieFace, Question
 from confrontation.engine.registry import (
@@ -103,8 +104,16 @@ def step(state: GameState, choice: Choice) -> Transition:
         state = dataclasses.replace(state, pending=None)
     state, applied = handler.apply(state, choice)
     events.extend(applied)
+    if WATCHES:  # an immediate victory ends the game before anything else happens
+        ended = watched(state, applied)
+        if ended is not None:
+            return ended[0], events + ended[1]
     state, advanced = advance(state)
     events.extend(advanced)
+    if WATCHES and not is_over(state):
+        ended = watched(state, advanced)
+        if ended is not None:
+            return ended[0], events + ended[1]
     return state, events
 
 

@@ -1,0 +1,63 @@
+"""How a game ends: the last round's scoring, or an immediate victory (III-A-2, XX-A-4).
+
+Two extension points for scenario rules (``confrontation.scenarios`` registers its own):
+
+- a **scoring hook**, ``hook(state) -> (state, events)``, runs when the game ends (after
+  the last round, or at once after an immediate victory): it may set ``state.scores`` and
+  ``state.winner`` and tell what it scored (``ObjectiveScored``…);
+- a **watch**, ``watch(state, events) -> (reason, winner) | None``, looks at every step's
+  new events: a result ends the game at once (Execution: "declared the winner immediately").
+
+:func:`finish` ends a game: scoring hooks, then :class:`~.events.GameEnded` with the scores
+and the winner. Without hooks the scores stay as they are and there is no winner.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from confrontation.engine.events import Event, GameEnded
+from confrontation.engine.registry import Registration, Transition
+from confrontation.engine.state import GameState, Phase
+
+ScoringHook = Callable[[GameState], Transition]
+Watch = Callable[[GameState, Sequence[Event]], tuple[str, int | None] | None]
+
+SCORING: dict[str, ScoringHook] = {}
+WATCHES: dict[str, Watch] = {}
+
+
+def register_scoring(name: str, hook: ScoringHook) -> Registration[str, ScoringHook]:
+    """Run ``hook`` when a game ends (hooks run in the order they were registered)."""
+    previous = SCORING.get(name)
+    SCORING[name] = hook
+    return Registration(SCORING, name, previous)
+
+
+def register_watch(name: str, watch: Watch) -> Registration[str, Watch]:
+    """Let ``watch`` end a game at once after any step (an immediate victory)."""
+    previous = WATCHES.get(name)
+    WATCHES[name] = watch
+    return Registration(WATCHES, name, previous)
+
+
+def finish(state: GameState, reason: str, winner: int | None = None) -> Transition:
+    """End the game: the scoring hooks, then ``GameEnded`` (``winner`` unless a hook set one)."""
+    state = dataclasses.replace(state, phase=Phase.OVER, pending=None, winner=winner)
+    events: list[Event] = []
+    for hook in list(SCORING.values()):
+        state, scored = hook(state)
+        events.extend(scored)
+    events.append(GameEnded(reason, state.scores, state.winner))
+    return state, events
+
+
+def watched(state: GameState, events: Sequence[Event]) -> Transition | None:
+    """The game's end if a watch sees an immediate victory in ``events``, else None."""
+    for watch in list(WATCHES.values()):
+        seen = watch(state, events)
+        if seen is not None:
+            reason, winner = seen
+            return finish(state, reason, winner)
+    return None
