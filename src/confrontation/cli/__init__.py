@@ -11,7 +11,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 from typer.exceptions import Abort
 
-from confrontation.cli import army, odds, profiles
+from confrontation.cli import army, games, odds, profiles
 
 
 class OneLineErrors(TyperGroup):
@@ -67,6 +67,7 @@ app = typer.Typer(
 app.add_typer(odds.app, name="odds")
 app.add_typer(army.app, name="army")
 app.add_typer(profiles.app, name="profiles")
+app.add_typer(games.app, name="games")
 
 
 def main() -> None:

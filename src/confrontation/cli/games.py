@@ -1,0 +1,244 @@
+"""`confrontation games ...`: the saved games — list them, show one, replay one."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from confrontation.engine.events import GameEnded
+from confrontation.engine.narrate import narrate
+from confrontation.engine.registry import EngineError
+from confrontation.engine.state import player_name
+from confrontation.store import Store, StoredGame, StoreError, open_store
+from confrontation.store.records import STATUSES, GameSummary
+from confrontation.store.replays import battlefield_svg, replay_rounds
+
+app = typer.Typer(help="Saved games: list, show, replay.", no_args_is_help=True)
+
+EXIT_MISMATCH, EXIT_USAGE = 1, 2
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        metavar="URL",
+        help="Game store: an SQLAlchemy URL or an SQLite file "
+        "(default: $CONFRONTATION_DB or ~/.local/share/confrontation/games.db).",
+    ),
+]
+GameId = Annotated[int, typer.Argument(metavar="ID", help="The game's id (see `games list`).")]
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One line on stderr, then exit (2: usage or unreadable input)."""
+    sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
+    raise typer.Exit(code)
+
+
+def store_at(url: str | None) -> Store:
+    """The store at ``url`` (the default store when None), or one line and exit 2."""
+    try:
+        return open_store(url)
+    except StoreError as error:
+        fail(str(error))
+
+
+def load_game(store: Store, game_id: int) -> StoredGame:
+    """A saved game, or one line and exit 2."""
+    try:
+        return store.load(game_id)
+    except StoreError as error:
+        fail(str(error))
+
+
+def result_text(summary: GameSummary) -> str:
+    """``Player 1 wins 3-1``, ``draw 2-2`` or the status of an unfinished game."""
+    outcome = summary.outcome
+    if outcome is None:
+        return f"{summary.status} ({summary.events} events)"
+    score = f"{outcome.vp[0]}-{outcome.vp[1]}"
+    if outcome.winner is None:
+        return f"draw {score}"
+    return f"{player_name(outcome.winner)} wins {score}"
+
+
+def summary_data(summary: GameSummary) -> dict[str, object]:
+    """A saved game's summary as JSON data."""
+    outcome = summary.outcome
+    return {
+        "id": summary.id,
+        "created": summary.created.isoformat(timespec="seconds"),
+        "scenario": summary.scenario,
+        "seed": summary.seed,
+        "status": summary.status,
+        "agents": list(summary.agents),
+        "armies": list(summary.armies),
+        "winner": None if outcome is None else outcome.winner,
+        "vp": None if outcome is None else list(outcome.vp),
+        "losses_ap": None if outcome is None else list(outcome.losses),
+        "rounds": None if outcome is None else outcome.rounds,
+        "events": summary.events,
+    }
+
+
+def scoreboard(summary: GameSummary) -> Table:
+    """Per player: army, agent, VP and losses (AP); the title says who won."""
+    outcome = summary.outcome
+    title = f"Game {summary.id} — {summary.scenario}, seed {summary.seed}: " + result_text(summary)
+    if outcome is not None:
+        title += f" after {outcome.rounds} round{'s' if outcome.rounds != 1 else ''}"
+    grid = Table(title=escape(title), box=box.SIMPLE_HEAD)
+    grid.add_column("player")
+    grid.add_column("army")
+    grid.add_column("agent")
+    grid.add_column("VP", justify="right")
+    grid.add_column("losses (AP)", justify="right")
+    for player in (0, 1):
+        vp = "—" if outcome is None else str(outcome.vp[player])
+        lost = "—" if outcome is None else str(outcome.losses[player])
+        name = player_name(player)
+        if outcome is not None and outcome.winner == player:
+            name += " ★"
+        grid.add_row(name, escape(summary.armies[player]), escape(summary.agents[player]), vp, lost)
+    return grid
+
+
+@app.command("list")
+def list_command(
+    db: DbOption = None,
+    status: Annotated[
+        str | None,
+        typer.Option("--status", help="running, finished or interrupted."),
+    ] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Newest N only.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The saved games, newest first."""
+    if status is not None and status not in STATUSES:
+        fail(f"--status: {status!r} is not one of {', '.join(STATUSES)}")
+    store = store_at(db)
+    games = store.list(status=status, limit=limit)
+    if as_json:
+        sys.stdout.write(json.dumps([summary_data(g) for g in games]) + "\n")
+        return
+    console = Console(soft_wrap=True)
+    if not games:
+        console.print(f"No saved games in {escape(store.url)}.")
+        return
+    grid = Table(title=f"Saved games ({escape(store.url)})", box=box.SIMPLE_HEAD)
+    for name, justify in (
+        ("id", "right"),
+        ("created (UTC)", "left"),
+        ("scenario", "left"),
+        ("seed", "right"),
+        ("armies", "left"),
+        ("agents", "left"),
+        ("result", "left"),
+        ("rounds", "right"),
+    ):
+        grid.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for game in games:
+        grid.add_row(
+            str(game.id),
+            game.created.strftime("%m-%d %H:%M"),
+            escape(game.scenario),
+            str(game.seed),
+            escape(" vs ".join(game.armies)),
+            escape(" vs ".join(game.agents)),
+            escape(result_text(game)),
+            "—" if game.outcome is None else str(game.outcome.rounds),
+        )
+    console.print(grid)
+
+
+@app.command("show")
+def show_command(
+    game_id: GameId,
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """A saved game: its scoreboard and the game told round by round."""
+    game = load_game(store_at(db), game_id)
+    story = narrate(game.events)
+    if as_json:
+        document = summary_data(game.summary) | {"narration": story}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+        return
+    console = Console(soft_wrap=True)
+    console.print(scoreboard(game.summary))
+    for line in story:
+        console.print(escape(line))
+    if game.summary.outcome is None:
+        console.print(
+            f"[bold]The game is {game.status}:[/] continue it with "
+            f"`confrontation play --resume {game.id}`."
+        )
+
+
+@app.command("replay")
+def replay_command(
+    game_id: GameId,
+    db: DbOption = None,
+    svg_dir: Annotated[
+        Path | None,
+        typer.Option("--svg-dir", metavar="DIR", help="Draw the table at the end of each round."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Rebuild a saved game from its record, check it, and draw each round's battlefield."""
+    game = load_game(store_at(db), game_id)
+    try:
+        final, snapshots = replay_rounds(game.events)
+    except EngineError as error:
+        fail(f"game {game_id} does not replay: {error}", EXIT_MISMATCH)
+    ended = next((e for e in reversed(game.events) if isinstance(e, GameEnded)), None)
+    outcome = game.summary.outcome
+    if outcome is not None and ended is not None and ended.winner != outcome.winner:
+        fail(
+            f"game {game_id}: the record's winner ({ended.winner}) is not the stored "
+            f"result's ({outcome.winner})",
+            EXIT_MISMATCH,
+        )
+    written: list[str] = []
+    if svg_dir is not None:
+        try:
+            svg_dir.mkdir(parents=True, exist_ok=True)
+            for snapshot in snapshots:
+                picture = battlefield_svg(snapshot.state)
+                if picture is None:
+                    continue
+                path = svg_dir / f"game-{game_id}-round-{snapshot.round:02d}.svg"
+                path.write_text(picture, encoding="utf-8")
+                written.append(str(path))
+        except OSError as error:
+            fail(f"--svg-dir {svg_dir}: {error.strerror or error}")
+    document = {
+        "id": game_id,
+        "status": game.status,
+        "events": len(game.events),
+        "matches": True,
+        "round": final.round,
+        "phase": final.phase.value,
+        "scores": list(final.scores),
+        "rounds_drawn": [s.round for s in snapshots],
+        "svg": written,
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(document) + "\n")
+        return
+    console = Console(soft_wrap=True)
+    console.print(
+        f"Game {game_id} ({game.status}): {len(game.events)} events replayed, every one "
+        f"matches the record; final state: round {final.round}, {final.phase.value} phase, "
+        f"score {final.scores[0]}-{final.scores[1]}."
+    )
+    for name in written:
+        console.print(f"  wrote {escape(name)}")

@@ -1,0 +1,379 @@
+"""The saved-games store: every game played, its set-up, record and result, in SQL.
+
+SQLite by default (a file under the user's data directory, or ``CONFRONTATION_DB``), any
+SQLAlchemy URL otherwise. A game is written as it is played: :meth:`Store.begin`, then
+:meth:`Store.append` for each event, then :meth:`Store.finish`.
+
+Commits: events are buffered and committed in one transaction at a *step boundary* (just
+before the next player answer or die is recorded) once a new round has begun, or
+``batch_events`` events or ``batch_seconds`` seconds have gone by since the last commit.
+The stored record is therefore always a run of whole steps that
+:func:`~confrontation.engine.record.replay` accepts. A crash (power cut, ``kill -9``) loses at
+most the steps played since that commit — less than a round and never more than
+``batch_seconds`` of play; an interruption the caller sees (Ctrl-C, an exception) is written
+with :meth:`Store.interrupt`, which keeps every whole step (only a step cut in the middle of
+its events is dropped; resuming plays it again, identically).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import StaticPool
+
+from confrontation.engine.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.record import event_line, read_log
+from confrontation.store.records import (
+    FINISHED,
+    INTERRUPTED,
+    RUNNING,
+    ArmyCopy,
+    GameSetup,
+    GameSummary,
+    Outcome,
+    StoredGame,
+)
+from confrontation.store.schema import Base, EventRow, GameRow
+
+ENV_VAR = "CONFRONTATION_DB"
+"""A database URL (or a file path for SQLite) that replaces the default store."""
+
+BATCH_EVENTS = 500
+BATCH_SECONDS = 2.0
+
+
+class StoreError(Exception):
+    """A store problem told in one line: unreadable URL, unknown game, wrong status."""
+
+
+def data_dir() -> Path:
+    """The user's data directory for the project (XDG: ``$XDG_DATA_HOME/confrontation``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "confrontation"
+
+
+def as_url(text: str) -> str:
+    """A database URL: URLs stay as they are, anything else is a path to an SQLite file."""
+    if "://" in text:
+        return text
+    return f"sqlite:///{Path(text).expanduser().resolve()}"
+
+
+def default_url() -> str:
+    """``$CONFRONTATION_DB`` if set, else ``games.db`` in :func:`data_dir`."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return as_url(env)
+    return as_url(str(data_dir() / "games.db"))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _is_input(event: Event) -> bool:
+    return isinstance(event, ChoiceMade | DieRolled)
+
+
+@dataclass
+class _Buffer:
+    """Events of one game not yet committed."""
+
+    next_index: int
+    rows: list[tuple[int, str]] = field(default_factory=list)
+    last_input: int | None = None
+    """Position in ``rows`` of the last input event (the steps before it are whole)."""
+    due: bool = False
+    since: float = field(default_factory=time.monotonic)
+
+
+class Store:
+    """Saved games in one database (see the module docstring for what is committed when)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        batch_events: int = BATCH_EVENTS,
+        batch_seconds: float = BATCH_SECONDS,
+    ) -> None:
+        self.engine = engine
+        self.batch_events = batch_events
+        self.batch_seconds = batch_seconds
+        self._buffers: dict[int, _Buffer] = {}
+
+    @property
+    def url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    # --- writing a game as it is played ---------------------------------------------------
+
+    def begin(self, setup: GameSetup) -> int:
+        """A new game, status ``running``: its id."""
+        now = _now()
+        row = GameRow(
+            created=now,
+            updated=now,
+            scenario=setup.scenario,
+            seed=setup.seed,
+            agents=list(setup.agents),
+            armies=[army.to_data() for army in setup.armies],
+            options=dict(setup.options),
+            status=RUNNING,
+            events_count=0,
+        )
+        with self._session() as session, session.begin():
+            session.add(row)
+            session.flush()
+            game_id = row.id
+        self._buffers[game_id] = _Buffer(0)
+        return game_id
+
+    def append(self, game_id: int, event: Event) -> None:
+        """Record the next event of a running game (committed by step-boundary batches)."""
+        buffer = self._buffer(game_id)
+        if _is_input(event) and buffer.rows:
+            waited = time.monotonic() - buffer.since
+            if buffer.due or len(buffer.rows) >= self.batch_events or waited >= self.batch_seconds:
+                self._commit(game_id, buffer, len(buffer.rows))
+        if _is_input(event):
+            buffer.last_input = len(buffer.rows)
+        elif isinstance(event, RoundStarted):
+            buffer.due = True
+        buffer.rows.append((buffer.next_index, event_line(event)))
+        buffer.next_index += 1
+
+    def recorder(self, game_id: int) -> Callable[[Event], None]:
+        """An ``on_event`` callback that appends to ``game_id``."""
+
+        def record(event: Event) -> None:
+            self.append(game_id, event)
+
+        return record
+
+    def flush(self, game_id: int) -> None:
+        """Commit every whole step buffered (the events before the last input)."""
+        buffer = self._buffer(game_id)
+        if buffer.last_input is not None:
+            self._commit(game_id, buffer, buffer.last_input)
+
+    def interrupt(self, game_id: int) -> None:
+        """The game stopped before its end: keep its whole steps, status ``interrupted``."""
+        if game_id in self._buffers:
+            self.flush(game_id)
+            del self._buffers[game_id]
+        self._set_status(game_id, INTERRUPTED)
+
+    def finish(self, game_id: int, outcome: Outcome) -> None:
+        """The game is over: commit the rest of its record and its result."""
+        buffer = self._buffers.pop(game_id, None)
+        rows = buffer.rows if buffer is not None else []
+        with self._session() as session, session.begin():
+            self._write(session, game_id, rows)
+            session.execute(
+                update(GameRow)
+                .where(GameRow.id == game_id)
+                .values(status=FINISHED, updated=_now(), **_outcome_values(outcome))
+            )
+
+    def save(self, setup: GameSetup, outcome: Outcome, events: Sequence[Event]) -> int:
+        """A whole finished game in one transaction (``simulate``): its id."""
+        now = _now()
+        with self._session() as session, session.begin():
+            row = GameRow(
+                created=now,
+                updated=now,
+                scenario=setup.scenario,
+                seed=setup.seed,
+                agents=list(setup.agents),
+                armies=[army.to_data() for army in setup.armies],
+                options=dict(setup.options),
+                status=FINISHED,
+                events_count=0,
+                **_outcome_values(outcome),
+            )
+            session.add(row)
+            session.flush()
+            game_id = row.id
+            self._write(session, game_id, [(i, event_line(e)) for i, e in enumerate(events)])
+        return game_id
+
+    def resume(self, game_id: int) -> StoredGame:
+        """Take up an unfinished game again: its record so far; new events go after it."""
+        game = self.load(game_id)
+        if game.status == FINISHED:
+            raise StoreError(f"game {game_id} is finished: there is nothing to resume")
+        self._set_status(game_id, RUNNING)
+        self._buffers[game_id] = _Buffer(len(game.events))
+        return game
+
+    # --- reading ----------------------------------------------------------------------
+
+    def load(self, game_id: int) -> StoredGame:
+        """A saved game with its whole record."""
+        with self._session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"no game {game_id} in {self.url}")
+            lines = session.scalars(
+                select(EventRow.data).where(EventRow.game_id == game_id).order_by(EventRow.index)
+            ).all()
+            summary = _summary(row)
+            setup = GameSetup(
+                scenario=row.scenario,
+                seed=row.seed,
+                agents=(row.agents[0], row.agents[1]),
+                armies=(ArmyCopy.from_data(row.armies[0]), ArmyCopy.from_data(row.armies[1])),
+                options=dict(row.options or {}),
+            )
+        try:
+            events = read_log(lines)
+        except ValueError as error:
+            raise StoreError(f"game {game_id}: {error}") from None
+        return StoredGame(summary, setup, events)
+
+    def list(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
+        """Saved games, the newest first."""
+        query = select(GameRow).order_by(GameRow.id.desc())
+        if status is not None:
+            query = query.where(GameRow.status == status)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._session() as session:
+            return [_summary(row) for row in session.scalars(query)]
+
+    def count(self) -> int:
+        """How many games are saved."""
+        with self._session() as session:
+            return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
+
+    def close(self) -> None:
+        """Commit what can be committed and release the connections."""
+        for game_id in list(self._buffers):
+            self.flush(game_id)
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    def _buffer(self, game_id: int) -> _Buffer:
+        buffer = self._buffers.get(game_id)
+        if buffer is None:
+            raise StoreError(f"game {game_id} is not being recorded here (begin or resume it)")
+        return buffer
+
+    def _commit(self, game_id: int, buffer: _Buffer, upto: int) -> None:
+        rows, buffer.rows = buffer.rows[:upto], buffer.rows[upto:]
+        if buffer.last_input is not None:
+            buffer.last_input -= upto
+            if buffer.last_input < 0:
+                buffer.last_input = None
+        buffer.due = False
+        buffer.since = time.monotonic()
+        if not rows:
+            return
+        with self._session() as session, session.begin():
+            self._write(session, game_id, rows)
+
+    @staticmethod
+    def _write(session: Session, game_id: int, rows: Iterable[tuple[int, str]]) -> None:
+        batch = [{"game_id": game_id, "index": i, "data": line} for i, line in rows]
+        if batch:
+            session.execute(insert(EventRow), batch)
+        session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id)
+            .values(events_count=GameRow.events_count + len(batch), updated=_now())
+        )
+
+    def _set_status(self, game_id: int, status: str) -> None:
+        with self._session() as session, session.begin():
+            done = session.execute(
+                update(GameRow).where(GameRow.id == game_id).values(status=status, updated=_now())
+            )
+            if getattr(done, "rowcount", 1) == 0:
+                raise StoreError(f"no game {game_id} in {self.url}")
+
+
+def _outcome_values(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "winner": outcome.winner,
+        "vp": list(outcome.vp),
+        "losses": list(outcome.losses),
+        "rounds": outcome.rounds,
+    }
+
+
+def _summary(row: GameRow) -> GameSummary:
+    outcome = None
+    if row.status == FINISHED and row.vp is not None and row.losses is not None:
+        outcome = Outcome(
+            row.winner,
+            (int(row.vp[0]), int(row.vp[1])),
+            (int(row.losses[0]), int(row.losses[1])),
+            int(row.rounds or 0),
+        )
+    return GameSummary(
+        id=row.id,
+        created=row.created,
+        updated=row.updated,
+        scenario=row.scenario,
+        seed=row.seed,
+        agents=(row.agents[0], row.agents[1]),
+        armies=(str(row.armies[0]["name"]), str(row.armies[1]["name"])),
+        status=row.status,
+        outcome=outcome,
+        events=row.events_count,
+    )
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def open_store(url: str | None = None, **options: Any) -> Store:
+    """The store at ``url`` (a SQLAlchemy URL or an SQLite file path; default
+    :func:`default_url`), its tables created if needed."""
+    target = as_url(url) if url else default_url()
+    try:
+        if target.startswith("sqlite"):
+            path = target.split(":///", 1)[1] if ":///" in target else ""
+            memory = path in ("", ":memory:")
+            if not memory:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(
+                target,
+                connect_args={"timeout": 30, "check_same_thread": False},
+                poolclass=StaticPool if memory else None,
+            )
+            event.listen(engine, "connect", _sqlite_pragmas)
+        else:
+            engine = create_engine(target)
+        Base.metadata.create_all(engine)
+    except (ArgumentError, NoSuchModuleError, ValueError) as error:
+        raise StoreError(f"{target!r} is not a usable database URL: {error}") from None
+    except (SQLAlchemyError, OSError) as error:
+        message = " ".join(str(error).split())
+        raise StoreError(f"cannot open the game store {target}: {message}") from None
+    return Store(engine, **options)

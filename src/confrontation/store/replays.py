@@ -1,0 +1,139 @@
+"""Rebuilding a stored game from its record: the state at the end of each round, the final
+state, and agents brought back to where the record stops (to continue an interrupted game).
+
+Both walk the record with the engine's ``step`` exactly as
+:func:`~confrontation.engine.record.replay` does, and check that the engine tells the same
+story as the record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from confrontation.engine.events import (
+    ChoiceMade,
+    DieRolled,
+    Event,
+    GameEnded,
+    GameStarted,
+    RoundStarted,
+)
+from confrontation.engine.field import field_of, has_field
+from confrontation.engine.questions import DieFace
+from confrontation.engine.record import ReplayMismatch
+from confrontation.engine.registry import EngineError
+from confrontation.engine.state import GameState
+from confrontation.engine.step import Agent, question, start, step
+from confrontation.engine.views import redact
+from confrontation.geometry.render import svg
+
+
+class ResumeMismatch(EngineError):
+    """An agent, asked again a question of the record, did not give the recorded answer."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The battlefield at the end of a round (``round`` 0: after the deployment)."""
+
+    round: int
+    state: GameState
+
+
+def _first_difference(log: Sequence[Event], produced: Sequence[Event]) -> str:
+    at = next(
+        (i for i, (a, b) in enumerate(zip(log, produced, strict=False)) if a != b),
+        min(len(log), len(produced)),
+    )
+    got = produced[at] if at < len(produced) else "nothing"
+    wanted = log[at] if at < len(log) else "nothing"
+    return f"event {at + 1}: the record has {wanted!r}, the replay {got!r}"
+
+
+def _check_prefix(log: Sequence[Event], produced: Sequence[Event]) -> None:
+    """The record must be the start of what the engine produced (all of it once complete)."""
+    if list(produced[: len(log)]) != list(log):
+        raise ReplayMismatch(_first_difference(log, produced))
+
+
+def _initial(log: Sequence[Event]) -> GameState:
+    if not log or not isinstance(log[0], GameStarted):
+        raise EngineError("a game record starts with a game_started event")
+    return log[0].state
+
+
+def replay_rounds(log: Sequence[Event]) -> tuple[GameState, list[Snapshot]]:
+    """The final state of ``log`` and a snapshot at the end of every round played.
+
+    A round's end is drawn when the next round begins (the maintenance phase moves nobody)
+    or when the game ends; round 0 is the table after the deployment. Every event the engine
+    produces must match the record (a record cut inside a step is accepted as a prefix).
+    """
+    state, produced = start(_initial(log))
+    snapshots: list[Snapshot] = []
+
+    def look(events: Sequence[Event], after: GameState) -> None:
+        for event in events:
+            if isinstance(event, RoundStarted):
+                snapshots.append(Snapshot(event.round - 1, after))
+            elif isinstance(event, GameEnded):
+                snapshots.append(Snapshot(after.round, after))
+
+    look(produced, state)
+    for event in log[1:]:
+        if isinstance(event, ChoiceMade):
+            state, happened = step(state, event.choice)
+        elif isinstance(event, DieRolled):
+            state, happened = step(state, DieFace(event.face))
+        else:
+            continue
+        produced.extend(happened)
+        look(happened, state)
+    _check_prefix(log, produced)
+    return state, snapshots
+
+
+def catch_up(
+    log: Sequence[Event], agents: Mapping[int, Agent] | Sequence[Agent]
+) -> tuple[GameState, list[Event]]:
+    """The state where ``log`` stops, with every agent asked again each question it answered
+    in the record, so that its own dice stream (a random or search agent's roller) stands
+    where it stood: continuing with ``engine.step.run`` then plays the game an uninterrupted
+    run would have played. Agents are deterministic, so each must give its recorded answer;
+    an agent marked ``interactive`` (a person at the terminal) is not asked again.
+
+    Returns the state and the events of the record's whole steps (the record, plus the end
+    of a step the record was cut inside).
+    """
+    state, produced = start(_initial(log))
+    for number, event in enumerate(log[1:], start=2):
+        if isinstance(event, ChoiceMade):
+            asked = question(state)
+            if asked is None or asked.player != event.player:
+                raise ResumeMismatch(f"event {number}: the record's answer was not asked for")
+            agent = agents[asked.player]
+            if not getattr(agent, "interactive", False):
+                choice = agent.choose(redact(state, asked.player), asked, asked.choices)
+                if choice != event.choice:
+                    raise ResumeMismatch(
+                        f"event {number}: player {asked.player + 1}'s agent now answers "
+                        f"{choice!r}, the record has {event.choice!r}"
+                    )
+            state, happened = step(state, event.choice)
+        elif isinstance(event, DieRolled):
+            state, happened = step(state, DieFace(event.face))
+        else:
+            continue
+        produced.extend(happened)
+    _check_prefix(log, produced)
+    return state, produced
+
+
+def battlefield_svg(state: GameState) -> str | None:
+    """The table of ``state`` as SVG (None for a game without a table or scenery yet)."""
+    if not has_field(state):
+        return None
+    here = field_of(state)
+    bases = {fighter_id: here.base(fighter_id) for fighter_id in here.ids()}
+    return svg(here.table, bases, here.scenery, sides=here.owners)
