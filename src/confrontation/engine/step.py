@@ -23,6 +23,7 @@ from confrontation.engine import (  # noqa: F401
     deployment,
     maintenance,
     movement,
+    pursuit,
     shooting,
     strategic,
 )
