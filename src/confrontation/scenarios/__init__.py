@@ -1,0 +1,49 @@
+"""Scenarios (III-A-2, chapter XX): scenario files, control of areas, victory points.
+
+Importing this package plugs the basic scenarios' rules into the engine (``engine.ending``
+hooks): any game whose state carries a :class:`~.base.BasicScenario` is scored by them, and a
+record of such a game replays only with this package imported.
+"""
+
+from confrontation.scenarios.base import (
+    Area,
+    BasicScenario,
+    Scenario,
+    area_geometry,
+    bundled_scenarios,
+    load_scenario,
+    resolve,
+)
+from confrontation.scenarios.basic import (
+    AreaControlled,
+    ObjectiveScored,
+    TargetsSet,
+    card_values,
+    execution_met,
+    install,
+    losses_ap,
+    provisional_vp,
+)
+from confrontation.scenarios.control import Control, control, controller, wounded_value
+
+__all__ = [
+    "Area",
+    "AreaControlled",
+    "BasicScenario",
+    "Control",
+    "ObjectiveScored",
+    "Scenario",
+    "TargetsSet",
+    "area_geometry",
+    "bundled_scenarios",
+    "card_values",
+    "control",
+    "controller",
+    "execution_met",
+    "install",
+    "load_scenario",
+    "losses_ap",
+    "provisional_vp",
+    "resolve",
+    "wounded_value",
+]

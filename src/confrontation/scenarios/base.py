@@ -1,0 +1,388 @@
+"""Scenarios as data (III-A-2, XX-A): the file model, the loader and the record a game carries.
+
+A scenario file (``data/scenarios/<id>.toml``, or a user's own file) says how long the game
+lasts, the table and its line-of-battle split (III-A-1), how many standard scenery elements
+are laid (III-A-3), the goal — ``control`` (victory points for the areas controlled after the
+last round) or ``execution`` (kill a given enemy first, III-A-2) — its areas and its
+variations. Every problem is one line naming the file, the line and the key
+(:class:`~confrontation.armylists.load.LoadError`).
+
+:class:`BasicScenario` is the scenario as the game state carries it (plain data, part of the
+record); ``scenarios.basic`` holds the rules that read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from shapely.geometry import Point, box
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
+from confrontation.data import data_path
+from confrontation.engine.state import ScenarioRecord
+from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
+
+Shape = Literal["table", "deployment", "centre", "rect", "circle"]
+Goal = Literal["control", "execution"]
+TargetRule = Literal["highest-value", "random-card"]
+
+MIN_SCENERY = 4
+"""III-A-3: "a minimum of 4 scenery components"."""
+
+
+class AreaSpec(BaseModel):
+    """An area to control (III-A-2). ``owner`` 1 or 2 makes it a player's area: ``vp`` when
+    its owner controls it, ``vp_enemy`` when his enemy does; a neutral area gives ``vp``.
+
+    Shapes: ``table`` (the entire battlefield), ``deployment`` (the owner's deployment area,
+    III-A-1), ``centre`` (between the two deployment areas, within 15 cm of the median line),
+    ``rect`` (``x0 y0 x1 y1``) and ``circle`` (``x y radius``), in cm from the lower-left
+    corner; an owned rect or circle is given for an owner in deployment area 1 and turned half
+    a turn about the table's centre when he deploys in area 2.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str = Field(min_length=1)
+    shape: Shape
+    owner: Literal[1, 2] | None = None
+    vp: int = Field(default=0, ge=0)
+    vp_enemy: int = Field(default=0, ge=0)
+    x0: float | None = None
+    y0: float | None = None
+    x1: float | None = None
+    y1: float | None = None
+    x: float | None = None
+    y: float | None = None
+    radius: float | None = Field(default=None, gt=0)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AreaSpec:
+        if self.shape == "deployment" and self.owner is None:
+            raise ValueError("a 'deployment' area needs an owner (1 or 2)")
+        if self.owner is None and self.vp_enemy:
+            raise ValueError("vp_enemy is for an area with an owner")
+        needs = {"rect": ("x0", "y0", "x1", "y1"), "circle": ("x", "y", "radius")}
+        for key in needs.get(self.shape, ()):
+            if getattr(self, key) is None:
+                raise ValueError(f"a '{self.shape}' area needs {key}")
+        for key in ("x0", "y0", "x1", "y1", "x", "y", "radius"):
+            if key not in needs.get(self.shape, ()) and getattr(self, key) is not None:
+                raise ValueError(f"{key} does not belong to a '{self.shape}' area")
+        return self
+
+    def coords(self) -> tuple[float, ...]:
+        """The shape's numbers (rect: x0 y0 x1 y1; circle: x y radius)."""
+        keys = {"rect": ("x0", "y0", "x1", "y1"), "circle": ("x", "y", "radius")}
+        return tuple(float(getattr(self, k)) for k in keys.get(self.shape, ()))
+
+
+class VariationSpec(BaseModel):
+    """A variation (III-A-2): what it changes of the scenario."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    summary: str = ""
+    rounds: int | None = Field(default=None, ge=1)
+    table: str | None = None
+    split: Literal["width", "length"] | None = None
+    scenery: int | None = Field(default=None, ge=MIN_SCENERY)
+    target: TargetRule | None = None
+    areas: list[AreaSpec] | None = None
+
+
+class ScenarioFile(BaseModel):
+    """A scenario file as written."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    name: str = Field(min_length=1)
+    section: str = ""
+    summary: str = ""
+    rounds: int = Field(ge=1)
+    table: str = "120x60"
+    split: Literal["width", "length"] = "width"
+    scenery: int = Field(default=6, ge=MIN_SCENERY)
+    goal: Goal
+    target: TargetRule | None = None
+    serious_penalty: int = Field(default=5, ge=0)
+    critical_penalty: int = Field(default=10, ge=0)
+    areas: list[AreaSpec] = Field(default_factory=list)
+    variations: list[VariationSpec] = Field(default_factory=list)
+
+
+# --- the record a game carries ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Area:
+    """An area of the game (plain data): ``owner`` 0/1 (engine players) or None."""
+
+    name: str
+    shape: str
+    owner: int | None = None
+    vp: int = 0
+    vp_enemy: int = 0
+    coords: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class BasicScenario(ScenarioRecord):
+    """A basic scenario in play (III-A-2): its rules' data, carried by the game state.
+
+    ``values`` gives the strategic value of one fighter of each card, equipment included
+    (I-D-2; cards not listed use their profile's AP). ``targets[p]`` are the enemy fighters
+    player ``p`` must kill (Execution); ``draw`` the dice of the random-card draw under way.
+    """
+
+    kind = "basic"
+    id: str
+    name: str
+    goal: str
+    rounds: int
+    areas: tuple[Area, ...] = ()
+    target: str = ""
+    serious_penalty: int = 5
+    critical_penalty: int = 10
+    values: tuple[tuple[str, int], ...] = ()
+    targets: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    draw: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario (one variation of it) ready to play."""
+
+    id: str
+    name: str
+    summary: str
+    section: str
+    rounds: int
+    table: str
+    split: str
+    scenery: int
+    goal: str
+    target: str
+    areas: tuple[Area, ...]
+    serious_penalty: int = 5
+    critical_penalty: int = 10
+    variations: tuple[str, ...] = ()
+    path: Path | None = None
+
+    def record(self, rounds: int | None = None) -> BasicScenario:
+        """The scenario as a game state carries it (before values and targets are set)."""
+        return BasicScenario(
+            id=self.id,
+            name=self.name,
+            goal=self.goal,
+            rounds=rounds if rounds is not None else self.rounds,
+            areas=self.areas,
+            target=self.target,
+            serious_penalty=self.serious_penalty,
+            critical_penalty=self.critical_penalty,
+        )
+
+
+# --- geometry of the areas ----------------------------------------------------------------------
+
+
+def _turned(table: Table, coords: tuple[float, ...], shape: str) -> tuple[float, ...]:
+    """Half a turn about the table's centre."""
+    if shape == "circle":
+        x, y, r = coords
+        return (table.width - x, table.height - y, r)
+    x0, y0, x1, y1 = coords
+    return (table.width - x1, table.height - y1, table.width - x0, table.height - y0)
+
+
+def area_geometry(
+    area: Area, table: Table, split: str, zones: tuple[int, int] | None
+) -> BaseGeometry:
+    """Where ``area`` lies on ``table`` once the players have their deployment areas
+    (``zones[p]``: 0 for deployment area 1, 1 for area 2; None: as if Player 1 took area 1)."""
+    zones = zones if zones is not None else (0, 1)
+    if area.shape == "table":
+        return table.area
+    lines = table.line_of_battle("width" if split == "width" else "length")
+    if area.shape == "deployment":
+        assert area.owner is not None
+        return lines[zones[area.owner]].area
+    if area.shape == "centre":  # III-A-1: the deployment areas begin 15 cm from the median
+        if split == "width":
+            m = table.width / 2
+            return box(m - DEPLOY_NEAR_CM, 0, m + DEPLOY_NEAR_CM, table.height)
+        m = table.height / 2
+        return box(0, m - DEPLOY_NEAR_CM, table.width, m + DEPLOY_NEAR_CM)
+    coords = area.coords
+    if area.owner is not None and zones[area.owner] == 1:
+        coords = _turned(table, coords, area.shape)
+    if area.shape == "circle":
+        x, y, r = coords
+        return Point(x, y).buffer(r, quad_segs=32)
+    x0, y0, x1, y1 = coords
+    return box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+# --- loading ------------------------------------------------------------------------------
+
+
+def bundled_dir() -> Path:
+    """The folder of the bundled scenario files."""
+    return Path(str(data_path("scenarios")))
+
+
+def bundled_scenarios() -> list[str]:
+    """The ids of the bundled scenarios (file names without ``.toml``), sorted."""
+    return sorted(p.stem for p in bundled_dir().glob("*.toml"))
+
+
+def _area(spec: AreaSpec) -> Area:
+    owner = None if spec.owner is None else spec.owner - 1
+    return Area(spec.name, spec.shape, owner, spec.vp, spec.vp_enemy, spec.coords())
+
+
+def _check_areas(
+    path: Path, text: str, areas: tuple[Area, ...], table: str, split: str, loc: list[str | int]
+) -> None:
+    """Areas lie on the table and do not overlap (XX-C-3: a fighter counts in one area)."""
+    width, height = FORMATS[table]
+    board = Table(width, height)
+    for zones in ((0, 1), (1, 0)):
+        shapes = [area_geometry(a, board, split, zones) for a in areas]
+        for i, shape in enumerate(shapes):
+            where = [*loc, i + 1]
+            if not board.area.buffer(1e-6).covers(shape):
+                raise LoadError(
+                    path,
+                    f"area {areas[i].name!r} is not wholly on the {table} table",
+                    line=find_line(text, where),
+                    key=_key(where),
+                )
+            for j in range(i):
+                if shapes[j].intersection(shape).area > 1e-6:
+                    raise LoadError(
+                        path,
+                        f"areas {areas[j].name!r} and {areas[i].name!r} overlap "
+                        "(XX-C-3: a fighter counts in one area only)",
+                        line=find_line(text, where),
+                        key=_key(where),
+                    )
+
+
+def _key(loc: list[str | int]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def load_scenario(
+    path: Path, variation: str | None = None, scenario_id: str | None = None
+) -> Scenario:
+    """Read a scenario file (one of its variations with ``variation``)."""
+    text, data = read_toml(path)
+    spec = parse_model(ScenarioFile, path, text, data)
+    ids = [v.id for v in spec.variations]
+    for n, vid in enumerate(ids):
+        if vid in ids[:n]:
+            where: list[str | int] = ["variations", n + 1, "id"]
+            raise LoadError(
+                path,
+                f"variation {vid!r} appears twice",
+                line=find_line(text, where),
+                key=_key(where),
+            )
+    rounds, table, split, scenery = spec.rounds, spec.table, spec.split, spec.scenery
+    target, areas_spec = spec.target, spec.areas
+    area_loc: list[str | int] = ["areas"]
+    summary = spec.summary
+    if variation is not None:
+        if variation not in ids:
+            known = ", ".join(ids) or "none"
+            raise LoadError(path, f"no variation {variation!r} (variations: {known})")
+        n = ids.index(variation)
+        chosen = spec.variations[n]
+        rounds = chosen.rounds or rounds
+        table = chosen.table or table
+        split = chosen.split or split
+        scenery = chosen.scenery or scenery
+        target = chosen.target or target
+        summary = chosen.summary or summary
+        if chosen.areas is not None:
+            areas_spec, area_loc = chosen.areas, ["variations", n + 1, "areas"]
+    if table not in FORMATS:
+        key: list[str | int] = ["table"]
+        raise LoadError(
+            path,
+            f"unknown table format {table!r}; use one of {', '.join(FORMATS)} (III-A-1)",
+            line=find_line(text, key),
+            key="table",
+        )
+    if spec.goal == "control" and not areas_spec:
+        raise LoadError(path, "a 'control' scenario needs at least one [[areas]] (III-A-2)")
+    if spec.goal == "execution" and target is None:
+        raise LoadError(
+            path,
+            "an 'execution' scenario needs target = 'highest-value' or 'random-card'",
+            line=find_line(text, ["goal"]),
+            key="target",
+        )
+    areas = tuple(_area(a) for a in areas_spec)
+    names = [a.name for a in areas]
+    for n, name in enumerate(names):
+        if name in names[:n]:
+            where = [*area_loc, n + 1, "name"]
+            raise LoadError(
+                path, f"area {name!r} appears twice", line=find_line(text, where), key=_key(where)
+            )
+    _check_areas(path, text, areas, table, split, area_loc)
+    base_id = scenario_id or path.stem
+    return Scenario(
+        id=base_id if variation is None else f"{base_id}:{variation}",
+        name=spec.name if variation is None else f"{spec.name} ({variation})",
+        summary=summary,
+        section=spec.section,
+        rounds=rounds,
+        table=table,
+        split=split,
+        scenery=scenery,
+        goal=spec.goal,
+        target=target or "",
+        areas=areas,
+        serious_penalty=spec.serious_penalty,
+        critical_penalty=spec.critical_penalty,
+        variations=tuple(ids),
+        path=path,
+    )
+
+
+def resolve(name_or_file: str) -> Scenario:
+    """A scenario by bundled id or file path, optionally ``:variation`` (``conquest:campsites``,
+    ``my.toml:night``). Unknown names raise a one-line :class:`LoadError`."""
+    if not name_or_file.strip():
+        raise LoadError("--scenario", "empty scenario name")
+    path = Path(name_or_file)
+    if path.suffix == ".toml" or path.is_file():
+        return load_scenario(path)
+    base, _, variation = name_or_file.partition(":")
+    file = Path(base)
+    if file.suffix == ".toml" or file.is_file():
+        return load_scenario(file, variation or None)
+    return _bundled(base.lower(), variation or None)
+
+
+@cache
+def _bundled(name: str, variation: str | None) -> Scenario:
+    known = bundled_scenarios()
+    if name not in known:
+        raise LoadError(
+            "--scenario",
+            f"no scenario {name!r} (bundled: {', '.join(known)}; or give a .toml file)",
+        )
+    return load_scenario(bundled_dir() / f"{name}.toml", variation)

@@ -1,0 +1,307 @@
+"""The rules of the basic scenarios (III-A-2): victory points, round limits, Execution.
+
+- **Control** scenarios (Bloodbath, Conquest): when the last round is over each area is
+  checked (:mod:`~.control`); its controller scores the area's victory points; the player
+  with more VP wins, equal VP is a draw (Bloodbath: the area is the whole battlefield and
+  is worth 1 VP, so its controller wins).
+- **Execution**: each player must kill a given enemy — the one with the highest strategic
+  value, equipment included, or (variation) every fighter of an enemy card drawn at random.
+  "The first player to accomplish this is declared the winner immediately": a watch ends the
+  game on the step that kills the last of them. After 5 rounds without it, a draw.
+
+Plugged into the engine through ``engine.ending`` (a scoring hook and a watch) and, for the
+random-card draw, the deployment and strategic phase drivers (a chance step before the set-up).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from confrontation.dice import FACES
+from confrontation.engine import deployment as _deployment  # noqa: F401  (registers its driver)
+from confrontation.engine import strategic as _strategic  # noqa: F401
+from confrontation.engine.ending import register_scoring, register_watch
+from confrontation.engine.events import Event, FighterKilled
+from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.questions import Choice, DieFace, Option, Question
+from confrontation.engine.registry import (
+    DRIVERS,
+    Handler,
+    PhaseDriver,
+    Transition,
+    register_handler,
+    register_phase,
+)
+from confrontation.engine.state import PLAYERS, GameState, Pending, Phase, player_name
+from confrontation.scenarios.base import Scenario
+from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
+
+# --- events ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AreaControlled(Event):
+    """An area checked at the end of the game (III-A-2): Powers, values, controller."""
+
+    kind = "area_controlled"
+    area: str
+    powers: tuple[int, int]
+    values: tuple[int, int]
+    controller: int | None
+
+
+@dataclass(frozen=True)
+class ObjectiveScored(Event):
+    """``player`` scores ``vp`` victory points for ``objective`` (III-A-2, XX-A-4)."""
+
+    kind = "objective_scored"
+    player: int
+    objective: str
+    vp: int
+
+
+@dataclass(frozen=True)
+class TargetsSet(Event):
+    """Execution (III-A-2): the enemy fighters ``player`` must kill (``card`` when drawn)."""
+
+    kind = "targets_set"
+    player: int
+    fighters: tuple[str, ...]
+    card: str | None = None
+
+
+# --- setting a scenario up ---------------------------------------------------------------------
+
+
+def highest_value_targets(state: GameState, player: int) -> tuple[str, ...]:
+    """III-A-2 Execution: the enemies of ``player`` with the highest strategic value
+    (equipment included); killing any one of them fulfils the goal (docs/rulings.md)."""
+    enemies = [f for f in state.fighters if f.player != player and f.alive]
+    if not enemies:
+        return ()
+    best = max(fighter_value(state, f) for f in enemies)
+    return tuple(f.id for f in enemies if fighter_value(state, f) == best)
+
+
+def install(
+    state: GameState,
+    scenario: Scenario,
+    *,
+    values: Mapping[str, int] | None = None,
+    rounds: int | None = None,
+) -> GameState:
+    """``state`` (before it starts) playing ``scenario``: the record in the state, the round
+    limit (``rounds`` overrides the scenario's), Execution's highest-value targets.
+
+    ``values`` maps a card id to the strategic value of one of its fighters with his
+    equipment (I-D-2); :func:`card_values` computes it from the army lists.
+    """
+    record = scenario.record(rounds)
+    record = dataclasses.replace(record, values=tuple(sorted((values or {}).items())))
+    state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
+    if record.goal == "execution" and record.target == "highest-value":
+        targets = (highest_value_targets(state, 0), highest_value_targets(state, 1))
+        state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))
+    return state
+
+
+def card_values(armies: Sequence[object]) -> dict[str, int]:
+    """Card id → strategic value of one fighter with his equipment (I-D-2), for armies
+    loaded with ``armylists.load.load_army`` (ids as ``engine.setup.new_game`` gives them)."""
+    from confrontation.armylists.cost import strategic_value
+    from confrontation.model.army import Army
+
+    out: dict[str, int] = {}
+    for player, army in enumerate(armies):
+        assert isinstance(army, Army)
+        for n, card in enumerate(army.cards, start=1):
+            out[f"p{player + 1}-c{n}"] = strategic_value(card.profile, card.equipment).total
+    return out
+
+
+# --- the random-card draw (Execution variation) ------------------------------------------------
+
+
+def _drawing(state: GameState) -> int | None:
+    """The player whose target card is still to be drawn, if any."""
+    scenario = scenario_of(state)
+    if scenario is None or scenario.goal != "execution" or scenario.target != "random-card":
+        return None
+    for player in PLAYERS:
+        if not scenario.targets[player]:
+            return player
+    return None
+
+
+def _enemy_cards(state: GameState, player: int) -> list[str]:
+    return [c.id for c in state.cards if c.player != player]
+
+
+def _digits(n: int) -> tuple[int, int]:
+    """Dice needed to draw one of ``n`` (base-6 digits) and the largest fair value bound."""
+    digits, span = 1, 6
+    while span < n:
+        digits, span = digits + 1, span * 6
+    return digits, span - span % n
+
+
+def _set_target(state: GameState, player: int, card: str) -> Transition:
+    scenario = scenario_of(state)
+    assert scenario is not None
+    fighters = state.card(card).fighters
+    targets = list(scenario.targets)
+    targets[player] = fighters
+    record = dataclasses.replace(scenario, targets=(targets[0], targets[1]), draw=())
+    return dataclasses.replace(state, scenario=record), [TargetsSet(player, fighters, card)]
+
+
+def _with_draw(inner: PhaseDriver) -> PhaseDriver:
+    def drive(state: GameState) -> Transition:
+        player = _drawing(state)
+        if player is None:
+            return inner(state)
+        cards = _enemy_cards(state, player)
+        if len(cards) == 1:
+            return _set_target(state, player, cards[0])
+        return dataclasses.replace(state, pending=Pending("scenario_draw", None)), []
+
+    return drive
+
+
+def _draw_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    scenario = scenario_of(state)
+    player = _drawing(state)
+    assert scenario is not None and player is not None
+    cards = _enemy_cards(state, player)
+    dice = (*scenario.draw, choice.face)
+    digits, limit = _digits(len(cards))
+    if len(dice) < digits:
+        return dataclasses.replace(state, scenario=dataclasses.replace(scenario, draw=dice)), []
+    value = 0
+    for face in dice:
+        value = value * 6 + face - 1
+    if value >= limit:  # not a fair draw: roll again
+        return dataclasses.replace(state, scenario=dataclasses.replace(scenario, draw=())), []
+    return _set_target(state, player, cards[value % len(cards)])
+
+
+def _draw_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    player = _drawing(state)
+    assert player is not None
+    n = len(_enemy_cards(state, player))
+    prompt = f"Execution: {player_name(player)} draws one of the enemy's {n} cards (III-A-2)"
+    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
+    return Question("scenario_draw", None, prompt, options)
+
+
+def _draw_subject(state: GameState) -> int | None:
+    return _drawing(state)
+
+
+# --- scoring and the immediate win ---------------------------------------------------------
+
+
+def execution_met(state: GameState, player: int) -> bool:
+    """``player`` has killed his target (highest value: any of them; a drawn card: all)."""
+    scenario = scenario_of(state)
+    if scenario is None or scenario.goal != "execution" or not scenario.targets[player]:
+        return False
+    dead = [not state.fighter(f).alive for f in scenario.targets[player]]
+    return any(dead) if scenario.target == "highest-value" else all(dead)
+
+
+def watch(state: GameState, events: Sequence[Event]) -> tuple[str, int | None] | None:
+    """III-A-2 Execution: "declared the winner immediately"."""
+    scenario = scenario_of(state)
+    if scenario is None or scenario.goal != "execution":
+        return None
+    for event in events:
+        if not isinstance(event, FighterKilled):
+            continue
+        for player in PLAYERS:
+            if event.fighter in scenario.targets[player] and execution_met(state, player):
+                return (f"Execution: {player_name(player)} has killed his target", player)
+    return None
+
+
+def score(state: GameState) -> Transition:
+    """The scenario's victory points and winner when the game ends (III-A-2)."""
+    scenario = scenario_of(state)
+    if scenario is None:
+        return state, []
+    events: list[Event] = []
+    vp = [0, 0]
+    winner = state.winner
+    if scenario.goal == "execution":
+        if winner is not None:
+            vp[winner] = 1
+            events.append(ObjectiveScored(winner, "execution", 1))
+    else:
+        for area in scenario.areas:
+            checked = control(state, area)
+            events.append(
+                AreaControlled(area.name, checked.powers, checked.values, checked.controller)
+            )
+            if checked.controller is not None:
+                points = area_vp(area, checked.controller)
+                vp[checked.controller] += points
+                events.append(ObjectiveScored(checked.controller, area.name, points))
+        winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else None
+    return dataclasses.replace(state, scores=(vp[0], vp[1]), winner=winner), events
+
+
+def provisional_vp(state: GameState) -> tuple[int, int]:
+    """The victory points each player would score if the game ended now (agents, displays)."""
+    scored, _ = score(dataclasses.replace(state, winner=None))
+    return scored.scores
+
+
+def losses_ap(state: GameState, player: int) -> int:
+    """The strategic value of ``player``'s fighters killed so far (XX-A-5)."""
+    return sum(
+        fighter_value(state, f) for f in state.fighters if f.player == player and not f.alive
+    )
+
+
+# --- narration -------------------------------------------------------------------------------
+
+
+def _tell_area(narrator: Narrator, event: Event) -> str | None:
+    assert isinstance(event, AreaControlled)
+    p, v = event.powers, event.values
+    who = "disputed" if event.controller is None else f"held by {player_name(event.controller)}"
+    return f"{event.area}: Power {p[0]} to {p[1]}, value {v[0]} to {v[1]} — {who}."
+
+
+def _tell_scored(narrator: Narrator, event: Event) -> str | None:
+    assert isinstance(event, ObjectiveScored)
+    return f"{player_name(event.player)} scores {event.vp} VP ({event.objective})."
+
+
+def _tell_targets(narrator: Narrator, event: Event) -> str | None:
+    assert isinstance(event, TargetsSet)
+    names = " or ".join(narrator.fighter(f) for f in event.fighters)
+    if event.card is not None:
+        return f"{player_name(event.player)} must eliminate {narrator.card(event.card)}."
+    return f"{player_name(event.player)} must kill {names}."
+
+
+register_sentence("area_controlled", _tell_area)
+register_sentence("objective_scored", _tell_scored)
+register_sentence("targets_set", _tell_targets)
+register_handler(
+    Handler(
+        "scenario_draw",
+        lambda s: [DieFace(f) for f in FACES],
+        _draw_apply,
+        _draw_describe,
+        subject=_draw_subject,
+    )
+)
+for _phase in (Phase.DEPLOYMENT, Phase.STRATEGIC):
+    register_phase(_phase, _with_draw(DRIVERS[_phase]))
+register_scoring("basic-scenarios", score)
+register_watch("execution", watch)

@@ -1,0 +1,1 @@
+"""Whole games: one game (`game.play_game`) and many (`batch`)."""

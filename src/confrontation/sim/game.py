@@ -1,0 +1,269 @@
+"""One whole game: armies, scenario, agents and a seed in; the result and its record out.
+
+:func:`play_game` is the one function that plays a game (``confrontation play``, the
+simulations and the saved games all call it). The game is set up as III-A says: the armies
+(I-D), the scenario's table and line of battle (III-A-1), its round limit (III-A-2), scenery
+laid by the engine's seeded generator (III-A-3, ``setup.on_battlefield``), then the engine's
+own deployment (III-B) and rounds, the agents answering every question. Every die comes from
+the game's seeded stream, so the same config gives the same game, event for event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from confrontation import scenarios
+from confrontation.armylists.load import LoadError, bundled_army_files, load_army
+from confrontation.engine.events import Event, GameEnded, GameStarted
+from confrontation.engine.field import base_of
+from confrontation.engine.record import replay
+from confrontation.engine.setup import new_game, on_battlefield
+from confrontation.engine.state import GameState
+from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
+from confrontation.engine.views import redact
+from confrontation.model.army import Army
+from confrontation.scenarios import Scenario
+
+DEFAULT_SCENARIO = "conquest"
+DEFAULT_ARMIES: tuple[str, str] = ("akkylannie-crusade", "bran-o-kor-horde")
+"""Two bundled demo armies of different nations and equal points (Griffin and Jackal, 250 AP)."""
+DEFAULT_AGENTS: tuple[str, str] = ("greedy", "greedy")
+
+
+class GameSetupError(ValueError):
+    """The game cannot be set up (unknown agent, army, scenario…): one line for the user."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """What a game is played with.
+
+    ``scenario``: a bundled id or a scenario file, with an optional ``:variation``;
+    ``armies``: two army files or bundled army ids (Player 1 first); ``agents``: two agent
+    names for ``agents.make``; ``rounds`` overrides the scenario's round limit.
+    """
+
+    scenario: str = DEFAULT_SCENARIO
+    armies: tuple[str, str] = DEFAULT_ARMIES
+    agents: tuple[str, str] = DEFAULT_AGENTS
+    seed: int = 0
+    rounds: int | None = None
+    agent_options: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player's side of a result: army, agent, victory points, losses (AP, XX-A-5)."""
+
+    army: str
+    agent: str
+    vp: int
+    losses_ap: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A played game: ``rounds`` is the round it ended in; ``winner`` 0, 1 or None (draw)."""
+
+    scenario: str
+    seed: int
+    rounds: int
+    winner: int | None
+    players: tuple[PlayerResult, PlayerResult]
+    state: GameState
+    events: tuple[Event, ...]
+    reason: str = ""
+
+
+# --- setting up ------------------------------------------------------------------------------
+
+
+def army_path(name: str) -> Path:
+    """A bundled army id (``lion-vanguard``) or an army file."""
+    bundled = {p.stem: p for p in bundled_army_files()}
+    if name in bundled:
+        return bundled[name]
+    path = Path(name)
+    if path.suffix != ".toml" and not path.exists():
+        raise LoadError(
+            name, f"no such army file, nor a bundled army ({', '.join(sorted(bundled))})"
+        )
+    return path
+
+
+def load_armies(names: Sequence[str]) -> tuple[Army, Army]:
+    """The two armies of a game (Player 1 first)."""
+    if len(names) != 2:
+        raise GameSetupError(f"a game needs two armies, not {len(names)}")
+    first, second = (load_army(army_path(n)) for n in names)
+    return first, second
+
+
+def agent_seed(seed: int, player: int) -> int:
+    """Each agent's own seed, derived from the game's (agents draw from their own stream)."""
+    return seed * 10 + player + 1
+
+
+def make_agent(name: str, *, seed: int, player: int, **options: Any) -> Agent:
+    """An agent by name through ``agents.make``; only "random" while the registry is missing."""
+    from confrontation import agents
+
+    make = getattr(agents, "make", None)
+    if make is not None:
+        try:
+            agent: Agent = make(name, seed=seed, player=player, **options)
+        except (KeyError, ValueError, LookupError, ImportError) as error:
+            raise GameSetupError(f"agent {name!r}: {error}") from None
+        return agent
+    if name == "random":
+        from confrontation.agents.random import RandomAgent
+
+        return RandomAgent(seed)
+    raise GameSetupError(f"unknown agent {name!r} (available: random)")
+
+
+def agent_available(name: str) -> bool:
+    """Whether :func:`make_agent` knows ``name``."""
+    try:
+        make_agent(name, seed=0, player=0)
+    except GameSetupError:
+        return False
+    return True
+
+
+def initial_state(config: GameConfig) -> tuple[GameState, Scenario, tuple[Army, Army]]:
+    """The state before the set-up begins: armies, table, scenery count, scenario."""
+    scenario = scenarios.resolve(config.scenario)
+    armies = load_armies(config.armies)
+    if config.rounds is not None and config.rounds < 1:
+        raise GameSetupError(f"a game lasts at least one round, not {config.rounds}")
+    rounds = config.rounds if config.rounds is not None else scenario.rounds
+    state = new_game(armies, rounds=rounds, seed=config.seed)
+    state = on_battlefield(
+        state, scenario.table, split=scenario.split, scenery_count=scenario.scenery
+    )
+    state = scenarios.install(state, scenario, values=scenarios.card_values(armies), rounds=rounds)
+    return state, scenario, armies
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+def play_game(
+    config: GameConfig,
+    *,
+    on_event: Callable[[Event], None] | None = None,
+    resume_log: Sequence[Event] | None = None,
+) -> GameResult:
+    """Play ``config``'s game to its end.
+
+    ``on_event`` sees every event as it happens (a store can save the record as it grows).
+    ``resume_log`` continues an interrupted game: its inputs are replayed (checked against its
+    events, not passed to ``on_event`` again) and the agents play on from there.
+    """
+    initial, scenario, armies = initial_state(config)
+    if resume_log:
+        first = resume_log[0]
+        if not isinstance(first, GameStarted):
+            raise GameSetupError("a game record starts with a game_started event")
+        if first.state != initial:
+            raise GameSetupError("the record is not a game of this configuration")
+        state = replay(resume_log)
+        events = list(resume_log)
+    else:
+        state, events = start(initial)
+        if on_event is not None:
+            for event in events:
+                on_event(event)
+    players = [
+        make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
+        for p, name in enumerate(config.agents)
+    ]
+    roller = game_roller(state)
+    while not is_over(state):
+        asked = question(state)
+        if asked is None:
+            raise RuntimeError("the game is neither over nor waiting for anything")
+        if asked.player is None:
+            state, happened = roll(state, roller)
+        else:
+            view = redact(state, asked.player)
+            choice = players[asked.player].choose(view, asked, asked.choices)
+            state, happened = step(state, choice)
+        if on_event is not None:
+            for event in happened:
+                on_event(event)
+        events.extend(happened)
+    return _result(config, scenario, armies, state, events)
+
+
+def _result(
+    config: GameConfig,
+    scenario: Scenario,
+    armies: tuple[Army, Army],
+    state: GameState,
+    events: list[Event],
+) -> GameResult:
+    reason = next((e.reason for e in reversed(events) if isinstance(e, GameEnded)), "")
+    players = tuple(
+        PlayerResult(
+            army=armies[p].name,
+            agent=config.agents[p],
+            vp=state.scores[p],
+            losses_ap=scenarios.losses_ap(state, p),
+        )
+        for p in (0, 1)
+    )
+    return GameResult(
+        scenario=scenario.name,
+        seed=config.seed,
+        rounds=state.round,
+        winner=state.winner,
+        players=(players[0], players[1]),
+        state=state,
+        events=tuple(events),
+        reason=reason,
+    )
+
+
+# --- the result as a document ----------------------------------------------------------------
+
+
+def result_document(result: GameResult) -> dict[str, Any]:
+    """The result as the JSON document of ``confrontation play --json`` (issue 7 schema)."""
+    state = result.state
+    fighters = []
+    for fighter in state.fighters:
+        base = base_of(state, fighter)
+        fighters.append(
+            {
+                "id": fighter.id,
+                "player": fighter.player,
+                "profile": fighter.profile,
+                "alive": fighter.alive,
+                "wound_levels": min(fighter.wounds, 4),
+                "x": round(fighter.x, 3),
+                "y": round(fighter.y, 3),
+                "facing": round(fighter.facing, 3),
+                "base": {
+                    "shape": base.shape,
+                    "width_mm": float(base.width_mm),
+                    "depth_mm": float(base.depth_mm),
+                },
+            }
+        )
+    return {
+        "scenario": result.scenario,
+        "seed": result.seed,
+        "rounds": result.rounds,
+        "winner": result.winner,
+        "players": [
+            {"army": p.army, "agent": p.agent, "vp": p.vp, "losses_ap": p.losses_ap}
+            for p in result.players
+        ],
+        "fighters": fighters,
+        "events": len(result.events),
+    }
