@@ -193,10 +193,15 @@ class CombatResolved(Event):
 @dataclass(frozen=True)
 class Pursued(Event):
     """VII-C-6: a pursuit move of at most ``reach`` cm (staying in place is a move of 0 cm,
-    docs/rulings.md); ``engaged`` the enemies he is in contact with at its end."""
+    docs/rulings.md); ``engaged`` the enemies he is in contact with at its end; ``distance``
+    the cm he moved (``x``/``y``/``facing``: where he ends, when a table places him)."""
 
     kind = "pursued"
     fighter: str
     reach: int
     engaged: tuple[str, ...]
     label: str
+    distance: float = 0.0
+    x: float | None = None
+    y: float | None = None
+    facing: float | None = None

@@ -129,9 +129,12 @@ def tell(n: Narrator, event: Event) -> str | None:
             return f"{n.fighter(fighter)} is killed and leaves the table{gone}."
         case ce.CombatResolved(combat=combat):
             return f"the combat {_combat(n, combat)} is over."
-        case ce.Pursued(fighter=fighter, reach=reach, engaged=engaged, label=label):
+        case ce.Pursued(
+            fighter=fighter, reach=reach, engaged=engaged, label=label, distance=distance
+        ):
             end = f", engaging {_names(n, engaged)}" if engaged else ""
-            return f"{n.fighter(fighter)} pursues (up to {reach} cm): {label}{end}."
+            moved = f", moving {distance:g} cm" if distance else ""
+            return f"{n.fighter(fighter)} pursues (up to {reach} cm): {label}{moved}{end}."
     return None
 
 

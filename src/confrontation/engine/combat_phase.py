@@ -82,6 +82,7 @@ from confrontation.engine.combat_state import (
     Hand,
 )
 from confrontation.engine.events import Event, PhaseEnded, PhaseStarted, TestRaised
+from confrontation.engine.field import has_field
 from confrontation.engine.melee import (
     Combat,
     enemy_contacts,
@@ -1123,11 +1124,17 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
     fighter = state.fighter(move.fighter)
     if move.x is not None and move.y is not None:
         facing = move.facing if move.facing is not None else fighter.facing
-        state = state.with_fighters(dataclasses.replace(fighter, x=move.x, y=move.y, facing=facing))
+        # II-E-1: fighters touching the engaged enemy may be pushed slightly to make room.
+        pushed = [dataclasses.replace(state.fighter(i), x=x, y=y) for i, x, y in move.pushed]
+        moved = dataclasses.replace(fighter, x=move.x, y=move.y, facing=facing)
+        state = state.with_fighters(*pushed, moved)
+    # On a table the contact finder sees the new contacts; without one they are recorded.
     new = tuple(
         (move.fighter, e)
         for e in move.engage
-        if (move.fighter, e) not in progress.engaged and (e, move.fighter) not in progress.engaged
+        if not has_field(state)
+        and (move.fighter, e) not in progress.engaged
+        and (e, move.fighter) not in progress.engaged
     )
     state = _set(
         state,
@@ -1136,7 +1143,16 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
         engaged=progress.engaged + new,
     )
     events: list[Event] = [
-        Pursued(move.fighter, _reach(state, move.fighter), move.engage, move.label)
+        Pursued(
+            move.fighter,
+            _reach(state, move.fighter),
+            move.engage,
+            move.label,
+            move.distance,
+            move.x,
+            move.y,
+            move.facing,
+        )
     ]
     melee = pursuit_melee(contact_graph(state), move.fighter, _progress(state).fought)
     if melee is not None:  # VII-C-6 c, Note 2
@@ -1169,6 +1185,8 @@ def _pursue_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         detail = (
             "engages " + ", ".join(_name(state, e) for e in c.engage) if c.engage else "no contact"
         )
+        if c.distance:
+            detail = f"{c.distance:g} cm; {detail}"
         options.append(Option(c, c.label, detail))
     prompt = (
         f"{player_name(player)}: {_name(state, fighter)} may pursue up to "

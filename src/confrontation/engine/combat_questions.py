@@ -70,7 +70,8 @@ class Defend(Choice):
 @dataclass(frozen=True)
 class Pursue(Choice):
     """A pursuit move (VII-C-6): end in contact with ``engage`` (none: stay or move free);
-    ``x``/``y``/``facing`` the end position when geometry places the fighter."""
+    ``x``/``y``/``facing`` the end position when geometry places the fighter, ``distance``
+    the cm his sight travels, ``pushed`` fighters moved aside to make room (id, x, y; II-E-1)."""
 
     kind = "pursue"
     fighter: str
@@ -79,3 +80,5 @@ class Pursue(Choice):
     x: float | None = None
     y: float | None = None
     facing: float | None = None
+    distance: float = 0.0
+    pushed: tuple[tuple[str, float, float], ...] = ()
