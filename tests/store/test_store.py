@@ -1,0 +1,200 @@
+"""The saved-games store: round trips, commits at step boundaries, interruptions that
+resume to the game an uninterrupted run plays, replays that rebuild the final state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from confrontation.engine.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.record import replay
+from confrontation.engine.state import state_to_json
+from confrontation.store import (
+    FINISHED,
+    INTERRUPTED,
+    RUNNING,
+    StoreError,
+    default_url,
+    open_store,
+)
+from confrontation.store.replays import battlefield_svg, catch_up, replay_rounds
+from games_support import agents, initial, outcome, play, play_on, setup
+
+
+class Crash(Exception):
+    """The simulated crash of a game mid-way."""
+
+
+def test_a_game_saved_event_by_event_loads_back_identical(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "games.db"))
+    game_id = store.begin(setup(3))
+    final, log = play(3, store.recorder(game_id))
+    store.finish(game_id, outcome(final))
+
+    again = open_store(f"sqlite:///{tmp_path / 'games.db'}")
+    game = again.load(game_id)
+    assert game.events == log
+    assert game.status == FINISHED
+    assert game.setup == setup(3)
+    summary = game.summary
+    assert (summary.scenario, summary.seed, summary.agents) == ("small test", 3, ("random",) * 2)
+    assert summary.armies == ("Lions", "Wolves")
+    assert summary.outcome == outcome(final)
+    assert summary.events == len(log)
+    assert state_to_json(replay(game.events)) == state_to_json(final)
+
+
+def test_list_shows_the_newest_first_and_filters_by_status(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "games.db"))
+    first = store.begin(setup(1))
+    final, log = play(1)
+    second = store.save(setup(2), outcome(final), log)
+    assert [g.id for g in store.list()] == [second, first]
+    assert [g.id for g in store.list(status=RUNNING)] == [first]
+    assert [g.id for g in store.list(status=FINISHED)] == [second]
+    assert [g.id for g in store.list(limit=1)] == [second]
+    assert store.count() == 2
+    assert store.load(second).events == log
+
+
+def _whole_steps(events: list[Event]) -> list[Event]:
+    """The events before the last input: the whole steps of a record cut anywhere."""
+    last = max(i for i, e in enumerate(events) if isinstance(e, ChoiceMade | DieRolled))
+    return events[:last]
+
+
+def test_a_crash_leaves_the_steps_up_to_the_last_round_boundary(tmp_path: Path) -> None:
+    """Nothing flushed, nothing finished (a kill -9): a new connection sees whole steps up to
+    the first input after the last round began, and that record replays."""
+    path = str(tmp_path / "games.db")
+    store = open_store(path, batch_seconds=3600.0)
+    game_id = store.begin(setup(5))
+    _, log = play(5, store.recorder(game_id))
+    stored = open_store(path).load(game_id)
+    assert stored.status == RUNNING
+    last_round = max(i for i, e in enumerate(log) if isinstance(e, RoundStarted))
+    boundary = next(
+        i for i in range(last_round, len(log)) if isinstance(log[i], ChoiceMade | DieRolled)
+    )
+    assert stored.events == log[:boundary]
+    assert state_to_json(replay(stored.events)) == state_to_json(replay(log[:boundary]))
+
+
+def test_batches_commit_every_n_events_at_step_boundaries(tmp_path: Path) -> None:
+    path = str(tmp_path / "games.db")
+    store = open_store(path, batch_events=1, batch_seconds=3600.0)
+    game_id = store.begin(setup(5))
+    seen: list[Event] = []
+
+    def record(event: Event) -> None:
+        store.append(game_id, event)
+        seen.append(event)
+        if len(seen) == 60:
+            stored = open_store(path).load(game_id).events
+            assert stored == _whole_steps(seen)
+            replay(stored)
+
+    play(5, record)
+
+
+@pytest.mark.parametrize("cut", [1, 17, 40, 120])
+def test_an_interrupted_game_resumes_to_the_uninterrupted_final_state(
+    tmp_path: Path, cut: int
+) -> None:
+    """A crash raised from on_event mid-step: interrupt() keeps a consistent record, and
+    continuing it (agents caught up on their dice streams) ends exactly as a game never
+    interrupted."""
+    seed = 11
+    uninterrupted, full_log = play(seed)
+    assert len(full_log) > cut
+    path = str(tmp_path / "games.db")
+    store = open_store(path)
+    game_id = store.begin(setup(seed))
+    count = 0
+
+    def crash_at_cut(event: Event) -> None:
+        nonlocal count
+        store.append(game_id, event)
+        count += 1
+        if count == cut:
+            raise Crash
+
+    with pytest.raises(Crash):
+        play(seed, crash_at_cut)
+    store.interrupt(game_id)
+
+    later = open_store(path)
+    assert later.load(game_id).status == INTERRUPTED
+    stored = later.resume(game_id)
+    assert stored.events == full_log[: len(stored.events)]
+    players = agents(seed)
+    if stored.events:
+        state, caught = catch_up(stored.events, players)
+        for event in caught[len(stored.events) :]:
+            later.append(game_id, event)
+    else:
+        state = initial(seed)
+    final, _ = play_on(state, players, later.recorder(game_id))
+    later.finish(game_id, outcome(final))
+    assert state_to_json(final) == state_to_json(uninterrupted)
+    game = open_store(path).load(game_id)
+    assert game.events == full_log
+    assert game.status == FINISHED
+
+
+def test_catching_up_an_agent_that_answers_differently_is_an_error() -> None:
+    from confrontation.store.replays import ResumeMismatch
+
+    _, log = play(4)
+    with pytest.raises(ResumeMismatch, match="agent now answers"):
+        catch_up(log, agents(99))
+
+
+def test_replaying_by_round_gives_each_round_and_the_final_state() -> None:
+    final, log = play(6)
+    state, snapshots = replay_rounds(log)
+    assert state_to_json(state) == state_to_json(final)
+    assert [s.round for s in snapshots] == list(range(0, final.round + 1))
+    picture = battlefield_svg(snapshots[-1].state)
+    assert picture is not None and picture.startswith("<svg")
+    assert picture.count("<polygon") >= sum(1 for f in final.fighters if f.in_play)
+
+
+def test_unknown_games_and_finished_resumes_are_one_line_errors(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "games.db"))
+    with pytest.raises(StoreError, match="no game 7"):
+        store.load(7)
+    final, log = play(2)
+    game_id = store.save(setup(2), outcome(final), log)
+    with pytest.raises(StoreError, match="finished"):
+        store.resume(game_id)
+    with pytest.raises(StoreError, match="not being recorded"):
+        store.append(game_id, log[0])
+
+
+def test_bad_urls_are_one_line_errors(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="not a usable database URL"):
+        open_store("nosuchdialect://x/y")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(StoreError) as error:
+        open_store(str(blocker / "sub" / "games.db"))
+    assert "\n" not in str(error.value)
+
+
+def test_the_default_store_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CONFRONTATION_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_url() == f"sqlite:///{tmp_path / 'data' / 'confrontation' / 'games.db'}"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_url().endswith("/home/.local/share/confrontation/games.db")
+    monkeypatch.setenv("CONFRONTATION_DB", "postgresql://somewhere/games")
+    assert default_url() == "postgresql://somewhere/games"
+    monkeypatch.setenv("CONFRONTATION_DB", str(tmp_path / "mine.db"))
+    store = open_store()
+    assert (tmp_path / "mine.db").exists()
+    assert store.url == f"sqlite:///{tmp_path / 'mine.db'}"
