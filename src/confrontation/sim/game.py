@@ -19,13 +19,13 @@ from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.engine.events import Event, GameEnded, GameStarted
 from confrontation.engine.field import base_of
-from confrontation.engine.record import replay
 from confrontation.engine.setup import new_game, on_battlefield
 from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
 from confrontation.engine.views import redact
 from confrontation.model.army import Army
 from confrontation.scenarios import Scenario
+from confrontation.store.replays import catch_up
 
 DEFAULT_SCENARIO = "conquest"
 DEFAULT_ARMIES: tuple[str, str] = ("akkylannie-crusade", "bran-o-kor-horde")
@@ -165,23 +165,27 @@ def play_game(
     events, not passed to ``on_event`` again) and the agents play on from there.
     """
     initial, scenario, armies = initial_state(config)
+    players = [
+        make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
+        for p, name in enumerate(config.agents)
+    ]
     if resume_log:
         first = resume_log[0]
         if not isinstance(first, GameStarted):
             raise GameSetupError("a game record starts with a game_started event")
         if first.state != initial:
             raise GameSetupError("the record is not a game of this configuration")
-        state = replay(resume_log)
-        events = list(resume_log)
+        # The agents are asked the record's questions again, so that their own dice streams
+        # stand where they stood: the game goes on as if it had never stopped.
+        state, events = catch_up(resume_log, players)
+        if on_event is not None:
+            for event in events[len(resume_log) :]:
+                on_event(event)
     else:
         state, events = start(initial)
         if on_event is not None:
             for event in events:
                 on_event(event)
-    players = [
-        make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
-        for p, name in enumerate(config.agents)
-    ]
     roller = game_roller(state)
     while not is_over(state):
         asked = question(state)
