@@ -31,7 +31,7 @@ rules-coverage: venv
 	$(BIN)/python scripts/rules_coverage.py
 
 # The sections finished issues cover must stay both cited in code and tested.
-COVERED := I-B,I-C,I-D,II-A,II-B,II-E
+COVERED := I-B,I-C,I-D,II-A,II-B,II-C,II-D,II-E,II-F
 rules-check: venv
 	$(BIN)/python scripts/rules_coverage.py --document 001 --missing --require-prefix $(COVERED)
 

@@ -215,7 +215,8 @@ def test_win_ini_plus_2_kept_whatever_the_caster_does_afterwards() -> None:
 @pytest.mark.rule("II-C-4")
 def test_benefit_for_plus_2_only_inside_the_aura_of_the_monk() -> None:
     # A miracle (duration: until the end of the turn): every friendly fighter benefits from
-    # FOR+2 as long as he is within 5 cm of the caster.
+    # FOR+2 as long as he is within 5 cm of the caster. (The book's example says "win FOR+2"
+    # but explains 'benefit': ruling II-C-4 in docs/rulings.md.)
     assert parse_keyword("benefit") is Keyword.BENEFIT
     monk = sq(60, 30)
     inside, outside = sq(60 + 1.25 + 3 + 1.25, 30), sq(60 + 1.25 + 9 + 1.25, 30)
