@@ -1,0 +1,282 @@
+"""`confrontation play`: one whole game between two agents, narrated round by round.
+
+Defaults: Conquest (III-A-2), two bundled demo armies of different nations, greedy against
+greedy, a random seed (printed, so the game can be played again with ``--seed``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import IO, Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from confrontation.armylists.load import LoadError
+from confrontation.engine import events as ev
+from confrontation.engine.field import base_of
+from confrontation.engine.narrate import Narrator
+from confrontation.engine.record import event_line
+from confrontation.engine.registry import EngineError
+from confrontation.engine.state import GameState, player_name
+from confrontation.geometry import render
+from confrontation.geometry.table import Zone
+from confrontation.scenarios import area_geometry
+from confrontation.scenarios.control import scenario_of, table
+from confrontation.sim.game import (
+    DEFAULT_AGENTS,
+    DEFAULT_ARMIES,
+    DEFAULT_SCENARIO,
+    GameConfig,
+    GameResult,
+    GameSetupError,
+    agent_available,
+    play_game,
+    result_document,
+)
+
+EXIT_USAGE = 2
+
+QUIET: frozenset[str] = frozenset(
+    {
+        "die_rolled",
+        "fighter_activated",
+        "markers_removed",
+        "phase_started",
+        "sequence_set",
+        "refusals_granted",
+        "deployed",
+        "round_started",
+        "game_started",
+    }
+)
+"""Events the text narration leaves out (the record keeps them all: ``--log``)."""
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr, exit 2 (bad option or unreadable input)."""
+    sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
+    raise typer.Exit(EXIT_USAGE)
+
+
+def parse_agents(text: str) -> tuple[str, str]:
+    """``A,B`` (or one name for both players)."""
+    names = [n.strip() for n in text.split(",")]
+    if len(names) == 1:
+        names = names * 2
+    if len(names) != 2 or not all(names):
+        fail(f"--agents: expected two agent names as A,B, not {text!r}")
+    return names[0], names[1]
+
+
+def with_fallback(agents: tuple[str, str]) -> tuple[str, str]:
+    """Greedy falls back to random (with a note) only while ``agents.make`` lacks it."""
+    if "greedy" in agents and not agent_available("greedy"):
+        sys.stderr.write("note: the greedy agent is not available yet; playing random instead\n")
+        return (
+            "random" if agents[0] == "greedy" else agents[0],
+            "random" if agents[1] == "greedy" else agents[1],
+        )
+    return agents
+
+
+class Narration:
+    """Prints the game as it happens: a rule per round, one sentence per telling event."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.narrator = Narrator()
+        self.ended = False
+
+    def prime(self, events: Sequence[ev.Event]) -> None:
+        """Read what happened before (a resumed game) without telling it again."""
+        for event in events:
+            self.narrator.sentence(event)
+        self.console.rule("The game resumes")
+
+    def __call__(self, event: ev.Event) -> None:
+        sentence = self.narrator.sentence(event)
+        if isinstance(event, ev.GameStarted):
+            self.console.print(escape(sentence or ""))
+            self.console.rule("Set-up and deployment (III-A, III-B)")
+        elif isinstance(event, ev.RoundStarted):
+            self.console.rule(f"Round {event.round}")
+        elif event.kind in ("area_controlled", "objective_scored", "game_ended") and not self.ended:
+            self.ended = True
+            self.console.rule("End of the game")
+        if event.kind in QUIET or not sentence:
+            return
+        self.console.print(escape(sentence[0].upper() + sentence[1:]))
+
+
+def scoreboard(result: GameResult, console: Console) -> None:
+    """The final table: VP, losses and fighters left per player, then the verdict."""
+    grid = Table(title=escape(f"{result.scenario} — seed {result.seed}, {result.rounds} round(s)"))
+    for column in ("player", "army", "agent", "VP", "losses (AP)", "fighters left"):
+        grid.add_column(column, justify="right" if column in ("VP", "losses (AP)") else "left")
+    state = result.state
+    for p, side in enumerate(result.players):
+        mine = [f for f in state.fighters if f.player == p]
+        left = sum(f.alive for f in mine)
+        grid.add_row(
+            player_name(p),
+            escape(side.army),
+            side.agent,
+            str(side.vp),
+            str(side.losses_ap),
+            f"{left}/{len(mine)}",
+        )
+    console.print(grid)
+    if result.winner is None:
+        console.print(f"Draw ({escape(result.reason)}).")
+    else:
+        army = result.players[result.winner].army
+        console.print(
+            f"[bold]{player_name(result.winner)} ({escape(army)}) wins[/bold] "
+            f"({escape(result.reason)})."
+        )
+
+
+def battlefield_svg(state: GameState) -> str:
+    """The final battlefield: scenery, the scenario's areas, the fighters still in play."""
+    from confrontation.engine.field import scenery_of
+
+    board = table(state)
+    ground = state.battleground
+    assert ground is not None
+    scenario = scenario_of(state)
+    zones: tuple[Zone, ...] = board.zones
+    if scenario is not None and scenario.areas:
+        zones = tuple(
+            Zone(a.name, area_geometry(a, board, ground.split, ground.zones))
+            for a in scenario.areas
+        )
+    drawn = type(board)(board.width, board.height, zones)
+    fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
+    sides = {f.id: f.player for f in state.fighters}
+    scenery = [scenery_of(p) for p in ground.scenery or ()]
+    return render.svg(drawn, fighters, scenery, sides=sides)
+
+
+def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
+    try:
+        return stack.enter_context(path.open("w", encoding="utf-8"))
+    except OSError as exc:
+        fail(f"{option} {path}: cannot write ({exc.strerror or exc})")
+
+
+def play_command(
+    scenario: Annotated[
+        str,
+        typer.Option(
+            "--scenario",
+            help="A bundled scenario (bloodbath, conquest, execution), or a scenario file; "
+            "':variation' picks a variation (conquest:campsites, execution:random-card).",
+        ),
+    ] = DEFAULT_SCENARIO,
+    armies: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--armies",
+            help="Two army files (or bundled army ids), Player 1 first.",
+            show_default=" ".join(DEFAULT_ARMIES),
+        ),
+    ] = None,
+    agents: Annotated[
+        str,
+        typer.Option("--agents", help="Agents as A,B: random, greedy, mcts, human."),
+    ] = ",".join(DEFAULT_AGENTS),
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="The game's seed (default: a random one, printed).", min=0),
+    ] = None,
+    rounds: Annotated[
+        int | None,
+        typer.Option("--rounds", help="Override the scenario's round limit.", min=1),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as one JSON document.")
+    ] = False,
+    log: Annotated[
+        Path | None, typer.Option("--log", help="Write the event log (JSON lines).")
+    ] = None,
+    svg: Annotated[
+        Path | None, typer.Option("--svg", help="Write the final battlefield as SVG.")
+    ] = None,
+) -> None:
+    """Play a whole game (III-A-2 scenarios) between two agents and show the result."""
+    config = GameConfig(
+        scenario=scenario,
+        armies=armies if armies is not None else DEFAULT_ARMIES,
+        agents=with_fallback(parse_agents(agents)),
+        seed=seed if seed is not None else secrets.randbits(32),
+        rounds=rounds,
+    )
+    run_and_show(config, as_json=as_json, log=log, svg=svg, seed_given=seed is not None)
+
+
+def run_and_show(
+    config: GameConfig,
+    *,
+    as_json: bool = False,
+    log: Path | None = None,
+    svg: Path | None = None,
+    seed_given: bool = True,
+    on_event: Callable[[ev.Event], None] | None = None,
+    resume_log: Sequence[ev.Event] | None = None,
+) -> GameResult:
+    """Play ``config`` and show it: the narration and scoreboard, or the JSON document.
+
+    ``on_event`` / ``resume_log`` are passed to :func:`~confrontation.sim.game.play_game`
+    (saved games: record each event, continue an interrupted game).
+    """
+    console = Console(highlight=False, soft_wrap=True)
+    if not seed_given:
+        note = f"seed {config.seed} (play this game again with --seed {config.seed})"
+        if as_json:
+            sys.stderr.write(note + "\n")
+        else:
+            console.print(note[0].upper() + note[1:])
+    with ExitStack() as stack:
+        log_file = _open(log, "--log", stack) if log is not None else None
+        svg_file = _open(svg, "--svg", stack) if svg is not None else None
+        sinks: list[Callable[[ev.Event], None]] = []
+        if not as_json:
+            narration = Narration(console)
+            if resume_log:
+                narration.prime(resume_log)
+            sinks.append(narration)
+        if log_file is not None:
+            out = log_file
+            for old in resume_log or ():
+                out.write(event_line(old) + "\n")
+
+            def write(event: ev.Event) -> None:
+                out.write(event_line(event) + "\n")
+
+            sinks.append(write)
+        if on_event is not None:
+            sinks.append(on_event)
+
+        def tell(event: ev.Event) -> None:
+            for sink in sinks:
+                sink(event)
+
+        try:
+            result = play_game(config, on_event=tell, resume_log=resume_log)
+        except (LoadError, GameSetupError, EngineError) as exc:
+            fail(str(exc))
+        if svg_file is not None:
+            svg_file.write(battlefield_svg(result.state) + "\n")
+    if as_json:
+        sys.stdout.write(json.dumps(result_document(result), ensure_ascii=False) + "\n")
+    else:
+        scoreboard(result, console)
+    return result
