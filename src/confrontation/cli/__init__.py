@@ -11,7 +11,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 from typer.exceptions import Abort
 
-from confrontation.cli import army, games, odds, play, profiles
+from confrontation.cli import army, games, odds, play, profiles, simulate
 
 
 class OneLineErrors(TyperGroup):
@@ -68,6 +68,7 @@ app.add_typer(odds.app, name="odds")
 app.add_typer(army.app, name="army")
 app.add_typer(profiles.app, name="profiles")
 app.add_typer(games.app, name="games")
+app.command("simulate")(simulate.simulate_command)
 app.command("play")(play.play_command)
 
 

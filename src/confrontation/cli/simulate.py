@@ -1,0 +1,213 @@
+"""`confrontation simulate`: many games between two agents, then their win rates."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, NoReturn
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from confrontation.armylists.load import LoadError
+from confrontation.sim.backends import BACKENDS, BackendError, make_backend
+from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
+from confrontation.sim.batch import simulate as run_batch
+from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, agent_available, initial_state
+from confrontation.store import Store, StoreError, open_store
+
+EXIT_USAGE = 2
+
+
+def fail(message: str) -> NoReturn:
+    """One line on stderr and exit 2 (bad option or unreadable input)."""
+    sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
+    raise typer.Exit(EXIT_USAGE)
+
+
+def parse_agents(text: str) -> tuple[str, str]:
+    """``greedy,random`` → ("greedy", "random"); each must be a known agent."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if len(names) != 2 or not all(names):
+        fail(f"--agents: give two agent names separated by a comma, not {text!r}")
+    for name in names:
+        if not agent_available(name):
+            fail(f"--agents: unknown agent {name!r}")
+    return names[0], names[1]
+
+
+def _check_setup(spec: GameSpec) -> None:
+    """Set up the batch's first game: bad armies or scenario fail now, in one line."""
+    try:
+        initial_state(config_for(spec))
+    except (LoadError, GameSetupError, ValueError) as error:
+        fail(str(error))
+
+
+class _InOrder:
+    """Saves finished games in game order (ids then do not depend on --jobs)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.waiting: dict[int, GameOutcome] = {}
+        self.next = 0
+        self.ids: list[int] = []
+
+    def __call__(self, outcome: GameOutcome) -> None:
+        self.waiting[outcome.index] = outcome
+        while self.next in self.waiting:
+            ready = self.waiting.pop(self.next)
+            if ready.setup is not None and ready.events is not None:
+                self.ids.append(self.store.save(ready.setup, ready.outcome, ready.events))
+            self.next += 1
+
+
+def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
+    """The figures as a table and a few lines."""
+    console = Console(soft_wrap=True)
+    n = result.games
+    grid = Table(
+        title=f"{n} game{'s' if n != 1 else ''} — "
+        f"{escape(result.scenario or 'conquest')}, seed {result.seed}",
+        box=box.SIMPLE_HEAD,
+    )
+    for column in ("agent", "wins", "win rate", "95 % interval", "mean VP", "mean losses (AP)"):
+        grid.add_column(column, justify="left" if column == "agent" else "right")
+    for seat, record in enumerate(result.records()):
+        low, high = record.interval
+        grid.add_row(
+            f"{seat + 1}. {escape(record.name)}",
+            str(record.wins),
+            f"{record.win_rate:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{record.mean_vp:.2f}",
+            f"{record.mean_losses_ap:.1f}",
+        )
+    console.print(grid)
+    draws = result.draws()
+    console.print(
+        f"Draws: {draws} ({draws / max(n, 1):.1%}). Mean rounds: {result.mean_rounds():.2f}. "
+        f"{n} games in {result.elapsed:.1f} s with {jobs} job{'s' if jobs != 1 else ''}: "
+        f"{result.games_per_second():.2f} games/s."
+    )
+    console.print(
+        "Each agent played each army from each side in turn (sides swap every game, "
+        "armies every other pair)."
+    )
+    if store_url is not None and result.stored:
+        first, last = result.stored[0], result.stored[-1]
+        console.print(
+            f"Saved as games {first}–{last} in {escape(store_url)} (`confrontation games show ID`)."
+        )
+
+
+def simulate_command(
+    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 10,
+    scenario: Annotated[
+        str | None,
+        typer.Option("--scenario", metavar="NAME|FILE", help="Scenario (default: conquest)."),
+    ] = None,
+    armies: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--armies", metavar="A B", help="Two army files or bundled army ids (they alternate)."
+        ),
+    ] = None,
+    agents: Annotated[
+        str,
+        typer.Option("--agents", metavar="A,B", help="The two agents (wins counted per agent)."),
+    ] = ",".join(DEFAULT_AGENTS),
+    seed: Annotated[int, typer.Option("--seed", help="Batch seed (game seeds come from it).")] = 0,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", help="Override the scenario's round limit.")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes.")] = 1,
+    backend: Annotated[
+        str, typer.Option("--backend", help=f"Where games run: {' or '.join(BACKENDS)}.")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", metavar="URL", help="Store the games here (default store otherwise)."),
+    ] = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
+) -> None:
+    """Play N games between two agents (sides and armies alternate) and report win rates
+    with 95 % intervals, mean VP and losses, mean rounds and games per second."""
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, not {jobs}")
+    if rounds is not None and rounds < 1:
+        fail(f"--rounds must be at least 1, not {rounds}")
+    if db is not None and no_store:
+        fail("--db and --no-store cannot be used together")
+    pair = parse_agents(agents)
+    chosen: tuple[str | None, str | None] = (armies[0], armies[1]) if armies else (None, None)
+    specs = plan(
+        games, pair, chosen, seed=seed, scenario=scenario, rounds=rounds, keep_events=not no_store
+    )
+    _check_setup(specs[0])
+    if armies:
+        _check_setup(specs[min(2, len(specs) - 1)])
+    try:
+        runner = make_backend(backend, jobs, ray_address)
+    except BackendError as error:
+        fail(str(error))
+    store: Store | None = None
+    if not no_store:
+        try:
+            store = open_store(db)
+        except StoreError as error:
+            fail(str(error))
+    saver = _InOrder(store) if store is not None else None
+    progress = Progress(
+        TextColumn("[bold]simulate[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=as_json,
+    )
+    with progress:
+        task = progress.add_task("games", total=games)
+
+        def finished(spec: GameSpec, outcome: GameOutcome) -> None:
+            if saver is not None:
+                saver(outcome)
+            progress.advance(task)
+
+        try:
+            result = run_batch(
+                specs,
+                play_spec,
+                backend=runner,
+                on_result=finished,
+                agents=pair,
+                armies=chosen,
+                scenario=scenario,
+                seed=seed,
+            )
+        except KeyboardInterrupt:
+            fail("interrupted")
+    if saver is not None:
+        result.stored = saver.ids
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        return
+    render(result, jobs, store.url if store is not None else None)

@@ -1,0 +1,98 @@
+"""Where ``simulate`` plays its games: local processes, or a Ray cluster (optional extra).
+
+A backend maps a picklable function over items and yields ``(position, result)`` as the
+results come in (in any order: the caller puts them back in order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from multiprocessing import get_context
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+BACKENDS = ("local", "ray")
+
+
+class BackendError(Exception):
+    """A backend that cannot be used here (told in one line)."""
+
+
+class Backend(Protocol):
+    """Runs ``fn`` over ``items``; yields ``(position in items, result)`` as each finishes."""
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]: ...
+
+
+class LocalBackend:
+    """``jobs`` local processes (``concurrent.futures.ProcessPoolExecutor``); one job plays
+    in this process. At most ``2 × jobs`` games are queued at a time."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        if jobs < 1:
+            raise BackendError(f"--jobs must be at least 1, not {jobs}")
+        self.jobs = jobs
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+        if self.jobs == 1 or len(items) <= 1:
+            for position, item in enumerate(items):
+                yield position, fn(item)
+            return
+        # forkserver: workers start from a clean process, not a fork of one running threads
+        # (the progress bar's); the game modules are imported once, in the server.
+        context = get_context("forkserver")
+        context.set_forkserver_preload(["confrontation.sim.batch"])
+        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
+            waiting: dict[Future[R], int] = {}
+            queue = iter(enumerate(items))
+            for position, item in queue:
+                waiting[pool.submit(fn, item)] = position
+                if len(waiting) >= 2 * self.jobs:
+                    break
+            try:
+                while waiting:
+                    done, _ = wait(waiting, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        position = waiting.pop(future)
+                        yield position, future.result()
+                        following = next(queue, None)
+                        if following is not None:
+                            waiting[pool.submit(fn, following[1])] = following[0]
+            finally:
+                for future in waiting:
+                    future.cancel()
+
+
+class RayBackend:
+    """Games as Ray tasks on a running cluster (``address``) or a local Ray (None)."""
+
+    def __init__(self, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendError(
+                "the ray backend needs Ray: pip install 'confrontation[ray]'"
+            ) from None
+        self.ray: Any = ray
+        if not ray.is_initialized():
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+        remote = self.ray.remote(fn)
+        refs = {remote.remote(item): position for position, item in enumerate(items)}
+        while refs:
+            done, _ = self.ray.wait(list(refs), num_returns=1)
+            for ref in done:
+                yield refs.pop(ref), self.ray.get(ref)
+
+
+def make_backend(name: str, jobs: int = 1, address: str | None = None) -> Backend:
+    """The backend called ``name`` ("local" or "ray")."""
+    if name == "local":
+        return LocalBackend(jobs)
+    if name == "ray":
+        return RayBackend(address)
+    raise BackendError(f"--backend: {name!r} is not one of {', '.join(BACKENDS)}")

@@ -1,0 +1,261 @@
+"""Many games in a row: ``confrontation simulate``.
+
+:func:`plan` lays out N games so that neither agent keeps a side or an army: game ``i``
+swaps the agents' sides when ``i`` is odd and the armies every other pair (``i // 2`` odd),
+so over four games each agent plays each army from each side once. Every game's seed comes
+from the batch seed and the game's index alone (:func:`game_seed`), and results are put
+back in game order, so the figures do not depend on how many processes played them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from confrontation.engine.events import Event
+from confrontation.sim.backends import Backend, LocalBackend
+from confrontation.sim.game import DEFAULT_ARMIES, DEFAULT_SCENARIO, GameConfig, play_game
+from confrontation.sim.saved import outcome_of, setup_of
+from confrontation.store.records import GameSetup, Outcome
+
+Z_95 = 1.959963984540054
+"""The 97.5 % quantile of the standard normal: a two-sided 95 % interval."""
+
+
+def game_seed(batch_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a batch (63 bits of SHA-256 of both numbers)."""
+    digest = hashlib.sha256(f"confrontation-simulate:{batch_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a batch: who plays which army from which side, and its seed.
+
+    ``armies`` and ``agents`` are per player (player 0 first); ``seats[p]`` is the position
+    in the batch's ``--agents`` of the agent playing player ``p``.
+    """
+
+    index: int
+    seed: int
+    scenario: str | None
+    armies: tuple[str | None, str | None]
+    agents: tuple[str, str]
+    seats: tuple[int, int]
+    rounds: int | None = None
+    keep_events: bool = False
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What a worker sends back: the result per player (and the record when it is kept)."""
+
+    index: int
+    outcome: Outcome
+    setup: GameSetup | None = None
+    events: list[Event] | None = None
+
+
+def plan(
+    games: int,
+    agents: tuple[str, str],
+    armies: tuple[str | None, str | None] = (None, None),
+    *,
+    seed: int = 0,
+    scenario: str | None = None,
+    rounds: int | None = None,
+    keep_events: bool = False,
+) -> list[GameSpec]:
+    """The ``games`` games of a batch, with sides and armies alternated (module docstring)."""
+    specs = []
+    for index in range(games):
+        swap_agents = index % 2 == 1
+        swap_armies = (index // 2) % 2 == 1
+        seats = (1, 0) if swap_agents else (0, 1)
+        order = (1, 0) if swap_armies else (0, 1)
+        specs.append(
+            GameSpec(
+                index=index,
+                seed=game_seed(seed, index),
+                scenario=scenario,
+                armies=(armies[order[0]], armies[order[1]]),
+                agents=(agents[seats[0]], agents[seats[1]]),
+                seats=seats,
+                rounds=rounds,
+                keep_events=keep_events,
+            )
+        )
+    return specs
+
+
+def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default); (0, 1) with no trial."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denominator = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class AgentRecord:
+    """One agent's figures over the batch."""
+
+    name: str
+    wins: int
+    win_rate: float
+    interval: tuple[float, float]
+    mean_vp: float
+    mean_losses_ap: float
+
+
+@dataclass
+class BatchResult:
+    """The figures of a batch; :meth:`to_json` is ``simulate --json``."""
+
+    specs: list[GameSpec]
+    outcomes: list[GameOutcome]
+    elapsed: float
+    agents: tuple[str, str]
+    armies: tuple[str | None, str | None]
+    scenario: str | None
+    seed: int
+    stored: list[int] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    def wins(self) -> tuple[int, int]:
+        """Games won per agent, in the order of ``--agents``."""
+        counts = [0, 0]
+        for spec, result in zip(self.specs, self.outcomes, strict=True):
+            winner = result.outcome.winner
+            if winner is not None:
+                counts[spec.seats[winner]] += 1
+        return counts[0], counts[1]
+
+    def draws(self) -> int:
+        return sum(1 for result in self.outcomes if result.outcome.winner is None)
+
+    def records(self) -> list[AgentRecord]:
+        """Each agent's wins, win rate with its 95 % Wilson interval, mean VP and losses."""
+        wins = self.wins()
+        vp = [0, 0]
+        lost = [0, 0]
+        for spec, result in zip(self.specs, self.outcomes, strict=True):
+            for player in (0, 1):
+                seat = spec.seats[player]
+                vp[seat] += result.outcome.vp[player]
+                lost[seat] += result.outcome.losses[player]
+        n = max(self.games, 1)
+        return [
+            AgentRecord(
+                name=self.agents[seat],
+                wins=wins[seat],
+                win_rate=wins[seat] / n,
+                interval=wilson(wins[seat], self.games),
+                mean_vp=vp[seat] / n,
+                mean_losses_ap=lost[seat] / n,
+            )
+            for seat in (0, 1)
+        ]
+
+    def mean_rounds(self) -> float:
+        return sum(r.outcome.rounds for r in self.outcomes) / max(self.games, 1)
+
+    def games_per_second(self) -> float:
+        return self.games / self.elapsed if self.elapsed > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON document of ``simulate --json`` (only ``elapsed_s`` and
+        ``games_per_second`` depend on the machine)."""
+        records = self.records()
+        return {
+            "games": self.games,
+            "wins": list(self.wins()),
+            "draws": self.draws(),
+            "games_per_second": round(self.games_per_second(), 4),
+            "elapsed_s": round(self.elapsed, 3),
+            "agents": list(self.agents),
+            "armies": list(self.armies),
+            "scenario": self.scenario,
+            "seed": self.seed,
+            "win_rates": [round(r.win_rate, 6) for r in records],
+            "win_rate_95": [[round(r.interval[0], 6), round(r.interval[1], 6)] for r in records],
+            "draw_rate": round(self.draws() / max(self.games, 1), 6),
+            "mean_vp": [round(r.mean_vp, 6) for r in records],
+            "mean_losses_ap": [round(r.mean_losses_ap, 6) for r in records],
+            "mean_rounds": round(self.mean_rounds(), 6),
+            "results": [
+                {
+                    "seed": spec.seed,
+                    "agents": list(spec.agents),
+                    "armies": list(spec.armies),
+                    "winner": result.outcome.winner,
+                    "vp": list(result.outcome.vp),
+                    "losses_ap": list(result.outcome.losses),
+                    "rounds": result.outcome.rounds,
+                }
+                for spec, result in zip(self.specs, self.outcomes, strict=True)
+            ],
+            "stored": self.stored,
+        }
+
+
+Runner = Callable[[GameSpec], GameOutcome]
+
+
+def config_for(spec: GameSpec) -> GameConfig:
+    """The game runner's configuration of one game of a batch."""
+    return GameConfig(
+        scenario=spec.scenario or DEFAULT_SCENARIO,
+        armies=(spec.armies[0] or DEFAULT_ARMIES[0], spec.armies[1] or DEFAULT_ARMIES[1]),
+        agents=spec.agents,
+        seed=spec.seed,
+        rounds=spec.rounds,
+    )
+
+
+def play_spec(spec: GameSpec) -> GameOutcome:
+    """Play one game of a batch with :func:`~confrontation.sim.game.play_game` (in a worker);
+    the record comes back only when the batch is stored."""
+    config = config_for(spec)
+    result = play_game(config)
+    if not spec.keep_events:
+        return GameOutcome(spec.index, outcome_of(result))
+    return GameOutcome(spec.index, outcome_of(result), setup_of(config), list(result.events))
+
+
+def simulate(
+    specs: Sequence[GameSpec],
+    runner: Runner,
+    *,
+    backend: Backend | None = None,
+    on_result: Callable[[GameSpec, GameOutcome], None] | None = None,
+    agents: tuple[str, str] = ("", ""),
+    armies: tuple[str | None, str | None] = (None, None),
+    scenario: str | None = None,
+    seed: int = 0,
+) -> BatchResult:
+    """Play ``specs`` with ``runner`` on ``backend`` (this process by default);
+    ``on_result`` sees each game as it finishes (progress bar, store)."""
+    backend = backend if backend is not None else LocalBackend(1)
+    results: list[GameOutcome | None] = [None] * len(specs)
+    begin = time.perf_counter()
+    for position, result in backend.map(runner, list(specs)):
+        results[position] = result
+        if on_result is not None:
+            on_result(specs[position], result)
+    elapsed = time.perf_counter() - begin
+    outcomes = [r for r in results if r is not None]
+    if len(outcomes) != len(specs):
+        raise RuntimeError("a backend lost games")
+    return BatchResult(list(specs), outcomes, elapsed, agents, armies, scenario, seed)

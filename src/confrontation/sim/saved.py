@@ -1,0 +1,156 @@
+"""Games played into the store: every game is saved as it is played, and an interrupted one
+is continued from its record.
+
+:func:`setup_of` keeps what a game needs to be continued later — the configuration and the
+text of both army files, so that a game still resumes and replays after the files change —
+and :func:`config_of` turns it back into a :class:`~confrontation.sim.game.GameConfig`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from confrontation.armylists.load import LoadError
+from confrontation.engine.events import Event
+from confrontation.sim.game import (
+    GameConfig,
+    GameResult,
+    GameSetupError,
+    army_path,
+    load_armies,
+    play_game,
+)
+from confrontation.store import ArmyCopy, GameSetup, Outcome, Store, StoreError
+
+OnEvent = Callable[[Event], None]
+
+
+def _read(name: str) -> tuple[str | None, str | None]:
+    """(file, text) of an army given by bundled id or path; (None, None) if unreadable."""
+    try:
+        path = army_path(name)
+        return str(path), path.read_text(encoding="utf-8")
+    except (LoadError, OSError):
+        return None, None
+
+
+def setup_of(config: GameConfig) -> GameSetup:
+    """What the store keeps of ``config`` (armies by name, with their files' text)."""
+    armies = load_armies(config.armies)
+    copies = []
+    for army, name in zip(armies, config.armies, strict=True):
+        file, source = _read(name)
+        copies.append(ArmyCopy(army.name, file, source))
+    options: dict[str, Any] = {
+        "scenario": config.scenario,
+        "armies": list(config.armies),
+        "agents": list(config.agents),
+        "seed": config.seed,
+        "rounds": config.rounds,
+        "agent_options": [dict(o) for o in config.agent_options],
+    }
+    return GameSetup(
+        scenario=config.scenario,
+        seed=config.seed,
+        agents=(config.agents[0], config.agents[1]),
+        armies=(copies[0], copies[1]),
+        options=options,
+    )
+
+
+def outcome_of(result: GameResult) -> Outcome:
+    """The store's summary of a result."""
+    first, second = result.players
+    return Outcome(
+        result.winner, (first.vp, second.vp), (first.losses_ap, second.losses_ap), result.rounds
+    )
+
+
+@contextmanager
+def config_of(setup: GameSetup) -> Iterator[GameConfig]:
+    """The configuration of a stored game, for as long as the ``with`` block lasts.
+
+    An army file that is gone or changed since is replaced by the text kept in the store
+    (written to a temporary file), so the game is set up exactly as it was.
+    """
+    options = dict(setup.options)
+    names = [str(n) for n in options.get("armies", [a.file or a.name for a in setup.armies])]
+    agent_options = options.get("agent_options") or [{}, {}]
+    with tempfile.TemporaryDirectory(prefix="confrontation-armies-") as scratch:
+        for player, copy in enumerate(setup.armies):
+            if copy.source is None:
+                continue
+            _, now = _read(names[player])
+            if now != copy.source:
+                kept = Path(scratch) / f"player{player + 1}-{Path(copy.file or 'army').name}"
+                if kept.suffix != ".toml":
+                    kept = kept.with_suffix(".toml")
+                kept.write_text(copy.source, encoding="utf-8")
+                names[player] = str(kept)
+        yield GameConfig(
+            scenario=str(options.get("scenario", setup.scenario)),
+            armies=(names[0], names[1]),
+            agents=(setup.agents[0], setup.agents[1]),
+            seed=int(options.get("seed", setup.seed)),
+            rounds=options.get("rounds"),
+            agent_options=(dict(agent_options[0]), dict(agent_options[1])),
+        )
+
+
+def _both(first: OnEvent, second: OnEvent | None) -> OnEvent:
+    if second is None:
+        return first
+
+    def both(event: Event) -> None:
+        first(event)
+        second(event)
+
+    return both
+
+
+def play_stored(
+    config: GameConfig, store: Store, *, on_event: OnEvent | None = None
+) -> tuple[int, GameResult]:
+    """Play ``config``'s game, saving it as it goes: (its id in ``store``, the result).
+
+    Ctrl-C or an error mid-game leaves the record ``interrupted`` (then re-raised).
+    """
+    game_id = store.begin(setup_of(config))
+    try:
+        result = play_game(config, on_event=_both(store.recorder(game_id), on_event))
+    except BaseException:
+        store.interrupt(game_id)
+        raise
+    store.finish(game_id, outcome_of(result))
+    return game_id, result
+
+
+def resume_stored(
+    game_id: int, store: Store, *, on_event: OnEvent | None = None
+) -> tuple[GameConfig, GameResult]:
+    """Continue the unfinished game ``game_id`` of ``store`` to its end (saving it)."""
+    game = store.resume(game_id)
+    try:
+        with config_of(game.setup) as config:
+            result = play_game(
+                config,
+                on_event=_both(store.recorder(game_id), on_event),
+                resume_log=game.events or None,
+            )
+    except GameSetupError as error:
+        store.interrupt(game_id)
+        raise StoreError(f"game {game_id} cannot be resumed: {error}") from None
+    except BaseException:
+        store.interrupt(game_id)
+        raise
+    store.finish(game_id, outcome_of(result))
+    return config, result
+
+
+def save_result(store: Store, config: GameConfig, result: GameResult) -> int:
+    """Save a game played elsewhere (a simulation's worker) in one transaction."""
+    return store.save(setup_of(config), outcome_of(result), result.events)
