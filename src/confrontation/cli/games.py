@@ -136,7 +136,7 @@ def list_command(
     grid = Table(title=f"Saved games ({escape(store.url)})", box=box.SIMPLE_HEAD)
     for name, justify in (
         ("id", "right"),
-        ("created (UTC)", "left"),
+        ("created", "left"),
         ("scenario", "left"),
         ("seed", "right"),
         ("armies", "left"),

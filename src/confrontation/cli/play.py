@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from confrontation.armylists.load import LoadError
+from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine import events as ev
 from confrontation.engine.field import base_of
 from confrontation.engine.narrate import Narrator
@@ -210,8 +211,50 @@ def play_command(
     svg: Annotated[
         Path | None, typer.Option("--svg", help="Write the final battlefield as SVG.")
     ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            metavar="URL",
+            help="Save the game here: an SQLAlchemy URL or an SQLite file (default: "
+            "$CONFRONTATION_DB or ~/.local/share/confrontation/games.db).",
+        ),
+    ] = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Do not save the game.")] = False,
+    resume: Annotated[
+        int | None,
+        typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
+    ] = None,
 ) -> None:
-    """Play a whole game (III-A-2 scenarios) between two agents and show the result."""
+    """Play a whole game (III-A-2 scenarios) between two agents and show the result.
+
+    Every game is saved (``confrontation games list``) unless ``--no-store``."""
+    if db is not None and no_store:
+        fail("--db and --no-store cannot be used together")
+
+    def show(
+        cfg: GameConfig,
+        on_event: Callable[[ev.Event], None] | None,
+        resume_log: Sequence[ev.Event] | None,
+    ) -> GameResult:
+        return run_and_show(
+            cfg,
+            as_json=as_json,
+            log=log,
+            svg=svg,
+            seed_given=seed is not None or resume_log is not None,
+            on_event=on_event,
+            resume_log=resume_log,
+        )
+
+    if resume is not None:
+        if no_store or armies is not None or seed is not None or rounds is not None:
+            fail(
+                "--resume continues a saved game with its own settings: drop "
+                "--armies, --seed, --rounds and --no-store"
+            )
+        resume_saved(resume, db, show)
+        return
     config = GameConfig(
         scenario=scenario,
         armies=armies if armies is not None else DEFAULT_ARMIES,
@@ -219,7 +262,10 @@ def play_command(
         seed=seed if seed is not None else secrets.randbits(32),
         rounds=rounds,
     )
-    run_and_show(config, as_json=as_json, log=log, svg=svg, seed_given=seed is not None)
+    if no_store:
+        show(config, None, None)
+    else:
+        play_saved(config, db, show)
 
 
 def run_and_show(
