@@ -41,7 +41,10 @@ from typing import Any
 import networkx as nx
 
 from confrontation.dice import FACES
-from confrontation.engine import combat_narrate  # noqa: F401  (the events' sentences)
+from confrontation.engine import (
+    combat_narrate,  # noqa: F401  (the events' sentences)
+    scenery_attack,
+)
 from confrontation.engine.combat import fighters_in_contact
 from confrontation.engine.combat_events import (
     AttackDeclared,
@@ -261,6 +264,8 @@ def drive(state: GameState) -> Transition:
     progress = state.combat
     if progress is None:
         return _begin(state)
+    if progress.scenery.busy:  # C3: an attack on an element of scenery under way
+        return scenery_attack.drive(state)
     if progress.contest is not None:
         return _drive_contest(state)
     if progress.melees:
@@ -268,7 +273,9 @@ def drive(state: GameState) -> Transition:
     if progress.fight is not None:
         return _drive_fight(state)
     if not progress.combats:
-        return _end(state)
+        # C3: fighters in contact with scenery and no enemy attack it once the combats end.
+        attacking = scenery_attack.standalone(state)
+        return (attacking, []) if attacking is not None else _end(state)
     if not progress.speakers:
         contest = Contest("authority", tuple(Hand(p) for p in _players_in(state)))
         return _set(state, contest=contest), []
@@ -279,7 +286,8 @@ def _begin(state: GameState) -> Transition:
     events: list[Event] = [PhaseStarted(state.round, Phase.COMBAT.value)]
     found = tuple(tuple(sorted(m)) for m in melees(contact_graph(state)))
     events.extend(MeleeFound(m) for m in found)
-    return dataclasses.replace(state, combat=CombatProgress(started=True, melees=found)), events
+    state = dataclasses.replace(state, combat=CombatProgress(started=True, melees=found))
+    return scenery_attack.at_start(state), events  # C3: contacts with scenery at the start
 
 
 def _end(state: GameState) -> Transition:
@@ -707,6 +715,8 @@ def _allocate(state: GameState, fighter_id: str, allocation: Allocation) -> Tran
     state = _set_fight(
         state, board=fight.board.replaced(combatant), to_allocate=fight.to_allocate[1:]
     )
+    # C3: attack dice for an element of scenery are assigned "at the same time".
+    state = scenery_attack.after_allocation(state, fighter_id, allocation.attack)
     return state, [
         DiceAllocated(fighter_id, allocation.dice, allocation.attack, allocation.defence)
     ]

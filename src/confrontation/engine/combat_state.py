@@ -167,6 +167,34 @@ class Fight:
 
 
 @dataclass(frozen=True)
+class SceneryWork:
+    """Attacks on elements of scenery during the combat phase (C3, CLARIFICATIONS §6).
+
+    ``contacts``: (fighter, element) pairs in contact at the start of the phase (only they
+    may attack); ``asked`` the fighters who have placed their scenery attacks; ``asking`` the
+    fighter placing them now, with ``dice`` attack dice and ``in_fight`` when they are taken
+    from his combat's attack dice; ``queue`` the attacks still to roll, one (fighter, element)
+    per die; ``test`` the attack test on the table, ``hit`` once it succeeded, ``damage`` the
+    damage dice rolled so far.
+    """
+
+    contacts: tuple[tuple[str, str], ...] = ()
+    asked: tuple[str, ...] = ()
+    asking: str | None = None
+    dice: int = 0
+    in_fight: bool = False
+    queue: tuple[tuple[str, str], ...] = ()
+    test: DiceOnTable | None = None
+    hit: bool = False
+    damage: tuple[int, ...] = ()
+
+    @property
+    def busy(self) -> bool:
+        """A question or a die of a scenery attack is due."""
+        return self.asking is not None or bool(self.queue)
+
+
+@dataclass(frozen=True)
 class CombatProgress:
     """The combat phase (IV-C, chapter VII) under way.
 
@@ -178,7 +206,7 @@ class CombatProgress:
     resolved; ``fought`` every fighter who has fought this phase (in order, once each);
     ``pursued`` who has made his pursuit move this round; ``urgent`` pursuers whose new
     combat is resolved at once (VII-C-6 c); ``engaged`` contacts made by pursuit moves when
-    no geometry places the fighters.
+    no geometry places the fighters; ``scenery`` the attacks on scenery (C3).
     """
 
     started: bool = False
@@ -194,3 +222,4 @@ class CombatProgress:
     pursued: tuple[str, ...] = ()
     urgent: tuple[str, ...] = ()
     engaged: tuple[tuple[str, str], ...] = ()
+    scenery: SceneryWork = SceneryWork()

@@ -236,13 +236,17 @@ class StrategicProgress:
 class SceneryPiece:
     """A scenery element as plain data (III-A-3): its footprint's outline in cm, its height
     (a size class of ``bases.toml``), whether it can be crossed at all, and whether it is a
-    scenario element or objective (XX-A-2, XX-A-3)."""
+    scenario element or objective (XX-A-2, XX-A-3). ``structure_points`` (those left) and
+    ``resistance``: an element that can be damaged (C3 "Damaging elements of scenery"); None:
+    Inalterable, the default (see ``engine.scenery_attack``)."""
 
     name: str
     outline: tuple[tuple[float, float], ...]
     height: str = "normal"
     passable: bool = True
     scenario: bool = False
+    structure_points: int | None = None
+    resistance: int | None = None
 
 
 @dataclass(frozen=True)
