@@ -5,6 +5,7 @@ random agents, a round limit of 2 — played step by step with every event hande
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from confrontation.agents.random import RandomAgent
 from confrontation.armylists.load import bundled_catalog
@@ -76,3 +77,21 @@ def play(
 
 def outcome(state: GameState) -> Outcome:
     return Outcome(state.winner, state.scores, (0, 0), state.round)
+
+
+SMALL_ARMIES = {
+    "small-lions.toml": 'name = "Small Lions"\npeople = "lion"\npoints = 100\n\n'
+    '[[cards]]\nprofile = "alahan-reaper"\ncount = 2\n',
+    "small-jackals.toml": 'name = "Small Jackals"\npeople = "jackal"\npoints = 100\n\n'
+    '[[cards]]\nprofile = "jackal-warrior"\ncount = 2\n',
+}
+
+
+def small_armies(folder: Path) -> tuple[str, str]:
+    """Two army files of two fighters each (a game of 2 rounds takes well under a second)."""
+    paths = []
+    for name, text in SMALL_ARMIES.items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths[0], paths[1]
