@@ -22,11 +22,15 @@ The phase driver (registered for ``Phase.COMBAT`` on import) runs chapter VII in
    fighter's dice are lost at once and he leaves the table.
 4. **Pursuit** (VII-C-6): each survivor whose every opponent was killed may make one pursuit
    move a round, MOV/2 rounded up, engaging (not charging). The moves come from the
-   **pursuit finder** (:func:`register_pursuits`): by default a fighter stays in place (a
-   move of 0 cm, which engages the enemies already in contact with him); geometry or a test
-   registers a finder offering moves into contact. A fighter who ends in contact with
-   enemies who have not fought makes a new melee, separated by his player without dice
-   (Note 2), and his combat is resolved at once.
+   **pursuit finder** (:func:`register_pursuits`): without a table a fighter stays in place (a
+   move of 0 cm, which engages the enemies already in contact with him); on a table
+   :mod:`.pursuit` (registered by default) offers moves into contact along legal
+   paths. A fighter who ends in contact with enemies who have not fought makes a new melee,
+   separated by his player without dice (Note 2), and his combat is resolved at once.
+
+5. **Scenery** (C3): attacks on elements of scenery with structure points,
+   :mod:`.scenery_attack` (hooks at the start of the phase, after each allocation and once
+   the combats are over).
 
 The combat arithmetic is :mod:`confrontation.rules.combat` and :mod:`.melee`; this module
 only asks, rolls and books.
