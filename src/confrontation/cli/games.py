@@ -130,6 +130,8 @@ def list_command(
         sys.stdout.write(json.dumps([summary_data(g) for g in games]) + "\n")
         return
     console = Console(soft_wrap=True)
+    if not console.is_terminal:
+        console.width = max(console.width, 150)  # piped: keep one line per game
     if not games:
         console.print(f"No saved games in {escape(store.url)}.")
         return
