@@ -38,9 +38,6 @@ from engine_support import fighter, profile, skirmish
 CONSCRIPT = "p1-c1-1"
 ENEMY = "p2-c1-1"
 GATE = ((31.25, 25.0), (32.75, 25.0), (32.75, 35.0), (31.25, 35.0))
-MIXED = "C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY"
-DAMAGE = "C3-DAMAGING-ELEMENTS-OF-SCENERY"
-PURSUIT = "C3-ELEMENTS-OF-SCENERY-AND-PURSUIT-MOVEMENT"
 
 
 def _gate(points: int = 3, resistance: int = 4) -> SceneryPiece:
@@ -86,7 +83,7 @@ def _alone(gate: SceneryPiece, attacker: ProfileSummary | None = None) -> GameSt
 # --- combat dice: the C3 example ----------------------------------------------------------
 
 
-@pytest.mark.rule(MIXED)
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
 def test_a_conscript_in_contact_with_scenery_alone_has_two_combat_dice() -> None:
     # "A Griffin Conscript in contact with an element of scenery will have two combat dice."
     script = Script(_alone(_gate()))
@@ -98,7 +95,7 @@ def test_a_conscript_in_contact_with_scenery_alone_has_two_combat_dice() -> None
     ]
 
 
-@pytest.mark.rule(MIXED, "VII-C-1")
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY", "VII-C-1")
 def test_with_an_enemy_too_he_still_has_just_two_dice_and_assigns_them_together() -> None:
     # "The same Conscript in contact with scenery and an enemy will still have just two combat
     # dice." The Dawn Warrior touches his back; the gate his front.
@@ -143,7 +140,7 @@ def _phase_over(script: Script) -> bool:
 # --- the attack test: no defence, fails only on a final result ≤ 0 --------------------------
 
 
-@pytest.mark.rule(MIXED, "II-A-4")
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY", "II-A-4")
 @pytest.mark.parametrize(("att", "face", "hit"), [(2, 1, True), (-1, 2, True), (-1, 1, False)])
 def test_the_attack_test_fails_only_on_a_final_result_of_0_or_less(
     att: int, face: int, hit: bool
@@ -162,7 +159,7 @@ def test_the_attack_test_fails_only_on_a_final_result_of_0_or_less(
         assert _phase_over(script)
 
 
-@pytest.mark.rule(MIXED, "II-A-1")
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY", "II-A-1")
 def test_a_failing_six_may_be_raised_a_succeeding_one_is_not_asked() -> None:
     hopeless = fighter("Hopeless", att=-6, strength=4)
     script = Script(_alone(_gate(), hopeless))
@@ -183,7 +180,7 @@ def test_a_failing_six_may_be_raised_a_succeeding_one_is_not_asked() -> None:
 # --- the structure points table ----------------------------------------------------------
 
 
-@pytest.mark.rule(DAMAGE)
+@pytest.mark.rule("C3-DAMAGING-ELEMENTS-OF-SCENERY")
 @pytest.mark.parametrize(
     ("dice", "resistance", "row", "result", "lost"),
     [
@@ -213,7 +210,9 @@ def test_structure_points_lost_per_damage_result(
 # --- destruction ---------------------------------------------------------------------------
 
 
-@pytest.mark.rule(DAMAGE, PURSUIT, "V-A")
+@pytest.mark.rule(
+    "C3-DAMAGING-ELEMENTS-OF-SCENERY", "C3-ELEMENTS-OF-SCENERY-AND-PURSUIT-MOVEMENT", "V-A"
+)
 def test_a_destroyed_element_leaves_the_table_and_grants_no_pursuit() -> None:
     state = _alone(_gate(points=3, resistance=4))
     before = field_of(state)
@@ -244,7 +243,7 @@ def test_a_destroyed_element_leaves_the_table_and_grants_no_pursuit() -> None:
     assert any("gate is destroyed" in line for line in told)
 
 
-@pytest.mark.rule(MIXED)
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
 def test_declining_the_attack_ends_the_phase_and_the_element_is_untouched() -> None:
     script = Script(_alone(_gate()))
     events = script.play(sa.AttackScenery(CONSCRIPT, ()))
@@ -254,7 +253,7 @@ def test_declining_the_attack_ends_the_phase_and_the_element_is_untouched() -> N
     assert ground is not None and ground.scenery == (_gate(),)
 
 
-@pytest.mark.rule(MIXED, DAMAGE)
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY", "C3-DAMAGING-ELEMENTS-OF-SCENERY")
 def test_inalterable_scenery_and_fighters_not_in_contact_attack_nothing() -> None:
     inalterable = dataclasses.replace(_gate(), structure_points=None, resistance=None)
     script = Script(_alone(inalterable))
@@ -268,7 +267,7 @@ def test_inalterable_scenery_and_fighters_not_in_contact_attack_nothing() -> Non
 # --- pursuit: only from contact at the start of the phase, never after a pursuit move --------
 
 
-@pytest.mark.rule(PURSUIT, "VII-C-6")
+@pytest.mark.rule("C3-ELEMENTS-OF-SCENERY-AND-PURSUIT-MOVEMENT", "VII-C-6")
 def test_no_scenery_attack_after_a_pursuit_move() -> None:
     # The Guard B touches the gate, Y and Z. When he allocates his dice he puts none on the
     # gate: he is not asked again. Had he pursued (even staying in place, a move of 0 cm), he
@@ -295,7 +294,7 @@ def test_no_scenery_attack_after_a_pursuit_move() -> None:
     assert sa.targets(dataclasses.replace(script.state, combat=not_yet), b) == ("gate",)
 
 
-@pytest.mark.rule(PURSUIT)
+@pytest.mark.rule("C3-ELEMENTS-OF-SCENERY-AND-PURSUIT-MOVEMENT")
 def test_contact_made_during_the_phase_gives_no_attack() -> None:
     # Contacts are taken when the phase begins. Two Guards fight elsewhere (the phase waits
     # for their Authority dice); the Conscript, away from the gate then, is put against it
@@ -320,7 +319,7 @@ def test_contact_made_during_the_phase_gives_no_attack() -> None:
 # --- the data: which elements can be damaged -------------------------------------------------
 
 
-@pytest.mark.rule("C3-TYPES-OF-SCENERY", "C3-STANDARD-SCENERY", DAMAGE)
+@pytest.mark.rule("C3-TYPES-OF-SCENERY", "C3-STANDARD-SCENERY", "C3-DAMAGING-ELEMENTS-OF-SCENERY")
 def test_bundled_kinds_standard_scenery_is_inalterable() -> None:
     kinds = sa.load_scenery_structure()
     for standard in ("house", "ruins", "wall", "hill", "forest", "pond"):
@@ -341,7 +340,7 @@ def test_bundled_kinds_standard_scenery_is_inalterable() -> None:
     assert ground.scenery[0].structure_points == 5
 
 
-@pytest.mark.rule(DAMAGE)
+@pytest.mark.rule("C3-DAMAGING-ELEMENTS-OF-SCENERY")
 def test_a_users_file_replaces_the_kinds_and_bad_files_name_the_key(tmp_path: Path) -> None:
     good = tmp_path / "kinds.toml"
     good.write_text(
@@ -357,7 +356,7 @@ def test_a_users_file_replaces_the_kinds_and_bad_files_name_the_key(tmp_path: Pa
         sa.load_scenery_structure(tmp_path / "missing.toml")
 
 
-@pytest.mark.rule(MIXED)
+@pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
 def test_a_scenery_attack_in_progress_round_trips_through_json() -> None:
     script = Script(_alone(_gate()))
     script.play(sa.AttackScenery(CONSCRIPT, (("gate", 2),)), 4)
