@@ -1,0 +1,67 @@
+"""sim.game.play_game: whole games from a config — reproducible, replayable, scored."""
+
+from __future__ import annotations
+
+import pytest
+
+from confrontation.armylists.load import LoadError
+from confrontation.engine.events import Event, GameEnded, GameStarted
+from confrontation.engine.record import replay
+from confrontation.engine.state import Phase
+from confrontation.scenarios import ObjectiveScored
+from confrontation.sim.game import GameConfig, GameSetupError, play_game, result_document
+
+ARMIES = ("lion-vanguard", "goblin-raiders")
+
+
+def config(seed: int, scenario: str = "conquest", rounds: int = 1) -> GameConfig:
+    return GameConfig(
+        scenario=scenario, armies=ARMIES, agents=("random", "random"), seed=seed, rounds=rounds
+    )
+
+
+def test_a_game_is_played_to_its_end_and_scored() -> None:
+    seen: list[Event] = []
+    result = play_game(config(1), on_event=seen.append)
+    assert result.state.phase is Phase.OVER and result.rounds == 1
+    assert list(result.events) == seen  # every event reaches on_event, in order
+    assert isinstance(seen[0], GameStarted) and isinstance(seen[-1], GameEnded)
+    ended = seen[-1]
+    assert ended.scores == result.state.scores == (result.players[0].vp, result.players[1].vp)
+    assert ended.winner == result.winner
+    scored = [0, 0]
+    for event in seen:
+        if isinstance(event, ObjectiveScored):
+            scored[event.player] += event.vp
+    assert tuple(scored) == ended.scores
+    assert result.players[0].army == "Lion Vanguard"
+    assert result.players[1].army == "No-Dan-Kar Raiders"
+    assert result.scenario == "Conquest" and result.state.scenario is not None
+
+
+def test_the_same_config_gives_the_same_game_and_other_seeds_other_games() -> None:
+    first = play_game(config(7))
+    again = play_game(config(7))
+    assert first.events == again.events
+    assert result_document(first) == result_document(again)
+    other = play_game(config(8))
+    assert other.events != first.events
+
+
+def test_the_record_replays_to_the_final_state() -> None:
+    result = play_game(config(3, "execution:random-card"))
+    assert replay(list(result.events)) == result.state
+
+
+def test_the_scenario_round_limit_and_the_override() -> None:
+    assert play_game(config(2, "bloodbath:small-table", rounds=2)).rounds == 2
+    assert config(2).rounds == 1
+
+
+def test_unknown_agents_and_armies_are_setup_errors() -> None:
+    with pytest.raises(GameSetupError, match="nobody"):
+        play_game(GameConfig(agents=("nobody", "random"), armies=ARMIES))
+    with pytest.raises(LoadError, match="nowhere: no such army file"):
+        play_game(GameConfig(armies=("lion-vanguard", "nowhere"), agents=("random", "random")))
+    with pytest.raises(GameSetupError, match="at least one round"):
+        play_game(GameConfig(armies=ARMIES, agents=("random", "random"), rounds=0))
