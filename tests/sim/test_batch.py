@@ -1,0 +1,118 @@
+"""Batches of games: sides and armies alternate, seeds depend only on the batch seed and the
+game's index, wins are counted per agent, Wilson intervals."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from confrontation.sim.backends import BackendError, LocalBackend, make_backend
+from confrontation.sim.batch import (
+    Z_95,
+    BatchResult,
+    GameOutcome,
+    game_seed,
+    plan,
+    wilson,
+)
+from confrontation.store import Outcome
+
+
+def test_four_games_give_each_agent_each_army_from_each_side() -> None:
+    specs = plan(4, ("greedy", "random"), ("a.toml", "b.toml"), seed=1)
+    greedy = {
+        (spec.seats.index(0), spec.armies[spec.seats.index(0)]) for spec in specs
+    }  # (side, army) of the first agent
+    assert greedy == {(0, "a.toml"), (1, "a.toml"), (0, "b.toml"), (1, "b.toml")}
+    assert [s.agents for s in specs] == [
+        ("greedy", "random"),
+        ("random", "greedy"),
+        ("greedy", "random"),
+        ("random", "greedy"),
+    ]
+    assert [s.armies for s in specs] == [
+        ("a.toml", "b.toml"),
+        ("a.toml", "b.toml"),
+        ("b.toml", "a.toml"),
+        ("b.toml", "a.toml"),
+    ]
+
+
+@given(st.integers(min_value=1, max_value=60), st.integers(min_value=0, max_value=2**40))
+def test_agents_and_armies_stay_balanced(games: int, seed: int) -> None:
+    specs = plan(games, ("x", "y"), ("A", "B"), seed=seed)
+    for spec in specs:
+        assert spec.agents == (("x", "y")[spec.seats[0]], ("x", "y")[spec.seats[1]])
+        assert sorted(spec.seats) == [0, 1]
+    sides = Counter(spec.seats[0] for spec in specs)
+    assert abs(sides[0] - sides[1]) <= 1
+    armies = Counter(spec.armies[spec.seats.index(0)] for spec in specs)
+    assert abs(armies["A"] - armies["B"]) <= 2
+    assert [s.seed for s in specs] == [game_seed(seed, i) for i in range(games)]
+
+
+def test_game_seeds_are_fixed_by_batch_seed_and_index() -> None:
+    seeds = [game_seed(7, i) for i in range(200)]
+    assert len(set(seeds)) == 200
+    assert all(0 <= s < 2**63 for s in seeds)
+    assert game_seed(7, 3) == game_seed(7, 3) != game_seed(8, 3)
+
+
+def test_wilson_interval_at_the_edges_and_by_symmetry() -> None:
+    z2 = Z_95**2
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(0, 10)[1] == pytest.approx(z2 / (10 + z2))  # closed form for no success
+    assert wilson(10, 10)[0] == pytest.approx(10 / (10 + z2))
+    low, high = wilson(7, 20)
+    other_low, other_high = wilson(13, 20)
+    assert low == pytest.approx(1 - other_high) and high == pytest.approx(1 - other_low)
+    assert low < 7 / 20 < high
+    assert wilson(0, 0) == (0.0, 1.0)
+    # Wide for few games, about ±1.96·sqrt(pq/n) for many.
+    low, high = wilson(5000, 10000)
+    assert high - low == pytest.approx(2 * Z_95 * math.sqrt(0.25 / 10000), rel=1e-3)
+
+
+def test_wins_are_counted_per_agent_whatever_side_it_played() -> None:
+    specs = plan(4, ("first", "second"), seed=0)
+    # winners by player: game 0 player 0 (first), game 1 player 0 (second: sides swapped),
+    # game 2 a draw, game 3 player 0 (second).
+    winners = [0, 0, None, 0]
+    outcomes = [
+        GameOutcome(i, Outcome(w, (3, 1) if w == 0 else (1, 1), (10, 20), 6))
+        for i, w in enumerate(winners)
+    ]
+    batch = BatchResult(specs, outcomes, 2.0, ("first", "second"), (None, None), None, 0)
+    assert batch.wins() == (1, 2)
+    assert batch.draws() == 1
+    document = batch.to_json()
+    assert document["wins"] == [1, 2] and document["games"] == 4 and document["draws"] == 1
+    assert document["games_per_second"] == 2.0
+    # first: VP 3 (game 0, player 0), 1 (game 1, player 1), 1, 1 (game 3, player 1)
+    assert document["mean_vp"][0] == pytest.approx((3 + 1 + 1 + 1) / 4)
+    assert document["mean_losses_ap"] == [pytest.approx(15.0), pytest.approx(15.0)]
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def test_the_local_backend_returns_every_result_with_its_position() -> None:
+    items = list(range(7))
+    for jobs in (1, 2):
+        got = dict(LocalBackend(jobs).map(_square, items))
+        assert got == {i: i * i for i in items}
+
+
+def test_backend_errors_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(BackendError, match="at least 1"):
+        make_backend("local", 0)
+    with pytest.raises(BackendError, match="not one of"):
+        make_backend("cluster", 1)
+    monkeypatch.setitem(__import__("sys").modules, "ray", None)
+    with pytest.raises(BackendError, match=r"pip install 'confrontation\[ray\]'"):
+        make_backend("ray", 1)
