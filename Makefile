@@ -1,10 +1,10 @@
-# The two set-up commands: `make test` (and, once games are playable, `make play`).
+# The two set-up commands: `make play` (a whole game with the defaults) and `make test`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv test lint typecheck pytest rules-coverage rules-check bench
+.PHONY: venv play test lint typecheck pytest rules-coverage rules-check bench
 
 venv: $(STAMP)
 
@@ -14,6 +14,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
+
+# One whole game: Conquest (III-A-2), two demo armies, greedy against greedy, a random seed.
+play: venv
+	$(BIN)/confrontation play
 
 lint: venv
 	$(BIN)/ruff check src tests bench scripts
