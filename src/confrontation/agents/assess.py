@@ -1,0 +1,232 @@
+"""What the computer players know about a position: fighters' worth, material, the odds of
+one attack, one shot and a duel, and who threatens whom.
+
+Cheap on purpose (a greedy decision takes milliseconds): per-attack odds come from
+:mod:`confrontation.odds.exact` (exact Fractions, cached) and are turned into floats here; a
+duel is estimated attack by attack rather than solved whole (see docs/ai.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from confrontation.engine.field import current, field_of, has_field, shot_distance
+from confrontation.engine.state import KILLED_LEVELS, Fighter, GameState, opponent
+from confrontation.odds.exact import attack_odds
+from confrontation.rules.characteristics import Characteristic
+from confrontation.rules.shooting import range_band, shot_distribution
+from confrontation.rules.wounds import WoundResult
+
+C = Characteristic
+
+LOST: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 1.0)
+"""Share of a fighter's worth lost at 0-4 wound levels (II-B-2: 4 = killed; every level
+also costs 1 on his tests, II-B-4)."""
+
+STUN = 0.05
+"""Share of a fighter's worth a Stunned state costs (II-B-5: until the end of the round)."""
+
+DEFAULT_WORTH = 20.0
+"""Worth of a fighter whose profile has no strategic value (made-up test profiles)."""
+
+
+def worth(state: GameState, fighter: Fighter) -> float:
+    """A fighter's worth: his strategic value in AP (I-D-2)."""
+    ap = state.profile(fighter.profile).ap
+    return float(ap) if ap > 0 else DEFAULT_WORTH
+
+
+def lost_share(wounds: int) -> float:
+    """Share of worth lost at ``wounds`` wound levels."""
+    return LOST[min(max(wounds, 0), KILLED_LEVELS)]
+
+
+def standing(state: GameState, player: int) -> float:
+    """What ``player`` has left: the worth of his fighters less their wounds."""
+    return sum(
+        worth(state, f) * (1.0 - lost_share(f.wounds) - (STUN if f.stunned and f.alive else 0.0))
+        for f in state.fighters
+        if f.player == player
+    )
+
+
+def material(state: GameState, player: int) -> float:
+    """``player``'s standing minus his opponent's, plus the scenario score difference
+    weighted as worth (a victory point is counted as 10 AP)."""
+    score = state.scores[player] - state.scores[opponent(player)]
+    return standing(state, player) - standing(state, opponent(player)) + 10.0 * score
+
+
+def losses_ap(state: GameState, player: int) -> int:
+    """The strategic value of ``player``'s killed fighters."""
+    return sum(
+        state.profile(f.profile).ap for f in state.fighters if f.player == player and not f.alive
+    )
+
+
+# --- one attack (VII-C-4) --------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def attack_loss(
+    att: int, str_: int, def_: int, res: int, dice: int, sustained: bool, wounds: int
+) -> float:
+    """Expected share of the target's worth one attack takes (target at ``wounds`` levels,
+    defending with ``dice`` dice, ``sustained`` defence)."""
+    odds = attack_odds(
+        att=att, str_=str_, def_=def_, res=max(res, 0), defence_dice=dice, sustained=sustained
+    )
+    return _expected_loss(odds.wounds, wounds)
+
+
+def _expected_loss(results: object, wounds: int) -> float:
+    assert isinstance(results, dict)
+    before = lost_share(wounds)
+    total = 0.0
+    for result, p in results.items():
+        if not p:
+            continue
+        if result is WoundResult.STUNNED:
+            total += float(p) * STUN
+            continue
+        after = lost_share(min(wounds + result.levels, KILLED_LEVELS))
+        total += float(p) * (after - before)
+    return total
+
+
+@dataclass(frozen=True)
+class Blow:
+    """The combat values of one fighter as an attack reads them (current values)."""
+
+    ini: int
+    att: int
+    str_: int
+    def_: int
+    res: int
+    wounds: int
+    worth: float
+
+
+def blow_of(state: GameState, fighter: Fighter, *, charged: bool | None = None) -> Blow:
+    """A fighter's current combat values (wounds, Stunned and charge penalties included);
+    ``charged`` True/False overrides whether he suffers the charge penalty (V-B-3)."""
+    f = fighter if charged is None else _with_charged(fighter, charged)
+    return Blow(
+        current(state, f, C.INI),
+        current(state, f, C.ATT),
+        current(state, f, C.STR),
+        current(state, f, C.DEF),
+        current(state, f, C.RES),
+        f.wounds,
+        worth(state, f),
+    )
+
+
+def _with_charged(fighter: Fighter, charged: bool) -> Fighter:
+    from dataclasses import replace
+
+    return replace(fighter, charged=charged)
+
+
+def hit_value(a: Blow, t: Blow, dice: int = 0, sustained: bool = False) -> float:
+    """Expected worth (AP) one attack of ``a`` takes from ``t``."""
+    return t.worth * attack_loss(a.att, a.str_, t.def_, t.res, dice, sustained, t.wounds)
+
+
+def duel(me: Blow, foe: Blow) -> float:
+    """A rough one-round balance of ``me`` against ``foe`` (AP won minus AP lost): both
+    with one die in attack and one in defence, plus a second attack for the faster one
+    (VII-C-2: the initiative winner may strike before the other can)."""
+    dealt = hit_value(me, foe, 1)
+    taken = hit_value(foe, me, 1)
+    edge = 0.5 + 0.08 * (me.ini - foe.ini)
+    edge = min(max(edge, 0.1), 0.9)
+    return dealt - taken + (edge - 0.5) * (dealt + taken)
+
+
+# --- one shot (VI) ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _shot_loss(
+    aim: int, difficulty: int, aim_str: int, res: int, unmoving: bool, wounds: int
+) -> float:
+    dist = shot_distribution(aim, difficulty, aim_str, max(res, 0), unmoving=unmoving)
+    results = {r: p for r, p in dist.items() if r is not None}
+    return _expected_loss(results, wounds)
+
+
+def shot_value(state: GameState, shooter: str, target: str, *, unmoving: bool) -> float:
+    """Expected worth (AP) a shot of ``shooter`` takes from ``target`` now (0: out of
+    range). A target in contact with the shooter's friends may be missed for a friend
+    (VI-B-1): such a shot counts half its value."""
+    from confrontation.engine.shooting import difficulty_of
+
+    difficulty = difficulty_of(state, shooter, target)
+    if difficulty is None:
+        return 0.0
+    me, it = state.fighter(shooter), state.fighter(target)
+    profile = state.profile(me.profile)
+    if profile.aim_str is None:
+        return 0.0
+    aim = current(state, me, C.AIM)
+    loss = _shot_loss(
+        aim, difficulty.total, profile.aim_str, current(state, it, C.RES), unmoving, it.wounds
+    )
+    value = worth(state, it) * loss
+    here = field_of(state)
+    if any(here.owners[f] == me.player for f in here.contacts(target)):
+        value *= 0.25  # VI-B-1: the distribution roll may hit a friend
+    return value
+
+
+def in_range(state: GameState, shooter: str, target: str) -> bool:
+    """Within the weapon's long range (VI-A-1)."""
+    here = field_of(state)
+    ranges = state.profile(state.fighter(shooter).profile).ranges
+    return range_band(shot_distance(here, shooter, target), ranges) is not None
+
+
+# --- reach and threats -----------------------------------------------------------------------
+
+
+def gap(state: GameState, a: str, b: str) -> float:
+    """Straight distance between the edges of two fighters' bases (cm)."""
+    from confrontation.geometry.measure import distance
+
+    here = field_of(state)
+    return float(distance(here.base(a), here.base(b)))
+
+
+def charge_reach(state: GameState, fighter: Fighter) -> float:
+    """How far an assault carries him (V-B-3: MOV x 2)."""
+    return 2.0 * state.profile(fighter.profile).mov
+
+
+def enemies_in_play(state: GameState, player: int) -> list[Fighter]:
+    return [f for f in state.fighters if f.player != player and f.in_play]
+
+
+def friends_in_play(state: GameState, player: int) -> list[Fighter]:
+    return [f for f in state.fighters if f.player == player and f.in_play]
+
+
+def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:
+    """Expected AP ``fighter`` would lose, standing at (x, y), to the enemies not yet
+    activated this round that could charge him there (a charge puts the charge penalty on
+    him, V-B-3) — the worst of them, a rough guide for where to stop."""
+    if not has_field(state):
+        return 0.0
+    me_charged = blow_of(state, fighter, charged=True)
+    worst = 0.0
+    for enemy in enemies_in_play(state, fighter.player):
+        if enemy.activated:
+            continue
+        reach = charge_reach(state, enemy) + 1.0
+        if math.dist((enemy.x, enemy.y), (x, y)) > reach + 3.0:
+            continue
+        balance = duel(blow_of(state, enemy), me_charged)
+        worst = max(worst, balance)
+    return worst

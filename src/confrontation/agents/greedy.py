@@ -1,0 +1,763 @@
+"""The greedy agent: a sensible one-step player.
+
+Every question is answered by scoring its options with cheap, mostly exact odds
+(:mod:`confrontation.agents.assess`) and taking the best one; ties go to a d6 draw from
+the agent's own seeded roller, so the agent is deterministic given its seed. How each kind
+of question is judged is told in docs/ai.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from confrontation.agents.assess import (
+    Blow,
+    blow_of,
+    charge_reach,
+    duel,
+    enemies_in_play,
+    gap,
+    hit_value,
+    shot_value,
+    threat_at,
+    worth,
+)
+from confrontation.agents.random import uniform_index
+from confrontation.dice import Roller, SeededRoller
+from confrontation.engine.combat_questions import (
+    AllocateDice,
+    ChooseCombat,
+    Defend,
+    MakeAttack,
+    NameFighter,
+    Pursue,
+    SplitMelee,
+)
+from confrontation.engine.field import current, field_of, has_field
+from confrontation.engine.questions import (
+    Announce,
+    AnnouncementsDone,
+    Choice,
+    ChooseFirst,
+    ChooseVictim,
+    ChooseZone,
+    EndActivation,
+    FighterDone,
+    KeepResult,
+    Place,
+    PlaceCard,
+    PlayReserve,
+    PlayReserveAndTop,
+    PlayTop,
+    PutInReserve,
+    Question,
+    Raise,
+    Redirect,
+    Refuse,
+    RotateCharged,
+    Shoot,
+    TacticsFighter,
+    TakeCover,
+    Walk,
+)
+from confrontation.engine.state import Fighter, GameState, Phase, opponent
+from confrontation.odds.exact import attack_stop_natural
+from confrontation.rules.characteristics import Characteristic
+from confrontation.rules.combat import Combatant, CombatState
+
+C = Characteristic
+
+ADVANCE_PER_CM = 0.02
+"""How much (as a share of the mover's worth) a centimetre closer to his goal is worth."""
+
+SHOT_WORTH_TAKING = 0.3
+"""A shot is taken when it is expected to take at least this many AP."""
+
+CHARGE_MARGIN = -0.5
+"""A charge is announced when the duel it starts is worth at least this many AP."""
+
+
+def _raise_to(final: int, needed: int) -> Choice:
+    """II-A-1, :data:`~confrontation.dice.RaisePolicy.OPTIMAL`: raise while short of the
+    result needed."""
+    return Raise() if final < needed else KeepResult()
+
+
+class GreedyAgent:
+    """Answers every question with its best-scored option (see the module docstring)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, player: int | None = None, roller: Roller | None = None):
+        self.roller = roller if roller is not None else SeededRoller(seed)
+        self.player = player
+
+    # --- the entry point ---------------------------------------------------------------------
+
+    def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        """The best of ``legal`` for the player asked."""
+        if len(legal) == 1:
+            return legal[0]
+        judge = _JUDGES.get(question.kind)
+        if judge is None:
+            return legal[0]
+        player = question.player if question.player is not None else (self.player or 0)
+        choice = judge(self, state, player, legal)
+        return choice if choice in legal else legal[0]
+
+    def best(self, legal: Sequence[Choice], score: Callable[[Choice], float]) -> Choice:
+        """The option with the highest score; equal scores drawn with the agent's d6."""
+        scored = [(score(c), i) for i, c in enumerate(legal)]
+        top = max(s for s, _ in scored)
+        tied = [i for s, i in scored if s >= top - 1e-9]
+        return legal[tied[uniform_index(self.roller, len(tied))] if len(tied) > 1 else tied[0]]
+
+    # --- strategic phase (IV-A) --------------------------------------------------------------
+
+    def place_card(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """IV-A-1: the eagerest cards on top (shooters with targets, chargers in reach)."""
+        return self.best(
+            legal, lambda c: eagerness(state, c.card) if isinstance(c, PlaceCard) else 0.0
+        )
+
+    def tactics_fighter(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """IV-A-2: the best Discipline rolls."""
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, TacticsFighter) or c.fighter is None:
+                return -1.0
+            return float(current(state, state.fighter(c.fighter), C.DIS))
+
+        return self.best(legal, score)
+
+    def tactics_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """Raise while not ahead (a tie is rolled again; a raise wins 5 times in 6)."""
+        assert state.strategic is not None
+        hands = state.strategic.hands
+        return _raise_to(hands[player].final, hands[opponent(player)].final + 1)
+
+    def choose_first(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """Speak first when a card has something to do at once (a charge, a shot);
+        otherwise, and for the deployment, let the opponent show his hand first."""
+        if state.round == 0 or not has_field(state):
+            return ChooseFirst(opponent(player))
+        eager = max((eagerness(state, c.id) for c in state.cards_of(player)), default=0.0)
+        return ChooseFirst(player if eager >= 4.0 else opponent(player))
+
+    # --- set-up (III-A, III-B) -----------------------------------------------------------------
+
+    def choose_zone(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """III-A-3: either area (scored the same): the d6 decides."""
+        return self.best(legal, lambda c: 0.0 if isinstance(c, ChooseZone) else -1.0)
+
+    def deploy(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """III-B-2: fighters near the front and the middle of the line (shooters a step
+        behind), near the scenario's objectives when there are some."""
+        assert state.activation is not None and state.activation.current is not None
+        fighter = state.fighter(state.activation.current.fighters[0])
+        shooter = state.profile(fighter.profile).shooter
+        goals = objectives(state) or [_centre(state)]
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, Place):
+                return -1e9
+            near = min(math.dist((c.x, c.y), g) for g in goals)
+            return -abs(near - 12.0) if shooter else -near
+
+        return self.best(legal, score)
+
+    # --- the activation phase (IV-B) ---------------------------------------------------------
+
+    def floor(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """IV-B-1: play the top card; hold back (reserve, refusal) a card whose fighters
+        have nothing to do yet; play the reserve once it has."""
+        if state.phase is Phase.DEPLOYMENT or not has_field(state):
+            return PlayTop() if PlayTop() in legal else legal[0]
+        side = state.side(player)
+        top = eagerness(state, side.deck[0]) if side.deck else -1.0
+        held = eagerness(state, side.reserve) if side.reserve is not None else -1.0
+        if held >= 3.0 and PlayReserveAndTop() in legal:
+            return PlayReserveAndTop()
+        if held >= 3.0 > top and PlayReserve() in legal:
+            return PlayReserve()
+        waiting = state.side(opponent(player)).cards_left > 0
+        if top < 2.0 and waiting:
+            if PutInReserve() in legal:
+                return PutInReserve()
+            if Refuse() in legal:
+                return Refuse()
+        if PlayTop() in legal:
+            return PlayTop()
+        if PlayReserve() in legal:
+            return PlayReserve()
+        return legal[0]
+
+    def activation(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """IV-B-2: announce the charges worth making (and the runs), then the shots and the
+        walks, fighter by fighter."""
+        assert state.activation is not None and state.activation.current is not None
+        current_ = state.activation.current
+        if current_.stage == "announce":
+            return self._announce(state, legal)
+        return self._cumulative(state, legal)
+
+    def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
+        options: list[tuple[float, Choice]] = []
+        for c in legal:
+            if not isinstance(c, Announce):
+                continue
+            score = announce_value(state, c)
+            if score is not None:
+                options.append((score, c))
+        if not options:
+            return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
+        return self.best([c for _, c in options], _lookup(options))
+
+    def _cumulative(self, state: GameState, legal: Sequence[Choice]) -> Choice:
+        shots = [c for c in legal if isinstance(c, Shoot)]
+        if shots:
+            values = {c: shot_value(state, c.fighter, c.target, unmoving=c.still) for c in shots}
+            best = max(values.values())
+            if best >= SHOT_WORTH_TAKING:
+                return self.best(shots, lambda c: values[c])  # type: ignore[index]
+        for c in legal:
+            if isinstance(c, Walk) and c.method is None and walk_pays(state, c.fighter):
+                return c
+        done = [c for c in legal if isinstance(c, FighterDone)]
+        if done:
+            return done[0]
+        return EndActivation() if EndActivation() in legal else legal[0]
+
+    def destination(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """V-B: the place that brings the mover closest to his goal without standing where
+        an enemy still to act would charge and beat him."""
+        assert state.activation is not None and state.activation.current is not None
+        action = state.activation.current.action
+        assert action is not None
+        mover = state.fighter(action.fighter)
+        here = position_value(state, mover, mover.x, mover.y)
+
+        def score(c: Choice) -> float:
+            if isinstance(c, Place):
+                return position_value(state, mover, c.x, c.y)
+            return here
+
+        return self.best(legal, score)
+
+    def assault_contact(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """V-B-3: the place in contact with the enemies he fares best against."""
+        assert state.activation is not None and state.activation.current is not None
+        action = state.activation.current.action
+        assert action is not None
+        from confrontation.geometry.contact import in_contact
+
+        field = field_of(state)
+        me = state.fighter(action.fighter)
+        template = field.base(me.id)
+        mine = blow_of(state, me)
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, Place):
+                return -1e9
+            base = template.moved(c.x, c.y, c.facing)
+            touched = [
+                i
+                for i in field.ids()
+                if field.owners[i] != me.player and in_contact(base, field.base(i))
+            ]
+            return sum(duel(mine, blow_of(state, state.fighter(t), charged=True)) for t in touched)
+
+        return self.best(legal, score)
+
+    def rotate_charged(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """V-B-3: turning the charged fighters changes nothing the agent values: nobody."""
+        return RotateCharged(()) if RotateCharged(()) in legal else legal[0]
+
+    def redirect(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """V-B-3: redirect onto the enemy he beats best, else stay."""
+        assert state.activation is not None and state.activation.current is not None
+        action = state.activation.current.action
+        assert action is not None
+        me = state.fighter(action.fighter)
+        mine = blow_of(state, me)
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, Redirect):
+                return -1e9
+            if c.to is None:
+                return 0.0 if not c.run else -0.1
+            if gap(state, me.id, c.to) > action.potential:
+                return -1.0
+            return duel(mine, blow_of(state, state.fighter(c.to), charged=True))
+
+        return self.best(legal, score)
+
+    def test_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """II-A-1: raise while the test fails."""
+        assert state.activation is not None and state.activation.current is not None
+        action = state.activation.current.action
+        assert action is not None and action.test is not None
+        return _raise_to(action.test.final, max(action.test.difficulty, 1))
+
+    def take_cover(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VI-A-2: take cover when the shot is dangerous and the fighter has nothing better
+        to do when activated (a move under cover is exclusive)."""
+        assert state.activation is not None and state.activation.current is not None
+        action = state.activation.current.action
+        assert action is not None and action.target is not None
+        target = state.fighter(action.target)
+        danger = shot_value(state, action.fighter, target.id, unmoving=action.still)
+        busy = state.profile(target.profile).shooter or any(
+            gap(state, target.id, e.id) <= charge_reach(state, target)
+            for e in enemies_in_play(state, player)
+        )
+        take = danger >= (0.5 if busy else 0.15) * worth(state, target)
+        return TakeCover(take)
+
+    def choose_victim(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VI-B-1: the cheaper friend is hit."""
+        return self.best(
+            legal,
+            lambda c: -worth(state, state.fighter(c.fighter)) if isinstance(c, ChooseVictim) else 0,
+        )
+
+    # --- the combat phase (VII) --------------------------------------------------------------
+
+    def split_melee(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-A: separate so that his fighters outnumber the enemy where they can."""
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, SplitMelee):
+                return -1e9
+            total = 0.0
+            for combat in c.combats:
+                mine = state.fighter(combat.one).player == player
+                total += (len(combat.many) - 1) * (-1.0 if mine else 1.0)
+            return total
+
+        return self.best(legal, score)
+
+    def name_fighter(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-A, VII-B: the best Discipline; VII-C-2: the best initiative value."""
+        assert state.combat is not None
+        contest = state.combat.contest
+        fight = state.combat.fight
+        initiative = contest is not None and contest.purpose == "initiative" and fight is not None
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, NameFighter):
+                return -1e9
+            if initiative:
+                assert fight is not None
+                return float(fight.board.fighter(c.fighter).current(C.INI))
+            return float(current(state, state.fighter(c.fighter), C.DIS))
+
+        return self.best(legal, score)
+
+    def contest_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """II-A-3: raise while not ahead of the others."""
+        assert state.combat is not None and state.combat.contest is not None
+        hands = state.combat.contest.hands
+        mine = next(h for h in hands if h.player == player)
+        best_other = max((h.standing for h in hands if h.player != player), default=0)
+        final = mine.roll.final if mine.roll is not None else 0
+        return _raise_to(final, best_other + 1)
+
+    def choose_combat(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-B: the combat where his side does best first."""
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, ChooseCombat):
+                return -1e9
+            one = state.fighter(c.combat.one)
+            sign = 1.0 if one.player == player else -1.0
+            a = blow_of(state, one)
+            return sign * sum(duel(a, blow_of(state, state.fighter(m))) for m in c.combat.many)
+
+        return self.best(legal, score)
+
+    def allocate_dice(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-C-1: the split of attack and defence dice with the best expected balance."""
+        assert state.combat is not None and state.combat.fight is not None
+        fight = state.combat.fight
+        board = fight.board
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, AllocateDice):
+                return -1e9
+            return allocation_value(state, board, c.fighter, c.attack, c.defence, fight.to_allocate)
+
+        return self.best(legal, score)
+
+    def make_attack(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-C-3: strike where the attack takes most."""
+        assert state.combat is not None and state.combat.fight is not None
+        board = state.combat.fight.board
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, MakeAttack):
+                return -1e9
+            target = board.fighter(c.target)
+            dice = 1 if target.defence_left > 0 else 0
+            a = combatant_blow(state, board.fighter(c.attacker))
+            return hit_value(a, combatant_blow(state, target), dice, target.sustaining)
+
+        return self.best(legal, score)
+
+    def defend(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-C-4 b, VII-C-5: the defence that keeps the expected loss over this attack and
+        the attacks still to come lowest."""
+        assert state.combat is not None and state.combat.fight is not None
+        fight = state.combat.fight
+        assert fight.attack is not None
+        board = fight.board
+        me = board.fighter(fight.attack.target)
+        attacker = combatant_blow(state, board.fighter(fight.attack.attacker))
+        later = _attacks_to_come(board, me.id, fight.attack.attacker)
+        mine = combatant_blow(state, me)
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, Defend):
+                return -1e9
+            loss = hit_value(attacker, mine, c.dice, c.sustained)
+            left = me.defence_left if c.sustained else me.defence_left - c.dice
+            for blow in later:
+                if c.sustained or me.sustaining:
+                    loss += hit_value(blow, mine, 1, True)
+                elif left > 0:
+                    loss += hit_value(blow, mine, 1)
+                    left -= 1
+                else:
+                    loss += hit_value(blow, mine, 0)
+            return -loss
+
+        return self.best(legal, score)
+
+    def attack_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-C-4 c: raise while below the natural result that best gets the attack
+        through the announced defence (:func:`~confrontation.odds.attack_stop_natural`)."""
+        assert state.combat is not None and state.combat.fight is not None
+        fight = state.combat.fight
+        attack = fight.attack
+        assert attack is not None and attack.attack_test is not None
+        roll = attack.attack_test
+        dice = attack.defence.dice if attack.defence is not None else 0
+        if dice == 0:
+            return _raise_to(roll.final, 1)
+        target = fight.board.fighter(attack.target)
+        if attack.defence is not None and attack.defence.sustained:
+            from dataclasses import replace
+
+            target = replace(target, sustaining=True)
+        stop = attack_stop_natural(roll.value, target.current(C.DEF), dice)
+        return Raise() if roll.final - roll.value < stop else KeepResult()
+
+    def defence_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-C-4 d: raise while below the attack's result."""
+        assert state.combat is not None and state.combat.fight is not None
+        attack = state.combat.fight.attack
+        assert attack is not None and attack.defence_test is not None
+        assert attack.attack_test is not None
+        return _raise_to(attack.defence_test.final, attack.attack_test.final)
+
+    def pursue(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """VII-C-6: pursue into a fight he wins, else stay."""
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, Pursue):
+                return -1e9
+            me = blow_of(state, state.fighter(c.fighter))
+            return sum(duel(me, blow_of(state, state.fighter(e))) for e in c.engage)
+
+        return self.best(legal, score)
+
+
+def _lookup(options: list[tuple[float, Choice]]) -> Callable[[Choice], float]:
+    table = {c: s for s, c in options}
+    return lambda c: table[c]
+
+
+_JUDGES: dict[str, Callable[[GreedyAgent, GameState, int, Sequence[Choice]], Choice]] = {
+    kind: getattr(GreedyAgent, kind)
+    for kind in (
+        "place_card",
+        "tactics_fighter",
+        "tactics_raise",
+        "choose_first",
+        "choose_zone",
+        "deploy",
+        "floor",
+        "activation",
+        "destination",
+        "assault_contact",
+        "rotate_charged",
+        "redirect",
+        "test_raise",
+        "take_cover",
+        "choose_victim",
+        "split_melee",
+        "name_fighter",
+        "contest_raise",
+        "choose_combat",
+        "allocate_dice",
+        "make_attack",
+        "defend",
+        "attack_raise",
+        "defence_raise",
+        "pursue",
+    )
+}
+
+
+# --- judgements shared with the search agent ---------------------------------------------------
+
+
+def _centre(state: GameState) -> tuple[float, float]:
+    ground = state.battleground
+    if ground is None:
+        return (60.0, 30.0)
+    return (ground.width / 2.0, ground.height / 2.0)
+
+
+def objectives(state: GameState) -> list[tuple[float, float]]:
+    """The centres of the scenario's objectives on the table (scenario scenery, XX-A-3)."""
+    ground = state.battleground
+    if ground is None or not ground.scenery:
+        return []
+    out = []
+    for piece in ground.scenery:
+        if piece.scenario and piece.outline:
+            xs = [p[0] for p in piece.outline]
+            ys = [p[1] for p in piece.outline]
+            out.append((sum(xs) / len(xs), sum(ys) / len(ys)))
+    return out
+
+
+def eagerness(state: GameState, card_id: str) -> float:
+    """How much a card's fighters want to act now (higher: earlier in the sequence).
+
+    5+: a shooter with a target in range; 4+: an enemy within charge reach he beats;
+    2: nobody near (move up); 1: held in contact or facing a stronger enemy in reach (let
+    the enemy come: being charged costs less than charging what beats him)."""
+    if not has_field(state):
+        card = state.card(card_id)
+        return 3.0 if state.profile(card.profile).shooter else 2.0
+    best = 0.0
+    for fid in state.card(card_id).fighters:
+        fighter = state.fighter(fid)
+        if not fighter.in_play:
+            continue
+        best = max(best, fighter_eagerness(state, fighter))
+    return best
+
+
+def fighter_eagerness(state: GameState, fighter: Fighter) -> float:
+    here = field_of(state)
+    if here.enemies_in_contact(fighter.id):
+        return 1.0
+    foes = enemies_in_play(state, fighter.player)
+    if not foes:
+        return 0.0
+    profile = state.profile(fighter.profile)
+    if profile.shooter:
+        shots = [shot_value(state, fighter.id, e.id, unmoving=True) for e in foes]
+        if max(shots) >= SHOT_WORTH_TAKING:
+            return 5.0 + max(shots) / 10.0
+    reach = charge_reach(state, fighter)
+    mine = blow_of(state, fighter)
+    near = [e for e in foes if gap(state, fighter.id, e.id) <= reach]
+    if near:
+        edge = max(duel(mine, _charged_blow(state, fighter, e)) for e in near)
+        if edge >= CHARGE_MARGIN:
+            return 4.0 + edge / 10.0
+        return 1.0
+    return 2.0
+
+
+def _charged_blow(state: GameState, charger: Fighter, target: Fighter) -> Blow:
+    """The target's values when ``charger`` charges him (V-B-3: the penalty if the charger's
+    Power is at least his)."""
+    penalised = state.profile(charger.profile).power >= state.profile(target.profile).power
+    return blow_of(state, target, charged=penalised or target.charged)
+
+
+def announce_value(state: GameState, choice: Announce) -> float | None:
+    """The worth of announcing ``choice`` (None: not worth it)."""
+    fighter = state.fighter(choice.fighter)
+    if choice.action == "cover":
+        return None
+    if choice.method is not None:
+        return None  # the agent does not disengage (V-C): he fights where he stands
+    profile = state.profile(fighter.profile)
+    if choice.action == "run":
+        if profile.shooter and _best_shot(state, fighter) >= SHOT_WORTH_TAKING:
+            return None
+        return _run_value(state, fighter)
+    assert choice.target is not None
+    target = state.fighter(choice.target)
+    if not _reachable(state, fighter, target):
+        return None
+    value = duel(blow_of(state, fighter), _charged_blow(state, fighter, target))
+    here = field_of(state)
+    helpers = [f for f in here.contacts(target.id) if here.owners[f] == fighter.player]
+    value += 0.1 * worth(state, target) * len(helpers)  # joining friends: he faces many
+    value += 0.5 if choice.action == "charge" else 0.0
+    if choice.shoot:
+        value += 0.2 if not helpers else -1.0
+    if profile.shooter:
+        shot = _best_shot(state, fighter)
+        if shot >= value:
+            return None
+    return value if value >= CHARGE_MARGIN else None
+
+
+def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
+    """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
+    from confrontation.engine.movement import pass_through
+
+    reach = charge_reach(state, fighter)
+    if gap(state, fighter.id, target.id) > reach:
+        return False
+    here = field_of(state)
+    path = here.path(fighter.id, target.id, pass_through(state, here, fighter.id))
+    return path is not None and path.length <= reach
+
+
+def _best_shot(state: GameState, fighter: Fighter) -> float:
+    return max(
+        (
+            shot_value(state, fighter.id, e.id, unmoving=True)
+            for e in enemies_in_play(state, fighter.player)
+            if field_of(state).sight(fighter.id, e.id).any
+        ),
+        default=0.0,
+    )
+
+
+def _run_value(state: GameState, fighter: Fighter) -> float | None:
+    """Run when the goal is further than a walk takes him."""
+    goal = goal_distance(state, fighter, fighter.x, fighter.y)
+    if goal <= state.profile(fighter.profile).mov:
+        return None
+    return -1.0  # below any charge: only fighters with nothing better run
+
+
+def walk_pays(state: GameState, fighter_id: str) -> bool:
+    """A walk brings him nearer his goal (V-B-1): the goal is more than a step away."""
+    fighter = state.fighter(fighter_id)
+    return goal_distance(state, fighter, fighter.x, fighter.y) > 2.0
+
+
+def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> float:
+    """How far (cm) the fighter at (x, y) is from where he wants to be: in range of a target
+    for a shooter, in contact for the others, on an objective if the scenario has some."""
+    foes = enemies_in_play(state, fighter.player)
+    profile = state.profile(fighter.profile)
+    dists = [math.dist((x, y), (e.x, e.y)) for e in foes]
+    goals: list[float] = []
+    if dists:
+        near = min(dists)
+        if profile.shooter and profile.ranges:
+            goals.append(max(near - profile.ranges[1], 0.0))
+        else:
+            goals.append(max(near - 3.0, 0.0))
+    goals += [math.dist((x, y), g) for g in objectives(state)]
+    if not goals:
+        return math.dist((x, y), _centre(state))
+    return min(goals)
+
+
+def position_value(state: GameState, fighter: Fighter, x: float, y: float) -> float:
+    """Where to stand: nearer the goal, out of reach of enemies still to act who would
+    charge and beat him there."""
+    advance = -ADVANCE_PER_CM * worth(state, fighter) * goal_distance(state, fighter, x, y)
+    return advance - threat_at(state, fighter, x, y)
+
+
+def combatant_blow(state: GameState, combatant: Combatant) -> Blow:
+    """A combatant's current values as an attack reads them."""
+    fighter = state.fighter(combatant.id)
+    return Blow(
+        combatant.current(C.INI),
+        combatant.current(C.ATT),
+        combatant.current(C.STR),
+        combatant.current(C.DEF),
+        combatant.current(C.RES),
+        combatant.health.wound_levels,
+        worth(state, fighter),
+    )
+
+
+def _attacks_to_come(board: CombatState, target: str, attacker: str) -> list[Blow]:
+    """The attacks still to come against ``target`` in this weapon combat after the one
+    under way (every attack die his opponents have left)."""
+    return [
+        _plain_blow(f)
+        for f in board.fighters
+        if f.alive and target in board.opponents(f.id)
+        for _ in range(max(f.attack_left - (1 if f.id == attacker else 0), 0))
+    ]
+
+
+def _plain_blow(combatant: Combatant) -> Blow:
+    return Blow(
+        combatant.current(C.INI),
+        combatant.current(C.ATT),
+        combatant.current(C.STR),
+        combatant.current(C.DEF),
+        combatant.current(C.RES),
+        combatant.health.wound_levels,
+        0.0,
+    )
+
+
+def allocation_value(
+    state: GameState,
+    board: CombatState,
+    fighter_id: str,
+    attack: int,
+    defence: int,
+    unallocated: Sequence[str],
+) -> float:
+    """Expected AP won minus AP lost in this combat for an allocation of ``fighter_id``'s
+    dice, attack by attack (VII-C-1, VII-C-3): his attacks go one to each opponent, the
+    likeliest to pay first; his defence dice each block one of the strongest attacks; an
+    opponent who has not allocated yet is assumed to put half his dice (rounded up) in
+    attack."""
+    me = board.fighter(fighter_id)
+    mine = combatant_blow(state, me)
+    foes = [board.fighter(o) for o in board.opponents(fighter_id)]
+    if not foes:
+        return 0.0
+    waiting = set(unallocated)
+    gains = []
+    for foe in foes:
+        dice = foe.defence_left if foe.id not in waiting else combat_dice_of(board, foe.id) // 2
+        blow = combatant_blow(state, foe)
+        gains.append([hit_value(mine, blow, 1 if k < dice else 0) for k in range(attack)])
+    dealt = 0.0
+    order = sorted(range(len(foes)), key=lambda i: -gains[i][0] if gains[i] else 0.0)
+    for k in range(attack):
+        i = order[k % len(order)]
+        dealt += gains[i][k // len(order)]
+    incoming: list[float] = []
+    for foe in foes:
+        if foe.id in waiting:
+            dice = combat_dice_of(board, foe.id)
+            strikes = dice - dice // 2
+        else:
+            strikes = foe.attack_left
+        blow = combatant_blow(state, foe)
+        incoming += [hit_value(blow, mine, 0) - hit_value(blow, mine, 1)] * strikes
+        dealt -= hit_value(blow, mine, 0) * strikes
+    incoming.sort(reverse=True)
+    saved = sum(incoming[:defence])
+    if defence and defence >= attack and len(incoming) > defence:
+        saved += 0.3 * sum(incoming[defence:])  # VII-C-5: a sustained defence keeps a die
+    return dealt + saved
+
+
+def combat_dice_of(board: CombatState, fighter_id: str) -> int:
+    """VII-C-1: 1 + the number of opponents."""
+    return 1 + len(board.opponents(fighter_id))
