@@ -18,6 +18,7 @@ from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.shooting import range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
+from confrontation.scenarios.control import fighter_value, scenario_of
 
 C = Characteristic
 
@@ -32,10 +33,19 @@ DEFAULT_WORTH = 20.0
 """Worth of a fighter whose profile has no strategic value (made-up test profiles)."""
 
 
+TARGET_FACTOR = 3.0
+"""Execution (III-A-2): a fighter whose death wins the game is worth this many times more."""
+
+
 def worth(state: GameState, fighter: Fighter) -> float:
-    """A fighter's worth: his strategic value in AP (I-D-2)."""
-    ap = state.profile(fighter.profile).ap
-    return float(ap) if ap > 0 else DEFAULT_WORTH
+    """A fighter's worth: his strategic value in AP with his equipment (I-D-2), more for an
+    Execution target (III-A-2)."""
+    scenario = scenario_of(state)
+    ap = fighter_value(state, fighter)
+    value = float(ap) if ap > 0 else DEFAULT_WORTH
+    if scenario is not None and any(fighter.id in t for t in scenario.targets):
+        value *= TARGET_FACTOR
+    return value
 
 
 def lost_share(wounds: int) -> float:
@@ -57,13 +67,6 @@ def material(state: GameState, player: int) -> float:
     weighted as worth (a victory point is counted as 10 AP)."""
     score = state.scores[player] - state.scores[opponent(player)]
     return standing(state, player) - standing(state, opponent(player)) + 10.0 * score
-
-
-def losses_ap(state: GameState, player: int) -> int:
-    """The strategic value of ``player``'s killed fighters."""
-    return sum(
-        state.profile(f.profile).ap for f in state.fighters if f.player == player and not f.alive
-    )
 
 
 # --- one attack (VII-C-4) --------------------------------------------------------------------

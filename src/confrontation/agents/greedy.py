@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
 from confrontation.agents.assess import (
     Blow,
     blow_of,
@@ -65,6 +68,8 @@ from confrontation.engine.state import Fighter, GameState, Phase, opponent
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
+from confrontation.scenarios.base import Area
+from confrontation.scenarios.control import area_vp, geometry, scenario_of
 
 C = Characteristic
 
@@ -157,12 +162,14 @@ class GreedyAgent:
         assert state.activation is not None and state.activation.current is not None
         fighter = state.fighter(state.activation.current.fighters[0])
         shooter = state.profile(fighter.profile).shooter
-        goals = objectives(state) or [_centre(state)]
+        centre = _centre(state)
 
         def score(c: Choice) -> float:
             if not isinstance(c, Place):
                 return -1e9
-            near = min(math.dist((c.x, c.y), g) for g in goals)
+            near = _objective_distance(state, player, c.x, c.y)
+            if near is None:
+                near = math.dist((c.x, c.y), centre)
             return -abs(near - 12.0) if shooter else -near
 
         return self.best(legal, score)
@@ -520,18 +527,51 @@ def _centre(state: GameState) -> tuple[float, float]:
     return (ground.width / 2.0, ground.height / 2.0)
 
 
-def objectives(state: GameState) -> list[tuple[float, float]]:
-    """The centres of the scenario's objectives on the table (scenario scenery, XX-A-3)."""
+def objectives(state: GameState, player: int | None = None) -> list[BaseGeometry]:
+    """Where the scenario wants ``player``'s fighters at the end (III-A-2): the areas worth
+    at least 2 VP to him (Conquest: the centre and the enemy's deployment area), shrunk so
+    that a base standing at a point inside lies wholly in the area; else the scenario
+    scenery (XX-A-3)."""
+    scenario = scenario_of(state)
+    out: list[BaseGeometry] = []
+    if scenario is not None and scenario.goal == "control" and state.battleground is not None:
+        for area in scenario.areas:
+            worth_it = area_vp(area, player) >= 2 if player is not None else area.vp >= 2
+            if worth_it:
+                out.append(_area_shape(state, area))
+    if out or state.battleground is None or not state.battleground.scenery:
+        return out
+    return [Polygon(p.outline) for p in state.battleground.scenery if p.scenario and p.outline]
+
+
+_AREAS: dict[tuple[int, object], BaseGeometry] = {}
+
+
+def _area_shape(state: GameState, area: Area) -> BaseGeometry:
     ground = state.battleground
-    if ground is None or not ground.scenery:
-        return []
-    out = []
-    for piece in ground.scenery:
-        if piece.scenario and piece.outline:
-            xs = [p[0] for p in piece.outline]
-            ys = [p[1] for p in piece.outline]
-            out.append((sum(xs) / len(xs), sum(ys) / len(ys)))
-    return out
+    key = (id(ground), area)
+    shape = _AREAS.get(key)
+    if shape is None:
+        whole = geometry(state, area)
+        inner = whole.buffer(-3.0)
+        shape = inner if not inner.is_empty else whole
+        if len(_AREAS) > 64:
+            _AREAS.clear()
+        _AREAS[key] = shape
+    return shape
+
+
+def _objective_distance(state: GameState, player: int, x: float, y: float) -> float | None:
+    areas = objectives(state, player)
+    if not areas:
+        return None
+    point = Point(x, y)
+    return min(float(a.distance(point)) for a in areas)
+
+
+def _late(state: GameState) -> bool:
+    """The last two rounds: time to stand where the scenario scores."""
+    return state.round >= state.rounds - 1
 
 
 def eagerness(state: GameState, card_id: str) -> float:
@@ -651,18 +691,20 @@ def walk_pays(state: GameState, fighter_id: str) -> bool:
 
 def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> float:
     """How far (cm) the fighter at (x, y) is from where he wants to be: in range of a target
-    for a shooter, in contact for the others, on an objective if the scenario has some."""
+    for a shooter, in contact for the others, or inside an area the scenario scores (in the
+    last two rounds, only there)."""
+    area = _objective_distance(state, fighter.player, x, y)
+    if area is not None and _late(state):
+        return area
     foes = enemies_in_play(state, fighter.player)
     profile = state.profile(fighter.profile)
-    dists = [math.dist((x, y), (e.x, e.y)) for e in foes]
-    goals: list[float] = []
-    if dists:
-        near = min(dists)
+    goals: list[float] = [] if area is None else [area]
+    if foes:
+        near = min(math.dist((x, y), (e.x, e.y)) for e in foes)
         if profile.shooter and profile.ranges:
             goals.append(max(near - profile.ranges[1], 0.0))
         else:
             goals.append(max(near - 3.0, 0.0))
-    goals += [math.dist((x, y), g) for g in objectives(state)]
     if not goals:
         return math.dist((x, y), _centre(state))
     return min(goals)
