@@ -13,13 +13,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.cli.play import battlefield_svg
 from confrontation.engine.events import GameEnded
+from confrontation.engine.field import has_field
 from confrontation.engine.narrate import narrate
 from confrontation.engine.registry import EngineError
 from confrontation.engine.state import player_name
 from confrontation.store import Store, StoredGame, StoreError, open_store
 from confrontation.store.records import STATUSES, GameSummary
-from confrontation.store.replays import battlefield_svg, replay_rounds
+from confrontation.store.replays import replay_rounds
 
 app = typer.Typer(help="Saved games: list, show, replay.", no_args_is_help=True)
 
@@ -214,9 +216,9 @@ def replay_command(
         try:
             svg_dir.mkdir(parents=True, exist_ok=True)
             for snapshot in snapshots:
-                picture = battlefield_svg(snapshot.state)
-                if picture is None:
+                if not has_field(snapshot.state):
                     continue
+                picture = battlefield_svg(snapshot.state)
                 path = svg_dir / f"game-{game_id}-round-{snapshot.round:02d}.svg"
                 path.write_text(picture, encoding="utf-8")
                 written.append(str(path))
