@@ -198,3 +198,27 @@ def test_the_default_store_follows_the_environment(
     store = open_store()
     assert (tmp_path / "mine.db").exists()
     assert store.url == f"sqlite:///{tmp_path / 'mine.db'}"
+
+
+def test_a_game_runner_game_is_stored_with_its_config_and_replays_to_its_final_state(
+    tmp_path: Path,
+) -> None:
+    from confrontation.sim.game import GameConfig, play_game
+    from games_support import small_armies
+
+    config = GameConfig(
+        armies=small_armies(tmp_path), agents=("random", "greedy"), seed=31, rounds=2
+    )
+    store = open_store(str(tmp_path / "games.db"))
+    game_id = store.begin(config)
+    result = play_game(config, on_event=store.recorder(game_id))
+    store.finish(game_id, result)
+    game = open_store(str(tmp_path / "games.db")).load(game_id)
+    assert game.events == list(result.events)
+    assert state_to_json(replay(game.events)) == state_to_json(result.state)
+    assert game.setup.agents == ("random", "greedy")
+    assert game.setup.options["armies"] == list(config.armies)
+    assert game.setup.armies[1].source == Path(config.armies[1]).read_text(encoding="utf-8")
+    assert game.summary.outcome is not None
+    assert game.summary.outcome.vp == (result.players[0].vp, result.players[1].vp)
+    assert game.summary.outcome.winner == result.winner
