@@ -113,6 +113,7 @@ def test_the_text_report_shows_rates_intervals_and_speed(tmp_path: Path) -> None
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--agents", "random"], "--agents: give two agent names"),
         (["--agents", "random,chess"], "unknown agent 'chess'"),
+        (["--agents", "human,random"], "use play for a human player"),
         (["--db", "x.db", "--no-store"], "--db and --no-store"),
         (["--backend", "cluster"], "--backend"),
         (["--backend", "ray"], "needs Ray"),

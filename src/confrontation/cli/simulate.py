@@ -42,6 +42,8 @@ def parse_agents(text: str) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         fail(f"--agents: give two agent names separated by a comma, not {text!r}")
     for name in names:
+        if name == "human":
+            fail("--agents: simulations are played by machines; use play for a human player")
         if not agent_available(name):
             fail(f"--agents: unknown agent {name!r}")
     return names[0], names[1]
@@ -162,8 +164,6 @@ def simulate_command(
         games, pair, chosen, seed=seed, scenario=scenario, rounds=rounds, keep_events=not no_store
     )
     _check_setup(specs[0])
-    if armies:
-        _check_setup(specs[min(2, len(specs) - 1)])
     try:
         runner = make_backend(backend, jobs, ray_address)
     except BackendError as error:
