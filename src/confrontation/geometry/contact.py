@@ -9,8 +9,10 @@ contact is bilateral (II-E), so both are (docs/rulings.md, II-E).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,30 +107,151 @@ class ContactPlacement:
 
 def _candidates(mover: Base, target: Base, ref: tuple[float, float]) -> list[Base]:
     """Positions with the sight on the target's edge, the front facing the target."""
-    out: list[Base] = []
-    half_depth = mover.depth / 2.0
-    if target.shape == "round":
-        step = max(0.05 / max(target.radius, 0.1), math.radians(0.5))
-        angles = list(np.arange(0.0, 2 * math.pi, step))
-        angles.append(math.atan2(ref[1] - target.y, ref[0] - target.x))
-        for phi in angles:
+    edge = _Edge(mover, target, ref)
+    return [edge.make(k) for k in range(edge.count)]
+
+
+class _Edge:
+    """The candidate positions round ``target`` (see :func:`_candidates`), built one at a
+    time: :meth:`make` gives candidate ``k`` exactly as the full list would, and
+    :meth:`in_order` yields them nearest ``ref`` first without building the others."""
+
+    def __init__(self, mover: Base, target: Base, ref: tuple[float, float]) -> None:
+        self.mover, self.target, self.ref = mover, target, ref
+        self.half_depth = hd = mover.depth / 2.0
+        if target.shape == "round":
+            step = max(0.05 / max(target.radius, 0.1), math.radians(0.5))
+            self.angles = list(np.arange(0.0, 2 * math.pi, step))
+            self.angles.append(math.atan2(ref[1] - target.y, ref[0] - target.x))
+            self.count = len(self.angles)
+            phi = np.array(self.angles, dtype=float)
+            ux, uy = np.cos(phi), np.sin(phi)
+            # where the sight and the centre land, to within rounding
+            self.approx_x = target.x + ux * target.radius
+            self.approx_y = target.y + uy * target.radius
+            self.approx_facing = np.degrees(phi) + 180.0
+        else:
+            self.sides: list[tuple[float, float, float, float, float, float, float]] = []
+            self.side_of: list[int] = []
+            self.us: list[float] = []
+            xs, ys, ux_, uy_, fs = [], [], [], [], []
+            for p0, p1 in target.sides():
+                tx, ty = p1[0] - p0[0], p1[1] - p0[1]
+                length = math.hypot(tx, ty)
+                tx, ty = tx / length, ty / length
+                nx, ny = ty, -tx  # outward normal (corners are counter-clockwise)
+                us = list(np.arange(0.0, length + 1e-9, 0.05))
+                u_ref = (ref[0] - p0[0]) * tx + (ref[1] - p0[1]) * ty
+                us.append(min(max(u_ref, 0.0), length))
+                facing = math.degrees(math.atan2(-ny, -nx))
+                self.side_of += [len(self.sides)] * len(us)
+                self.sides.append((p0[0], p0[1], tx, ty, nx, ny, facing))
+                self.us += us
+                u = np.array(us, dtype=float)
+                xs.append(p0[0] + tx * u)
+                ys.append(p0[1] + ty * u)
+                ux_.append(np.full(len(us), nx))
+                uy_.append(np.full(len(us), ny))
+                fs.append(np.full(len(us), facing))
+            self.count = len(self.us)
+            self.approx_x, self.approx_y = np.concatenate(xs), np.concatenate(ys)
+            ux, uy = np.concatenate(ux_), np.concatenate(uy_)
+            self.approx_facing = np.concatenate(fs)
+        self.approx_cx = self.approx_x + ux * hd
+        self.approx_cy = self.approx_y + uy * hd
+
+    def make(self, k: int) -> Base:
+        """Candidate ``k``: its sight on the target's edge, its front facing the target."""
+        mover, target, half_depth = self.mover, self.target, self.half_depth
+        if target.shape == "round":
+            phi = self.angles[k]
             ux, uy = math.cos(phi), math.sin(phi)
             sx, sy = target.x + ux * target.radius, target.y + uy * target.radius
             cx, cy = sx + ux * half_depth, sy + uy * half_depth
-            out.append(mover.moved(cx, cy, math.degrees(phi) + 180.0))
+            return mover.moved(cx, cy, math.degrees(phi) + 180.0)
+        p0x, p0y, tx, ty, nx, ny, facing = self.sides[self.side_of[k]]
+        u = self.us[k]
+        sx, sy = p0x + tx * u, p0y + ty * u
+        return mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing)
+
+    def surely_blocked(self, ks: np.ndarray, blocker: BaseGeometry) -> np.ndarray:
+        """Candidates ``ks`` whose footprint certainly meets ``blocker``: their footprint
+        shrunk by :data:`_SHRINK_CM` (built in bulk from the approximate places, which are
+        within rounding of the exact ones) already meets it."""
+        if blocker.is_empty or len(ks) == 0:
+            return np.zeros(len(ks), dtype=bool)
+        m = self.mover
+        cx, cy = self.approx_cx[ks], self.approx_cy[ks]
+        if m.shape == "round":
+            polys = shapely.buffer(
+                shapely.points(cx, cy), m.radius - _SHRINK_CM, quad_segs=ROUND_QUAD_SEGS
+            )
+        else:
+            a = np.radians(self.approx_facing[ks])
+            fx, fy = np.cos(a), np.sin(a)
+            hw, hd = m.width / 2.0 - _SHRINK_CM, m.depth / 2.0 - _SHRINK_CM
+            rings = np.empty((len(ks), 4, 2))
+            for j, (sf, sl) in enumerate(((1, -1), (1, 1), (-1, 1), (-1, -1))):
+                # as Base.corners: front (fx, fy) times depth, left (-fy, fx) times width
+                rings[:, j, 0] = cx + sf * fx * hd - sl * fy * hw
+                rings[:, j, 1] = cy + sf * fy * hd + sl * fx * hw
+            polys = shapely.polygons(rings)
+        hits: np.ndarray = shapely.intersects(blocker, polys)
+        return hits
+
+    def in_order(self, skip: Callable[[np.ndarray], np.ndarray] | None = None) -> Iterator[Base]:
+        """Every candidate (but those ``skip`` flags, asked a batch at a time), by increasing
+        distance of its sight from ``ref``, ties in list order: the stable sort of the full
+        list. Candidates are ordered by their sight's distance computed cheaply in bulk,
+        then built and measured exactly only while they could come next (the two distances
+        differ by far less than :data:`_ORDER_EPS`)."""
+        rx, ry = self.ref
+        approx = np.hypot(self.approx_x - rx, self.approx_y - ry)
+        order_a = np.argsort(approx, kind="stable")
+        order = order_a.tolist()
+        dropped = np.zeros(len(order), dtype=bool)
+        screened, batch = 0, 16
+        heap: list[tuple[float, int, Base]] = []
+        i, n = 0, len(order)
+        while i < n or heap:
+            while i < n and (not heap or approx[order[i]] - _ORDER_EPS <= heap[0][0]):
+                if skip is not None and i >= screened:
+                    dropped[i : i + batch] = skip(order_a[i : i + batch])
+                    screened, batch = i + batch, batch * 2
+                k = order[i]
+                i += 1
+                if dropped[i - 1]:
+                    continue
+                c = self.make(k)
+                sight = c.sight
+                heapq.heappush(heap, (math.hypot(sight[0] - rx, sight[1] - ry), k, c))
+            if heap:
+                yield heapq.heappop(heap)[2]
+
+
+#: footprints shrunk by this much (cm) for the sure-overlap screen of candidates
+_SHRINK_CM = 1e-6
+#: the bulk distances of :meth:`_Edge.in_order` are within a few ulps of the exact ones
+_ORDER_EPS = 1e-9
+
+
+def _in_contact_with(cands: list[Base], target: Base) -> np.ndarray:
+    """``in_contact(c, target)`` for every candidate (square footprints measured in bulk,
+    with the same shapes and the same GEOS distance as :func:`distance`)."""
+    out = np.zeros(len(cands), dtype=bool)
+    if not cands:
         return out
-    for p0, p1 in target.sides():
-        tx, ty = p1[0] - p0[0], p1[1] - p0[1]
-        length = math.hypot(tx, ty)
-        tx, ty = tx / length, ty / length
-        nx, ny = ty, -tx  # outward normal (corners are counter-clockwise)
-        us = list(np.arange(0.0, length + 1e-9, 0.05))
-        u_ref = (ref[0] - p0[0]) * tx + (ref[1] - p0[1]) * ty
-        us.append(min(max(u_ref, 0.0), length))
-        facing = math.degrees(math.atan2(-ny, -nx))
-        for u in us:
-            sx, sy = p0[0] + tx * u, p0[1] + ty * u
-            out.append(mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing))
+    if cands[0].shape == "square" and target.shape == "square":
+        gaps = shapely.distance(_polygons(cands), target.polygon).tolist()
+    else:
+        gaps = [distance(c, target) for c in cands]
+    for k, (c, gap) in enumerate(zip(cands, gaps, strict=True)):
+        if c.level != target.level or not gap <= CONTACT_TOLERANCE_CM:
+            continue
+        if c.shape == "round" or target.shape == "round":
+            out[k] = True
+        else:
+            out[k] = half_side_touching(c, target) or half_side_touching(target, c)
     return out
 
 
@@ -210,14 +333,23 @@ def nearest_contact_position(
     ref = reference if reference is not None else mover.sight
     if mover.level != target.level:
         return None  # II-F-1: contact only within a level
-    cands = [c for c in _candidates(mover, target, ref) if in_contact(c, target)]
-    cands.sort(key=lambda c: math.hypot(c.sight[0] - ref[0], c.sight[1] - ref[1]))
+    # the candidates in contact, nearest first, tried a batch at a time: the first free one
+    # is the answer (the same as filtering, sorting and testing the whole list)
+    # (places surely overlapping a base or an obstacle are screened out first, in bulk)
+    edge = _Edge(mover, target, ref)
+    blocker = _blocker(*_near(mover, target, others, obstacles), table)
+    ordered = edge.in_order(lambda ks: edge.surely_blocked(ks, blocker))
+    batch = 8
+    while chunk := list(itertools.islice(ordered, batch)):
+        batch *= 2
+        chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
+        for c, ok in zip(chunk, _free(chunk, blocker), strict=True):
+            if ok:
+                return ContactPlacement(c)
+    # no free place: the full list of places in contact, for pushing (II-E-1)
+    cands = [c for c in edge.in_order() if in_contact(c, target)]
     if not cands:
         return None
-    free = _free(cands, _blocker(*_near(mover, target, others, obstacles), table))
-    for c, ok in zip(cands, free, strict=True):
-        if ok:
-            return ContactPlacement(c)
     push = [i for i in pushable if in_contact(others[i], target)]
     if not push:
         return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,6 +34,8 @@ from confrontation.geometry.scenery import Scenery, crossable
 INFLATE_QUAD_SEGS = 6
 #: a segment may run along an inflated obstacle's edge: obstacles are eroded by this (cm)
 CLEAR_EPS = 1e-4
+#: the straight-line answer is taken when obstacles stand this far (cm) beyond half a width
+STRAIGHT_MARGIN = 1e-3
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ class PathGraph:
         self._args = (list(obstacles), width, table, list(targets))
         self._built = False
         self.queries = 0
+        self.straight = 0
+        self._plain: tuple[np.ndarray, np.ndarray, BaseGeometry | None] | None = None
 
     def _build(self) -> None:
         obstacles, width, table, targets = self._args
@@ -368,6 +373,62 @@ class PathGraph:
             return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
         return np.concatenate(out_l), np.concatenate(out_e)
 
+    def _straight(
+        self, start: tuple[float, float], goal: tuple[float, float] | Base, skip: Collection[int]
+    ) -> Path | None:
+        """The straight line from ``start`` to the goal (a goal base: its edge's nearest
+        point), when it is the answer of the search; None when that is not sure.
+
+        It is sure when every obstacle (but those containing the start, which the search
+        leaves out) stands more than half the width (plus :data:`STRAIGHT_MARGIN`) from the
+        segment and, for a goal base, from that base, and the segment and the goal base lie
+        that far inside the table: then no inflated obstacle meets the segment or cuts the
+        goal base's edge, the search's first goal leg (start to the nearest point of the
+        edge) is clear, and every path by a corner is longer by far more than rounding."""
+        obstacles, width, table, _ = self._args
+        if self._plain is None:
+            raw = np.array(obstacles, dtype=object)
+            empty = shapely.is_empty(raw) if len(raw) else np.zeros(0, dtype=bool)
+            inner = None
+            if table is not None:
+                inner = table.buffer(-(width / 2.0 + STRAIGHT_MARGIN), join_style="mitre")
+                shapely.prepare(inner)
+            self._plain = (raw, empty, inner)
+        raw, empty, inner = self._plain
+        if isinstance(goal, Base):
+            tgt = goal.polygon
+            if tgt.intersects(Point(start)):
+                return None
+            ring = tgt.exterior
+            c = np.asarray(shapely.shortest_line(ring, Point(start)).coords)[0]
+            end = (float(c[0]), float(c[1]))
+        else:
+            tgt, end = None, (float(goal[0]), float(goal[1]))
+        if math.dist(start, end) <= 1e-9:
+            return None
+        seg = LineString([start, end])
+        if inner is not None and not inner.contains(seg):
+            return None
+        if tgt is not None and inner is not None and not inner.contains(tgt):
+            return None
+        if len(raw):
+            use = ~empty
+            if skip:
+                use[list(skip)] = False
+            idx = np.nonzero(use)[0]
+            if len(idx):
+                shapes = raw[idx]
+                clear = width / 2.0 + STRAIGHT_MARGIN
+                near = shapely.distance(shapes, seg) <= clear
+                if tgt is not None:
+                    near |= shapely.distance(shapes, tgt) <= clear
+                if near.any():
+                    # obstacles containing the start are left out by the search
+                    hit = shapes[near]
+                    if not shapely.contains_xy(hit, start[0], start[1]).all():
+                        return None
+        return Path((start, end))
+
     def query(
         self,
         start: tuple[float, float],
@@ -380,6 +441,10 @@ class PathGraph:
         ``target``: the index in ``targets`` of a goal base. The first query is answered
         by the plain search (nothing is built for a single question); the graph is built
         on the second."""
+        straight = self._straight(start, goal, skip)
+        if straight is not None:
+            self.straight += 1
+            return straight
         self.queries += 1
         if self.queries == 1:
             obstacles, width, table, _ = self._args
@@ -655,6 +720,87 @@ class PathGraph:
         return Path(tuple(pts))
 
 
+@dataclass(frozen=True)
+class _Inflated:
+    """An obstacle inflated by a radius, eroded by :data:`CLEAR_EPS`, and its convex
+    corners (see :func:`_corners`)."""
+
+    shape: BaseGeometry
+    eroded: BaseGeometry
+    corners: np.ndarray
+
+
+_INFLATED: OrderedDict[tuple[int, float], tuple[BaseGeometry, _Inflated]] = OrderedDict()
+_INFLATED_SIZE = 4096
+
+
+def _inflated(o: BaseGeometry, r: float) -> _Inflated:
+    """``o`` inflated by ``r`` (cached: the engine asks again and again about the same bases,
+    whose shapes are themselves cached objects)."""
+    key = (id(o), r)
+    hit = _INFLATED.get(key)
+    if hit is not None and hit[0] is o:
+        return hit[1]
+    g = _inflate(o, r)
+    made = _Inflated(g, g.buffer(-CLEAR_EPS), _corners(g))
+    _INFLATED[key] = (o, made)  # the entry keeps ``o`` alive: its id is not reused
+    if len(_INFLATED) > _INFLATED_SIZE:
+        _INFLATED.popitem(last=False)
+    return made
+
+
+def _framed(table: BaseGeometry, hw: float) -> _Inflated:
+    """The frame the sight may not enter (see :func:`_frame`), cached like obstacles."""
+    key = (id(table), -hw)
+    hit = _INFLATED.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    g = _frame(table, hw)
+    made = _Inflated(g, g.buffer(-CLEAR_EPS), np.zeros((0, 6)))
+    _INFLATED[key] = (table, made)
+    return made
+
+
+def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
+    """The union of the inflated shapes eroded by :data:`CLEAR_EPS`, as one (prepared)
+    shape. Shapes that meet are merged before eroding (the seam between them stays
+    closed); a shape that meets no other is eroded alone, which gives the same set (a small
+    disc inside a union of disjoint shapes lies inside one of them), from its cache."""
+    if not pieces:
+        return shapely.GeometryCollection()
+    shapes = np.array([p.shape for p in pieces], dtype=object)
+    a, b = STRtree(shapes).query(shapes, predicate="intersects")
+    # connected groups of shapes that meet (union-find on the touching pairs)
+    root = list(range(len(pieces)))
+
+    def find(i: int) -> int:
+        while root[i] != i:
+            root[i] = root[root[i]]
+            i = root[i]
+        return i
+
+    for i, j in zip(a.tolist(), b.tolist(), strict=True):
+        if i < j:
+            ri, rj = find(i), find(j)
+            if ri != rj:
+                root[max(ri, rj)] = min(ri, rj)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(pieces)):
+        groups.setdefault(find(i), []).append(i)
+    parts: list[BaseGeometry] = []
+    for members in groups.values():
+        if len(members) == 1:
+            parts.append(pieces[members[0]].eroded)
+        else:
+            merged = shapely.unary_union([pieces[i].shape for i in members])
+            parts.append(merged.buffer(-CLEAR_EPS))
+    polys = shapely.get_parts(np.array(parts, dtype=object))
+    polys = polys[~shapely.is_empty(polys)]
+    out = shapely.multipolygons(polys)
+    shapely.prepare(out)
+    return out
+
+
 def _plain_search(
     start: tuple[float, float],
     goal: tuple[float, float] | Base,
@@ -668,30 +814,33 @@ def _plain_search(
     hw = width / 2.0
     sp = Point(start)
     gp = None if isinstance(goal, Base) else Point(goal)
-    inflated: list[BaseGeometry] = []
-    for o in obstacles:
-        if o.is_empty or o.contains(sp):
-            continue
-        if gp is not None and o.contains(gp) and not o.boundary.contains(gp):
+    raw = np.array(obstacles, dtype=object)
+    kept = np.zeros(0, dtype=int)
+    if len(raw):
+        kept = np.nonzero(~shapely.is_empty(raw) & ~shapely.contains(raw, sp))[0]
+    shapes = raw[kept]
+    gaps = shapely.distance(shapes, sp).tolist()
+    if gp is not None:
+        inside = shapely.contains(shapes, gp)
+        if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
             return None
+        goal_gaps = shapely.distance(shapes, gp).tolist()
+    # each obstacle inflated (cached per shape and radius) and eroded for the tests
+    pieces: list[_Inflated] = []
+    for k, o in enumerate(shapes.tolist()):
         r = hw
-        r = min(r, float(o.distance(sp)) - 2 * CLEAR_EPS)
+        r = min(r, gaps[k] - 2 * CLEAR_EPS)
         if gp is not None:
-            r = min(r, float(o.distance(gp)) - 2 * CLEAR_EPS)
-        inflated.append(_inflate(o, max(r, 0.0)))
-    parts = list(inflated)
+            r = min(r, goal_gaps[k] - 2 * CLEAR_EPS)
+        pieces.append(_inflated(o, max(r, 0.0)))
     if table is not None:
-        minx, miny, maxx, maxy = table.bounds
-        frame = box(minx - 50, miny - 50, maxx + 50, maxy + 50).difference(
-            table.buffer(-hw, join_style="mitre")
-        )
-        parts.append(frame)
-    others = (
-        shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else shapely.GeometryCollection()
-    )
+        pieces.append(_framed(table, hw))
+    others = _eroded_union(pieces)
     target: Polygon | None = goal.polygon if isinstance(goal, Base) else None
     blocker = others
     if target is not None:
+        # one shape (not two tests): a last leg may end on the cut edge, where the answer
+        # depends on the exact shape of the merged boundary
         blocker = shapely.union(others, target.buffer(-CLEAR_EPS))
     shapely.prepare(blocker)
     if shapely.contains_xy(blocker, *start):
@@ -707,7 +856,8 @@ def _plain_search(
         if shapely.contains_xy(blocker, gp.x, gp.y):
             return None
 
-    corners = np.vstack([_corners(g) for g in inflated]) if inflated else np.zeros((0, 6))
+    inflated = pieces[: len(shapes)]
+    corners = np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
     if len(corners):
         ok = ~shapely.contains_xy(blocker, corners[:, 0], corners[:, 1])
         corners = corners[ok]

@@ -1,0 +1,816 @@
+"""Frozen copy of confrontation.geometry.paths before the issue-7 speed-up (commit 60137cf):
+the reference its plain search, straight-line answers and cached shapes must agree with
+(tests/geometry/test_speed_equivalence.py)."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.strtree import STRtree
+
+from confrontation.geometry.bases import Base
+from confrontation.geometry.scenery import Scenery, crossable
+
+#: vertices per quarter circle of an inflated corner
+INFLATE_QUAD_SEGS = 6
+#: a segment may run along an inflated obstacle's edge: obstacles are eroded by this (cm)
+CLEAR_EPS = 1e-4
+
+
+@dataclass(frozen=True)
+class Path:
+    """A polyline followed by the sight, in cm."""
+
+    points: tuple[tuple[float, float], ...]
+
+    @property
+    def length(self) -> float:
+        return sum(math.dist(a, b) for a, b in zip(self.points, self.points[1:], strict=False))
+
+    @property
+    def end(self) -> tuple[float, float]:
+        return self.points[-1]
+
+    def point_at(self, cm: float) -> tuple[float, float]:
+        """Where the sight is after ``cm`` along the path (the end if the path is shorter)."""
+        return self.truncated(cm).end
+
+    def heading_at(self, cm: float) -> float:
+        """Direction (degrees) of the leg being followed after ``cm``."""
+        t = self.truncated(max(cm, 1e-9))
+        if len(t.points) < 2:
+            return 0.0
+        (ax, ay), (bx, by) = t.points[-2], t.points[-1]
+        if (ax, ay) == (bx, by):
+            return 0.0
+        return math.degrees(math.atan2(by - ay, bx - ax))
+
+    def truncated(self, cm: float) -> Path:
+        """The part of the path a fighter covers with ``cm`` of movement."""
+        out = [self.points[0]]
+        left = max(cm, 0.0)
+        for a, b in zip(self.points, self.points[1:], strict=False):
+            d = math.dist(a, b)
+            if d <= left:
+                out.append(b)
+                left -= d
+                continue
+            if left > 0:
+                f = left / d
+                out.append((a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f))
+            break
+        return Path(tuple(out))
+
+    def reachable_with(self, cm: float) -> bool:
+        return self.length <= cm + 1e-9
+
+    def line(self) -> LineString:
+        pts = self.points if len(self.points) > 1 else self.points * 2
+        return LineString(pts)
+
+
+def move_obstacles(
+    mover: Base,
+    fighters: Iterable[Base],
+    scenery: Iterable[Scenery] = (),
+    *,
+    move_at_most_mov: bool = False,
+) -> list[BaseGeometry]:
+    """V-A: the shapes a move must go round.
+
+    ``fighters``: the bases the mover may NOT pass through (the caller leaves out friends
+    free of enemies activated this round, V-A, and the mover itself). Only fighters at the
+    mover's altitude level are obstacles (II-F-1). Scenery obstructs a fighter at level 0
+    when :func:`~confrontation.geometry.scenery.crossable` says it can't be crossed.
+    """
+    out: list[BaseGeometry] = [f.polygon for f in fighters if f.level == mover.level]
+    if mover.level == 0:
+        out.extend(s.footprint for s in scenery if not crossable(s, mover.size, move_at_most_mov))
+    return out
+
+
+def _inflate(shape: BaseGeometry, r: float) -> BaseGeometry:
+    if r <= 0:
+        return shape
+    return shape.buffer(r, quad_segs=INFLATE_QUAD_SEGS)
+
+
+def _corners(poly: BaseGeometry) -> np.ndarray:
+    """Convex corners of each polygon as rows (x, y, prev_x, prev_y, next_x, next_y)."""
+    rows: list[np.ndarray] = []
+    polys = list(poly.geoms) if poly.geom_type == "MultiPolygon" else [poly]
+    for p in polys:
+        if p.geom_type != "Polygon" or p.is_empty:
+            continue
+        ring = np.asarray(p.exterior.coords)[:-1]
+        if not p.exterior.is_ccw:
+            ring = ring[::-1]
+        if len(ring) < 3:
+            continue
+        prev, nxt = np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
+        cross = (ring[:, 0] - prev[:, 0]) * (nxt[:, 1] - ring[:, 1]) - (ring[:, 1] - prev[:, 1]) * (
+            nxt[:, 0] - ring[:, 0]
+        )
+        keep = cross > 1e-12
+        rows.append(np.hstack([ring[keep], prev[keep], nxt[keep]]))
+    return np.vstack(rows) if rows else np.zeros((0, 6))
+
+
+def _frame(table: BaseGeometry, hw: float) -> BaseGeometry:
+    """Outside of the table shrunk by half a base: the sight may not go there."""
+    minx, miny, maxx, maxy = table.bounds
+    return box(minx - 50, miny - 50, maxx + 50, maxy + 50).difference(
+        table.buffer(-hw, join_style="mitre")
+    )
+
+
+class PathGraph:
+    """The visibility graph of a set of obstacles for one base width, built once and reused.
+
+    Each obstacle is inflated by half the width once, eroded by :data:`CLEAR_EPS` for the
+    blocking tests, put in an STRtree and its convex corners listed once. A corner's tangent
+    neighbours, with the obstacles each segment crosses, are found the first time a search
+    expands it and then kept. A query only says which obstacles it leaves out (``skip``):
+    those are masked, never rebuilt. ``targets`` are shapes a query may name as its goal
+    base (they then block, eroded but not inflated). ``table``: the sight stays half a width
+    inside its edges.
+    """
+
+    def __init__(
+        self,
+        obstacles: Sequence[BaseGeometry],
+        width: float,
+        table: BaseGeometry | None = None,
+        targets: Sequence[BaseGeometry] = (),
+    ) -> None:
+        self._args = (list(obstacles), width, table, list(targets))
+        self._built = False
+        self.queries = 0
+
+    def _build(self) -> None:
+        obstacles, width, table, targets = self._args
+        self._built = True
+        self.hw = hw = width / 2.0
+        self.n = n = len(obstacles)
+        self.raw = np.array(list(obstacles), dtype=object)
+        self.empty = shapely.is_empty(self.raw) if n else np.zeros(0, dtype=bool)
+        inflated = [_inflate(o, hw) for o in obstacles]
+        entries: list[BaseGeometry] = [g.buffer(-CLEAR_EPS) for g in inflated]
+        entries += [t.buffer(-CLEAR_EPS) for t in targets]
+        self.target0 = n
+        active = [not e for e in self.empty] + [False] * len(targets)
+        self.inflated: list[BaseGeometry] = inflated + list(targets)
+        framed = -1
+        if table is not None:
+            frame = _frame(table, hw)
+            entries.append(frame.buffer(-CLEAR_EPS))
+            self.inflated.append(frame)
+            active.append(True)
+            framed = len(entries) - 1
+        # Inflated shapes that touch are one obstacle, eroded as a whole (the seam between
+        # them stays closed: a gap exactly one base wide is not a way through): each
+        # touching pair gets an entry of its own, active when both are.
+        members = [i for i in range(n) if not self.empty[i]] + ([framed] if framed >= 0 else [])
+        shapes = np.array([self.inflated[e] for e in members], dtype=object)
+        pa, pb = STRtree(shapes).query(shapes, predicate="dwithin", distance=3 * CLEAR_EPS)
+        pairs = sorted({(members[x], members[y]) for x, y in zip(pa, pb, strict=True) if x < y})
+        self.pair0 = len(entries)
+        self.pi = np.array([i for i, _ in pairs], dtype=int)
+        self.pj = np.array([j for _, j in pairs], dtype=int)
+        circle_of: dict[int, int] = {}
+        for i, j in pairs:
+            both = shapely.unary_union([self.inflated[i], self.inflated[j]])
+            if j == framed:  # on the table, only the obstacle's part can be met
+                circle_of[len(entries)] = i
+            entries.append(both.buffer(-CLEAR_EPS))
+            active.append(active[i] and active[j])
+        self.entries = entries
+        self.active = np.array(active, dtype=bool)
+        self.ent = np.array(entries, dtype=object)
+        shapely.prepare(self.ent)
+        # bounding circles (from the boxes) for a cheap rejection before exact tests
+        bounds = shapely.bounds(self.ent).reshape(-1, 4)
+        self.centres = np.column_stack(
+            [(bounds[:, 0] + bounds[:, 2]) / 2, (bounds[:, 1] + bounds[:, 3]) / 2]
+        )
+        self.radii = np.hypot(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1]) / 2
+        self.radii = np.where(np.isnan(self.radii), -1.0, self.radii * (1 + 1e-9) + 1e-9)
+        self.centres = np.nan_to_num(self.centres)
+        for e, i in circle_of.items():
+            self.centres[e] = self.centres[i]
+            self.radii[e] = self.radii[i] + 4 * CLEAR_EPS
+        self.frame = framed
+        self.framelike = np.array([framed, *circle_of] if framed >= 0 else [], dtype=int)
+        self.round = np.ones(len(entries), dtype=bool)
+        if table is not None:
+            self.round[self.frame] = False
+        self.circles = [
+            (float(x), float(y), float(r) * float(r) if r >= 0 and self.round[e] else -1.0)
+            for e, ((x, y), r) in enumerate(zip(self.centres, self.radii, strict=True))
+        ]
+        if table is not None:
+            x0, y0, x1, y1 = table.bounds
+            m = hw + 1e-9  # inside this rectangle the sight is clear of the table's edges
+            self.inner = (x0 + m, y0 + m, x1 - m, y1 - m)
+        self.tree = STRtree(entries)
+        self.raw_tree = STRtree(self.raw)
+        rows = [_corners(inflated[i]) for i in range(n) if not self.empty[i]]
+        owners = [np.full(len(r), i) for i, r in zip(np.nonzero(~self.empty)[0], rows, strict=True)]
+        self.corners = np.vstack(rows) if rows else np.zeros((0, 6))
+        self.owner = np.concatenate(owners) if owners else np.zeros(0, dtype=int)
+        self.points = shapely.points(self.corners[:, :2]) if len(self.corners) else np.zeros(0)
+        # which entries contain each corner (box filter, then one vectorised test per entry)
+        ins_c: list[np.ndarray] = []
+        ins_e: list[np.ndarray] = []
+        cx, cy = self.corners[:, 0], self.corners[:, 1]
+        for e, (x0, y0, x1, y1) in enumerate(bounds.tolist()):
+            if not len(cx) or x0 != x0:  # no corners, or an empty entry (nan bounds)
+                continue
+            sel = np.nonzero((cx >= x0) & (cx <= x1) & (cy >= y0) & (cy <= y1))[0]
+            if len(sel):
+                got = sel[shapely.contains_xy(self.ent[e], cx[sel], cy[sel])]
+                ins_c.append(got)
+                ins_e.append(np.full(len(got), e))
+        self.in_corner = np.concatenate(ins_c) if ins_c else np.zeros(0, dtype=int)
+        self.in_entry = np.concatenate(ins_e) if ins_e else np.zeros(0, dtype=int)
+        self._adj: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._legs: dict[
+            bytes, tuple[np.ndarray, dict[int, tuple[tuple[float, float], list[int]]]]
+        ] = {}
+
+    def _neighbours(self, u: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Corners the line from corner ``u`` is tangent to: (index, length, and the
+        (segment, entry) pairs of the entries each segment crosses)."""
+        got = self._adj.get(u)
+        if got is not None:
+            return got
+        c = self.corners
+        px, py = float(c[u, 0]), float(c[u, 1])
+        idx, step = _tangent(c, px, py)
+        if len(idx):
+            li, ei = self.hits((px, py), c[idx, :2], self.round)
+        else:
+            li = ei = np.zeros(0, dtype=int)
+        got = (idx, step[idx], li, ei)
+        self._adj[u] = got
+        return got
+
+    def hit_one(
+        self,
+        p: tuple[float, float],
+        q: tuple[float, float],
+        act: np.ndarray | None,
+        found: list[int] | None = None,
+    ) -> bool:
+        """Does the segment p-q cross an active entry or the frame? (one segment: plain
+        Python is faster than numpy here). With ``found``: test every entry (``act`` None)
+        and list those crossed."""
+        px, py = p
+        dx, dy = q[0] - px, q[1] - py
+        l2 = max(dx * dx + dy * dy, 1e-300)
+        line: LineString | None = None
+        actl = act.tolist() if act is not None else None
+        for e, (cx, cy, r2) in enumerate(self.circles):
+            if actl is not None and not actl[e]:
+                continue
+            t = min(max(((cx - px) * dx + (cy - py) * dy) / l2, 0.0), 1.0)
+            ex, ey = px + t * dx - cx, py + t * dy - cy
+            if ex * ex + ey * ey <= r2:
+                if line is None:
+                    line = LineString([p, q])
+                if self.ent[e].intersects(line):
+                    if found is None:
+                        return True
+                    found.append(e)
+        if self.frame >= 0:
+            x0, y0, x1, y1 = self.inner
+            clear = x0 <= px <= x1 and y0 <= py <= y1 and x0 <= q[0] <= x1 and y0 <= q[1] <= y1
+            if not clear:
+                line = line or LineString([p, q])
+                for e in self.framelike.tolist():
+                    if e != self.frame and actl is not None and not actl[e]:
+                        continue
+                    if (found is None or e not in found) and self.ent[e].intersects(line):
+                        if found is None:
+                            return True
+                        found.append(e)
+        return bool(found)
+
+    def hits(
+        self, p: tuple[float, float], qs: np.ndarray, among: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(segment, entry) pairs such that the segment from ``p`` to ``qs[segment]`` crosses
+        the entry, for entries flagged in ``among`` and the table's frame."""
+        k = len(qs)
+        ids = np.nonzero(among)[0]
+        out_l: list[np.ndarray] = []
+        out_e: list[np.ndarray] = []
+        lines: np.ndarray | None = None
+        if len(ids):
+            px, py = p
+            dx, dy = qs[:, 0] - px, qs[:, 1] - py
+            l2 = np.maximum(dx * dx + dy * dy, 1e-300)
+            cx, cy = self.centres[ids, 0], self.centres[ids, 1]
+            t = ((cx[None, :] - px) * dx[:, None] + (cy[None, :] - py) * dy[:, None]) / l2[:, None]
+            t = np.clip(t, 0.0, 1.0)
+            ex = px + t * dx[:, None] - cx[None, :]
+            ey = py + t * dy[:, None] - cy[None, :]
+            r = self.radii[ids]
+            li, mi = np.nonzero(ex * ex + ey * ey <= (r * r)[None, :])
+            if len(li):
+                segs = np.empty((k, 2, 2))
+                segs[:, 0] = p
+                segs[:, 1] = qs
+                lines = shapely.linestrings(segs)
+                hit = shapely.intersects(self.ent[ids[mi]], lines[li])
+                out_l.append(li[hit])
+                out_e.append(ids[mi[hit]])
+        if self.frame >= 0:
+            x0, y0, x1, y1 = self.inner
+            inside = (x0 <= p[0] <= x1) and (y0 <= p[1] <= y1)
+            if inside:
+                check = np.nonzero(
+                    (qs[:, 0] < x0) | (qs[:, 0] > x1) | (qs[:, 1] < y0) | (qs[:, 1] > y1)
+                )[0]
+            else:
+                check = np.arange(k)
+            if len(check):
+                if lines is None:
+                    segs = np.empty((k, 2, 2))
+                    segs[:, 0] = p
+                    segs[:, 1] = qs
+                    lines = shapely.linestrings(segs)
+                for e in self.framelike.tolist():
+                    if e != self.frame and not among[e]:
+                        continue
+                    hit = shapely.intersects(self.ent[e], lines[check])
+                    out_l.append(check[hit])
+                    out_e.append(np.full(int(hit.sum()), e))
+        if not out_l:
+            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
+        return np.concatenate(out_l), np.concatenate(out_e)
+
+    def query(
+        self,
+        start: tuple[float, float],
+        goal: tuple[float, float] | Base,
+        *,
+        skip: Collection[int] = (),
+        target: int | None = None,
+    ) -> Path | None:
+        """The shortest path (see :func:`shortest_path`) leaving out obstacles ``skip``;
+        ``target``: the index in ``targets`` of a goal base. The first query is answered
+        by the plain search (nothing is built for a single question); the graph is built
+        on the second."""
+        self.queries += 1
+        if self.queries == 1:
+            obstacles, width, table, _ = self._args
+            keep = [o for i, o in enumerate(obstacles) if i not in skip]
+            return _plain_search(start, goal, keep, width, table=table)
+        if not self._built:
+            self._build()
+        hw, n = self.hw, self.n
+        sx, sy = start
+        sp = Point(start)
+        gp = None if isinstance(goal, Base) else Point(goal)
+        act = self.active.copy()
+        extras: list[BaseGeometry] = []
+        if n:
+            use = ~self.empty
+            if skip:
+                use[list(skip)] = False
+            # only obstacles within half a width of the start or the goal are special
+            ends = [sp] if gp is None else [sp, gp]
+            close = np.unique(
+                self.raw_tree.query(ends, predicate="dwithin", distance=hw + 4 * CLEAR_EPS)[1]
+            )
+            close = close[use[close]]
+            shapes = self.raw[close]
+            if len(close):
+                out = shapely.contains_xy(shapes, sx, sy)
+                use[close[out]] = False
+                close, shapes = close[~out], shapes[~out]
+            if gp is not None and len(close) and bool(np.any(shapely.contains(shapes, gp))):
+                return None
+            act[:n] = use
+            for i, o in zip(close.tolist(), shapes, strict=True):
+                r = min(hw, float(o.distance(sp)) - 2 * CLEAR_EPS)
+                if gp is not None:
+                    r = min(r, float(o.distance(gp)) - 2 * CLEAR_EPS)
+                if r < hw:
+                    act[i] = False
+                    extras.append(_inflate(o, max(r, 0.0)))
+        if len(self.pi):
+            act[self.pair0 :] = act[self.pi] & act[self.pj]
+        # an obstacle kept closer (see above) is merged with the shapes it touches, too
+        blocking_extras = []
+        for e in extras:
+            touch = [
+                self.inflated[t]
+                for t in self.tree.query(e, predicate="dwithin", distance=3 * CLEAR_EPS)
+                if t < self.pair0 and act[t] and (t < n or t == self.frame)
+            ]
+            blocking_extras.append(shapely.unary_union([e, *touch]).buffer(-CLEAR_EPS))
+        tgt: Polygon | None = goal.polygon if isinstance(goal, Base) else None
+        extra_shapes = list(blocking_extras)
+        if tgt is not None:
+            if target is not None:
+                act[self.target0 + target] = True
+            else:
+                extra_shapes.append(tgt.buffer(-CLEAR_EPS))
+        extra = shapely.union_all(extra_shapes) if extra_shapes else None
+        if extra is not None:
+            shapely.prepare(extra)
+
+        def inside(x: float, y: float) -> bool:
+            hits = self.tree.query(Point(x, y), predicate="within")
+            if bool(np.any(act[hits])):
+                return True
+            return extra is not None and bool(shapely.contains_xy(extra, x, y))
+
+        if inside(sx, sy):
+            return None
+        goal_set: BaseGeometry
+        if tgt is not None:
+            ring = tgt.exterior
+            near_set: set[int] = set()
+            for e in self.tree.query(ring).tolist():
+                if not act[e] or (target is not None and e == self.target0 + target):
+                    continue
+                if e >= self.pair0:  # a touching pair: both shapes, and its own entry
+                    k = e - self.pair0
+                    near_set.update((int(self.pi[k]), int(self.pj[k])))
+                near_set.add(e)
+            near_idx = sorted(near_set)
+            pair_idx = [e for e in near_idx if e >= self.pair0]
+            near_idx = [e for e in near_idx if e < self.pair0]
+            # near the target, obstacles are merged before eroding, as one shape: the goal's
+            # reachable edge and the last leg's test use it (the shape on whose boundary the
+            # edge is cut)
+            parts = [self.inflated[e] for e in near_idx] + extras
+            local = shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else None
+            goal_set = ring.difference(local) if local is not None else ring
+            if goal_set.is_empty:
+                return None
+            last: BaseGeometry = (
+                shapely.union(local, tgt.buffer(-CLEAR_EPS))
+                if local is not None
+                else tgt.buffer(-CLEAR_EPS)
+            )
+            shapely.prepare(last)
+            act_far = act.copy()
+            act_far[near_idx] = False
+            act_far[pair_idx] = False
+            if target is not None:
+                act_far[self.target0 + target] = False
+        else:
+            assert gp is not None
+            goal_set = gp
+            last, act_far = gp, act
+            if inside(gp.x, gp.y):
+                return None
+
+        nc = len(self.corners)
+        ecorners = np.vstack([_corners(e) for e in extras]) if extras else np.zeros((0, 6))
+        if len(ecorners):
+            epoints = shapely.points(ecorners[:, :2])
+            ci, ei = self.tree.query(epoints, predicate="within")
+            edead = np.bincount(ci[act[ei]], minlength=len(ecorners)) > 0
+            if extra is not None:
+                edead |= shapely.contains_xy(extra, ecorners[:, 0], ecorners[:, 1])
+            ecorners, epoints = ecorners[~edead], epoints[~edead]
+        else:
+            epoints = np.zeros(0, dtype=object)
+        corners = np.vstack([self.corners, ecorners]) if len(ecorners) else self.corners
+        total = len(corners)
+        xy = corners[:, :2]
+        alive = np.ones(total, dtype=bool)
+        if nc:
+            alive[:nc] = act[self.owner]
+            dead = np.bincount(self.in_corner[act[self.in_entry]], minlength=nc) > 0
+            alive[:nc] &= ~dead
+            if extra is not None:
+                alive[:nc] &= ~shapely.contains_xy(extra, xy[:nc, 0], xy[:nc, 1])
+        # last legs from corners to this goal set (end, entries crossed) and the corners'
+        # distances to it: kept across queries
+        if len(self._legs) > 256:
+            self._legs.clear()
+        key = goal_set.wkb
+        if key not in self._legs:
+            far = shapely.distance(goal_set, self.points) if nc else np.zeros(0)
+            self._legs[key] = (far, {})
+        near_goal, leg_cache = self._legs[key]
+        heur = np.zeros(total)
+        if total:
+            heur[:nc] = near_goal
+            heur[nc:] = shapely.distance(goal_set, epoints)
+
+        def visible(p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
+            if len(qs) == 1:
+                q = (float(qs[0, 0]), float(qs[0, 1]))
+                hit = self.hit_one(p, q, act) or (
+                    extra is not None and extra.intersects(LineString([p, q]))
+                )
+                return np.array([not hit])
+            li, _ = self.hits(p, qs, act & self.round)
+            hit = np.bincount(li, minlength=len(qs)) > 0
+            if extra is not None:
+                segs = np.empty((len(qs), 2, 2))
+                segs[:, 0] = p
+                segs[:, 1] = qs
+                hit |= shapely.intersects(extra, shapely.linestrings(segs))
+            return ~hit
+
+        def goal_point(p: tuple[float, float]) -> tuple[float, float]:
+            if tgt is None:
+                return (gp.x, gp.y)  # type: ignore[union-attr]
+            line = shapely.shortest_line(goal_set, Point(p))
+            c = np.asarray(line.coords)[0]
+            return (float(c[0]), float(c[1]))
+
+        start_h = float(goal_set.distance(sp))
+        cost = np.full(total, np.inf)
+        parent = np.full(total, -2, dtype=int)  # -1: start
+        closed = ~alive
+        best_goal = math.inf
+        goal_parent, goal_end = -1, (0.0, 0.0)
+        # heap entries (f, kind, order, node): kind 0 is a last leg to the goal from node,
+        # tested (for visibility) only when it is the cheapest thing left -- the first
+        # visible one is the shortest path; kind 1 is a corner to expand (node -1: start)
+        heap: list[tuple[float, int, int, int]] = [(start_h, 1, -1, -1)]
+        legs: list[tuple[float, tuple[float, float], bool]] = []  # (cost, end, exact)
+        while heap:
+            f, kind, k, u = heapq.heappop(heap)
+            if kind == 0:
+                gc, q, exact = legs[k]
+                p = start if u < 0 else (float(xy[u, 0]), float(xy[u, 1]))
+                known = leg_cache.get(u) if 0 <= u < nc else None
+                if not exact:  # the lower bound f was used: now the real end and cost
+                    q = known[0] if known is not None else goal_point(p)
+                    legs[k] = (gc, q, True)  # k, the expansion order, breaks ties
+                    heapq.heappush(heap, (gc + math.dist(p, q), 0, k, u))
+                    continue
+                if tgt is not None:
+                    if 0 <= u < nc:
+                        if known is None:
+                            crossed: list[int] = []
+                            self.hit_one(p, q, None, crossed)
+                            known = leg_cache[u] = (q, crossed)
+                        clear = not any(act_far[e] for e in known[1])
+                    else:
+                        clear = not self.hit_one(p, q, act_far)
+                    clear = clear and not last.intersects(LineString([p, q]))
+                elif 0 <= u < nc:
+                    if known is None:
+                        crossed = []
+                        self.hit_one(p, q, None, crossed)
+                        known = leg_cache[u] = (q, crossed)
+                    clear = not any(act[e] for e in known[1]) and (
+                        extra is None or not extra.intersects(LineString([p, q]))
+                    )
+                else:
+                    clear = bool(visible(p, np.array([q]))[0])
+                if clear:
+                    best_goal, goal_parent, goal_end = f, u, q
+                    break
+                continue
+            if u >= 0:
+                if closed[u]:
+                    continue
+                closed[u] = True
+                p = (float(xy[u, 0]), float(xy[u, 1]))
+                gc = float(cost[u])
+            else:
+                p, gc = start, 0.0
+            if tgt is None:
+                q = (gp.x, gp.y)  # type: ignore[union-attr]
+                legs.append((gc, q, True))
+                heapq.heappush(heap, (gc + math.dist(p, q), 0, len(legs) - 1, u))
+            else:
+                legs.append((gc, p, False))
+                heapq.heappush(heap, (f, 0, len(legs) - 1, u))
+            if total == 0:
+                continue
+            if 0 <= u < nc:
+                nb, steps, li, ei = self._neighbours(u)
+                ok = ~closed[nb] & (gc + steps < cost[nb])
+                if len(li):
+                    ok &= np.bincount(li[act[ei]], minlength=len(nb)) == 0
+                idx, stp = nb[ok], steps[ok]
+                if extra is not None and len(idx):
+                    vis = visible(p, xy[idx])
+                    idx, stp = idx[vis], stp[vis]
+                if total > nc:
+                    eidx, estep = _tangent(corners[nc:], p[0], p[1])
+                    eidx = eidx + nc
+                    estep = estep[eidx - nc]
+                    keep = ~closed[eidx] & (gc + estep < cost[eidx])
+                    eidx, estep = eidx[keep], estep[keep]
+                    if len(eidx):
+                        vis = visible(p, xy[eidx])
+                        idx = np.concatenate([idx, eidx[vis]])
+                        stp = np.concatenate([stp, estep[vis]])
+            else:
+                cand, step = _tangent(corners, p[0], p[1])
+                stp = step[cand]
+                keep = ~closed[cand] & (gc + stp < cost[cand])
+                cand, stp = cand[keep], stp[keep]
+                if len(cand) == 0:
+                    continue
+                vis = visible(p, xy[cand])
+                idx, stp = cand[vis], stp[vis]
+            for i, s in zip(idx.tolist(), stp.tolist(), strict=True):
+                c = gc + s
+                if c < cost[i]:
+                    cost[i] = c
+                    parent[i] = u
+                    heapq.heappush(heap, (c + float(heur[i]), 1, i, i))
+        if not math.isfinite(best_goal):
+            return None
+        pts = [goal_end]
+        u = goal_parent
+        while u >= 0:
+            pts.append((float(xy[u, 0]), float(xy[u, 1])))
+            u = int(parent[u])
+        pts.append(start)
+        pts.reverse()
+        return Path(tuple(pts))
+
+
+def _plain_search(
+    start: tuple[float, float],
+    goal: tuple[float, float] | Base,
+    obstacles: Sequence[BaseGeometry],
+    width: float,
+    *,
+    table: BaseGeometry | None = None,
+) -> Path | None:
+    """The search without caches (each obstacle inflated, all merged, lazy A*): what a
+    graph answers for its first query, before building anything to reuse."""
+    hw = width / 2.0
+    sp = Point(start)
+    gp = None if isinstance(goal, Base) else Point(goal)
+    inflated: list[BaseGeometry] = []
+    for o in obstacles:
+        if o.is_empty or o.contains(sp):
+            continue
+        if gp is not None and o.contains(gp) and not o.boundary.contains(gp):
+            return None
+        r = hw
+        r = min(r, float(o.distance(sp)) - 2 * CLEAR_EPS)
+        if gp is not None:
+            r = min(r, float(o.distance(gp)) - 2 * CLEAR_EPS)
+        inflated.append(_inflate(o, max(r, 0.0)))
+    parts = list(inflated)
+    if table is not None:
+        minx, miny, maxx, maxy = table.bounds
+        frame = box(minx - 50, miny - 50, maxx + 50, maxy + 50).difference(
+            table.buffer(-hw, join_style="mitre")
+        )
+        parts.append(frame)
+    others = (
+        shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else shapely.GeometryCollection()
+    )
+    target: Polygon | None = goal.polygon if isinstance(goal, Base) else None
+    blocker = others
+    if target is not None:
+        blocker = shapely.union(others, target.buffer(-CLEAR_EPS))
+    shapely.prepare(blocker)
+    if shapely.contains_xy(blocker, *start):
+        return None
+
+    if target is not None:
+        goal_set = target.exterior.difference(others) if not others.is_empty else target.exterior
+        if goal_set.is_empty:
+            return None
+    else:
+        assert gp is not None
+        goal_set = gp
+        if shapely.contains_xy(blocker, gp.x, gp.y):
+            return None
+
+    corners = np.vstack([_corners(g) for g in inflated]) if inflated else np.zeros((0, 6))
+    if len(corners):
+        ok = ~shapely.contains_xy(blocker, corners[:, 0], corners[:, 1])
+        corners = corners[ok]
+    xy = corners[:, :2]
+    n = len(xy)
+    heur = shapely.distance(goal_set, shapely.points(xy)) if n else np.zeros(0)
+
+    def visible(p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
+        if blocker.is_empty:
+            return np.ones(len(qs), dtype=bool)
+        segs = np.empty((len(qs), 2, 2))
+        segs[:, 0] = p
+        segs[:, 1] = qs
+        hits: np.ndarray = shapely.intersects(blocker, shapely.linestrings(segs))
+        return ~hits
+
+    def goal_point(p: tuple[float, float]) -> tuple[float, float]:
+        if target is None:
+            return (gp.x, gp.y)  # type: ignore[union-attr]
+        line = shapely.shortest_line(goal_set, Point(p))
+        c = np.asarray(line.coords)[0]
+        return (float(c[0]), float(c[1]))
+
+    start_h = float(goal_set.distance(sp))
+    cost = np.full(n, np.inf)
+    parent = np.full(n, -2, dtype=int)  # -1: start
+    closed = np.zeros(n, dtype=bool)
+    best_goal = math.inf
+    goal_parent, goal_end = -1, (0.0, 0.0)
+    heap: list[tuple[float, int]] = [(start_h, -1)]
+    start_cost = 0.0
+    while heap:
+        f, u = heapq.heappop(heap)
+        if u == -3:
+            break
+        if u >= 0:
+            if closed[u]:
+                continue
+            closed[u] = True
+            p = (float(xy[u, 0]), float(xy[u, 1]))
+            gc = float(cost[u])
+        else:
+            p, gc = start, start_cost
+        if f >= best_goal:
+            break
+        q = goal_point(p)
+        d = math.dist(p, q)
+        if gc + d < best_goal and visible(p, np.array([q]))[0]:
+            best_goal, goal_parent, goal_end = gc + d, u, q
+            heapq.heappush(heap, (best_goal, -3))
+        if n == 0:
+            continue
+        vx, vy = xy[:, 0] - p[0], xy[:, 1] - p[1]
+        c1 = vx * (corners[:, 3] - p[1]) - vy * (corners[:, 2] - p[0])
+        c2 = vx * (corners[:, 5] - p[1]) - vy * (corners[:, 4] - p[0])
+        step = np.hypot(vx, vy)
+        cand = (c1 * c2 >= -1e-12) & ~closed & (step > 1e-9) & (gc + step < cost)
+        idx = np.nonzero(cand)[0]
+        if len(idx) == 0:
+            continue
+        vis = visible(p, xy[idx])
+        for i in idx[vis]:
+            c = gc + float(step[i])
+            if c < cost[i]:
+                cost[i] = c
+                parent[i] = u
+                heapq.heappush(heap, (c + float(heur[i]), int(i)))
+    if not math.isfinite(best_goal):
+        return None
+    pts = [goal_end]
+    u = goal_parent
+    while u >= 0:
+        pts.append((float(xy[u, 0]), float(xy[u, 1])))
+        u = int(parent[u])
+    pts.append(start)
+    pts.reverse()
+    return Path(tuple(pts))
+
+
+def _tangent(corners: np.ndarray, px: float, py: float) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the corners the line from (px, py) is tangent to, and every corner's
+    distance from (px, py)."""
+    vx, vy = corners[:, 0] - px, corners[:, 1] - py
+    c1 = vx * (corners[:, 3] - py) - vy * (corners[:, 2] - px)
+    c2 = vx * (corners[:, 5] - py) - vy * (corners[:, 4] - px)
+    step = np.hypot(vx, vy)
+    return np.nonzero((c1 * c2 >= -1e-12) & (step > 1e-9))[0], step
+
+
+@lru_cache(maxsize=64)
+def path_graph(
+    obstacles: tuple[BaseGeometry, ...], width: float, table: BaseGeometry | None = None
+) -> PathGraph:
+    """The (cached) :class:`PathGraph` of these obstacles for a base ``width`` cm wide."""
+    return PathGraph(obstacles, width, table)
+
+
+def shortest_path(
+    start: tuple[float, float],
+    goal: tuple[float, float] | Base,
+    obstacles: Sequence[BaseGeometry],
+    width: float,
+    *,
+    table: BaseGeometry | None = None,
+) -> Path | None:
+    """The shortest path of a sight of a base ``width`` cm wide, or None if unreachable.
+
+    ``goal`` is a point, or a target base: then the path ends at the nearest reachable
+    point of its edge (V-A, V-B-3) and never crosses that base. An obstacle closer to the
+    start (or to a goal point) than half the width -- a friend in base contact -- keeps
+    only that clearance, so the fighter can leave (or walk up to a wall); an obstacle
+    containing the start is ignored (the fighter is leaving it). ``table``: the sight stays
+    half a width inside its edges. The inflated obstacles and their visibility graph are
+    cached per (obstacles, width, table) (:func:`path_graph`).
+    """
+    return path_graph(tuple(obstacles), width, table).query(start, goal)
