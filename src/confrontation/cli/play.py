@@ -38,7 +38,6 @@ from confrontation.sim.game import (
     GameConfig,
     GameResult,
     GameSetupError,
-    agent_available,
     play_game,
     result_document,
 )
@@ -75,17 +74,6 @@ def parse_agents(text: str) -> tuple[str, str]:
     if len(names) != 2 or not all(names):
         fail(f"--agents: expected two agent names as A,B, not {text!r}")
     return names[0], names[1]
-
-
-def with_fallback(agents: tuple[str, str]) -> tuple[str, str]:
-    """Greedy falls back to random (with a note) only while ``agents.make`` lacks it."""
-    if "greedy" in agents and not agent_available("greedy"):
-        sys.stderr.write("note: the greedy agent is not available yet; playing random instead\n")
-        return (
-            "random" if agents[0] == "greedy" else agents[0],
-            "random" if agents[1] == "greedy" else agents[1],
-        )
-    return agents
 
 
 class Narration:
@@ -258,7 +246,7 @@ def play_command(
     config = GameConfig(
         scenario=scenario,
         armies=armies if armies is not None else DEFAULT_ARMIES,
-        agents=with_fallback(parse_agents(agents)),
+        agents=parse_agents(agents),
         seed=seed if seed is not None else secrets.randbits(32),
         rounds=rounds,
     )
@@ -284,16 +272,22 @@ def run_and_show(
     (saved games: record each event, continue an interrupted game).
     """
     console = Console(highlight=False, soft_wrap=True)
-    if not seed_given:
-        note = f"seed {config.seed} (play this game again with --seed {config.seed})"
-        if as_json:
-            sys.stderr.write(note + "\n")
-        else:
-            console.print(note[0].upper() + note[1:])
     with ExitStack() as stack:
         log_file = _open(log, "--log", stack) if log is not None else None
         svg_file = _open(svg, "--svg", stack) if svg is not None else None
         sinks: list[Callable[[ev.Event], None]] = []
+        if not seed_given:  # told once the game has begun (a set-up error tells nothing else)
+
+            def tell_seed(event: ev.Event) -> None:
+                if not isinstance(event, ev.GameStarted):
+                    return
+                note = f"seed {config.seed} (play this game again with --seed {config.seed})"
+                if as_json:
+                    sys.stderr.write(note + "\n")
+                else:
+                    console.print(note[0].upper() + note[1:])
+
+            sinks.append(tell_seed)
         if not as_json:
             narration = Narration(console)
             if resume_log:

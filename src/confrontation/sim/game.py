@@ -108,21 +108,13 @@ def agent_seed(seed: int, player: int) -> int:
 
 
 def make_agent(name: str, *, seed: int, player: int, **options: Any) -> Agent:
-    """An agent by name through ``agents.make``; only "random" while the registry is missing."""
-    from confrontation import agents
+    """An agent by name (``agents.make``); an unknown name or option is a GameSetupError."""
+    from confrontation.agents import make
 
-    make = getattr(agents, "make", None)
-    if make is not None:
-        try:
-            agent: Agent = make(name, seed=seed, player=player, **options)
-        except (KeyError, ValueError, LookupError, ImportError) as error:
-            raise GameSetupError(f"agent {name!r}: {error}") from None
-        return agent
-    if name == "random":
-        from confrontation.agents.random import RandomAgent
-
-        return RandomAgent(seed)
-    raise GameSetupError(f"unknown agent {name!r} (available: random)")
+    try:
+        return make(name, seed=seed, player=player, **options)
+    except (KeyError, ValueError, LookupError, ImportError) as error:
+        raise GameSetupError(f"agent {name!r}: {error}") from None
 
 
 def agent_available(name: str) -> bool:
