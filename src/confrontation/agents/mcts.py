@@ -14,8 +14,8 @@ changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
   chosen by UCT from its own player's point of view; a question with one legal answer is
   answered without a node; a new node is first tried with the greedy agent's answer;
 - **rollout**: from the new node both players play with the rollout policy (``greedy`` or
-  ``random``) up to the horizon — the end of the phase the search started in (or the game),
-  at most ``max_steps`` steps — and the position is scored by the change of material
+  ``random``) up to the horizon — the end of the combat the search started in, else of the
+  phase (or the game), at most ``max_steps`` steps — and the position is scored by the change of material
   (:func:`~confrontation.agents.assess.material`: worth of the fighters, wounds, scenario
   points) squashed into [-1, 1].
 
@@ -37,21 +37,14 @@ from confrontation.agents.assess import material
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
+from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.melee import Combat
 from confrontation.engine.questions import Choice, DieFace, Question
 from confrontation.engine.state import GameState, Phase, opponent
 from confrontation.engine.step import Agent, is_chance, is_over, legal, outcomes, question, step
 
-SEARCHED: frozenset[str] = frozenset(
-    {
-        "allocate_dice",
-        "defend",
-        "make_attack",
-        "choose_combat",
-        "split_melee",
-        "pursue",
-    }
-)
-"""The questions the search answers by default (the combat phase's decisions)."""
+SEARCHED: frozenset[str] = frozenset({"allocate_dice", "defend", "make_attack"})
+"""The questions the search answers by default: the decisions inside a combat (VII-C)."""
 
 DEFAULT_ITERATIONS = 48
 """Iterations per searched decision: a 6-round game of the demo armies stays well under a
@@ -112,6 +105,7 @@ class MctsAgent:
             else [RandomAgent(seed + 2), RandomAgent(seed + 3)]
         )
         self.searched = 0
+        self._fight: Combat | None = None
         """How many decisions the search made (for reports)."""
 
     def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
@@ -130,11 +124,15 @@ class MctsAgent:
         root = Node()
         base = material(state, me)
         start_phase = state.phase
+        self._fight = _fight_of(state)
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
-        for _ in range(self.iterations):
-            self._iterate(root, determinize(state, me, self.roller), me, base, start_phase)
-            if deadline is not None and time.monotonic() > deadline:
-                break
+        # Imagined pursuits stay in place: the horizon is reached when a combat's pursuit
+        # begins, so the search needs no pursuit geometry (VII-C-6).
+        with register_pursuits(stay_in_place):
+            for _ in range(self.iterations):
+                self._iterate(root, determinize(state, me, self.roller), me, base, start_phase)
+                if deadline is not None and time.monotonic() > deadline:
+                    break
         ranked = [
             (root.children[c].visits, root.children[c].mean(), -i)
             for i, c in enumerate(options)
@@ -224,12 +222,27 @@ class MctsAgent:
         return state, steps
 
     def _stop(self, state: GameState, start_phase: Phase, steps: int) -> bool:
-        return is_over(state) or state.phase is not start_phase or steps >= self.max_steps
+        """The horizon: the end of the game, of the phase, of the combat the search started
+        in (VII-C), or ``max_steps``."""
+        if is_over(state) or state.phase is not start_phase or steps >= self.max_steps:
+            return True
+        if self._fight is None:
+            return False
+        fight = state.combat.fight if state.combat is not None else None
+        # The combat is resolved once its pursuit begins (VII-C-6): wounds are all dealt.
+        return fight is None or fight.combat != self._fight or fight.stage == "pursuit"
 
     def _draw(self, state: GameState) -> Choice:
         """A die face drawn from the exact distribution of the pending die."""
         faces = outcomes(state)
         return draw(self.roller, faces)
+
+
+def _fight_of(state: GameState) -> Combat | None:
+    """The combat being resolved (VII-C), if any."""
+    if state.combat is None or state.combat.fight is None:
+        return None
+    return state.combat.fight.combat
 
 
 def draw(roller: Roller, faces: Sequence[tuple[DieFace, Fraction]]) -> DieFace:
