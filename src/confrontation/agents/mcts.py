@@ -14,8 +14,9 @@ changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
   chosen by UCT from its own player's point of view; a question with one legal answer is
   answered without a node; a new node is first tried with the greedy agent's answer;
 - **rollout**: from the new node both players play with the rollout policy (``greedy`` or
-  ``random``) up to the horizon — the end of the combat the search started in, else of the
-  phase (or the game), at most ``max_steps`` steps — and the position is scored by the change of material
+  ``random``) up to the horizon — the end of the combat the search started in (its pursuit
+  imagined as staying in place), else of the phase (or the game), at most ``max_steps``
+  steps — and the position is scored by the change of material
   (:func:`~confrontation.agents.assess.material`: worth of the fighters, wounds, scenario
   points) squashed into [-1, 1].
 
