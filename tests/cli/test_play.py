@@ -80,6 +80,7 @@ def test_text_output_narrates_rounds_and_ends_with_the_scoreboard() -> None:
     code, out, err = play("--seed", "2", "--scenario", "conquest", *QUICK)
     assert code == 0 and err == ""
     assert "Set-up and deployment" in out and "Round 1" in out
+    assert "Controlling the centre is worth 2 VP." in out  # the objectives, told first
     assert "Player 1's deployment area: Power" in out
     assert "VP" in out and "losses (AP)" in out
     assert out.rstrip().splitlines()[-1].startswith(("Player 1", "Player 2", "Draw"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from confrontation.armylists.load import LoadError
-from confrontation.engine.events import Event, GameEnded, GameStarted
+from confrontation.engine.events import Event, FighterKilled, GameEnded, GameStarted
 from confrontation.engine.record import replay
 from confrontation.engine.state import Phase
-from confrontation.scenarios import ObjectiveScored
+from confrontation.scenarios import BasicScenario, ObjectiveScored
 from confrontation.sim.game import GameConfig, GameSetupError, play_game, result_document
 
 ARMIES = ("lion-vanguard", "goblin-raiders")
@@ -65,3 +65,32 @@ def test_unknown_agents_and_armies_are_setup_errors() -> None:
         play_game(GameConfig(armies=("lion-vanguard", "nowhere"), agents=("random", "random")))
     with pytest.raises(GameSetupError, match="at least one round"):
         play_game(GameConfig(armies=ARMIES, agents=("random", "random"), rounds=0))
+
+
+@pytest.mark.rule("III-A-2")
+def test_a_real_execution_game_ends_on_the_step_that_kills_the_target() -> None:
+    for seed in range(3, 9):  # greedy shooters go for the target; one of these kills him
+        result = play_game(
+            GameConfig(
+                scenario="execution",
+                armies=ARMIES,
+                agents=("greedy", "greedy"),
+                seed=seed,
+            )
+        )
+        if result.winner is not None:
+            break
+    else:
+        pytest.fail("no Execution game of these seeds was won")
+    scenario = result.state.scenario
+    assert isinstance(scenario, BasicScenario)
+    events = list(result.events)
+    kill = max(i for i, e in enumerate(events) if isinstance(e, FighterKilled))
+    killed = events[kill]
+    assert isinstance(killed, FighterKilled)
+    assert killed.fighter in scenario.targets[result.winner]
+    assert events[kill + 1 :] == [
+        ObjectiveScored(result.winner, "execution", 1),
+        GameEnded(result.reason, result.state.scores, result.winner),
+    ]
+    assert result.rounds <= 5 and replay(events) == result.state

@@ -76,6 +76,30 @@ def parse_agents(text: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
+def objectives(narrator: Narrator, state: GameState) -> list[str]:
+    """What each player plays for (III-A-2), told before the set-up."""
+    scenario = scenario_of(state)
+    if scenario is None:
+        return []
+    lines = [f"Scenario: {scenario.name}, {state.rounds} round(s)."]
+    if scenario.goal == "control":
+        for area in scenario.areas:
+            if area.owner is None:
+                lines.append(f"Controlling {area.name} is worth {area.vp} VP.")
+            else:
+                lines.append(
+                    f"Controlling {area.name} is worth {area.vp} VP to "
+                    f"{player_name(area.owner)}, {area.vp_enemy} VP to his enemy."
+                )
+    elif scenario.target == "highest-value":
+        for player, targets in enumerate(scenario.targets):
+            names = " or ".join(narrator.fighter(f) for f in targets)
+            lines.append(f"{player_name(player)} must kill {names} to win at once.")
+    else:
+        lines.append("Each player must eliminate an enemy card drawn at random.")
+    return lines
+
+
 class Narration:
     """Prints the game as it happens: a rule per round, one sentence per telling event."""
 
@@ -94,6 +118,8 @@ class Narration:
         sentence = self.narrator.sentence(event)
         if isinstance(event, ev.GameStarted):
             self.console.print(escape(sentence or ""))
+            for line in objectives(self.narrator, event.state):
+                self.console.print(escape(line))
             self.console.rule("Set-up and deployment (III-A, III-B)")
         elif isinstance(event, ev.RoundStarted):
             self.console.rule(f"Round {event.round}")
