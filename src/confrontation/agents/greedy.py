@@ -761,23 +761,33 @@ def allocation_value(
     attack: int,
     defence: int,
     unallocated: Sequence[str],
+    guess: bool = True,
 ) -> float:
     """Expected AP won minus AP lost in this combat for an allocation of ``fighter_id``'s
     dice, attack by attack (VII-C-1, VII-C-3): his attacks go one to each opponent, the
-    likeliest to pay first; his defence dice each block one of the strongest attacks; an
-    opponent who has not allocated yet is assumed to put half his dice (rounded up) in
-    attack."""
+    likeliest to pay first; his defence dice each block one of the strongest attacks. An
+    opponent who has not allocated yet is assumed to answer the same way against an even
+    split of this fighter's dice (``guess`` False: to split his own dice evenly)."""
     me = board.fighter(fighter_id)
     mine = combatant_blow(state, me)
     foes = [board.fighter(o) for o in board.opponents(fighter_id)]
     if not foes:
         return 0.0
     waiting = set(unallocated)
+    split: dict[str, tuple[int, int]] = {}
+    for foe in foes:
+        if foe.id not in waiting:
+            split[foe.id] = (foe.attack_left, foe.defence_left)
+        elif guess:
+            split[foe.id] = _expected_split(state, board, foe.id, fighter_id)
+        else:
+            dice = combat_dice_of(board, foe.id)
+            split[foe.id] = (dice - dice // 2, dice // 2)
     gains = []
     for foe in foes:
-        dice = foe.defence_left if foe.id not in waiting else combat_dice_of(board, foe.id) // 2
         blow = combatant_blow(state, foe)
-        gains.append([hit_value(mine, blow, 1 if k < dice else 0) for k in range(attack)])
+        parry = split[foe.id][1]
+        gains.append([hit_value(mine, blow, 1 if k < parry else 0) for k in range(attack)])
     dealt = 0.0
     order = sorted(range(len(foes)), key=lambda i: -gains[i][0] if gains[i] else 0.0)
     for k in range(attack):
@@ -785,11 +795,7 @@ def allocation_value(
         dealt += gains[i][k // len(order)]
     incoming: list[float] = []
     for foe in foes:
-        if foe.id in waiting:
-            dice = combat_dice_of(board, foe.id)
-            strikes = dice - dice // 2
-        else:
-            strikes = foe.attack_left
+        strikes = split[foe.id][0]
         blow = combatant_blow(state, foe)
         incoming += [hit_value(blow, mine, 0) - hit_value(blow, mine, 1)] * strikes
         dealt -= hit_value(blow, mine, 0) * strikes
@@ -798,6 +804,19 @@ def allocation_value(
     if defence and defence >= attack and len(incoming) > defence:
         saved += 0.3 * sum(incoming[defence:])  # VII-C-5: a sustained defence keeps a die
     return dealt + saved
+
+
+def _expected_split(
+    state: GameState, board: CombatState, foe: str, against: str
+) -> tuple[int, int]:
+    """The split an opponent still to allocate is expected to choose (his best answer to an
+    even split of ``against``'s dice)."""
+    dice = combat_dice_of(board, foe)
+    options = [(dice - d, d) for d in range(dice + 1)]
+    return max(
+        options,
+        key=lambda o: allocation_value(state, board, foe, o[0], o[1], (against,), guess=False),
+    )
 
 
 def combat_dice_of(board: CombatState, fighter_id: str) -> int:

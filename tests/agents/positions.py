@@ -1,0 +1,83 @@
+"""Small positions for the agents' tests: a table-less duel held in contact, decision
+states collected from seeded random games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+
+from confrontation.agents.random import RandomAgent
+from confrontation.dice import SeededRoller
+from confrontation.engine.combat import register_contacts
+from confrontation.engine.questions import Question
+from confrontation.engine.setup import SideSpec, game_from_specs
+from confrontation.engine.state import GameState
+from confrontation.engine.step import Agent, is_over, question, roll, start, step
+from confrontation.engine.views import redact
+from confrontation.sim.game import GameConfig, initial_state
+from engine_support import fighter
+
+HERO = fighter("Hero", ini=5, att=6, strength=10, defense=6, res=10)
+PEASANT = fighter("Peasant", ini=1, att=-2, strength=1, defense=5, res=3)
+
+
+def duel_game(seed: int = 0, rounds: int = 1) -> GameState:
+    """A hero (Player 1) against a peasant (Player 2: harmless, but quick to parry), no table."""
+    specs = [
+        SideSpec("Heroes", "lion", ((HERO, 1),)),
+        SideSpec("Peasants", "lion", ((PEASANT, 1),)),
+    ]
+    return game_from_specs(specs, rounds=rounds, seed=seed)
+
+
+@contextmanager
+def held_in_contact(pairs: Sequence[tuple[str, str]]) -> Iterator[None]:
+    """The fighters of ``pairs`` are in contact whatever happens (no table)."""
+    with register_contacts(lambda state: [p for p in pairs if _alive(state, p)]):
+        yield
+
+
+def _alive(state: GameState, pair: tuple[str, str]) -> bool:
+    return all(state.fighter(f).alive for f in pair)
+
+
+def first_question(
+    state: GameState, kind: str, agents: Sequence[Agent], seed: int = 0
+) -> tuple[GameState, Question]:
+    """Play on (seeded dice, ``agents``) to the first ``kind`` question with a choice."""
+    state, _ = start(state)
+    dice = SeededRoller(seed)
+    while not is_over(state):
+        asked = question(state)
+        assert asked is not None
+        if asked.player is None:
+            state, _ = roll(state, dice)
+            continue
+        if asked.kind == kind and len(asked.choices) > 1:
+            return state, asked
+        choice = agents[asked.player].choose(redact(state, asked.player), asked, asked.choices)
+        state, _ = step(state, choice)
+    raise AssertionError(f"no {kind} question came up")
+
+
+@lru_cache(maxsize=4)
+def decision_states(seed: int, rounds: int = 2) -> tuple[tuple[GameState, Question], ...]:
+    """Every player decision of a seeded game of random agents on a table (Conquest, small
+    goblin armies), as (state, question)."""
+    config = GameConfig(armies=("goblin-raiders", "goblin-raiders"), seed=seed, rounds=rounds)
+    state, _, _ = initial_state(config)
+    state, _ = start(state)
+    dice = SeededRoller(seed)
+    agents = (RandomAgent(seed + 1), RandomAgent(seed + 2))
+    found: list[tuple[GameState, Question]] = []
+    while not is_over(state):
+        asked = question(state)
+        assert asked is not None
+        if asked.player is None:
+            state, _ = roll(state, dice)
+            continue
+        found.append((state, asked))
+        choice = agents[asked.player].choose(state, asked, asked.choices)
+        state, _ = step(state, choice)
+    return tuple(found)
