@@ -5,11 +5,15 @@ Every figure is a ratio against a reference measured in the same run: greedy aga
 random games, games saved (default step-boundary commits, then a commit at every step)
 against the same games unsaved, and 2 jobs against 1. Games are full games with the
 defaults of ``confrontation play`` (Conquest, the two bundled demo armies, 6 rounds).
+One-process figures are CPU seconds of this process (``time.process_time``), so other work on
+the machine barely moves them; ``simulate`` is wall-clock time (its point is parallelism), so
+the load average is printed with it.
 Run: ``.venv/bin/python bench/play_bench.py [--quick]`` (or ``make bench``).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -28,12 +32,12 @@ BATCH = 4 if QUICK else 12
 
 
 def games_per_second(play: Callable[[int], int], games: int) -> tuple[float, float]:
-    """(games/s, events per game) of ``games`` games with seeds 1..games."""
+    """(games per CPU second, events per game) of ``games`` games with seeds 1..games."""
     events = 0
-    begin = time.perf_counter()
+    begin = time.process_time()
     for seed in range(1, games + 1):
         events += play(seed)
-    elapsed = time.perf_counter() - begin
+    elapsed = time.process_time() - begin
     return games / elapsed, events / games
 
 
@@ -83,6 +87,7 @@ def main() -> None:
         )
     one = batch(1)
     two = batch(2)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"simulate {BATCH} random games, 1 job: {one:.3f} games/s")
     print(
         f"simulate {BATCH} random games, 2 jobs: {two:.3f} games/s; "
