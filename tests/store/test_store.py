@@ -222,3 +222,19 @@ def test_a_game_runner_game_is_stored_with_its_config_and_replays_to_its_final_s
     assert game.summary.outcome is not None
     assert game.summary.outcome.vp == (result.players[0].vp, result.players[1].vp)
     assert game.summary.outcome.winner == result.winner
+
+
+def test_catching_up_does_not_ask_a_person_the_recorded_questions_again() -> None:
+    import io
+
+    from rich.console import Console
+
+    from confrontation.agents.human import HumanAgent
+
+    final, log = play(12)
+    screen = io.StringIO()
+    person = HumanAgent(0, 0, stdin=io.StringIO(""), console=Console(file=screen))
+    state, caught = catch_up(log, [person, agents(12)[1]])
+    assert caught == log
+    assert state_to_json(state) == state_to_json(final)
+    assert screen.getvalue() == ""

@@ -101,7 +101,7 @@ def catch_up(
     in the record, so that its own dice stream (a random or search agent's roller) stands
     where it stood: continuing with ``engine.step.run`` then plays the game an uninterrupted
     run would have played. Agents are deterministic, so each must give its recorded answer;
-    an agent marked ``interactive`` (a person at the terminal) is not asked again.
+    a person at the terminal (the human agent) is not asked again.
 
     Returns the state and the events of the record's whole steps (the record, plus the end
     of a step the record was cut inside).
@@ -113,7 +113,7 @@ def catch_up(
             if asked is None or asked.player != event.player:
                 raise ResumeMismatch(f"event {number}: the record's answer was not asked for")
             agent = agents[asked.player]
-            if not getattr(agent, "interactive", False):
+            if not _asks_a_person(agent):
                 choice = agent.choose(redact(state, asked.player), asked, asked.choices)
                 if choice != event.choice:
                     raise ResumeMismatch(
@@ -128,6 +128,14 @@ def catch_up(
         produced.extend(happened)
     _check_prefix(log, produced)
     return state, produced
+
+
+def _asks_a_person(agent: Agent) -> bool:
+    """A person at the terminal is not asked the record's questions again (the human agent,
+    or any agent marked ``interactive = True``)."""
+    from confrontation.agents.human import HumanAgent
+
+    return isinstance(agent, HumanAgent) or bool(getattr(agent, "interactive", False))
 
 
 def battlefield_svg(state: GameState) -> str | None:
