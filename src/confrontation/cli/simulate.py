@@ -104,8 +104,8 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
         f"{result.games_per_second():.2f} games/s."
     )
     console.print(
-        "Each agent played each army from each side in turn (sides swap every game, "
-        "armies every other pair)."
+        "Sides swap every game and armies every other pair: every four games each agent "
+        "plays each army from each side once."
     )
     if store_url is not None and result.stored:
         first, last = result.stored[0], result.stored[-1]
