@@ -13,10 +13,12 @@ import math
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.state import Battleground, Fighter, GameState, SceneryPiece
@@ -48,8 +50,10 @@ _CACHE_SIZE = 256
 # --- from state to geometry ---------------------------------------------------------------
 
 
+@lru_cache(maxsize=1024)
 def scenery_of(piece: SceneryPiece) -> Scenery:
-    """A scenery element of the geometry package from its plain-data record."""
+    """A scenery element of the geometry package from its plain-data record (one shared
+    object per record: the geometry caches its shapes by object)."""
     return Scenery(piece.name, Polygon(piece.outline), piece.height, piece.passable)
 
 
@@ -63,10 +67,23 @@ def piece_of(element: Scenery, scenario: bool = False) -> SceneryPiece:
 
 def table_of(ground: Battleground) -> Table:
     """The table with its two line-of-battle deployment areas (III-A-1)."""
-    table = Table(ground.width, ground.height)
-    if ground.split == "width":
+    return _table(ground.width, ground.height, ground.split)
+
+
+@lru_cache(maxsize=64)
+def _table(width: float, height: float, split: str) -> Table:
+    table = Table(width, height)
+    if split == "width":
         return table.with_zones(*table.line_of_battle("width"))
     return table.with_zones(*table.line_of_battle("length"))
+
+
+@lru_cache(maxsize=256)
+def _cover(area: BaseGeometry) -> BaseGeometry:
+    """``area`` grown by 1e-6 cm (prepared): what a base must lie within to be on it."""
+    grown = area.buffer(1e-6)
+    shapely.prepare(grown)
+    return grown
 
 
 def deployment_zone(state: GameState, player: int) -> Zone:
@@ -134,6 +151,8 @@ class Field:
     _paths: dict[Any, Path | None] = field(default_factory=dict)
     _contacts: dict[str, list[str]] = field(default_factory=dict)
     _others: dict[str, BaseGeometry] = field(default_factory=dict)
+    _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
+    _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -187,9 +206,25 @@ class Field:
             self._others[mover] = blob
         return self._others[mover]
 
+    def bases_near(self, mover: str, bounds: tuple[float, ...]) -> bool:
+        """Does the bounding box of any base but ``mover``'s meet ``bounds``? (If none
+        does, nothing can overlap a shape within ``bounds``.)"""
+        if self._bounds is None:
+            self._bounds = [(i, _outer_box(self.base(i))) for i in self.ids()]
+        x0, y0, x1, y1 = bounds
+        return any(
+            b[0] <= x1 and x0 <= b[2] and b[1] <= y1 and y0 <= b[3] and i != mover
+            for i, b in self._bounds
+        )
+
     def blocked_for(self, size: str, at_most_mov: bool) -> list[BaseGeometry]:
         """Scenery a fighter of ``size`` may not stand on or cross (V-A)."""
-        return [s.footprint for s in self.scenery if not crossable(s, size, at_most_mov)]
+        key = (size, at_most_mov)
+        if key not in self._blocked:
+            self._blocked[key] = [
+                s.footprint for s in self.scenery if not crossable(s, size, at_most_mov)
+            ]
+        return self._blocked[key]
 
     def spot_problem(
         self,
@@ -203,23 +238,64 @@ class Field:
         """Why ``mover`` cannot stand at ``base`` (None: he can): off the table (or out of
         ``area``), on another base, on scenery he cannot cross, or — ``enemies_apart`` —
         touching an enemy."""
-        poly = base.polygon
         limits = area if area is not None else self.table.area
-        if not limits.buffer(1e-6).covers(poly):
+        # the footprint is only built when a cheap bound cannot settle a test: a base
+        # whose bounding box lies on the table is on it; shapes whose bounding boxes miss
+        # the base's cannot overlap it
+        box_ = _outer_box(base)
+        on_table = area is None and (
+            box_[0] >= 0.0
+            and box_[1] >= 0.0
+            and box_[2] <= self.table.width
+            and box_[3] <= self.table.height
+        )
+        if not on_table and not _cover(limits).covers(base.polygon):
             return "off the table" if area is None else "out of the area"
-        others = self.others(mover)
-        if not others.is_empty and poly.intersection(others).area > 1e-4:
-            return "on another fighter's base"
+        if self.bases_near(mover, box_):
+            others = self.others(mover)
+            if not others.is_empty and base.polygon.intersection(others).area > 1e-4:
+                return "on another fighter's base"
         for shape in self.blocked_for(base.size, at_most_mov):
-            if poly.intersection(shape).area > 1e-4:
+            if _boxes_meet(box_, shape.bounds) and base.polygon.intersection(shape).area > 1e-4:
                 return "on scenery he cannot cross"
         if enemies_apart:
             me = self.owners[mover]
+            reach = _reach(base)
             for other in self.ids():
                 enemy = other != mover and self.owners[other] != me
-                if enemy and distance(base, self.base(other)) < APART_CM:
+                if not enemy:
+                    continue
+                there = self.base(other)
+                # bases whose centres are farther apart than their outer radii and the
+                # clearance cannot be that close: not measured
+                far = reach + _reach(there) + APART_CM + 1e-6
+                if math.hypot(there.x - base.x, there.y - base.y) > far:
+                    continue
+                if distance(base, there) < APART_CM:
                     return "in contact with an enemy"
         return None
+
+
+def _outer_box(base: Base) -> tuple[float, float, float, float]:
+    """A box holding the base's footprint (its corners, or its circle), 1e-9 cm to spare."""
+    m = 1e-9
+    if base.shape == "round":
+        r = base.radius + m
+        return (base.x - r, base.y - r, base.x + r, base.y + r)
+    xs, ys = zip(*base.corners(), strict=True)
+    return (min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m)
+
+
+def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Do two bounding boxes (minx, miny, maxx, maxy) meet (touching counts)?"""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _reach(base: Base) -> float:
+    """The distance from a base's centre to its farthest point."""
+    if base.shape == "round":
+        return base.radius
+    return math.hypot(base.width, base.depth) / 2.0
 
 
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
@@ -348,25 +424,78 @@ def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
     return out
 
 
-def _corridor_clear(
-    here: Field,
+class _Obstacles:
+    """What a straight move must not sweep (V-A): some shapes and the outside of the table,
+    merged into one shape only when a cheap bound cannot settle a test."""
+
+    def __init__(self, table: Table, shapes: list[BaseGeometry], circles: list[Circle]) -> None:
+        self.table, self.shapes = table, shapes
+        self.circles = circles  # (x, y, radius) holding each shape
+        self._merged: BaseGeometry | None = None
+
+    def merged(self) -> BaseGeometry:
+        if self._merged is None:
+            outside = box(-50, -50, self.table.width + 50, self.table.height + 50).difference(
+                self.table.area
+            )
+            self._merged = shapely.unary_union([*self.shapes, outside])
+            shapely.prepare(self._merged)
+        return self._merged
+
+    def surely_clear(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> bool:
+        """Is everything within ``reach`` of the segment a-b on the table and away from
+        every shape's circle (with 1e-9 cm to spare)?"""
+        w, h = self.table.width, self.table.height
+        for x, y in (a, b):
+            if not (reach < x < w - reach and reach < y < h - reach):
+                return False
+        return all(_segment_gap(a, b, x, y) > r + reach + 1e-9 for x, y, r in self.circles)
+
+
+Circle = tuple[float, float, float]
+
+
+def _segment_gap(a: tuple[float, float], b: tuple[float, float], x: float, y: float) -> float:
+    """Distance from the point (x, y) to the segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    norm = dx * dx + dy * dy
+    t = 0.0 if norm == 0.0 else max(0.0, min(1.0, ((x - a[0]) * dx + (y - a[1]) * dy) / norm))
+    return math.hypot(x - a[0] - t * dx, y - a[1] - t * dy)
+
+
+def _corridors_clear(
     start: tuple[float, float],
-    end: tuple[float, float],
+    ends: list[tuple[float, float]],
     width: float,
-    obstacles: BaseGeometry,
-) -> bool:
-    """V-A: the sight can go straight from ``start`` to ``end``: a base ``width`` wide
-    passes no obstacle (the first half-width is free: he may leave a contact)."""
-    length = math.dist(start, end)
-    if length <= 1e-9:
-        return True
-    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-    skip = min(width / 2.0, length)
-    a = (start[0] + ux * skip, start[1] + uy * skip)
-    corridor = LineString([a, end]).buffer(width / 2.0 - 0.01) if length > skip else None
-    if corridor is None:
-        return True
-    return not bool(obstacles.intersects(corridor))
+    obstacles: _Obstacles,
+) -> list[bool]:
+    """V-A: can the sight go straight from ``start`` to each of ``ends``? A base ``width``
+    wide passes no obstacle (the first half-width is free: he may leave a contact). The
+    corridors a cheap bound cannot clear are built and tested together."""
+    out: list[bool] = []
+    lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    tested: list[int] = []
+    for end in ends:
+        length = math.dist(start, end)
+        out.append(True)
+        if length <= 1e-9:
+            continue
+        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+        skip = min(width / 2.0, length)
+        a = (start[0] + ux * skip, start[1] + uy * skip)
+        if length <= skip or obstacles.surely_clear(a, end, width / 2.0):
+            continue
+        lines.append((a, end))
+        tested.append(len(out) - 1)
+    if lines:
+        # the shapes LineString(...).buffer(width / 2 - 0.01) makes, in one call
+        corridors = shapely.buffer(
+            shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
+        )
+        hits = shapely.intersects(obstacles.merged(), corridors)
+        for k, hit in zip(tested, hits.tolist(), strict=True):
+            out[k] = not hit
+    return out
 
 
 def destinations(
@@ -393,28 +522,36 @@ def destinations(
     me = here.owners[mover]
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
     skip = {mover, *pass_through}
-    shapes = [here.base(i).polygon for i in here.ids() if i not in skip]
-    shapes += here.blocked_for(base.size, at_most_mov)
-    shapes.append(
-        box(-50, -50, here.table.width + 50, here.table.height + 50).difference(here.table.area)
-    )
-    obstacles = shapely.unary_union(shapes)
-    shapely.prepare(obstacles)
+    bases = [here.base(i) for i in here.ids() if i not in skip]
+    blocked = here.blocked_for(base.size, at_most_mov)
+    circles = [(b.x, b.y, _reach(b)) for b in bases]
+    for shape in blocked:
+        x0, y0, x1, y1 = shape.bounds
+        circles.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
+    obstacles = _Obstacles(here.table, [b.polygon for b in bases] + blocked, circles)
     sx, sy = base.sight
     spots: dict[tuple[float, float], Spot] = {}
+    heads = []
     for label, heading, goal in _headings(here, mover):
         reach = min(potential, goal)
         if reach <= 0.05:
             continue
         ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
-        best = 0.0
-        for fraction in (1.0, 0.75, 0.5, 0.25):
-            travel = reach * fraction
-            if _corridor_clear(
-                here, (sx, sy), (sx + ux * travel, sy + uy * travel), base.width, obstacles
-            ):
-                best = travel
-                break
+        heads.append((label, heading, reach, ux, uy))
+    # for each heading the longest clear move of the whole, 3/4, 1/2 or 1/4 of the reach
+    bests = [0.0] * len(heads)
+    left = list(range(len(heads)))
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        travels = [heads[k][2] * fraction for k in left]
+        ends = [
+            (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
+        ]
+        clear = _corridors_clear((sx, sy), ends, base.width, obstacles)
+        for k, t, ok in zip(left, travels, clear, strict=True):
+            if ok:
+                bests[k] = t
+        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+    for (label, heading, _, ux, uy), best in zip(heads, bests, strict=True):
         for travel in (best, best / 2.0):
             if travel <= 0.05:
                 continue
@@ -476,22 +613,36 @@ def _deployable(
     scenario: list[BaseGeometry],
     scout_mov: float | None,
 ) -> bool:
-    poly = base.polygon
-    if not area.buffer(1e-6).covers(poly):
+    # the footprint is only built when a cheap bound cannot settle a test (see spot_problem)
+    box_ = _outer_box(base)
+    x0, y0, x1, y1 = area.bounds
+    inside = _is_box(area) and x0 <= box_[0] and y0 <= box_[1] and box_[2] <= x1 and box_[3] <= y1
+    if not inside and not _cover(area).covers(base.polygon):
         return False
-    others = here.others(fighter_id)
-    if not others.is_empty and poly.intersection(others).area > 1e-4:
-        return False
+    if here.bases_near(fighter_id, box_):
+        others = here.others(fighter_id)
+        if not others.is_empty and base.polygon.intersection(others).area > 1e-4:
+            return False
     rank = size_rank(base.size)
     for element in here.scenery:
-        if (not element.passable or element.rank >= rank) and poly.intersects(element.footprint):
+        if (
+            (not element.passable or element.rank >= rank)
+            and _boxes_meet(box_, element.footprint.bounds)
+            and base.polygon.intersects(element.footprint)
+        ):
             return False
     for shape in scenario:
-        if poly.intersects(shape):
+        if _boxes_meet(box_, shape.bounds) and base.polygon.intersects(shape):
             return False
-        if scout_mov is not None and float(poly.distance(shape)) <= scout_mov:
+        if scout_mov is not None and float(base.polygon.distance(shape)) <= scout_mov:
             return False
     return True
+
+
+@lru_cache(maxsize=256)
+def _is_box(area: BaseGeometry) -> bool:
+    """Is ``area`` its own bounding box (a rectangle along the axes)?"""
+    return bool(area.equals(box(*area.bounds)))
 
 
 def shot_distance(here: Field, shooter: str, target: str) -> float:

@@ -156,7 +156,8 @@ class Base:
 
     def moved(self, x: float, y: float, facing: float | None = None) -> Base:
         """The same base at another place (and facing)."""
-        return replace(self, x=x, y=y, facing=self.facing if facing is None else facing)
+        turned = self.facing if facing is None else facing
+        return Base(x, y, turned, self.shape, self.width_mm, self.depth_mm, self.size, self.level)
 
     def facing_point(self, px: float, py: float) -> Base:
         """The same base turned so that it faces the point (px, py)."""

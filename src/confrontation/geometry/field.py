@@ -6,6 +6,7 @@ questions); each query is answered by the pure functions of the other modules.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
@@ -24,6 +25,9 @@ from confrontation.geometry.paths import Path, PathGraph
 from confrontation.geometry.scenery import Scenery, crossable
 from confrontation.geometry.sight import Barrier, Sight, line_of_sight
 from confrontation.geometry.table import Table
+
+_SIGHTS: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], Sight] = OrderedDict()
+_SIGHTS_SIZE = 50_000
 
 
 @dataclass
@@ -45,6 +49,8 @@ class Battlefield:
         self._ids = list(self.fighters)
         self._barriers = [Barrier.of_base(self.fighters[i]) for i in self._ids]
         self._barriers += [Barrier(s.footprint, s.height) for s in self.scenery]
+        self._keys: list[Base | Scenery] = [self.fighters[i] for i in self._ids]
+        self._keys += list(self.scenery)
         self._tree = STRtree([b.shape for b in self._barriers])
         self._index = {i: k for k, i in enumerate(self._ids)}
         levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
@@ -84,7 +90,17 @@ class Battlefield:
         hull = shapely.convex_hull(shapely.multipoints(pts))
         idx = self._tree.query(hull)
         skip = (self._index[source], self._index[target])
-        return line_of_sight(s, t, [self._barriers[i] for i in idx if i not in skip])
+        chosen = [i for i in idx.tolist() if i not in skip]
+        # the same bases and scenery in the same order give the same answer, whatever
+        # battlefield they are on: answers are kept across battlefields
+        key = (s, t, tuple(self._keys[i] for i in chosen))
+        seen = _SIGHTS.get(key)
+        if seen is None:
+            seen = line_of_sight(s, t, [self._barriers[i] for i in chosen])
+            _SIGHTS[key] = seen
+            if len(_SIGHTS) > _SIGHTS_SIZE:
+                _SIGHTS.popitem(last=False)
+        return seen
 
     def path(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from shapely.geometry import Point, Polygon, box
@@ -60,7 +61,8 @@ class Table:
 
     @property
     def area(self) -> Polygon:
-        return box(0.0, 0.0, self.width, self.height)
+        """The table's rectangle (one shared object per size: caches key on it)."""
+        return _rectangle(self.width, self.height)
 
     def with_zones(self, *zones: Zone) -> Table:
         return Table(self.width, self.height, self.zones + zones)
@@ -107,3 +109,8 @@ class Table:
         else:
             raise ValueError(f"split must be 'width' or 'length', not {split!r}")
         return a, b
+
+
+@lru_cache(maxsize=64)
+def _rectangle(width: float, height: float) -> Polygon:
+    return box(0.0, 0.0, width, height)
