@@ -54,6 +54,10 @@ minute on one core (docs/ai.md)."""
 EXPLORATION = 1.0
 """The UCT constant (values lie in [-1, 1])."""
 
+OVERRULE = 1.5
+"""How many standard errors better the searched answer must be to overrule the greedy one
+(a small search is noisy: docs/ai.md)."""
+
 SCALE = 10.0
 """Material change (AP) that counts as a clear gain: values are ``tanh(change / SCALE)``."""
 
@@ -64,10 +68,18 @@ class Node:
 
     visits: int = 0
     total: float = 0.0
+    squares: float = 0.0
     children: dict[Choice, Node] = field(default_factory=dict)
 
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
+
+    def variance_of_mean(self) -> float:
+        """The squared standard error of :meth:`mean` (1 with fewer than two visits)."""
+        if self.visits < 2:
+            return 1.0
+        spread = max(self.squares / self.visits - self.mean() ** 2, 0.0)
+        return spread / (self.visits - 1)
 
 
 class MctsAgent:
@@ -134,15 +146,21 @@ class MctsAgent:
                 self._iterate(root, determinize(state, me, self.roller), me, base, start_phase)
                 if deadline is not None and time.monotonic() > deadline:
                     break
-        ranked = [
+        greedy = self.greedy.choose(state, _question_of(state), options)
+        tried = [
             (root.children[c].visits, root.children[c].mean(), -i)
             for i, c in enumerate(options)
             if c in root.children
         ]
-        if not ranked:
-            return self.greedy.choose(state, _question_of(state), options)
-        best = max(ranked)
-        return options[-best[2]]
+        if not tried:
+            return greedy
+        best = options[-max(tried)[2]]
+        if best == greedy or greedy not in root.children:
+            return best
+        # The search overrules the greedy answer only when it is clearly better.
+        a, b = root.children[best], root.children[greedy]
+        error = math.sqrt(a.variance_of_mean() + b.variance_of_mean())
+        return best if a.mean() - b.mean() > OVERRULE * error else greedy
 
     def _iterate(
         self, root: Node, state: GameState, me: int, base: float, start_phase: Phase
@@ -184,6 +202,7 @@ class MctsAgent:
         for visited in path:
             visited.visits += 1
             visited.total += value
+            visited.squares += value * value
 
     def _select(self, node: Node, choices: Sequence[Choice], mine: bool) -> Choice:
         """UCT: the mean from the deciding player's side plus the exploration bonus."""
