@@ -74,6 +74,8 @@ class HumanAgent:
     def _readline(self) -> str | None:
         stream = self.stdin if self.stdin is not None else sys.stdin
         line = stream.readline()
+        if line and not stream.isatty():
+            self.console.print(line.rstrip("\n"))  # echo answers read from a file or pipe
         return line if line else None
 
     def show(self, state: GameState, question: Question) -> None:
