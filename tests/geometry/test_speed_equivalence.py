@@ -118,6 +118,15 @@ def test_straight_line_answer_applies_on_an_open_table() -> None:
     assert graph.straight == 1 and graph.queries == 0
     same(fast, ref)
     assert fast is not None and len(fast.points) == 2
+    # a friend of the target against its far side cuts its edge, not the line to it
+    friend = Base.of("normal", "square", 60, 35 + target.width, 180.0).polygon
+    graph = PathGraph([friend], mover.width, TABLE.area)
+    beside = graph.query(mover.sight, target)
+    assert graph.straight == 1
+    same(
+        beside,
+        ref_plain_paths._plain_search(mover.sight, target, [friend], mover.width, table=TABLE.area),
+    )
     # a rock across the line: the search is needed, and goes round it
     wall = box(38, 25, 40, 40)
     graph = PathGraph([wall], mover.width, TABLE.area)

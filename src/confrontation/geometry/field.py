@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -30,6 +31,17 @@ _SIGHTS: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], Sight] = Ord
 _SIGHTS_SIZE = 50_000
 
 
+@lru_cache(maxsize=4096)
+def _base_barrier(base: Base) -> Barrier:
+    """The base as a barrier (shared: its convex pieces are computed once)."""
+    return Barrier.of_base(base)
+
+
+@lru_cache(maxsize=256)
+def _scenery_barrier(element: Scenery) -> Barrier:
+    return Barrier(element.footprint, element.height)
+
+
 @dataclass
 class Battlefield:
     """Where everything stands. ``fighters`` maps an id to its base."""
@@ -47,8 +59,8 @@ class Battlefield:
 
     def __post_init__(self) -> None:
         self._ids = list(self.fighters)
-        self._barriers = [Barrier.of_base(self.fighters[i]) for i in self._ids]
-        self._barriers += [Barrier(s.footprint, s.height) for s in self.scenery]
+        self._barriers = [_base_barrier(self.fighters[i]) for i in self._ids]
+        self._barriers += [_scenery_barrier(s) for s in self.scenery]
         self._keys: list[Base | Scenery] = [self.fighters[i] for i in self._ids]
         self._keys += list(self.scenery)
         self._tree = STRtree([b.shape for b in self._barriers])
@@ -71,7 +83,7 @@ class Battlefield:
     def contacts(self, a: str) -> list[str]:
         """Ids of the fighters in contact with ``a``."""
         me = self.fighters[a]
-        near = self._tree.query(me.polygon.buffer(0.01))
+        near = self._tree.query(me.polygon, predicate="dwithin", distance=0.01)
         n = len(self._ids)
         return [
             self._ids[i]

@@ -381,10 +381,11 @@ class PathGraph:
 
         It is sure when every obstacle (but those containing the start, which the search
         leaves out) stands more than half the width (plus :data:`STRAIGHT_MARGIN`) from the
-        segment and, for a goal base, from that base, and the segment and the goal base lie
-        that far inside the table: then no inflated obstacle meets the segment or cuts the
-        goal base's edge, the search's first goal leg (start to the nearest point of the
-        edge) is clear, and every path by a corner is longer by far more than rounding."""
+        segment, and the segment lies that far inside the table: then no inflated obstacle
+        meets it, the search's first goal leg (start to the nearest point of the goal) is
+        clear, and every path by a corner is longer by far more than rounding. For a goal
+        base, the nearest point of its edge must also be left by the obstacles near it (its
+        reachable edge is then computed as the search computes it)."""
         obstacles, width, table, _ = self._args
         if self._plain is None:
             raw = np.array(obstacles, dtype=object)
@@ -409,24 +410,39 @@ class PathGraph:
         seg = LineString([start, end])
         if inner is not None and not inner.contains(seg):
             return None
-        if tgt is not None and inner is not None and not inner.contains(tgt):
-            return None
+        hw = width / 2.0
+        # the obstacles the search keeps: not empty, not skipped, not holding the start
+        kept = np.zeros(0, dtype=object)
         if len(raw):
             use = ~empty
             if skip:
                 use[list(skip)] = False
-            idx = np.nonzero(use)[0]
-            if len(idx):
-                shapes = raw[idx]
-                clear = width / 2.0 + STRAIGHT_MARGIN
-                near = shapely.distance(shapes, seg) <= clear
-                if tgt is not None:
-                    near |= shapely.distance(shapes, tgt) <= clear
-                if near.any():
-                    # obstacles containing the start are left out by the search
-                    hit = shapes[near]
-                    if not shapely.contains_xy(hit, start[0], start[1]).all():
-                        return None
+            kept = raw[use]
+            if len(kept):
+                kept = kept[~shapely.contains_xy(kept, start[0], start[1])]
+        clear = hw + STRAIGHT_MARGIN
+        if len(kept) and bool((shapely.distance(kept, seg) <= clear).any()):
+            return None
+        if tgt is None:
+            return Path((start, end))
+        edge_cut = inner is not None and not inner.contains(tgt)
+        if len(kept) and bool((shapely.distance(kept, tgt) <= clear).any()):
+            edge_cut = True
+        if edge_cut:
+            # obstacles or the table's edge may cut the goal base's edge: its reachable part
+            # is computed as the search does, and the straight answer only stands if the
+            # nearest point is still there
+            pieces = [_inflated(o, hw) for o in kept.tolist()]
+            if table is not None:
+                pieces.append(_framed(table, hw))
+            others = _eroded_union(pieces)
+            goal_set = ring.difference(others) if not others.is_empty else ring
+            if goal_set.is_empty:
+                return None
+            c = np.asarray(shapely.shortest_line(goal_set, Point(start)).coords)[0]
+            if math.dist((float(c[0]), float(c[1])), end) > 1e-9:
+                return None
+            end = (float(c[0]), float(c[1]))
         return Path((start, end))
 
     def query(
@@ -915,6 +931,10 @@ def _plain_search(
         c2 = vx * (corners[:, 5] - p[1]) - vy * (corners[:, 4] - p[0])
         step = np.hypot(vx, vy)
         cand = (c1 * c2 >= -1e-12) & ~closed & (step > 1e-9) & (gc + step < cost)
+        if best_goal < math.inf:
+            # a corner that would be queued at or beyond the best goal found is never taken
+            # off the heap (the goal's entry comes first): it need not be looked at
+            cand &= (gc + step) + heur < best_goal
         idx = np.nonzero(cand)[0]
         if len(idx) == 0:
             continue
