@@ -108,6 +108,7 @@ from confrontation.engine.registry import (
     register_phase,
 )
 from confrontation.engine.state import (
+    NEUTRAL,
     Fighter,
     GameState,
     MaintenanceProgress,
@@ -142,6 +143,7 @@ from confrontation.rules.combat import (
     initiative_value,
     may_pursue,
     pursuit_distance,
+    rank_results,
     read_attack,
 )
 from confrontation.rules.wounds import read_wound
@@ -149,10 +151,13 @@ from confrontation.rules.wounds import read_wound
 C = Characteristic
 
 __all__ = [
+    "DICE_BONUS",
     "PURSUITS",
+    "DiceBonus",
     "PursuitFinder",
     "contact_graph",
     "drive",
+    "register_dice_bonus",
     "register_pursuits",
     "stay_in_place",
 ]
@@ -179,6 +184,26 @@ def register_pursuits(finder: PursuitFinder) -> Registration[str, PursuitFinder]
     previous = PURSUITS["moves"]
     PURSUITS["moves"] = finder
     return Registration(PURSUITS, "moves", previous)
+
+
+DiceBonus = Callable[[GameState, str], int]
+"""``bonus(state, fighter)``: combat dice a game effect adds to ``fighter`` (VII-C-1), e.g. an
+ability a user's plug-in defines (CLARIFICATIONS §5: abilities are carried, not applied)."""
+
+
+def no_bonus(state: GameState, fighter: str) -> int:
+    """No game effect adds combat dice (the default)."""
+    return 0
+
+
+DICE_BONUS: dict[str, DiceBonus] = {"bonus": no_bonus}
+
+
+def register_dice_bonus(bonus: DiceBonus) -> Registration[str, DiceBonus]:
+    """Use ``bonus`` to add combat dice to fighters (VII-C-1 "game effects")."""
+    previous = DICE_BONUS["bonus"]
+    DICE_BONUS["bonus"] = bonus
+    return Registration(DICE_BONUS, "bonus", previous)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,8 +330,9 @@ def _end(state: GameState) -> Transition:
 
 
 def _players_in(state: GameState) -> tuple[int, ...]:
+    """The players in the combats (the Authority roll); neutral fighters are no player."""
     players = {state.fighter(f).player for c in _progress(state).combats for f in c.fighters}
-    return tuple(sorted(players))
+    return tuple(sorted(players - {NEUTRAL}))
 
 
 # --- VII-A: separating the melees ----------------------------------------------------------
@@ -323,7 +349,11 @@ def _drive_split(state: GameState) -> Transition:
     if progress.splitter is None:
         decision = who_splits(graph, melee, _routed(state))
         if decision.needs_roll:
-            players = sorted({state.fighter(f).player for f in melee})
+            # XX-F-5: every *player* involved rolls; neutral fighters separate nothing
+            # (docs/rulings.md "XX-E-4"): alone against them a player separates, no dice.
+            players = sorted({state.fighter(f).player for f in melee} - {NEUTRAL})
+            if len(players) == 1:
+                return _set(state, splitter=players[0]), []
             return _set(state, contest=Contest("split", tuple(Hand(p) for p in players))), []
         return _apply_split(state, decision.options[0], None)
     options = splits(graph, melee)
@@ -405,15 +435,35 @@ def _drive_contest(state: GameState) -> Transition:
     if decider is not None:
         return dataclasses.replace(state, pending=Pending("contest_raise", decider.player)), []
     finals = tuple(h.roll.final if h.roll else 0 for h in contest.hands)
-    best = max(h.standing for h in contest.hands)
-    top = [h for h in contest.hands if h.standing == best]
-    if len(top) > 1:  # II-A-3: equal results roll again
+    ranking = _ranking(contest)
+    # II-A-3: equal results roll again. With three or more sides (XX-F-5) only the tied sides
+    # roll again, among themselves; the initiative orders every side, the other tests only
+    # need the best one.
+    ordering = ranking if contest.purpose == "initiative" else ranking[:1]
+    again = {p for group in ordering if len(group) > 1 for p in group}
+    if again:
         hands = tuple(
-            dataclasses.replace(h, roll=DiceOnTable.start(h.value)) for h in contest.hands
+            dataclasses.replace(h, roll=DiceOnTable.start(h.value)) if h.player in again else h
+            for h in contest.hands
         )
-        tied = dataclasses.replace(contest, hands=hands, ties=contest.ties + 1)
+        tied = dataclasses.replace(contest, hands=hands, ties=contest.ties + 1, ranking=ranking)
         return _set(state, contest=tied), [ContestTied(contest.purpose, finals)]
-    return _contest_won(state, contest, top[0].player, finals)
+    order = tuple(p for group in ranking for p in group)
+    return _contest_won(state, contest, order, finals)
+
+
+def _ranking(contest: Contest) -> tuple[tuple[int, ...], ...]:
+    """The players by decreasing result, tied ones grouped (XX-F-5): groups settled by earlier
+    rolls keep their place, a tied group is ordered by its new roll."""
+    standings = {h.player: h.standing for h in contest.hands}
+    groups = contest.ranking or (tuple(h.player for h in contest.hands),)
+    ranked: list[tuple[int, ...]] = []
+    for group in groups:
+        if len(group) == 1:
+            ranked.append(group)
+        else:
+            ranked.extend(rank_results({p: standings[p] for p in group}))
+    return tuple(ranked)
 
 
 def _contest_decider(contest: Contest) -> Hand | None:
@@ -426,8 +476,9 @@ def _contest_decider(contest: Contest) -> Hand | None:
 
 
 def _contest_won(
-    state: GameState, contest: Contest, winner: int, finals: tuple[int, ...]
+    state: GameState, contest: Contest, order: tuple[int, ...], finals: tuple[int, ...]
 ) -> Transition:
+    winner = order[0]
     fighters = tuple(h.fighter or "" for h in contest.hands)
     state = _set(state, contest=None)
     if contest.purpose == "split":
@@ -435,11 +486,8 @@ def _contest_won(
     if contest.purpose == "authority":
         named = contest.hand(winner).fighter
         opening = next(c for c in _progress(state).combats if named in c.fighters)
-        speakers = (winner, *(h.player for h in contest.hands if h.player != winner))
-        state = _set(state, speakers=speakers, opening=opening, turn=0)
+        state = _set(state, speakers=order, opening=opening, turn=0)
         return state, [AuthorityRolled(fighters, finals, winner)]
-    others = tuple(h.player for h in contest.hands if h.player != winner)
-    order = (winner, *others)
     fight = _fight(state)
     board = dataclasses.replace(fight.board, side_order=tuple(str(p) for p in order))
     state = _set_fight(state, board=board, stage="attacks", side=0, made=())
@@ -703,8 +751,11 @@ def _drive_fight(state: GameState) -> Transition:
 
 def _allocations(state: GameState, fighter_id: str) -> tuple[Allocation, ...]:
     board = _fight(state).board
-    dice = combat_dice(len(board.opponents(fighter_id)))
-    rule = allocation_rule(defence_counter=state.fighter(fighter_id).defence)
+    bonus = DICE_BONUS["bonus"](state, fighter_id)
+    dice = combat_dice(len(board.opponents(fighter_id)), bonus=bonus)
+    fighter = state.fighter(fighter_id)
+    # XX-E-4: a neutral fighter puts every die in attack unless forced to defend (V-C).
+    rule = allocation_rule(defence_counter=fighter.defence, neutral=fighter.player == NEUTRAL)
     return allocation_choices(dice, rule)
 
 
@@ -1093,9 +1144,11 @@ def _end_fight(state: GameState) -> Transition:
     board = end_combat(fight.board)
     dice = tuple((f.id, f.allocation.dice, f.used, f.lost) for f in board.fighters)
     killed = tuple(f.id for f in board.fighters if not f.alive)
+    # XX-F-6, XX-E-5: the side with the best initiative result pursues first.
+    rank = {side: n for n, side in enumerate(board.side_order)}
     pursuers = tuple(
         f.id
-        for f in board.fighters
+        for f in sorted(board.fighters, key=lambda f: rank[f.side])
         if may_pursue(board, f.id, pursued_this_round=f.id in progress.pursued)
     )
     state = _set_fight(state, board=board, stage="pursuit", pursuers=pursuers)

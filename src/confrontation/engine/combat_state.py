@@ -116,11 +116,14 @@ class Hand:
 @dataclass(frozen=True)
 class Contest:
     """An opposed test (II-A-3) between the players: ``purpose`` is "split" (VII-A),
-    "authority" (VII-B) or "initiative" (VII-C-2); ``ties`` counts the re-rolled ties."""
+    "authority" (VII-B) or "initiative" (VII-C-2); ``ties`` counts the re-rolled ties.
+    ``ranking``: with three or more sides (XX-F-5, XX-E-4), the groups of players already
+    ordered by earlier rolls, best first; a group of several rolls again among themselves."""
 
     purpose: str
     hands: tuple[Hand, ...]
     ties: int = 0
+    ranking: tuple[tuple[int, ...], ...] = ()
 
     def hand(self, player: int) -> Hand:
         return next(h for h in self.hands if h.player == player)
@@ -152,7 +155,8 @@ class Fight:
     ``stage``: "allocate" (VII-C-1, ``to_allocate`` in order), "initiative" (VII-C-2),
     "attacks" (VII-C-3, the side ``board.side_order[side]`` attacking; ``made`` its attacks
     in this weapon combat), "pursuit" (VII-C-6, ``pursuers`` still to decide). ``chooser``
-    is the player who chose the combat (the allocation tie rule).
+    is the player who chose the combat (the allocation tie rule). ``draw``: the targets of a
+    neutral fighter tied in the XX-E order, a d6 to choose among them (``engine.neutral``).
     """
 
     combat: Combat
@@ -164,6 +168,7 @@ class Fight:
     made: tuple[tuple[str, str], ...] = ()
     attack: AttackInProgress | None = None
     pursuers: tuple[str, ...] = ()
+    draw: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

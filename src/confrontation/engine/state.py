@@ -25,13 +25,17 @@ from confrontation.engine.combat_state import CombatProgress as CombatProgress
 PLAYERS: tuple[int, int] = (0, 1)
 """Players are numbered 0 and 1 inside the engine and shown as "Player 1" and "Player 2"."""
 
+NEUTRAL = 2
+"""The side of the neutral fighters (XX-E): controlled by no player, their choices are made
+by the rules (``engine.neutral``). They have no :class:`Side`, deck or score."""
+
 KILLED_LEVELS = 4
 """Four wound levels kill a fighter (II-B-2, II-B-3)."""
 
 
 def player_name(player: int) -> str:
-    """How a player is shown to people: ``0`` is "Player 1"."""
-    return f"Player {player + 1}"
+    """How a player is shown to people: ``0`` is "Player 1"; the neutral side is "Neutral"."""
+    return "Neutral" if player == NEUTRAL else f"Player {player + 1}"
 
 
 def opponent(player: int) -> int:

@@ -23,6 +23,7 @@ from confrontation.engine import (  # noqa: F401
     deployment,
     maintenance,
     movement,
+    neutral,
     pursuit,
     shooting,
     strategic,
@@ -38,7 +39,7 @@ from confrontation.engine.registry import (
     Transition,
     handler_for,
 )
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.state import NEUTRAL, GameState, Phase
 from confrontation.engine.views import redact
 
 MAX_DRIVES = 10_000
@@ -119,11 +120,17 @@ def step(state: GameState, choice: Choice) -> Transition:
 
 
 def advance(state: GameState) -> Transition:
-    """Run the phase drivers until a question or a die is pending, or the game is over."""
+    """Run the phase drivers until a question or a die is pending, or the game is over.
+
+    A question of the neutral side (XX-E) is no stop: the rules answer it at once
+    (:func:`.neutral.decide`)."""
     events: list[Event] = []
     drives = 0
-    while state.pending is None and not is_over(state):
-        state, driven = DRIVERS[state.phase](state)
+    while (state.pending is None or state.pending.player == NEUTRAL) and not is_over(state):
+        if state.pending is not None:
+            state, driven = neutral.decide(state)
+        else:
+            state, driven = DRIVERS[state.phase](state)
         events.extend(driven)
         drives += 1
         if drives > MAX_DRIVES:

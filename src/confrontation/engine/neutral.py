@@ -1,0 +1,425 @@
+"""Neutral fighters (Confédé XX-E, C3 "Neutral fighters"): a third side that no player
+controls; the rules make its choices.
+
+Neutral fighters are ordinary :class:`~.state.Fighter` records whose ``player`` is
+:data:`~.state.NEUTRAL` (2). They have a card of their own (``n-c<k>``) that no player's deck
+holds, no :class:`~.state.Side` and no score. They are enemies of both players (the
+enemy-contact graph, charges and shots see them as enemies) and friends of each other (XX-E-1:
+"ignorez les autres combattants neutres").
+
+**How their choices are made.** The phases ask questions as usual; when a question's
+``player`` is the neutral side, :func:`decide` (called by ``step.advance``) answers it at once
+with the rule-driven choice below and emits :class:`NeutralDecided` (not an input of the
+record: a replay reproduces it). A die the rules call for (the XX-E target roll) is an ordinary
+chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighter.
+
+- raises (``contest_raise``, ``attack_raise``, ``defence_raise``): always (XX-E-3,
+  CLARIFICATIONS §2);
+- ``name_fighter`` (the initiative test of their side, XX-E-4): the best INI + X;
+- ``allocate_dice``: every die in attack (XX-E-4; the combat phase offers nothing else);
+- ``make_attack``: targets in the XX-E order (``rules.combat.neutral_target_order``: lowest
+  strategic value, then the most wounded, then a d6 among those still tied when not
+  all of them can be attacked);
+- ``defend``: one defence die on each attack, in the order they come (XX-E-4);
+- ``pursue``: towards the nearest non-neutral fighter, whatever his side (XX-E-5);
+- ``split_melee`` (after a neutral fighter's pursuit, VII-C-6 Note 2): the separation giving
+  the pursuer the most opponents (docs/rulings.md "XX-E-5").
+
+:func:`add_neutrals` puts neutral fighters into a game (a scenario names them as
+:class:`NeutralSpec`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from confrontation.dice import FACES
+from confrontation.engine import combat_phase
+from confrontation.engine.combat_questions import (
+    Defend,
+    MakeAttack,
+    NameFighter,
+    Pursue,
+    SplitMelee,
+)
+from confrontation.engine.events import Event
+from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.questions import Choice, DieFace, Option, Question, Raise
+from confrontation.engine.registry import (
+    EngineError,
+    Handler,
+    Transition,
+    handler_for,
+    register_handler,
+)
+from confrontation.engine.state import (
+    NEUTRAL,
+    Card,
+    Fighter,
+    GameState,
+    Pending,
+    ProfileSummary,
+)
+from confrontation.rules.characteristics import Characteristic
+from confrontation.rules.combat import neutral_target_order
+
+__all__ = [
+    "NeutralDecided",
+    "NeutralSpec",
+    "NeutralTargetRolled",
+    "add_neutrals",
+    "decide",
+    "draw_groups",
+    "is_neutral",
+    "neutrals",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NeutralDecided(Event):
+    """The rules answered ``question`` for the neutral side (XX-E): ``choice``."""
+
+    kind = "neutral_decided"
+    question: str
+    choice: Choice
+
+
+@dataclass(frozen=True)
+class NeutralTargetRolled(Event):
+    """XX-E: a d6 chose among the targets of ``attacker`` still tied (``tied``); ``kept`` are
+    those the face leaves (one: the target; several: roll again among them; all: the face
+    chose nobody, roll again)."""
+
+    kind = "neutral_target_rolled"
+    attacker: str
+    tied: tuple[str, ...]
+    face: int
+    kept: tuple[str, ...]
+
+
+# ---------------------------------------------------------------------------------------------
+# Set-up
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NeutralSpec:
+    """A neutral fighter to put on the table: his reference card and where he stands (the
+    centre of his base, cm; facing in degrees; altitude level 0 or 1)."""
+
+    profile: ProfileSummary
+    x: float = 0.0
+    y: float = 0.0
+    facing: float = 0.0
+    altitude: int = 0
+
+
+def add_neutrals(state: GameState, specs: Sequence[NeutralSpec]) -> GameState:
+    """``state`` with the neutral fighters of ``specs`` (XX-E), one card each: card ``n-c<k>``,
+    fighter ``n-c<k>-1``, numbered after the neutral fighters already there. On a table
+    (:func:`~.setup.on_battlefield` first) they stand where the spec says."""
+    profiles = {p.id: p for p in state.profiles}
+    taken = sum(1 for c in state.cards if c.player == NEUTRAL)
+    cards: list[Card] = []
+    fighters: list[Fighter] = []
+    for n, spec in enumerate(specs, start=taken + 1):
+        profiles.setdefault(spec.profile.id, spec.profile)
+        card_id = f"n-c{n}"
+        fighter_id = f"{card_id}-1"
+        cards.append(Card(card_id, NEUTRAL, spec.profile.id, (fighter_id,), spec.profile.name))
+        fighters.append(
+            Fighter(
+                id=fighter_id,
+                player=NEUTRAL,
+                card=card_id,
+                profile=spec.profile.id,
+                x=float(spec.x),
+                y=float(spec.y),
+                facing=float(spec.facing),
+                altitude=spec.altitude,
+                on_table=state.battleground is not None,
+            )
+        )
+    return dataclasses.replace(
+        state,
+        profiles=tuple(profiles.values()),
+        cards=state.cards + tuple(cards),
+        fighters=state.fighters + tuple(fighters),
+    )
+
+
+def is_neutral(state: GameState, fighter_id: str) -> bool:
+    """The fighter belongs to the neutral side (XX-E)."""
+    return state.fighter(fighter_id).player == NEUTRAL
+
+
+def neutrals(state: GameState) -> tuple[Fighter, ...]:
+    """The neutral fighters of the game, dead or alive."""
+    return tuple(f for f in state.fighters if f.player == NEUTRAL)
+
+
+# ---------------------------------------------------------------------------------------------
+# Answering for the neutral side
+# ---------------------------------------------------------------------------------------------
+
+
+def decide(state: GameState) -> Transition:
+    """Answer the pending question of the neutral side by the rules (XX-E)."""
+    pending = state.pending
+    if pending is None or pending.player != NEUTRAL:
+        raise EngineError("no question is pending for the neutral side")
+    policy = POLICIES.get(pending.kind)
+    if policy is None:
+        raise EngineError(f"no rule of XX-E decides {pending.kind!r} for a neutral fighter")
+    handler = handler_for(pending.kind)
+    legal = handler.legal(state)
+    if pending.kind == "make_attack" and _needs_draw(state, legal):
+        return _start_draw(state, legal)
+    choice = policy(state, legal)
+    if choice not in legal:
+        raise EngineError(f"the XX-E rule chose {choice!r}, not a legal {pending.kind!r}")
+    state = dataclasses.replace(state, pending=None)
+    state, applied = handler.apply(state, choice)
+    return state, [NeutralDecided(pending.kind, choice), *applied]
+
+
+def _raise(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-3: the 6s of a neutral fighter's tests must be re-rolled."""
+    return Raise()
+
+
+def _first(state: GameState, legal: list[Choice]) -> Choice:
+    """A question with one answer the rules allow (every die in attack, XX-E-4)."""
+    return legal[0]
+
+
+def _name(state: GameState, legal: list[Choice]) -> Choice:
+    """The initiative test of the neutral side (XX-E-4): the best current INI (+ X is the
+    same for the whole side), ties to the smallest id."""
+    board = combat_phase._fight(state).board
+    named = [c for c in legal if isinstance(c, NameFighter)]
+    return min(
+        named, key=lambda c: (-board.fighter(c.fighter).current(Characteristic.INI), c.fighter)
+    )
+
+
+def _defend(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-4: a neutral fighter who must defend puts 1 defence die on each attack."""
+    one = Defend(1)
+    return one if one in legal else Defend(0)
+
+
+def _split(state: GameState, legal: list[Choice]) -> Choice:
+    """After a neutral pursuer's move (VII-C-6 Note 2): the separation in which he fights the
+    most enemies (first in canonical order on a tie)."""
+    pursuer = combat_phase._progress(state).urgent[-1]
+
+    def opponents(choice: Choice) -> int:
+        assert isinstance(choice, SplitMelee)
+        combat = next(c for c in choice.combats if pursuer in c.fighters)
+        return len(combat.opponents(pursuer))
+
+    return max(legal, key=lambda c: (opponents(c), -legal.index(c)))
+
+
+# --- XX-E: whom to attack ----------------------------------------------------------------------
+
+
+def _attacker(legal: list[Choice]) -> str:
+    """Several neutral fighters on one side attack in the order of their ids."""
+    return min(c.attacker for c in legal if isinstance(c, MakeAttack))
+
+
+def _priorities(state: GameState, legal: list[Choice]) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """The attacker and his targets still owed in this weapon combat, grouped in the XX-E
+    order (lowest strategic value, then most wound levels)."""
+    board = combat_phase._fight(state).board
+    attacker = _attacker(legal)
+    targets = [c.target for c in legal if isinstance(c, MakeAttack) and c.attacker == attacker]
+    ranked = neutral_target_order(
+        {
+            t: (board.fighter(t).strategic_value, board.fighter(t).health.wound_levels)
+            for t in targets
+        }
+    )
+    return attacker, ranked
+
+
+def _needs_draw(state: GameState, legal: list[Choice]) -> bool:
+    """A d6 must choose: a draw is under way, or the first group of the XX-E order is larger
+    than the attack dice left (VII-C-3: not every one of them can be attacked)."""
+    fight = combat_phase._fight(state)
+    if fight.draw:
+        return True
+    attacker, ranked = _priorities(state, legal)
+    return len(ranked[0]) > fight.board.fighter(attacker).attack_left
+
+
+def _start_draw(state: GameState, legal: list[Choice]) -> Transition:
+    fight = combat_phase._fight(state)
+    if not fight.draw:
+        _, ranked = _priorities(state, legal)
+        state = combat_phase._set_fight(state, draw=ranked[0])
+    return dataclasses.replace(state, pending=Pending("neutral_target_die", None)), []
+
+
+def _attack(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E, VII-C-3: the next attack of a neutral fighter: the first target in the XX-E order
+    (every member of the first group will be attacked, so the smallest id goes first)."""
+    attacker, ranked = _priorities(state, legal)
+    return MakeAttack(attacker, ranked[0][0])
+
+
+def draw_groups(tied: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """What each face of the XX-E d6 keeps among ``tied`` (faces 1..6, in order; an empty
+    group: roll again). Up to six targets share the faces evenly (2 targets: 1-3 and 4-6;
+    4 targets: 1 to 4, 5 and 6 roll again); more are cut into six near-equal groups, the face
+    keeping one group to roll again among (docs/rulings.md "XX-E")."""
+    items = tuple(sorted(tied))
+    k = len(items)
+    if k < 2:
+        raise ValueError("a die chooses among two targets or more")
+    if k <= len(FACES):
+        per = len(FACES) // k
+        return tuple((items[(face - 1) // per],) if face <= per * k else () for face in FACES)
+    size, extra = divmod(k, len(FACES))
+    groups: list[tuple[str, ...]] = []
+    at = 0
+    for face in FACES:
+        take = size + (1 if face <= extra else 0)
+        groups.append(items[at : at + take])
+        at += take
+    return tuple(groups)
+
+
+def _target_die_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    fight = combat_phase._fight(state)
+    legal = handler_for("make_attack").legal(state)
+    attacker = _attacker(legal)
+    kept = draw_groups(fight.draw)[choice.face - 1] or fight.draw
+    event = NeutralTargetRolled(attacker, fight.draw, choice.face, kept)
+    if len(kept) > 1:
+        return combat_phase._set_fight(state, draw=kept), [event]
+    state = combat_phase._set_fight(state, draw=())
+    state, events = combat_phase._declare(state, MakeAttack(attacker, kept[0]))
+    return state, [event, *events]
+
+
+def _target_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    fight = combat_phase._fight(state)
+    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
+    tied = ", ".join(combat_phase._name(state, f) for f in fight.draw)
+    return Question(
+        "neutral_target_die",
+        None,
+        f"a d6 chooses the neutral fighter's target among {tied} (XX-E)",
+        options,
+    )
+
+
+# --- XX-E-5: pursuit ---------------------------------------------------------------------------
+
+
+def _distance(a: Fighter, b: Fighter) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+def nearest_enemy(state: GameState, fighter_id: str) -> Fighter | None:
+    """XX-E-1, XX-E-5: the nearest living non-neutral fighter (centre to centre; altitude
+    levels he cannot reach ignored, II-F-1); ties in the XX-E order (lowest strategic value,
+    most wounded), then the smallest id (docs/rulings.md "XX-E-5")."""
+    me = state.fighter(fighter_id)
+    others = [
+        f for f in state.fighters if f.player != NEUTRAL and f.alive and f.altitude == me.altitude
+    ]
+    if not others:
+        return None
+    return min(
+        others,
+        key=lambda f: (
+            round(_distance(me, f), 6),
+            state.profile(f.profile).ap,
+            -f.wounds,
+            f.id,
+        ),
+    )
+
+
+def _pursue(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-5: the pursuit move towards the nearest non-neutral fighter: engage him when a move
+    does, otherwise end as near him as the moves allow (staying counts as the present spot)."""
+    moves = [c for c in legal if isinstance(c, Pursue)]
+    me = state.fighter(moves[0].fighter)
+    target = nearest_enemy(state, me.id)
+    if target is None:
+        return moves[0]
+    engaging = [m for m in moves if target.id in m.engage]
+    if engaging:
+        return min(engaging, key=lambda m: (len(m.engage), m.distance))
+
+    def gap(move: Pursue) -> float:
+        x = move.x if move.x is not None else me.x
+        y = move.y if move.y is not None else me.y
+        return math.hypot(x - target.x, y - target.y)
+
+    return min(moves, key=lambda m: (round(gap(m), 6), moves.index(m)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Registration
+# ---------------------------------------------------------------------------------------------
+
+POLICIES: dict[str, Callable[[GameState, list[Choice]], Choice]] = {
+    "contest_raise": _raise,
+    "attack_raise": _raise,
+    "defence_raise": _raise,
+    "name_fighter": _name,
+    "allocate_dice": _first,
+    "make_attack": _attack,
+    "defend": _defend,
+    "pursue": _pursue,
+    "split_melee": _split,
+}
+
+
+def _faces(state: GameState) -> list[Choice]:
+    return [DieFace(face) for face in FACES]
+
+
+register_handler(
+    Handler(
+        "neutral_target_die",
+        _faces,
+        _target_die_apply,
+        _target_die_describe,
+        subject=lambda state: NEUTRAL,
+    )
+)
+
+
+def _tell(n: Narrator, event: Event) -> str | None:
+    if isinstance(event, NeutralTargetRolled):
+        tied = ", ".join(n.fighter(f) for f in event.tied)
+        if len(event.kept) == 1:
+            return (
+                f"{n.fighter(event.attacker)} (neutral) hesitates between {tied}: the die shows "
+                f"{event.face}, it attacks {n.fighter(event.kept[0])}."
+            )
+        return (
+            f"{n.fighter(event.attacker)} (neutral) hesitates between {tied}: the die shows "
+            f"{event.face}, it rolls again."
+        )
+    return None
+
+
+register_sentence(NeutralTargetRolled.kind, _tell)
+register_sentence(NeutralDecided.kind, lambda n, event: None)
