@@ -306,7 +306,10 @@ def drive(state: GameState) -> Transition:
         attacking = scenery_attack.standalone(state)
         return (attacking, []) if attacking is not None else _end(state)
     if not progress.speakers:
-        contest = Contest("authority", tuple(Hand(p) for p in _players_in(state)))
+        players = _players_in(state)
+        if len(players) == 1:  # alone against neutral fighters: nothing to decide (XX-E)
+            return _set(state, speakers=players, turn=0), []
+        contest = Contest("authority", tuple(Hand(p) for p in players))
         return _set(state, contest=contest), []
     return _next_combat(state)
 

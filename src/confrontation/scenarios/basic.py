@@ -34,7 +34,7 @@ from confrontation.engine.registry import (
     register_handler,
     register_phase,
 )
-from confrontation.engine.state import PLAYERS, GameState, Pending, Phase, player_name
+from confrontation.engine.state import NEUTRAL, PLAYERS, GameState, Pending, Phase, player_name
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
 
@@ -78,7 +78,7 @@ class TargetsSet(Event):
 def highest_value_targets(state: GameState, player: int) -> tuple[str, ...]:
     """III-A-2 Execution: the enemies of ``player`` with the highest strategic value
     (equipment included); killing any one of them fulfils the goal (docs/rulings.md)."""
-    enemies = [f for f in state.fighters if f.player != player and f.alive]
+    enemies = [f for f in state.fighters if f.player not in (player, NEUTRAL) and f.alive]
     if not enemies:
         return ()
     best = max(fighter_value(state, f) for f in enemies)
@@ -136,7 +136,7 @@ def _drawing(state: GameState) -> int | None:
 
 
 def _enemy_cards(state: GameState, player: int) -> list[str]:
-    return [c.id for c in state.cards if c.player != player]
+    return [c.id for c in state.cards if c.player not in (player, NEUTRAL)]
 
 
 def _digits(n: int) -> tuple[int, int]:

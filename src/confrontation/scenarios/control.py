@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.field import base_of, table_of
-from confrontation.engine.state import Fighter, GameState
+from confrontation.engine.state import NEUTRAL, Fighter, GameState
 from confrontation.geometry.table import Table
 from confrontation.scenarios.base import Area, BasicScenario, area_geometry
 
@@ -117,6 +117,8 @@ def control(state: GameState, area: Area) -> Control:
     values = [0, 0]
     ids: list[list[str]] = [[], []]
     for fighter in present(state, geometry(state, area)):
+        if fighter.player == NEUTRAL:
+            continue  # XX-E: neutral fighters belong to no player and control nothing
         powers[fighter.player] += state.profile(fighter.profile).power
         values[fighter.player] += wounded_value(
             fighter_value(state, fighter), fighter.wounds, serious, critical

@@ -1,0 +1,282 @@
+"""Neutral fighters (XX-E) and combats of three sides (XX-F-5) in the engine: ties of the
+initiative among some of three sides, the d6 among tied targets, the pursuit order when a
+neutral fighter dies, the neutral's own pursuit, melees a player separates alone, and random
+games with a neutral fighter on the table (replayed, JSON round-tripped)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TypeVar
+
+import pytest
+
+from confrontation.agents.random import RandomAgent
+from confrontation.dice import SeededRoller
+from confrontation.engine import combat_events as ce
+from confrontation.engine.combat import register_contacts
+from confrontation.engine.combat_phase import register_pursuits
+from confrontation.engine.combat_questions import (
+    AllocateDice,
+    Defend,
+    MakeAttack,
+    NameFighter,
+    Pursue,
+)
+from confrontation.engine.events import Event, GameStarted
+from confrontation.engine.narrate import narrate
+from confrontation.engine.neutral import (
+    NeutralSpec,
+    NeutralTargetRolled,
+    add_neutrals,
+    draw_groups,
+)
+from confrontation.engine.questions import Choice, DieFace
+from confrontation.engine.record import replay
+from confrontation.engine.setup import SideSpec, game_from_specs
+from confrontation.engine.state import (
+    NEUTRAL,
+    GameState,
+    Phase,
+    ProfileSummary,
+    state_from_json,
+    state_to_json,
+)
+from confrontation.engine.step import advance, is_over, legal, question, roll, start, step
+from confrontation.engine.views import redact
+
+JACKAL, CLONE, SENTINEL = "p1-c1-1", "p2-c1-1", "p2-c2-1"
+ANIMAL = "n-c1-1"
+E = TypeVar("E", bound=Event)
+
+
+def _card(pid: str, ap: int, *, strength: int = 0, res: int = 12) -> ProfileSummary:
+    return ProfileSummary(
+        pid, pid.title(), "x", 3, ini=3, att=3, strength=strength, defense=3, res=res, ap=ap
+    )
+
+
+def _game(values: tuple[int, int, int] = (23, 10, 27), animal_res: int = 12) -> GameState:
+    jackal, clone, sentinel = values
+    orc = SideSpec("Orcs", "orc", ((_card("jackal", jackal), 1),))
+    scorpion = SideSpec(
+        "Scorpion", "scorpion", ((_card("clone", clone), 1), (_card("sentinel", sentinel), 1))
+    )
+    state = game_from_specs([orc, scorpion])
+    state = add_neutrals(state, [NeutralSpec(_card("animal", 35, res=animal_res))])
+    return dataclasses.replace(state, phase=Phase.COMBAT)
+
+
+def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def _play(state: GameState, *inputs: Choice | int) -> tuple[GameState, list[Event]]:
+    events: list[Event] = []
+    for item in inputs:
+        asked = question(state)
+        assert asked is not None and asked.player != NEUTRAL
+        choice = DieFace(item) if isinstance(item, int) else item
+        assert choice in legal(state), f"{choice!r} at {asked.kind}"
+        state, happened = step(state, choice)
+        events.extend(happened)
+    return state, events
+
+
+STAR = [(ANIMAL, JACKAL), (ANIMAL, CLONE), (ANIMAL, SENTINEL)]
+ALLOCATED: tuple[Choice | int, ...] = (
+    NameFighter(SENTINEL),
+    4,
+    2,  # the Authority roll
+    AllocateDice(CLONE, 1, 1),
+    AllocateDice(JACKAL, 1, 1),
+    AllocateDice(SENTINEL, 2, 0),
+)
+
+
+@pytest.mark.rule("XX-F-5", "XX-E-4", "II-A-3")
+def test_tied_sides_roll_again_among_themselves() -> None:
+    with register_contacts(lambda state: list(STAR)):
+        state, _ = advance(_game())
+        state, _ = _play(state, *ALLOCATED)
+        # Orc 3 + 3 = 6, Scorpion 5 + 4 = 9, animal 3 + 3 = 6: the Orc and the animal tie.
+        state, events = _play(state, NameFighter(SENTINEL), 3, 5, 3)
+        assert _only(events, ce.ContestTied) == [ce.ContestTied("initiative", (6, 9, 6))]
+        # Only they roll again (two dice, not three): Orc 1 + 3, animal 2 + 3.
+        state, events = _play(state, 1, 2)
+    rolled = _only(events, ce.InitiativeRolled)
+    assert rolled[0].finals == (4, 9, 5)
+    assert rolled[0].order == (1, NEUTRAL, 0)
+
+
+@pytest.mark.rule("XX-E")
+def test_draw_groups_share_the_faces() -> None:
+    assert draw_groups(["b", "a"]) == (("a",), ("a",), ("a",), ("b",), ("b",), ("b",))
+    assert draw_groups(["a", "b", "c", "d"]) == (("a",), ("b",), ("c",), ("d",), (), ())
+    eight = draw_groups([str(n) for n in range(8)])
+    assert [len(g) for g in eight] == [2, 2, 1, 1, 1, 1]
+    assert sorted(f for g in eight for f in g) == [str(n) for n in range(8)]
+
+
+@pytest.mark.rule("XX-E", "XX-E-4", "VII-C-3")
+def test_a_d6_chooses_among_tied_targets() -> None:
+    # Equal strategic values and wounds: after one attack on each, the animal's last die
+    # (1 + 3 = 4 dice) must choose among three tied targets with a d6.
+    harmless = (1, 2)
+    with register_contacts(lambda state: list(STAR)):
+        state, _ = advance(_game(values=(20, 20, 20)))
+        state, _ = _play(
+            state,
+            NameFighter(SENTINEL), 4, 2,
+            # Equal values: the Scorpion player, who did not choose the combat, first.
+            AllocateDice(CLONE, 1, 1), AllocateDice(SENTINEL, 2, 0), AllocateDice(JACKAL, 1, 1),
+            NameFighter(SENTINEL), 1, 5, 3,  # Scorpion, animal, Orc
+            MakeAttack(CLONE, ANIMAL), *harmless, *harmless,
+            # The animal attacks all three in id order (all tied, all attacked).
+            Defend(0), *harmless, Defend(0), *harmless, *harmless,
+            *harmless,  # the jackal
+            *harmless,  # second weapon combat: the sentinel
+        )  # fmt: skip
+        asked = question(state)
+        assert asked is not None and asked.kind == "neutral_target_die" and asked.player is None
+        state, events = _play(state, 3)  # three targets: 1-2, 3-4, 5-6
+    tied = tuple(sorted((JACKAL, CLONE, SENTINEL)))
+    assert _only(events, NeutralTargetRolled) == [NeutralTargetRolled(ANIMAL, tied, 3, (tied[1],))]
+    assert [(e.attacker, e.target) for e in _only(events, ce.AttackDeclared)] == [(ANIMAL, tied[1])]
+
+
+@pytest.mark.rule("XX-E-5", "XX-F-6", "VII-C-6")
+def test_when_the_neutral_dies_the_best_initiative_pursues_first() -> None:
+    def finder(state: GameState, fighter: str, reach: int) -> list[Pursue]:
+        me = state.fighter(fighter)
+        return [
+            Pursue(fighter, (), "stay in place"),
+            Pursue(fighter, (), "step", x=me.x + 1, y=me.y, facing=0.0, distance=1.0),
+        ]
+
+    with register_contacts(lambda state: list(STAR)), register_pursuits(finder):
+        state, _ = advance(_game(animal_res=1))
+        state, _ = _play(state, *ALLOCATED, NameFighter(SENTINEL), 1, 5, 3)
+        # The clone (Scorpion attacks first) kills the animal outright: 6, 6.
+        state, events = _play(state, MakeAttack(CLONE, ANIMAL), 6, 6)
+        assert _only(events, ce.FighterKilled)[0].fighter == ANIMAL
+        asked = []
+        for _ in range(3):
+            q = question(state)
+            assert q is not None and q.kind == "pursue"
+            first = q.choices[0]
+            assert isinstance(first, Pursue)
+            asked.append((q.player, first.fighter))
+            state, _ = step(state, q.choices[1])
+    # Scorpion (best initiative) first, then the Orc.
+    assert asked == [(1, CLONE), (1, SENTINEL), (0, JACKAL)]
+
+
+@pytest.mark.rule("XX-E-5")
+def test_the_neutral_pursues_towards_the_nearest_non_neutral_fighter() -> None:
+    def finder(state: GameState, fighter: str, reach: int) -> list[Pursue]:
+        moves = [Pursue(fighter, (), "stay in place")]
+        for other in state.fighters:
+            if other.alive and other.player != state.fighter(fighter).player:
+                moves.append(Pursue(fighter, (other.id,), f"engage {other.id}"))
+        return moves
+
+    state = _game(values=(23, 10, 27))
+    where = {ANIMAL: 0.0, JACKAL: 1.0, CLONE: 40.0, SENTINEL: 12.0}
+    state = state.with_fighters(
+        *(dataclasses.replace(state.fighter(f), x=x) for f, x in where.items())
+    )
+    strong = dataclasses.replace(state.profile("animal"), strength=20)
+    state = dataclasses.replace(
+        state, profiles=tuple(strong if p.id == "animal" else p for p in state.profiles)
+    )
+    with register_contacts(lambda s: [(ANIMAL, JACKAL)]), register_pursuits(finder):
+        state, _ = advance(state)
+        # The Orc alone against the animal: no Authority roll (one player); the jackal
+        # allocates, then the initiative: jackal 1 + 3, animal 5 + 3.
+        state, events = _play(state, AllocateDice(JACKAL, 2, 0), 1, 5)
+        assert not _only(events, ce.AuthorityRolled)
+        # The animal attacks first: 6, 6 kills the jackal; it pursues the sentinel (12 cm),
+        # nearer than the clone (40 cm), whatever their strategic values.
+        state, events = _play(state, 6, 6)
+    pursued = _only(events, ce.Pursued)
+    assert [(p.fighter, p.engaged) for p in pursued] == [(ANIMAL, (SENTINEL,))]
+
+
+@pytest.mark.rule("XX-F-5", "VII-A")
+def test_a_player_alone_against_neutrals_separates_without_dice() -> None:
+    orc = SideSpec("Orcs", "orc", ((_card("jackal", 20), 2),))
+    scorpion = SideSpec("Scorpion", "scorpion", ((_card("clone", 10), 1),))
+    state = game_from_specs([orc, scorpion])
+    state = add_neutrals(state, [NeutralSpec(_card("animal", 30)), NeutralSpec(_card("beast", 30))])
+    state = dataclasses.replace(state, phase=Phase.COMBAT)
+    n1, n2, j1, j2 = "n-c1-1", "n-c2-1", "p1-c1-1", "p1-c1-2"
+    square = [(n1, j1), (n1, j2), (n2, j1), (n2, j2)]  # two ways to separate it
+    with register_contacts(lambda s: list(square)):
+        state, events = advance(state)
+    asked = question(state)
+    assert asked is not None and asked.kind == "split_melee" and asked.player == 0
+    assert not _only(events, ce.SplitRolled)
+
+
+# --- random play ---------------------------------------------------------------------------
+
+
+def _random_game(seed: int) -> GameState:
+    orc = SideSpec("Orcs", "orc", ((_card("jackal", 23, strength=4, res=5), 2),))
+    scorpion = SideSpec("Scorpion", "scorpion", ((_card("clone", 10, strength=4, res=5), 2),))
+    state = game_from_specs([orc, scorpion], rounds=3, seed=seed)
+    return add_neutrals(state, [NeutralSpec(_card("animal", 30, strength=5, res=6))])
+
+
+def _contacts(state: GameState) -> list[tuple[str, str]]:
+    """Every living player's fighter touches the animal, and the first of each side touch."""
+    alive = [f for f in state.fighters if f.alive]
+    pairs = [(ANIMAL, f.id) for f in alive if f.player != NEUTRAL and state.fighter(ANIMAL).alive]
+    left = [f.id for f in alive if f.player == 0]
+    right = [f.id for f in alive if f.player == 1]
+    if left and right:
+        pairs.append((left[-1], right[-1]))
+    return pairs
+
+
+def _anyone(state: GameState, fighter: str, reach: int) -> list[Pursue]:
+    me = state.fighter(fighter)
+    moves = [Pursue(fighter, (), "stay in place")]
+    for other in state.fighters:
+        if other.alive and other.player != me.player:
+            moves.append(Pursue(fighter, (other.id,), f"engage {other.id}"))
+    return moves
+
+
+@pytest.mark.rule("XX-E", "XX-E-3", "XX-E-4", "XX-F-5")
+def test_random_games_with_a_neutral_fighter_replay() -> None:
+    seen: set[str] = set()
+    with register_contacts(_contacts), register_pursuits(_anyone):
+        for seed in range(4):
+            initial = _random_game(seed)
+            state, log = start(initial)
+            roller = SeededRoller(seed)
+            agents = (RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2))
+            while not is_over(state):
+                asked = question(state)
+                assert asked is not None and asked.player != NEUTRAL  # never asked
+                if asked.player is None:
+                    state, happened = roll(state, roller)
+                else:
+                    view = redact(state, asked.player)
+                    choice = agents[asked.player].choose(view, asked, asked.choices)
+                    state, happened = step(state, choice)
+                log.extend(happened)
+                assert state_from_json(state_to_json(state)) == state
+            for event in log:
+                seen.add(event.kind)
+                if isinstance(event, ce.CombatResolved):
+                    for fighter, dice, used, lost in event.dice:
+                        assert dice == used + lost, fighter
+                if isinstance(event, ce.DiceAllocated) and event.fighter == ANIMAL:
+                    assert event.defence == 0  # XX-E-4: every die in attack
+            assert isinstance(log[0], GameStarted)
+            assert replay(log) == state
+            assert narrate(log)
+    assert {"neutral_decided", "initiative_rolled", "fighter_killed"} <= seen
