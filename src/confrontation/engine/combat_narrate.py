@@ -89,7 +89,10 @@ def tell(n: Narrator, event: Event) -> str | None:
                 f"{n.fighter(f)} {nat} {_signed(v)} = {fin}"
                 for f, v, nat, fin in zip(fighters, values, naturals, finals, strict=True)
             )
-            return f"initiative: {rolls}: {player_name(order[0])}'s side attacks first."
+            then = (
+                "".join(f", then {player_name(p)}'s" for p in order[1:]) if len(order) > 2 else ""
+            )
+            return f"initiative: {rolls}: {player_name(order[0])}'s side attacks first{then}."
         case ce.WeaponCombatStarted(number=number):
             return f"weapon combat {number} begins."
         case ce.AttackDeclared(attacker=attacker, target=target):
