@@ -429,6 +429,8 @@ class PathGraph:
         if len(kept) and bool((shapely.distance(kept, tgt) <= clear).any()):
             edge_cut = True
         if edge_cut:
+            if self._built:
+                return None  # the graph's own search is cheaper than the check below
             # obstacles or the table's edge may cut the goal base's edge: its reachable part
             # is computed as the search does, and the straight answer only stands if the
             # nearest point is still there
