@@ -15,6 +15,7 @@ import shapely
 
 from confrontation.dice import SeededRoller
 from confrontation.geometry import Base, Battlefield, Table, random_layout
+from confrontation.geometry import field as geometry_field
 from confrontation.geometry.contact import in_contact
 
 
@@ -59,7 +60,14 @@ def main() -> None:
     it_c = itertools.cycle(pairs)
     contact = _rate(lambda: in_contact(*(fighters[i] for i in next(it_c))))
     it_s = itertools.cycle(cross)
-    sight = _rate(lambda: field.sight(*next(it_s)))
+    sight = _rate(lambda: field.sight(*next(it_s)))  # pairs met again: answers kept
+    it_s1 = itertools.cycle(cross)
+
+    def sight_first() -> None:
+        geometry_field._SIGHTS.clear()  # every pair as if met for the first time
+        field.sight(*next(it_s1))
+
+    sight_new = _rate(sight_first)
     queries = cross[::7]
     # cold: a new Battlefield for every query (the path graph is built each time)
     it_c0 = itertools.cycle(queries)
@@ -85,7 +93,8 @@ def main() -> None:
     print(f"  {'shapely raw polygon intersects':<35}: {raw:10.0f} /s  (reference)")
     for name, r in (
         ("contact checks", contact),
-        ("sight checks", sight),
+        ("sight checks, first time", sight_new),
+        ("sight checks, met again", sight),
         ("path queries, new Battlefield each", path_cold),
         ("path queries, first pass", path_first),
         ("path queries, warm", path),
