@@ -87,7 +87,7 @@ def test_path_avoids_obstacles_and_is_no_shorter_than_straight(
         # and keeps (almost) half a base of clearance, curves being polygons -- unless the
         # start or the goal itself is closer than that (then only that clearance is kept)
         ends = min(o.distance(Point(start)), o.distance(Point(goal)))  # type: ignore[attr-defined]
-        assert line.distance(o) >= min(width / 2 * 0.98, ends) - 1e-3  # type: ignore[arg-type]
+        assert line.distance(o) >= min(width / 2, ends) * 0.98 - 1e-3  # type: ignore[arg-type]
 
 
 @settings(max_examples=30)

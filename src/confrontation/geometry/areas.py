@@ -40,7 +40,11 @@ def touches(centre: Centre, radius: float, base: Base) -> bool:
 
 
 def area_shape(centre: Centre, radius: float, quad_segs: int = 64) -> Polygon:
-    """The area as a polygon (for drawing, and for wholly-within around a base)."""
+    """The area as a polygon (for drawing, and for wholly-within around a base).
+
+    A radius below a micron is read as 0: GEOS cannot buffer by a subnormal distance."""
+    if radius < 1e-4:
+        radius = 0.0
     if isinstance(centre, Base):
         if centre.shape == "round":
             return Point(centre.x, centre.y).buffer(centre.radius + radius, quad_segs=quad_segs)
