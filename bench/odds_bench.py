@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -31,6 +32,14 @@ GUARD = Stats(ini=3, att=5, str_=8, def_=5, res=11)
 DAWN = Stats(ini=3, att=3, str_=7, def_=3, res=7)
 LONE = Fighter("guard", GUARD, Allocation(1, 1), DefencePolicy.SUSTAIN)
 ENEMY = Fighter("warrior", DAWN, Allocation(1, 1), DefencePolicy.ONE)
+VII_C_EXAMPLE = (
+    Fighter("g", GUARD, Allocation(3, 1)),
+    [
+        Fighter("d1", DAWN, Allocation(2, 0)),
+        Fighter("d2", DAWN, Allocation(1, 1)),
+        Fighter("a", Stats(5, 5, 7, 6, 9), Allocation(1, 1)),
+    ],
+)
 
 
 def best_time(work: Callable[[], object], repeat: int = 5) -> float:
@@ -57,17 +66,7 @@ def main() -> None:
 
     exact = best_time(cold_exact)
     warm = best_time(lambda: combat_odds(LONE, [ENEMY]))
-    guard = best_time(
-        lambda: combat_odds(
-            Fighter("g", GUARD, Allocation(3, 1)),
-            [
-                Fighter("d1", DAWN, Allocation(2, 0)),
-                Fighter("d2", DAWN, Allocation(1, 1)),
-                Fighter("a", Stats(5, 5, 7, 6, 9), Allocation(1, 1)),
-            ],
-        ),
-        1,
-    )
+    guard = best_time(lambda: combat_odds(*VII_C_EXAMPLE), 1)
     print(
         f"exact 1v1 combat: {exact * 1e3:.1f} ms cold, {warm * 1e3:.1f} ms warm "
         f"(target < 50 ms); exact 1v3 (VII-C example) {guard:.2f} s"
@@ -106,6 +105,23 @@ def main() -> None:
         f"plain engine: {engine_rate:,.0f} combats/s; numpy/engine {fast_rate / engine_rate:,.0f} "
         f"(exact-odds draw), {dice_rate / engine_rate:,.0f} (dice)"
     )
+    for label, lone, enemies, rounds in (
+        ("1v3 (VII-C example)", *VII_C_EXAMPLE, 1),
+        ("1v1, 3 rounds", LONE, [ENEMY], 3),
+    ):
+        rates = []
+        for roll_dice in (False, True):
+            seconds = best_time(
+                partial(
+                    simulate, lone, enemies, runs=runs, seed=4, rounds=rounds, roll_dice=roll_dice
+                ),
+                3,
+            )
+            rates.append(runs / seconds)
+        print(
+            f"Monte Carlo {label}: {rates[0]:,.0f} combats/s (exact-odds draw), "
+            f"{rates[1]:,.0f} (dice)"
+        )
     for name, r in result.items():
         killed = r.p_killed("warrior")
         print(

@@ -433,6 +433,8 @@ class _Tables:
     centre_target: Ints
     centre_next: Ints
     ini: tuple[Ints, ...]  # current INI per fighter and code (killed: a large negative)
+    first_odds: NDArray[np.float64]  # [INI - lowest, INI + friends - lowest]; NaN: not yet
+    ini_low: tuple[int, int]  # the lone fighter's lowest INI, his enemies' lowest
 
     def build(self, rows: Ints) -> None:
         """Compute the outcome rows ``rows`` (VII-C-4 c-e) with the engine's current values."""
@@ -485,14 +487,19 @@ def _tables(
     )  # codes of every enemy share one layout (2 dice each)
     assert all(r.layout.size == size for r in enemies)
     ini = tuple(_ini_values(f, r) for f, r in zip(fighters, roles, strict=True))
-    n = rows.count
+    mine = ini[0][: centre.layout.alive_codes]
+    theirs = np.concatenate(
+        [v[: r.layout.alive_codes] for v, r in zip(ini[1:], enemies, strict=True)]
+    )
+    n = len(enemies)
+    count = rows.count
     tables = _Tables(
         tuple(rows.specs),
         table,
-        np.zeros(n, dtype=np.bool_),
-        np.zeros(n << _SHIFT, dtype=np.int64),
-        np.full(n << _SHIFT, _UNBUILT, dtype=np.intp),
-        np.zeros((n, 6), dtype=np.intp),
+        np.zeros(count, dtype=np.bool_),
+        np.zeros(count << _SHIFT, dtype=np.int64),
+        np.full(count << _SHIFT, _UNBUILT, dtype=np.intp),
+        np.zeros((count, 6), dtype=np.intp),
         (centre_start + centre.attacker_row * span) << _SHIFT,
         enemies_rows,
         enemies_next,
@@ -500,6 +507,8 @@ def _tables(
         centre.target_row << _SHIFT,
         centre.next_code,
         ini,
+        np.full((int(mine.max() - mine.min()) + 1, int(theirs.max() - theirs.min()) + n), np.nan),
+        (int(mine.min()), int(theirs.min())),
     )
     tables.build(np.array([i for i, spec in enumerate(rows.specs) if spec is None], np.intp))
     return tables
@@ -726,13 +735,20 @@ def _initiative(
 ) -> NDArray[np.float64]:
     """P(the lone fighter's side attacks first) in the combats still undecided (VII-C-2),
     exactly; 1 in the others."""
-    mine = tables.ini[0][codes[0]]
+    grid, (low_a, low_b) = tables.first_odds, tables.ini_low
+    mine = np.where(live, tables.ini[0][codes[0]] - low_a, 0)
     best = np.max([ini[c] for ini, c in zip(tables.ini[1:], codes[1:], strict=True)], axis=0)
-    theirs = best + enemies_alive - 1
-    odds = np.ones(len(mine))
-    for a, b in set(zip(mine[live].tolist(), theirs[live].tolist(), strict=True)):
-        odds[live & (mine == a) & (theirs == b)] = _p_first(a, b)
-    return odds
+    theirs = np.where(live, best + enemies_alive - 1 - low_b, 0)
+    cell = mine * grid.shape[1] + theirs
+    odds = grid.ravel()[cell]
+    missing = np.isnan(odds)
+    if missing.any():
+        for c in np.unique(cell[missing]).tolist():
+            a, b = divmod(c, grid.shape[1])
+            grid[a, b] = _p_first(a + low_a, b + low_b)
+        odds = grid.ravel()[cell]
+    out: NDArray[np.float64] = np.where(live, odds, 1.0)
+    return out
 
 
 def _weapon_combats(batch: _Batch, kind: _Round, lo: int, hi: int, centre_first: bool) -> None:
