@@ -354,7 +354,7 @@ def _role(fighter: Combatant, policy: DefencePolicy) -> _Role:
     )
 
 
-Spec = tuple[Combatant, Combatant, DefenceChoice] | None
+_Spec = tuple[Combatant, Combatant, DefenceChoice] | None
 """An outcome row: attacker and target (in their wound states) and the defence, or no attack."""
 
 
@@ -362,7 +362,7 @@ Spec = tuple[Combatant, Combatant, DefenceChoice] | None
 class _Rows:
     """The outcome rows of a kind of round, listed before any is computed."""
 
-    specs: list[Spec] = field(default_factory=list)
+    specs: list[_Spec] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -420,7 +420,7 @@ class _Tables:
     never met): until then a row draws :data:`_UNBUILT`.
     """
 
-    specs: tuple[Spec, ...]
+    specs: tuple[_Spec, ...]
     table: InjuryTable
     built: Bools
     prob: NDArray[np.int64]  # [row << _SHIFT | column]
