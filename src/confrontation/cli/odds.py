@@ -270,7 +270,9 @@ def _optional_int(option: str, text: str | None, lo: int, hi: int) -> int | None
     return None if text is None else _integer(option, text, lo, hi)
 
 
-def _pick(option: str, given: int | None, fallback: int | None, what: str) -> int:
+def _pick(option: str, text: str | None, lo: int, hi: int, fallback: int | None, what: str) -> int:
+    """The option's integer if given (within lo..hi), else the fallback (a profile's value)."""
+    given = _optional_int(option, text, lo, hi)
     if given is not None:
         return given
     if fallback is None:
@@ -461,26 +463,30 @@ def odds_shot(
         raise _usage_error(f"--shooter: {s.id} has no shooting weapon (AIM)")
     v_aim = _pick(
         "--aim",
-        _optional_int("--aim", aim, -MAX_VALUE, MAX_VALUE),
+        aim,
+        -MAX_VALUE,
+        MAX_VALUE,
         None if s is None else s.aim,
         "or --shooter",
     )
     v_str = _pick(
         "--aim-str",
-        _optional_int("--aim-str", aim_str, -MAX_VALUE, MAX_VALUE),
+        aim_str,
+        -MAX_VALUE,
+        MAX_VALUE,
         None if s is None else s.aim_str,
         "or --shooter",
     )
     v_res = _pick(
         "--res",
-        _optional_int("--res", res, 1, MAX_VALUE),
+        res,
+        1,
+        MAX_VALUE,
         None if t is None else t.res,
         "or --target",
     )
-    v_size = _pick("--size", _optional_int("--size", size, 1, 10), t.size_value if t else 2, "")
-    v_x = _pick(
-        "--target-x", _optional_int("--target-x", target_x, -20, 20), t.target_bonus if t else 0, ""
-    )
+    v_size = _pick("--size", size, 1, 10, t.size_value if t else 2, "")
+    v_x = _pick("--target-x", target_x, -20, 20, t.target_bonus if t else 0, "")
     ranges = tuple(s.ranges) if s is not None and s.ranges else None
     chosen: RangeBand | None = None
     if band is not None:
@@ -568,25 +574,33 @@ def odds_attack(
     d = _profile("--defender", defender, catalog) if defender else None
     v_att = _pick(
         "--att",
-        _optional_int("--att", att, -MAX_VALUE, MAX_VALUE),
+        att,
+        -MAX_VALUE,
+        MAX_VALUE,
         None if a is None else a.att,
         "or --attacker",
     )
     v_str = _pick(
         "--str",
-        _optional_int("--str", strength, -MAX_VALUE, MAX_VALUE),
+        strength,
+        -MAX_VALUE,
+        MAX_VALUE,
         None if a is None else a.str_,
         "or --attacker",
     )
     v_def = _pick(
         "--def",
-        _optional_int("--def", def_, -MAX_VALUE, MAX_VALUE),
+        def_,
+        -MAX_VALUE,
+        MAX_VALUE,
         None if d is None else d.def_,
         "or --defender",
     )
     v_res = _pick(
         "--res",
-        _optional_int("--res", res, 1, MAX_VALUE),
+        res,
+        1,
+        MAX_VALUE,
         None if d is None else d.res,
         "or --defender",
     )
