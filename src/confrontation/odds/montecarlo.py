@@ -417,7 +417,7 @@ class _Tables:
     """Everything one kind of round needs (the first round has the charge penalties).
 
     The outcome rows are computed when a combat first reaches them (most wound states are
-    never met): until then a row draws :data:`_UNBUILT`.
+    never met): a row is built before its first draw (unbuilt, it holds :data:`_UNBUILT`).
     """
 
     specs: tuple[_Spec, ...]
@@ -561,16 +561,13 @@ class _Batch:
 
     def outcome(self, tables: _Tables, row: Ints) -> Ints:
         """The outcome of the attacks of rows ``row`` (<< _SHIFT)."""
+        index = row >> _SHIFT
+        missing = index[~tables.built[index]]
+        if missing.size:  # rows met for the first time: compute them before any draw, so
+            tables.build(missing)  # the random stream never depends on what was cached
         if self.roll_dice:
-            index = row >> _SHIFT
-            tables.build(index[~tables.built[index]])
             return self._rolled(tables, index)
-        out = self._draw(tables, row)
-        if out.max() == _UNBUILT:  # rows met for the first time: compute them, draw again
-            again = np.flatnonzero(out == _UNBUILT)
-            tables.build(row[again] >> _SHIFT)
-            out[again] = self._draw(tables, row[again])
-        return out
+        return self._draw(tables, row)
 
     def _draw(self, tables: _Tables, row: Ints) -> Ints:
         """One 64-bit word per attack: its top bits pick a column of the row's alias table,
