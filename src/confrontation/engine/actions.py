@@ -16,11 +16,11 @@ function decides what comes next, and calls :func:`finish` when the action is ov
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
 from confrontation.dice import FACES
 from confrontation.engine.events import Event, FighterKilled, TestRaised, TestRolled, Wounded
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, DieFace, KeepResult, Option, Question, Raise
 from confrontation.engine.registry import EngineError, Handler, Transition, register_handler
 from confrontation.engine.state import (
@@ -56,9 +56,7 @@ def activation_of(state: GameState) -> Activation:
 
 def with_activation(state: GameState, current: Activation) -> GameState:
     assert state.activation is not None
-    return dataclasses.replace(
-        state, activation=dataclasses.replace(state.activation, current=current)
-    )
+    return evolve(state, activation=evolve(state.activation, current=current))
 
 
 def action_of(state: GameState) -> ActionInProgress:
@@ -69,17 +67,17 @@ def action_of(state: GameState) -> ActionInProgress:
 
 
 def with_action(state: GameState, action: ActionInProgress | None) -> GameState:
-    return with_activation(state, dataclasses.replace(activation_of(state), action=action))
+    return with_activation(state, evolve(activation_of(state), action=action))
 
 
 def update(state: GameState, **changes: object) -> GameState:
     """The state with the action under way changed."""
-    return with_action(state, dataclasses.replace(action_of(state), **changes))  # type: ignore[arg-type]
+    return with_action(state, evolve(action_of(state), **changes))
 
 
 def ask(state: GameState, kind: str, player: int | None) -> GameState:
     """Set the next question (``player`` None: a die)."""
-    return dataclasses.replace(state, pending=Pending(kind, player))
+    return evolve(state, pending=Pending(kind, player))
 
 
 def resume(state: GameState) -> Transition:
@@ -91,7 +89,7 @@ def mark_moved(state: GameState, fighter: str) -> GameState:
     current = activation_of(state)
     if fighter in current.moved:
         return state
-    return with_activation(state, dataclasses.replace(current, moved=(*current.moved, fighter)))
+    return with_activation(state, evolve(current, moved=(*current.moved, fighter)))
 
 
 def finish(state: GameState) -> Transition:
@@ -129,7 +127,7 @@ def _faces(state: GameState) -> list[Choice]:
 def _test_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     test = _test(state)
-    test = dataclasses.replace(test, chain=(*test.chain, choice.face), awaiting=False)
+    test = evolve(test, chain=(*test.chain, choice.face), awaiting=False)
     state = update(state, test=test)
     if test.may_raise:
         return ask(state, "test_raise", test.player), []
@@ -164,9 +162,9 @@ def _raise_legal(state: GameState) -> list[Choice]:
 def _raise_apply(state: GameState, choice: Choice) -> Transition:
     test = _test(state)
     if isinstance(choice, Raise):
-        state = update(state, test=dataclasses.replace(test, awaiting=True))
+        state = update(state, test=evolve(test, awaiting=True))
         return ask(state, "test_die", None), [TestRaised(test.player, test.purpose)]
-    state = update(state, test=dataclasses.replace(test, stopped=True))
+    state = update(state, test=evolve(test, stopped=True))
     return _test_over(state)
 
 
@@ -221,11 +219,9 @@ def apply_wound_roll(
     roll = read_wound(dice, strength, resistance, unmoving=unmoving)
     fighter = state.fighter(victim)
     if roll.result is WoundResult.STUNNED:
-        fighter = dataclasses.replace(fighter, stunned=True)
+        fighter = evolve(fighter, stunned=True)
     elif roll.result is not WoundResult.NONE:
-        fighter = dataclasses.replace(
-            fighter, wounds=min(fighter.wounds + roll.result.levels, KILLED_LEVELS)
-        )
+        fighter = evolve(fighter, wounds=min(fighter.wounds + roll.result.levels, KILLED_LEVELS))
     events: list[Event] = [
         Wounded(victim, by, dice, roll.location.key, roll.result.key, fighter.wounds)
     ]

@@ -16,7 +16,6 @@ only legal answer is to end the activation.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -31,6 +30,7 @@ from confrontation.engine.events import (
     PhaseStarted,
     RefusalsGranted,
 )
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import (
     Announce,
     AnnouncementsDone,
@@ -99,9 +99,7 @@ def _begin(state: GameState) -> Transition:
     """IV-B-1: refusals from the difference in cards; the first speaker takes the floor.
     Nobody has been charged or engaged in this activation phase yet (V-C)."""
     events: list[Event] = [PhaseStarted(state.round, Phase.ACTIVATION.value)]
-    state = state.with_fighters(
-        *(dataclasses.replace(f, attacked=False) for f in state.fighters if f.attacked)
-    )
+    state = state.with_fighters(*(evolve(f, attacked=False) for f in state.fighters if f.attacked))
     state, granted = open_floor(state)
     return state, events + granted
 
@@ -113,15 +111,13 @@ def open_floor(state: GameState) -> Transition:
     counts = [len(state.side(p).deck) for p in PLAYERS]
     for player in PLAYERS:
         refusals = max(0, counts[opponent(player)] - counts[player])
-        side = dataclasses.replace(
-            state.side(player), reserve=None, reserve_used=False, refusals=refusals
-        )
+        side = evolve(state.side(player), reserve=None, reserve_used=False, refusals=refusals)
         state = state.with_side(side)
         if refusals:
             events.append(RefusalsGranted(player, refusals))
     first = state.first_speaker if state.first_speaker is not None else 0
     floor = _next_floor(state, opponent(first))
-    return dataclasses.replace(state, activation=ActivationProgress(floor=floor)), events
+    return evolve(state, activation=ActivationProgress(floor=floor)), events
 
 
 def _next_floor(state: GameState, after: int) -> int | None:
@@ -140,11 +136,11 @@ def drive(state: GameState) -> Transition:
         return _begin(state)
     if progress.current is not None:
         pending = Pending("activation", progress.current.player)
-        return dataclasses.replace(state, pending=pending), []
+        return evolve(state, pending=pending), []
     if progress.floor is not None:
-        return dataclasses.replace(state, pending=Pending("floor", progress.floor)), []
+        return evolve(state, pending=Pending("floor", progress.floor)), []
     end = PhaseEnded(state.round, Phase.ACTIVATION.value)
-    return dataclasses.replace(state, phase=Phase.COMBAT, activation=None, combat=None), [end]
+    return evolve(state, phase=Phase.COMBAT, activation=None, combat=None), [end]
 
 
 # --- the floor (IV-B-1) ----------------------------------------------------------------------
@@ -185,11 +181,11 @@ def _floor_apply(state: GameState, choice: Choice) -> Transition:
     side = state.side(player)
     if isinstance(choice, PutInReserve):
         card = side.deck[0]
-        side = dataclasses.replace(side, deck=side.deck[1:], reserve=card, reserve_used=True)
+        side = evolve(side, deck=side.deck[1:], reserve=card, reserve_used=True)
         state = _pass_floor(state.with_side(side), player)
         return state, [CardPlacedInReserve(player, card)]
     if isinstance(choice, Refuse):
-        side = dataclasses.replace(side, refusals=side.refusals - 1)
+        side = evolve(side, refusals=side.refusals - 1)
         state = _pass_floor(state.with_side(side), player)
         return state, [CardRefused(player, side.refusals)]
     events: list[Event] = []
@@ -198,18 +194,18 @@ def _floor_apply(state: GameState, choice: Choice) -> Transition:
         assert side.reserve is not None
         played.append(side.reserve)
         events.append(CardRevealed(player, side.reserve, "reserve"))
-        side = dataclasses.replace(side, reserve=None)
+        side = evolve(side, reserve=None)
     if isinstance(choice, PlayTop | PlayReserveAndTop):
         played.append(side.deck[0])
         events.append(CardRevealed(player, side.deck[0], "deck"))
-        side = dataclasses.replace(side, deck=side.deck[1:])
+        side = evolve(side, deck=side.deck[1:])
     state, activated = _activate(state.with_side(side), player, tuple(played))
     return state, events + activated
 
 
 def _pass_floor(state: GameState, player: int) -> GameState:
-    progress = dataclasses.replace(_progress(state), floor=_next_floor(state, player), current=None)
-    return dataclasses.replace(state, activation=progress)
+    progress = evolve(_progress(state), floor=_next_floor(state, player), current=None)
+    return evolve(state, activation=progress)
 
 
 def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transition:
@@ -231,14 +227,14 @@ def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transiti
                 events.append(FighterActivated(fighter_id, card_id))
     if not deploying:
         state = state.with_fighters(
-            *(dataclasses.replace(state.fighter(f), activated=True, cover=False) for f in fighters)
+            *(evolve(state.fighter(f), activated=True, cover=False) for f in fighters)
         )
     if not fighters:
         events.append(ActivationEnded(player, cards))
         return _pass_floor(state, player), events
     current = Activation(player=player, cards=cards, fighters=tuple(fighters))
-    progress = dataclasses.replace(_progress(state), current=current)
-    return dataclasses.replace(state, activation=progress), events
+    progress = evolve(_progress(state), current=current)
+    return evolve(state, activation=progress), events
 
 
 _FLOOR_LABELS: dict[type[Choice], tuple[str, str]] = {

@@ -15,10 +15,10 @@ when somebody is (an :class:`~.registry.EngineError` naming chapter VII).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from confrontation.engine.events import PhaseEnded, PhaseStarted
+from confrontation.engine.frozen import evolve
 from confrontation.engine.registry import EngineError, Registration, Transition, register_phase
 from confrontation.engine.state import CombatProgress, GameState, MaintenanceProgress, Phase
 
@@ -49,14 +49,12 @@ def drive(state: GameState) -> Transition:
     """IV-C with no melee engine: pass when nobody is in contact."""
     if state.combat is None:
         started = PhaseStarted(state.round, Phase.COMBAT.value)
-        return dataclasses.replace(state, combat=CombatProgress(started=True)), [started]
+        return evolve(state, combat=CombatProgress(started=True)), [started]
     if fighters_in_contact(state):
         raise EngineError("fighters are in contact but no melee engine (chapter VII) is registered")
     ended = PhaseEnded(state.round, Phase.COMBAT.value)
     return (
-        dataclasses.replace(
-            state, phase=Phase.MAINTENANCE, combat=None, maintenance=MaintenanceProgress()
-        ),
+        evolve(state, phase=Phase.MAINTENANCE, combat=None, maintenance=MaintenanceProgress()),
         [ended],
     )
 

@@ -38,7 +38,6 @@ only asks, rolls and books.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -90,6 +89,7 @@ from confrontation.engine.combat_state import (
 )
 from confrontation.engine.events import Event, PhaseEnded, PhaseStarted, TestRaised
 from confrontation.engine.field import has_field
+from confrontation.engine.frozen import evolve
 from confrontation.engine.melee import (
     Combat,
     enemy_contacts,
@@ -218,13 +218,13 @@ def _progress(state: GameState) -> CombatProgress:
 
 
 def _set(state: GameState, **changes: Any) -> GameState:
-    return dataclasses.replace(state, combat=dataclasses.replace(_progress(state), **changes))
+    return evolve(state, combat=evolve(_progress(state), **changes))
 
 
 def _set_fight(state: GameState, **changes: Any) -> GameState:
     fight = _progress(state).fight
     assert fight is not None
-    return _set(state, fight=dataclasses.replace(fight, **changes))
+    return _set(state, fight=evolve(fight, **changes))
 
 
 def _fight(state: GameState) -> Fight:
@@ -318,16 +318,14 @@ def _begin(state: GameState) -> Transition:
     events: list[Event] = [PhaseStarted(state.round, Phase.COMBAT.value)]
     found = tuple(tuple(sorted(m)) for m in melees(contact_graph(state)))
     events.extend(MeleeFound(m) for m in found)
-    state = dataclasses.replace(state, combat=CombatProgress(started=True, melees=found))
+    state = evolve(state, combat=CombatProgress(started=True, melees=found))
     return scenery_attack.at_start(state), events  # C3: contacts with scenery at the start
 
 
 def _end(state: GameState) -> Transition:
     ended = PhaseEnded(state.round, Phase.COMBAT.value)
     return (
-        dataclasses.replace(
-            state, phase=Phase.MAINTENANCE, combat=None, maintenance=MaintenanceProgress()
-        ),
+        evolve(state, phase=Phase.MAINTENANCE, combat=None, maintenance=MaintenanceProgress()),
         [ended],
     )
 
@@ -364,7 +362,7 @@ def _drive_split(state: GameState) -> Transition:
         raise EngineError(f"the melee {', '.join(melee)} cannot be separated (VII-A)")
     if len(options) == 1:
         return _apply_split(state, options[0], None)
-    return dataclasses.replace(state, pending=Pending("split_melee", progress.splitter)), []
+    return evolve(state, pending=Pending("split_melee", progress.splitter)), []
 
 
 def _apply_split(state: GameState, combats: Sequence[Combat], by: int | None) -> Transition:
@@ -431,12 +429,12 @@ def _drive_contest(state: GameState) -> Transition:
             candidates = _candidates(state, contest, hand.player)
             if len(candidates) == 1:
                 return _name_fighter(state, hand.player, *candidates[0])
-            return dataclasses.replace(state, pending=Pending("name_fighter", hand.player)), []
+            return evolve(state, pending=Pending("name_fighter", hand.player)), []
     if any(h.roll is not None and h.roll.awaiting for h in contest.hands):
-        return dataclasses.replace(state, pending=Pending("contest_die", None)), []
+        return evolve(state, pending=Pending("contest_die", None)), []
     decider = _contest_decider(contest)
     if decider is not None:
-        return dataclasses.replace(state, pending=Pending("contest_raise", decider.player)), []
+        return evolve(state, pending=Pending("contest_raise", decider.player)), []
     finals = tuple(h.roll.final if h.roll else 0 for h in contest.hands)
     ranking = _ranking(contest)
     # II-A-3: equal results roll again. With three or more sides (XX-F-5) only the tied sides
@@ -446,10 +444,10 @@ def _drive_contest(state: GameState) -> Transition:
     again = {p for group in ordering if len(group) > 1 for p in group}
     if again:
         hands = tuple(
-            dataclasses.replace(h, roll=DiceOnTable.start(h.value)) if h.player in again else h
+            evolve(h, roll=DiceOnTable.start(h.value)) if h.player in again else h
             for h in contest.hands
         )
-        tied = dataclasses.replace(contest, hands=hands, ties=contest.ties + 1, ranking=ranking)
+        tied = evolve(contest, hands=hands, ties=contest.ties + 1, ranking=ranking)
         return _set(state, contest=tied), [ContestTied(contest.purpose, finals)]
     order = tuple(p for group in ranking for p in group)
     return _contest_won(state, contest, order, finals)
@@ -492,7 +490,7 @@ def _contest_won(
         state = _set(state, speakers=order, opening=opening, turn=0)
         return state, [AuthorityRolled(fighters, finals, winner)]
     fight = _fight(state)
-    board = dataclasses.replace(fight.board, side_order=tuple(str(p) for p in order))
+    board = evolve(fight.board, side_order=tuple(str(p) for p in order))
     state = _set_fight(state, board=board, stage="attacks", side=0, made=())
     values = tuple(h.value for h in contest.hands)
     naturals = tuple(h.roll.result().natural if h.roll else 0 for h in contest.hands)
@@ -571,7 +569,7 @@ def _contest_die_apply(state: GameState, choice: Choice) -> Transition:
     assert contest is not None
     hand = contest.hand(_contest_roller(state) or 0)
     assert hand.roll is not None
-    hand = dataclasses.replace(hand, roll=hand.roll.add(choice.face))
+    hand = evolve(hand, roll=hand.roll.add(choice.face))
     return _set(state, contest=contest.with_hand(hand)), []
 
 
@@ -605,7 +603,7 @@ def _contest_raise_apply(state: GameState, choice: Choice) -> Transition:
         events.append(TestRaised(hand.player, contest.purpose))
     else:
         roll = roll.keep()
-    hand = dataclasses.replace(hand, roll=roll)
+    hand = evolve(hand, roll=roll)
     return _set(state, contest=contest.with_hand(hand)), events
 
 
@@ -654,13 +652,13 @@ def _next_combat(state: GameState) -> Transition:
     if urgent:
         if len(urgent) == 1:
             return _start_fight(state, urgent[0], speaker)
-        return dataclasses.replace(state, pending=Pending("choose_combat", speaker)), []
+        return evolve(state, pending=Pending("choose_combat", speaker)), []
     if progress.turn == 0 and progress.opening in progress.combats:
         assert progress.opening is not None
         return _start_fight(state, progress.opening, speaker)
     if len(progress.combats) == 1:
         return _start_fight(state, progress.combats[0], speaker)
-    return dataclasses.replace(state, pending=Pending("choose_combat", speaker)), []
+    return evolve(state, pending=Pending("choose_combat", speaker)), []
 
 
 def _choose_legal(state: GameState) -> list[Choice]:
@@ -742,9 +740,7 @@ def _drive_fight(state: GameState) -> Transition:
         options = _allocations(state, fighter)
         if len(options) == 1:
             return _allocate(state, fighter, options[0])
-        return dataclasses.replace(
-            state, pending=Pending("allocate_dice", _player_of(state, fighter))
-        ), []
+        return evolve(state, pending=Pending("allocate_dice", _player_of(state, fighter))), []
     if fight.stage == "attacks":
         return _drive_attacks(state)
     if fight.stage == "pursuit":
@@ -764,7 +760,7 @@ def _allocations(state: GameState, fighter_id: str) -> tuple[Allocation, ...]:
 
 def _allocate(state: GameState, fighter_id: str, allocation: Allocation) -> Transition:
     fight = _fight(state)
-    combatant = dataclasses.replace(
+    combatant = evolve(
         fight.board.fighter(fighter_id),
         allocation=allocation,
         attack_left=allocation.attack,
@@ -832,13 +828,13 @@ def _drive_attacks(state: GameState) -> Transition:
     if not candidates:
         if fight.side + 1 < len(board.side_order):
             return _set_fight(state, side=fight.side + 1, made=()), []
-        board = dataclasses.replace(board, weapon_pass=board.weapon_pass + 1)
+        board = evolve(board, weapon_pass=board.weapon_pass + 1)
         state = _set_fight(state, board=board, side=0, made=())
         return state, [WeaponCombatStarted(board.weapon_pass)]
     if len(candidates) == 1:
         return _declare(state, candidates[0])
     side = int(board.side_order[fight.side])
-    return dataclasses.replace(state, pending=Pending("make_attack", side)), []
+    return evolve(state, pending=Pending("make_attack", side)), []
 
 
 def _declare(state: GameState, choice: MakeAttack) -> Transition:
@@ -881,7 +877,7 @@ def _values(board: CombatState, attack: AttackInProgress) -> tuple[int, int]:
     """The attacker's current ATT and the target's current DEF (a sustained defence: DEF-2)."""
     target = board.fighter(attack.target)
     if attack.defence is not None and attack.defence.sustained:
-        target = dataclasses.replace(target, sustaining=True)
+        target = evolve(target, sustaining=True)
     return board.fighter(attack.attacker).current(C.ATT), target.current(C.DEF)
 
 
@@ -892,16 +888,14 @@ def _drive_attack(state: GameState) -> Transition:
         choices = defence_choices(board.fighter(attack.target))
         if len(choices) == 1:
             return _announce(state, choices[0])
-        return dataclasses.replace(
-            state, pending=Pending("defend", _player_of(state, attack.target))
-        ), []
+        return evolve(state, pending=Pending("defend", _player_of(state, attack.target))), []
     if attack.stage == "attack":
         roll = attack.attack_test
         assert roll is not None
         if roll.awaiting:
-            return dataclasses.replace(state, pending=Pending("attack_die", None)), []
+            return evolve(state, pending=Pending("attack_die", None)), []
         if roll.may_raise:  # VII-C-4 c Note: the attack's 6s before any defence die
-            return dataclasses.replace(
+            return evolve(
                 state, pending=Pending("attack_raise", _player_of(state, attack.attacker))
             ), []
         return _attack_rolled(state)
@@ -909,15 +903,15 @@ def _drive_attack(state: GameState) -> Transition:
         roll = attack.defence_test
         assert roll is not None
         if roll.awaiting:
-            return dataclasses.replace(state, pending=Pending("defence_die", None)), []
+            return evolve(state, pending=Pending("defence_die", None)), []
         if roll.may_raise:
-            return dataclasses.replace(
+            return evolve(
                 state, pending=Pending("defence_raise", _player_of(state, attack.target))
             ), []
         return _defence_rolled(state)
     if attack.stage == "wound":
         if len(attack.wound) < 2:
-            return dataclasses.replace(state, pending=Pending("combat_wound_die", None)), []
+            return evolve(state, pending=Pending("combat_wound_die", None)), []
         return _finish_attack(state)
     raise EngineError(f"an attack is stuck at its {attack.stage!r} stage")
 
@@ -927,18 +921,18 @@ def _announce(state: GameState, defence: DefenceChoice) -> Transition:
     board = _fight(state).board
     events: list[Event] = []
     if defence.sustained:
-        target = dataclasses.replace(board.fighter(attack.target), sustaining=True)
+        target = evolve(board.fighter(attack.target), sustaining=True)
         events.append(SustainedDefence(attack.target, target.current(C.DEF)))
     elif defence.dice:
         events.append(DefenceAnnounced(attack.target, defence.dice))
-    attack = dataclasses.replace(attack, defence=defence, stage="attack")
+    attack = evolve(attack, defence=defence, stage="attack")
     att, _ = _values(board, attack)
     if defence.dice == 0 and att >= 0:
         # VII-C-4 c and the book's example: the test cannot fail and nothing opposes it.
-        attack = dataclasses.replace(attack, stage="wound")
+        attack = evolve(attack, stage="wound")
         events.append(AttackRolled(attack.attacker, att, (), 0, 0, False, rolled=False))
     else:
-        attack = dataclasses.replace(attack, attack_test=DiceOnTable.start(att))
+        attack = evolve(attack, attack_test=DiceOnTable.start(att))
     return _set_fight(state, attack=attack), events
 
 
@@ -980,7 +974,7 @@ def _attack_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     attack = _attack(state)
     assert attack.attack_test is not None
-    attack = dataclasses.replace(attack, attack_test=attack.attack_test.add(choice.face))
+    attack = evolve(attack, attack_test=attack.attack_test.add(choice.face))
     return _set_fight(state, attack=attack), []
 
 
@@ -988,16 +982,14 @@ def _defence_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     attack = _attack(state)
     assert attack.defence_test is not None
-    attack = dataclasses.replace(attack, defence_test=attack.defence_test.add(choice.face))
+    attack = evolve(attack, defence_test=attack.defence_test.add(choice.face))
     return _set_fight(state, attack=attack), []
 
 
 def _wound_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     attack = _attack(state)
-    return _set_fight(
-        state, attack=dataclasses.replace(attack, wound=(*attack.wound, choice.face))
-    ), []
+    return _set_fight(state, attack=evolve(attack, wound=(*attack.wound, choice.face))), []
 
 
 def _attack_raise_apply(state: GameState, choice: Choice) -> Transition:
@@ -1008,7 +1000,7 @@ def _attack_raise_apply(state: GameState, choice: Choice) -> Transition:
         events: list[Event] = [TestRaised(_player_of(state, attack.attacker), "attack")]
     else:
         roll, events = attack.attack_test.keep(), []
-    return _set_fight(state, attack=dataclasses.replace(attack, attack_test=roll)), events
+    return _set_fight(state, attack=evolve(attack, attack_test=roll)), events
 
 
 def _defence_raise_apply(state: GameState, choice: Choice) -> Transition:
@@ -1019,7 +1011,7 @@ def _defence_raise_apply(state: GameState, choice: Choice) -> Transition:
         events: list[Event] = [TestRaised(_player_of(state, attack.target), "defence")]
     else:
         roll, events = attack.defence_test.keep(), []
-    return _set_fight(state, attack=dataclasses.replace(attack, defence_test=roll)), events
+    return _set_fight(state, attack=evolve(attack, defence_test=roll)), events
 
 
 def _attack_raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
@@ -1067,10 +1059,10 @@ def _attack_rolled(state: GameState) -> Transition:
         state, events = _finish_attack(state)
         return state, [event, *events]
     if attack.defence.dice == 0:
-        return _set_fight(state, attack=dataclasses.replace(attack, stage="wound")), [event]
+        return _set_fight(state, attack=evolve(attack, stage="wound")), [event]
     _, def_ = _values(board, attack)
     defence_test = DiceOnTable.start(def_, attack.defence.dice)
-    attack = dataclasses.replace(attack, stage="defence-test", defence_test=defence_test)
+    attack = evolve(attack, stage="defence-test", defence_test=defence_test)
     return _set_fight(state, attack=attack), [event]
 
 
@@ -1093,7 +1085,7 @@ def _defence_rolled(state: GameState) -> Transition:
     if blocked:
         state, events = _finish_attack(state)
         return state, [event, *events]
-    return _set_fight(state, attack=dataclasses.replace(attack, stage="wound")), [event]
+    return _set_fight(state, attack=evolve(attack, stage="wound")), [event]
 
 
 def _finish_attack(state: GameState) -> Transition:
@@ -1108,7 +1100,7 @@ def _finish_attack(state: GameState) -> Transition:
     if attack.wound:
         attacker, target = board.fighter(attack.attacker), board.fighter(attack.target)
         sustaining = attack.defence.sustained or target.sustaining
-        res = dataclasses.replace(target, sustaining=sustaining).current(C.RES)
+        res = evolve(target, sustaining=sustaining).current(C.RES)
         wound = read_wound(attack.wound, attacker.current(C.STR), res)
     record = read_attack(
         board, attack.attacker, attack.target, attack.defence, attack_test, defence_test, wound
@@ -1132,7 +1124,7 @@ def _finish_attack(state: GameState) -> Transition:
                 stunned=after.stunned,
             )
         )
-        victim = dataclasses.replace(victim, wounds=after.wound_levels, stunned=after.stunned)
+        victim = evolve(victim, wounds=after.wound_levels, stunned=after.stunned)
     if record.killed:
         events.append(
             FighterKilled(attack.target, attack.attacker, dice_lost=record.dice_lost_on_death)
@@ -1180,7 +1172,7 @@ def _drive_pursuit(state: GameState) -> Transition:
         return _set_fight(state, pursuers=fight.pursuers[1:]), []
     if len(moves) == 1:
         return _pursue(state, moves[0])
-    return dataclasses.replace(state, pending=Pending("pursue", _player_of(state, fighter))), []
+    return evolve(state, pending=Pending("pursue", _player_of(state, fighter))), []
 
 
 def _pursuit_moves(state: GameState) -> list[Pursue]:
@@ -1195,8 +1187,8 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
     if move.x is not None and move.y is not None:
         facing = move.facing if move.facing is not None else fighter.facing
         # II-E-1: fighters touching the engaged enemy may be pushed slightly to make room.
-        pushed = [dataclasses.replace(state.fighter(i), x=x, y=y) for i, x, y in move.pushed]
-        moved = dataclasses.replace(fighter, x=move.x, y=move.y, facing=facing)
+        pushed = [evolve(state.fighter(i), x=x, y=y) for i, x, y in move.pushed]
+        moved = evolve(fighter, x=move.x, y=move.y, facing=facing)
         state = state.with_fighters(*pushed, moved)
     # On a table the contact finder sees the new contacts; without one they are recorded.
     new = tuple(
@@ -1208,7 +1200,7 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
     )
     state = _set(
         state,
-        fight=dataclasses.replace(fight, pursuers=fight.pursuers[1:]),
+        fight=evolve(fight, pursuers=fight.pursuers[1:]),
         pursued=(*progress.pursued, move.fighter),
         engaged=progress.engaged + new,
     )

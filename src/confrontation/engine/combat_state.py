@@ -14,9 +14,10 @@ test (II-A-3) between the players (Discipline to separate a melee, Authority, in
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from confrontation.dice import PendingTest, TestResult, standing
+from confrontation.engine.frozen import evolve
 from confrontation.engine.melee import Combat
 from confrontation.rules.combat import CombatState, DefenceChoice
 
@@ -56,7 +57,7 @@ class DiceOnTable:
         at = len(self.chains) - self.due
         chains = list(self.chains)
         chains[at] = (*chains[at], face)
-        return replace(self, chains=tuple(chains), due=self.due - 1, faces=(*self.faces, face))
+        return evolve(self, chains=tuple(chains), due=self.due - 1, faces=(*self.faces, face))
 
     @property
     def may_raise(self) -> bool:
@@ -68,11 +69,11 @@ class DiceOnTable:
         if not self.may_raise:
             raise ValueError("nothing to raise")
         kept = tuple(c for c in self.chains if c[-1] == 6)
-        return replace(self, chains=kept, due=len(kept), raised=True)
+        return evolve(self, chains=kept, due=len(kept), raised=True)
 
     def keep(self) -> DiceOnTable:
         """The player keeps his result."""
-        return replace(self, stopped=True)
+        return evolve(self, stopped=True)
 
     @property
     def done(self) -> bool:
@@ -129,9 +130,7 @@ class Contest:
         return next(h for h in self.hands if h.player == player)
 
     def with_hand(self, hand: Hand) -> Contest:
-        return replace(
-            self, hands=tuple(hand if h.player == hand.player else h for h in self.hands)
-        )
+        return evolve(self, hands=tuple(hand if h.player == hand.player else h for h in self.hands))
 
 
 @dataclass(frozen=True)

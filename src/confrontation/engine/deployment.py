@@ -17,7 +17,6 @@ the placing of the fighters.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 
@@ -32,6 +31,7 @@ from confrontation.engine.events import (
     ZoneChosen,
 )
 from confrontation.engine.field import deployment_spots, field_of, piece_of, table_of
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, ChooseZone, DieFace, Option, Place, Question
 from confrontation.engine.registry import (
     EngineError,
@@ -67,8 +67,8 @@ def _progress(state: GameState) -> DeploymentProgress:
 
 
 def _with(state: GameState, **changes: object) -> GameState:
-    progress = dataclasses.replace(_progress(state), **changes)  # type: ignore[arg-type]
-    return dataclasses.replace(state, deployment=progress)
+    progress = evolve(_progress(state), **changes)
+    return evolve(state, deployment=progress)
 
 
 def lay_scenery(ground: Battleground, dice: Sequence[int]) -> Battleground:
@@ -80,9 +80,7 @@ def lay_scenery(ground: Battleground, dice: Sequence[int]) -> Battleground:
             elements = random_layout(table, ScriptedRoller(dice), count)
         except ValueError:
             continue
-        return dataclasses.replace(
-            ground, scenery=tuple(piece_of(e) for e in elements), scenery_count=0
-        )
+        return evolve(ground, scenery=tuple(piece_of(e) for e in elements), scenery_count=0)
     raise EngineError(f"no legal layout of {MIN_ELEMENTS} scenery elements on this table")
 
 
@@ -91,33 +89,31 @@ def drive(state: GameState) -> Transition:
     ground = _ground(state)
     if state.deployment is None:
         started = PhaseStarted(0, Phase.DEPLOYMENT.value)
-        return dataclasses.replace(state, deployment=DeploymentProgress()), [started]
+        return evolve(state, deployment=DeploymentProgress()), [started]
     progress = state.deployment
     if progress.step == "scenery":
         if ground.scenery is not None:
             return _with(state, step="zones"), []
         if ground.scenery_count <= 0:
-            ground = dataclasses.replace(ground, scenery=())
-            return dataclasses.replace(state, battleground=ground), []
+            ground = evolve(ground, scenery=())
+            return evolve(state, battleground=ground), []
         if len(progress.dice) < SCENERY_DICE:
-            return dataclasses.replace(state, pending=Pending("scenery_die", None)), []
+            return evolve(state, pending=Pending("scenery_die", None)), []
         ground = lay_scenery(ground, progress.dice)
         assert ground.scenery is not None
         laid = SceneryLaid(tuple(p.name for p in ground.scenery))
-        return dataclasses.replace(state, battleground=ground), [laid]
+        return evolve(state, battleground=ground), [laid]
     if progress.step == "zones":
         if ground.zones is not None:
             return _with(state, step="sequence"), []
         if progress.chooser is None:
-            return dataclasses.replace(state, pending=Pending("zone_die", None)), []
-        return dataclasses.replace(state, pending=Pending("choose_zone", progress.chooser)), []
+            return evolve(state, pending=Pending("zone_die", None)), []
+        return evolve(state, pending=Pending("choose_zone", progress.chooser)), []
     if progress.step == "sequence":  # III-B-1, by the strategic phase's questions
         to_place = tuple(tuple(c.id for c in state.cards_of(p)) for p in PLAYERS)
         strategic = StrategicProgress(to_place=(to_place[0], to_place[1]))
         state = _with(state, step="drawing")
-        state = dataclasses.replace(
-            state, phase=Phase.STRATEGIC, strategic=strategic, first_speaker=None
-        )
+        state = evolve(state, phase=Phase.STRATEGIC, strategic=strategic, first_speaker=None)
         return state, [PhaseStarted(0, Phase.STRATEGIC.value)]
     return _drawing(state)
 
@@ -125,19 +121,19 @@ def drive(state: GameState) -> Transition:
 def _drawing(state: GameState) -> Transition:
     """III-B-2: the drawing of IV-B-1, each played card's fighters placed one by one."""
     if state.activation is None:
-        state = dataclasses.replace(state, strategic=None)
+        state = evolve(state, strategic=None)
         return open_floor(state)
     progress = state.activation
     current = progress.current
     if current is not None:
         if _next_to_place(state) is not None:
-            return dataclasses.replace(state, pending=Pending("deploy", current.player)), []
+            return evolve(state, pending=Pending("deploy", current.player)), []
         ended = ActivationEnded(current.player, current.cards)
         return _pass_floor(state, current.player), [ended]
     if progress.floor is not None:
-        return dataclasses.replace(state, pending=Pending("floor", progress.floor)), []
+        return evolve(state, pending=Pending("floor", progress.floor)), []
     ended_phase = PhaseEnded(0, Phase.DEPLOYMENT.value)
-    state = dataclasses.replace(
+    state = evolve(
         state,
         phase=Phase.STRATEGIC,
         round=1,
@@ -200,8 +196,8 @@ def _zone_apply(state: GameState, choice: Choice) -> Transition:
     chooser = _progress(state).chooser
     assert chooser is not None
     zones = (choice.zone, 1 - choice.zone) if chooser == 0 else (1 - choice.zone, choice.zone)
-    ground = dataclasses.replace(_ground(state), zones=zones)
-    state = dataclasses.replace(state, battleground=ground)
+    ground = evolve(_ground(state), zones=zones)
+    state = evolve(state, battleground=ground)
     return state, [ZoneChosen(p, zones[p]) for p in PLAYERS]
 
 
@@ -237,12 +233,12 @@ def _deploy_apply(state: GameState, choice: Choice) -> Transition:
     assert current is not None
     fighter_id = _next_to_place(state)
     assert fighter_id is not None
-    fighter = dataclasses.replace(
+    fighter = evolve(
         state.fighter(fighter_id), x=choice.x, y=choice.y, facing=choice.facing, on_table=True
     )
-    current = dataclasses.replace(current, done=(*current.done, fighter_id))
-    progress = dataclasses.replace(state.activation, current=current)
-    state = dataclasses.replace(state.with_fighters(fighter), activation=progress)
+    current = evolve(current, done=(*current.done, fighter_id))
+    progress = evolve(state.activation, current=current)
+    state = evolve(state.with_fighters(fighter), activation=progress)
     return state, [Deployed(fighter_id, choice.x, choice.y, choice.facing)]
 
 

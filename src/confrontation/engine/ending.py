@@ -14,10 +14,10 @@ and the winner. Without hooks the scores stay as they are and there is no winner
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
 from confrontation.engine.events import Event, GameEnded
+from confrontation.engine.frozen import evolve
 from confrontation.engine.registry import Registration, Transition
 from confrontation.engine.state import GameState, Phase
 
@@ -44,7 +44,7 @@ def register_watch(name: str, watch: Watch) -> Registration[str, Watch]:
 
 def finish(state: GameState, reason: str, winner: int | None = None) -> Transition:
     """End the game: the scoring hooks, then ``GameEnded`` (``winner`` unless a hook set one)."""
-    state = dataclasses.replace(state, phase=Phase.OVER, pending=None, winner=winner)
+    state = evolve(state, phase=Phase.OVER, pending=None, winner=winner)
     events: list[Event] = []
     for hook in list(SCORING.values()):
         state, scored = hook(state)

@@ -15,7 +15,6 @@ resumes with the next hook once it is answered. Step 6 has a built-in hook: the 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from confrontation.engine.ending import finish
@@ -26,6 +25,7 @@ from confrontation.engine.events import (
     PhaseEnded,
     PhaseStarted,
 )
+from confrontation.engine.frozen import evolve
 from confrontation.engine.registry import EngineError, Transition, register_phase
 from confrontation.engine.rounddata import load_round_data
 from confrontation.engine.state import Fighter, GameState, MaintenanceProgress, Phase
@@ -84,9 +84,7 @@ def remove_round_markers(state: GameState) -> Transition:
     for fighter in state.fighters:
         names = _removed(fighter)
         if names:
-            changed.append(
-                dataclasses.replace(fighter, stunned=False, charged=False, defence=False)
-            )
+            changed.append(evolve(fighter, stunned=False, charged=False, defence=False))
             events.append(MarkersRemoved(fighter.id, names))
     return state.with_fighters(*changed), events
 
@@ -115,8 +113,8 @@ def drive(state: GameState) -> Transition:
             events.append(MaintenanceStepStarted(current.name, current.section))
         if progress.hook < len(hooks):
             hook = hooks[progress.hook]
-            progress = dataclasses.replace(progress, hook=progress.hook + 1)
-            state = dataclasses.replace(state, maintenance=progress)
+            progress = evolve(progress, hook=progress.hook + 1)
+            state = evolve(state, maintenance=progress)
             state, happened = hook(state)
             events.extend(happened)
             if state.pending is not None:
@@ -124,12 +122,12 @@ def drive(state: GameState) -> Transition:
             progress = state.maintenance or progress
             continue
         progress = MaintenanceProgress(step=progress.step + 1, hook=0)
-        state = dataclasses.replace(state, maintenance=progress)
+        state = evolve(state, maintenance=progress)
     events.append(PhaseEnded(state.round, Phase.MAINTENANCE.value))
     if state.round >= state.rounds:  # III-A-2: the scenario's last round is over
-        over, ended = finish(dataclasses.replace(state, maintenance=None), "all rounds played")
+        over, ended = finish(evolve(state, maintenance=None), "all rounds played")
         return over, events + ended
-    next_round = dataclasses.replace(
+    next_round = evolve(
         state, round=state.round + 1, phase=Phase.STRATEGIC, maintenance=None, strategic=None
     )
     return next_round, events

@@ -16,7 +16,6 @@ destinations (:func:`~.field.destinations`), none in contact with an enemy (V-D)
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 
@@ -55,6 +54,7 @@ from confrontation.engine.field import (
     placed,
     rounded,
 )
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import (
     Announce,
     AnnouncementsDone,
@@ -260,7 +260,7 @@ class MovementProvider:
             )
             state = with_activation(
                 state,
-                dataclasses.replace(activation, exclusive=(*activation.exclusive, announcement)),
+                evolve(activation, exclusive=(*activation.exclusive, announcement)),
             )
             event = ActionAnnounced(
                 choice.fighter, choice.action, choice.target, choice.method, choice.shoot
@@ -268,21 +268,19 @@ class MovementProvider:
             return state, [event]
         if isinstance(choice, AnnouncementsDone):
             cleared = [
-                dataclasses.replace(state.fighter(f), must_cover=False)
+                evolve(state.fighter(f), must_cover=False)
                 for f in activation.fighters
                 if state.fighter(f).must_cover
             ]
             state = state.with_fighters(*cleared)
-            state = with_activation(state, dataclasses.replace(activation, stage="shots", index=0))
+            state = with_activation(state, evolve(activation, stage="shots", index=0))
             return next_exclusive(state)
         if isinstance(choice, FighterDone):
-            done = dataclasses.replace(
-                activation, done=(*activation.done, choice.fighter), acting=None
-            )
+            done = evolve(activation, done=(*activation.done, choice.fighter), acting=None)
             return with_activation(state, done), []
         assert isinstance(choice, Walk)
         fighter = state.fighter(choice.fighter)
-        state = with_activation(state, dataclasses.replace(activation, acting=choice.fighter))
+        state = with_activation(state, evolve(activation, acting=choice.fighter))
         action = ActionInProgress(
             "walk",
             choice.fighter,
@@ -339,9 +337,9 @@ def next_exclusive(state: GameState) -> Transition:
             announcement = activation.exclusive[index]
             index += 1
             if announcement.shoot and state.fighter(announcement.fighter).in_play:
-                state = with_activation(state, dataclasses.replace(activation, index=index))
+                state = with_activation(state, evolve(activation, index=index))
                 return start_assault_shot(state, announcement)
-        activation = dataclasses.replace(activation, stage="moves", index=0)
+        activation = evolve(activation, stage="moves", index=0)
         state = with_activation(state, activation)
     if activation.stage == "moves":
         index = activation.index
@@ -349,9 +347,9 @@ def next_exclusive(state: GameState) -> Transition:
             announcement = activation.exclusive[index]
             index += 1
             if state.fighter(announcement.fighter).in_play:
-                state = with_activation(state, dataclasses.replace(activation, index=index))
+                state = with_activation(state, evolve(activation, index=index))
                 return _start_exclusive(state, announcement)
-        state = with_activation(state, dataclasses.replace(activation, stage="cumulative", index=0))
+        state = with_activation(state, evolve(activation, stage="cumulative", index=0))
     return state, []
 
 
@@ -396,9 +394,9 @@ def _start_disengagement(state: GameState) -> Transition:
 
 def _disengage_failed(state: GameState) -> Transition:
     action = action_of(state)
-    fighter = dataclasses.replace(state.fighter(action.fighter), defence=True)
+    fighter = evolve(state.fighter(action.fighter), defence=True)
     if action.kind == "walk":
-        fighter = dataclasses.replace(fighter, walked=True)
+        fighter = evolve(fighter, walked=True)
     state = state.with_fighters(fighter)
     state, events = finish(state)
     if action.kind == "walk":
@@ -409,7 +407,7 @@ def _disengage_failed(state: GameState) -> Transition:
 def _done(state: GameState, fighter_id: str) -> GameState:
     activation = activation_of(state)
     return with_activation(
-        state, dataclasses.replace(activation, done=(*activation.done, fighter_id), acting=None)
+        state, evolve(activation, done=(*activation.done, fighter_id), acting=None)
     )
 
 
@@ -462,9 +460,9 @@ def _destination_apply(state: GameState, choice: Choice) -> Transition:
     if isinstance(choice, Redirect):  # stays
         changed = fighter
         if action.kind == "walk":
-            changed = dataclasses.replace(fighter, walked=True)
+            changed = evolve(fighter, walked=True)
         elif action.kind == "cover":
-            changed = dataclasses.replace(fighter, cover=True, must_cover=False)
+            changed = evolve(fighter, cover=True, must_cover=False)
         state, events = finish(state.with_fighters(changed))
         return state, events
     assert isinstance(choice, Place)
@@ -472,11 +470,11 @@ def _destination_apply(state: GameState, choice: Choice) -> Transition:
     before = here.base(fighter.id)
     after = before.moved(choice.x, choice.y, choice.facing)
     travelled = round(math.dist(before.sight, after.sight), 2)
-    changed = dataclasses.replace(fighter, x=choice.x, y=choice.y, facing=choice.facing)
+    changed = evolve(fighter, x=choice.x, y=choice.y, facing=choice.facing)
     if action.kind == "walk":
-        changed = dataclasses.replace(changed, walked=True)
+        changed = evolve(changed, walked=True)
     if action.kind == "cover":  # V-B-4: Target/+2 until his next activation
-        changed = dataclasses.replace(changed, cover=True, must_cover=False)
+        changed = evolve(changed, cover=True, must_cover=False)
     state = mark_moved(state.with_fighters(changed), fighter.id)
     moved = Moved(fighter.id, action.kind, choice.x, choice.y, choice.facing, travelled)
     state, events = finish(state)
@@ -588,7 +586,7 @@ def _fall_short(state: GameState, measured: float | None) -> Transition:
         while travel > 0.05:
             spot = rounded(placed(base, path.point_at(travel), path.heading_at(travel)))
             if here.spot_problem(action.fighter, spot, enemies_apart=True) is None:
-                fighter = dataclasses.replace(
+                fighter = evolve(
                     state.fighter(action.fighter), x=spot.x, y=spot.y, facing=spot.facing
                 )
                 state = mark_moved(state.with_fighters(fighter), fighter.id)
@@ -609,9 +607,9 @@ def _in_contact(state: GameState, placement: ContactPlacement, travelled: float)
     changed: list[Fighter] = []
     for index, base in placement.pushed:  # II-E-1: fighters in contact pushed a little
         pushed = state.fighter(others[index])
-        changed.append(dataclasses.replace(pushed, x=round(base.x, 4), y=round(base.y, 4)))
+        changed.append(evolve(pushed, x=round(base.x, 4), y=round(base.y, 4)))
     base = placement.base
-    fighter = dataclasses.replace(
+    fighter = evolve(
         state.fighter(mover), x=round(base.x, 4), y=round(base.y, 4), facing=round(base.facing, 3)
     )
     changed.append(fighter)
@@ -620,7 +618,7 @@ def _in_contact(state: GameState, placement: ContactPlacement, travelled: float)
     targets = tuple(sorted(here.enemies_in_contact(mover)))
     if action.target not in targets:  # contact rules refused the place after all
         return _fall_short(state, round(travelled, 2))
-    attacked = [dataclasses.replace(state.fighter(t), attacked=True) for t in targets]
+    attacked = [evolve(state.fighter(t), attacked=True) for t in targets]
     state = state.with_fighters(*attacked)
     distance_cm = round(travelled, 2)
     if action.kind == "engage":
@@ -640,13 +638,11 @@ def _charged(state: GameState, targets: tuple[str, ...], travelled: float) -> Tr
         power,
         tuple((t, state.profile(state.fighter(t).profile).power) for t in targets),
     )
-    state = dataclasses.replace(state, charges=(*state.charges, record))
+    state = evolve(state, charges=(*state.charges, record))
     charges = [Charge(c.round, c.charger, c.power, dict(c.targets)) for c in state.charges]
     penalised = penalised_fighters(charges, state.round)
     newly = tuple(sorted(f for f in penalised if not state.fighter(f).charged))
-    state = state.with_fighters(
-        *(dataclasses.replace(state.fighter(f), charged=True) for f in newly)
-    )
+    state = state.with_fighters(*(evolve(state.fighter(f), charged=True) for f in newly))
     event = Charged(mover.id, targets, travelled, newly)
     if _rotation_sets(state):
         state = update(state, stage="rotate")
@@ -708,7 +704,7 @@ def _rotate_apply(state: GameState, choice: Choice) -> Transition:
         turned = []
         for t in choice.fighters:
             base = _turned(here, charger, t)
-            turned.append(dataclasses.replace(state.fighter(t), facing=base.facing))
+            turned.append(evolve(state.fighter(t), facing=base.facing))
         state = state.with_fighters(*turned)
         events.append(FightersRotated(action.fighter, choice.fighters))
     state, after = finish(state)
@@ -789,7 +785,7 @@ def _target_gone(state: GameState) -> Transition:
         while travel > 0.05:
             spot = rounded(placed(base, path.point_at(travel), path.heading_at(travel)))
             if here.spot_problem(action.fighter, spot, enemies_apart=True) is None:
-                fighter = dataclasses.replace(
+                fighter = evolve(
                     state.fighter(action.fighter), x=spot.x, y=spot.y, facing=spot.facing
                 )
                 state = mark_moved(state.with_fighters(fighter), fighter.id)

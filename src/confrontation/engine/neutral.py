@@ -31,7 +31,6 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +45,7 @@ from confrontation.engine.combat_questions import (
     SplitMelee,
 )
 from confrontation.engine.events import Event
+from confrontation.engine.frozen import evolve
 from confrontation.engine.narrate import Narrator, register_sentence
 from confrontation.engine.questions import Choice, DieFace, Option, Question, Raise
 from confrontation.engine.registry import (
@@ -148,7 +148,7 @@ def add_neutrals(state: GameState, specs: Sequence[NeutralSpec]) -> GameState:
                 on_table=state.battleground is not None,
             )
         )
-    return dataclasses.replace(
+    return evolve(
         state,
         profiles=tuple(profiles.values()),
         cards=state.cards + tuple(cards),
@@ -186,7 +186,7 @@ def decide(state: GameState) -> Transition:
     choice = policy(state, legal)
     if choice not in legal:
         raise EngineError(f"the XX-E rule chose {choice!r}, not a legal {pending.kind!r}")
-    state = dataclasses.replace(state, pending=None)
+    state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
     return state, [NeutralDecided(pending.kind, choice), *applied]
 
@@ -268,7 +268,7 @@ def _start_draw(state: GameState, legal: list[Choice]) -> Transition:
     if not fight.draw:
         _, ranked = _priorities(state, legal)
         state = combat_phase._set_fight(state, draw=ranked[0])
-    return dataclasses.replace(state, pending=Pending("neutral_target_die", None)), []
+    return evolve(state, pending=Pending("neutral_target_die", None)), []
 
 
 def _attack(state: GameState, legal: list[Choice]) -> Choice:

@@ -28,7 +28,6 @@ In the combat phase (hooks the combat phase calls, state in ``CombatProgress.sce
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -42,6 +41,7 @@ from confrontation.dice import FACES
 from confrontation.engine.combat_state import CombatProgress, DiceOnTable, SceneryWork
 from confrontation.engine.events import Event, TestRaised
 from confrontation.engine.field import field_of, has_field, scenery_of
+from confrontation.engine.frozen import evolve
 from confrontation.engine.narrate import Narrator, register_sentence
 from confrontation.engine.questions import Choice, DieFace, KeepResult, Option, Question, Raise
 from confrontation.engine.registry import EngineError, Handler, Transition, register_handler
@@ -170,9 +170,7 @@ def structured(piece: SceneryPiece, kinds: Mapping[str, ElementKind] | None = No
     kind = table.get(piece.name) or table.get(kind_of(piece.name))
     if kind is None or not kind.destructible:
         return piece
-    return dataclasses.replace(
-        piece, structure_points=kind.structure_points, resistance=kind.resistance
-    )
+    return evolve(piece, structure_points=kind.structure_points, resistance=kind.resistance)
 
 
 def with_structure(state: GameState, kinds: Mapping[str, ElementKind] | None = None) -> GameState:
@@ -181,7 +179,7 @@ def with_structure(state: GameState, kinds: Mapping[str, ElementKind] | None = N
     if ground is None or not ground.scenery:
         return state
     pieces = tuple(structured(p, kinds) for p in ground.scenery)
-    return dataclasses.replace(state, battleground=dataclasses.replace(ground, scenery=pieces))
+    return evolve(state, battleground=evolve(ground, scenery=pieces))
 
 
 def destructible(piece: SceneryPiece) -> bool:
@@ -303,8 +301,8 @@ def _work(state: GameState) -> SceneryWork:
 
 def _set(state: GameState, **changes: Any) -> GameState:
     progress = _progress(state)
-    work = dataclasses.replace(progress.scenery, **changes)
-    return dataclasses.replace(state, combat=dataclasses.replace(progress, scenery=work))
+    work = evolve(progress.scenery, **changes)
+    return evolve(state, combat=evolve(progress, scenery=work))
 
 
 def _current(state: GameState, fighter_id: str, characteristic: Characteristic) -> int:
@@ -371,7 +369,7 @@ def drive(state: GameState) -> Transition:
     work = _work(state)
     if work.asking is not None:
         player = state.fighter(work.asking).player
-        return dataclasses.replace(state, pending=Pending("attack_scenery", player)), []
+        return evolve(state, pending=Pending("attack_scenery", player)), []
     fighter_id, element = work.queue[0]
     piece = _piece(state, element)
     if piece is None or not destructible(piece) or not state.fighter(fighter_id).alive:
@@ -401,7 +399,7 @@ def drive(state: GameState) -> Transition:
 
 
 def _pending(state: GameState, kind: str, player: int | None) -> GameState:
-    return dataclasses.replace(state, pending=Pending(kind, player))
+    return evolve(state, pending=Pending(kind, player))
 
 
 def _next(state: GameState) -> GameState:
@@ -437,9 +435,9 @@ def _damage(state: GameState, fighter_id: str, piece: SceneryPiece) -> Transitio
         pieces = tuple(p for p in ground.scenery if p.name != piece.name)
         events.append(SceneryDestroyed(piece.name, fighter_id))
     else:
-        changed = dataclasses.replace(piece, structure_points=left)
+        changed = evolve(piece, structure_points=left)
         pieces = tuple(changed if p.name == piece.name else p for p in ground.scenery)
-    state = dataclasses.replace(state, battleground=dataclasses.replace(ground, scenery=pieces))
+    state = evolve(state, battleground=evolve(ground, scenery=pieces))
     return _next(state), events
 
 
@@ -472,13 +470,13 @@ def _assign_apply(state: GameState, choice: Choice) -> Transition:
         fight = progress.fight
         assert fight is not None
         combatant = fight.board.fighter(choice.fighter)
-        combatant = dataclasses.replace(
+        combatant = evolve(
             combatant,
             attack_left=combatant.attack_left - choice.dice,
             used=combatant.used + choice.dice,
         )
-        fight = dataclasses.replace(fight, board=fight.board.replaced(combatant))
-        state = dataclasses.replace(state, combat=dataclasses.replace(progress, fight=fight))
+        fight = evolve(fight, board=fight.board.replaced(combatant))
+        state = evolve(state, combat=evolve(progress, fight=fight))
     queue = tuple((choice.fighter, e) for e, n in choice.attacks for _ in range(n))
     state = _set(
         state,

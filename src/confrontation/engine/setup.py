@@ -12,11 +12,11 @@ III-A-3 and III-B; :func:`place` puts fighters at given spots (rulebook examples
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from confrontation.armylists.load import Nation, bundled_nations
+from confrontation.engine.frozen import evolve
 from confrontation.engine.state import (
     Battleground,
     Card,
@@ -181,9 +181,7 @@ def on_battlefield(
         zones=zones,
     )
     phase = Phase.DEPLOYMENT if deploy else Phase.STRATEGIC
-    return dataclasses.replace(
-        state, battleground=ground, phase=phase, round=0 if deploy else state.round
-    )
+    return evolve(state, battleground=ground, phase=phase, round=0 if deploy else state.round)
 
 
 def place(state: GameState, positions: Mapping[str, tuple[float, float, float]]) -> GameState:
@@ -192,9 +190,5 @@ def place(state: GameState, positions: Mapping[str, tuple[float, float, float]])
     changed = []
     for fighter_id, (x, y, facing) in positions.items():
         fighter = state.fighter(fighter_id)
-        changed.append(
-            dataclasses.replace(
-                fighter, x=float(x), y=float(y), facing=float(facing), on_table=True
-            )
-        )
+        changed.append(evolve(fighter, x=float(x), y=float(y), facing=float(facing), on_table=True))
     return state.with_fighters(*changed)

@@ -21,7 +21,6 @@ against the assault's reach, base difficulty 7 whatever the range.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -48,6 +47,7 @@ from confrontation.engine.events import (
     TookCover,
 )
 from confrontation.engine.field import Field, current, field_of, has_field, shot_distance
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import (
     Choice,
     ChooseVictim,
@@ -151,9 +151,7 @@ class ShootingProvider:
         assert isinstance(choice, Shoot)
         activation = activation_of(state)
         still = activation.still + ((choice.fighter,) if choice.still else ())
-        state = with_activation(
-            state, dataclasses.replace(activation, acting=choice.fighter, still=still)
-        )
+        state = with_activation(state, evolve(activation, acting=choice.fighter, still=still))
         action = ActionInProgress(
             "shoot", choice.fighter, stage="cover", target=choice.target, still=choice.still
         )
@@ -220,7 +218,7 @@ def _measure(state: GameState) -> Transition:
     measured = round(shot_distance(here, shooter.id, action.target), 2)
     target = shot_target(state, here, shooter.id, action.target)
     shots_before = shooter.shots
-    state = state.with_fighters(dataclasses.replace(shooter, shots=shooter.shots + 1))
+    state = state.with_fighters(evolve(shooter, shots=shooter.shots + 1))
     if action.assault:
         from confrontation.engine.movement import pass_through, potential_of
 
@@ -355,7 +353,7 @@ def _cover_apply(state: GameState, choice: Choice) -> Transition:
     assert action.target is not None
     events: list[Event] = []
     if choice.take:
-        target = dataclasses.replace(state.fighter(action.target), must_cover=True)
+        target = evolve(state.fighter(action.target), must_cover=True)
         state = state.with_fighters(target)
         events.append(TookCover(target.id))
     state, more = _measure(state)
@@ -395,7 +393,7 @@ def _what_if(state: GameState, action: ActionInProgress, cover: bool) -> int | N
     assert action.target is not None
     here = field_of(state)
     target = shot_target(state, here, action.fighter, action.target)
-    target = dataclasses.replace(target, in_cover=target.in_cover or cover)
+    target = evolve(target, in_cover=target.in_cover or cover)
     if action.assault:
         return assault_shot_difficulty(target).total
     ranges = state.profile(state.fighter(action.fighter).profile).ranges

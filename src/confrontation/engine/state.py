@@ -11,7 +11,6 @@ Only :func:`confrontation.engine.step.step` produces new states during a game.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import json
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 from confrontation.dice import chain_natural
 from confrontation.engine.codec import Tagged, decode, encode
 from confrontation.engine.combat_state import CombatProgress as CombatProgress
+from confrontation.engine.frozen import evolve
 
 PLAYERS: tuple[int, int] = (0, 1)
 """Players are numbered 0 and 1 inside the engine and shown as "Player 1" and "Player 2"."""
@@ -492,12 +492,12 @@ class GameState:
         """A copy with these fighters replaced (matched by id)."""
         by_id = {f.id: f for f in changed}
         fighters = tuple(by_id.get(f.id, f) for f in self.fighters)
-        return dataclasses.replace(self, fighters=fighters)
+        return evolve(self, fighters=fighters)
 
     def with_side(self, side: Side) -> GameState:
         """A copy with this player's side replaced."""
         sides = (side, self.sides[1]) if side.player == 0 else (self.sides[0], side)
-        return dataclasses.replace(self, sides=sides)
+        return evolve(self, sides=sides)
 
 
 def state_to_data(state: GameState) -> dict[str, Any]:

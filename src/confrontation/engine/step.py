@@ -8,7 +8,6 @@ a game with agents (``choose(state, question, legal) -> Choice``) until it ends.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Protocol
@@ -30,6 +29,7 @@ from confrontation.engine import (  # noqa: F401
 )
 from confrontation.engine.ending import WATCHES, watched
 from confrontation.engine.events import ChoiceMade, DieRolled, Event, GameStarted
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, DieFace, Question
 from confrontation.engine.registry import (
     DRIVERS,
@@ -100,10 +100,10 @@ def step(state: GameState, choice: Choice) -> Transition:
             raise IllegalChoice(f"a chance step takes a die face, not {choice!r}")
         subject = handler.subject(state) if handler.subject else None
         events = [DieRolled(pending.kind, subject, choice.face)]
-        state = dataclasses.replace(state, pending=None, dice_rolled=state.dice_rolled + 1)
+        state = evolve(state, pending=None, dice_rolled=state.dice_rolled + 1)
     else:
         events = [ChoiceMade(pending.player, pending.kind, choice)]
-        state = dataclasses.replace(state, pending=None)
+        state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
     events.extend(applied)
     if WATCHES:  # an immediate victory ends the game before anything else happens

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from confrontation.dice import FACES
@@ -28,6 +27,7 @@ from confrontation.engine.events import (
     TacticsTied,
     TestRaised,
 )
+from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import (
     Choice,
     ChooseFirst,
@@ -97,13 +97,13 @@ def _begin_round(state: GameState) -> Transition:
         PhaseStarted(state.round, Phase.STRATEGIC.value),
     ]
     fighters = tuple(
-        dataclasses.replace(f, activated=False, walked=False, shots=0, attacked=False)
+        evolve(f, activated=False, walked=False, shots=0, attacked=False)
         if f.activated or f.walked or f.shots or f.attacked
         else f
         for f in state.fighters
     )
     # V-B-3: only the charges of the current round count for the charge penalties.
-    state = dataclasses.replace(state, fighters=fighters, first_speaker=None, charges=())
+    state = evolve(state, fighters=fighters, first_speaker=None, charges=())
     to_place: list[tuple[str, ...]] = []
     for player in PLAYERS:
         side = state.side(player)
@@ -120,7 +120,7 @@ def _begin_round(state: GameState) -> Transition:
         if gone:
             events.append(CardsWithdrawn(player, gone))  # IV-A-1 note
         state = state.with_side(
-            dataclasses.replace(
+            evolve(
                 side,
                 withdrawn=side.withdrawn + gone,
                 deck=(),
@@ -131,7 +131,7 @@ def _begin_round(state: GameState) -> Transition:
         )
         to_place.append(in_play)
     progress = StrategicProgress(to_place=(to_place[0], to_place[1]))
-    return dataclasses.replace(state, strategic=progress), events
+    return evolve(state, strategic=progress), events
 
 
 def _decide_raise_order(hands: tuple[TacticsHand, TacticsHand]) -> int | None:
@@ -152,48 +152,44 @@ def drive(state: GameState) -> Transition:
         return _begin_round(state)
     for player in PLAYERS:  # IV-A-1
         if progress.to_place[player]:
-            return dataclasses.replace(state, pending=Pending("place_card", player)), []
+            return evolve(state, pending=Pending("place_card", player)), []
     hands = progress.hands
     for player in PLAYERS:  # IV-A-2: choose the fighters
         if not hands[player].chosen:
-            return dataclasses.replace(state, pending=Pending("tactics_fighter", player)), []
+            return evolve(state, pending=Pending("tactics_fighter", player)), []
     if progress.winner is None:
         without = [p for p in PLAYERS if hands[p].fighter is None]
         if len(without) == 1:  # ruling: a side with no eligible fighter loses the roll
             winner = 1 - without[0]
             return _decided(state, progress, winner, uncontested=True)
         if any(hand.awaiting_die for hand in hands):
-            return dataclasses.replace(state, pending=Pending("tactics_die", None)), []
+            return evolve(state, pending=Pending("tactics_die", None)), []
         decider = _decide_raise_order(hands)
         if decider is not None:
-            return dataclasses.replace(state, pending=Pending("tactics_raise", decider)), []
+            return evolve(state, pending=Pending("tactics_raise", decider)), []
         finals = (hands[0].final, hands[1].final)
         if finals[0] == finals[1]:  # II-A-3: roll again until the tie is broken
-            fresh = tuple(
-                dataclasses.replace(h, dice=(), awaiting_die=True, stopped=False) for h in hands
-            )
-            progress = dataclasses.replace(
-                progress, hands=(fresh[0], fresh[1]), attempts=progress.attempts + 1
-            )
-            return dataclasses.replace(state, strategic=progress), [TacticsTied(finals)]
+            fresh = tuple(evolve(h, dice=(), awaiting_die=True, stopped=False) for h in hands)
+            progress = evolve(progress, hands=(fresh[0], fresh[1]), attempts=progress.attempts + 1)
+            return evolve(state, strategic=progress), [TacticsTied(finals)]
         return _decided(state, progress, 0 if finals[0] > finals[1] else 1, uncontested=False)
     if state.first_speaker is None:
-        return dataclasses.replace(state, pending=Pending("choose_first", progress.winner)), []
+        return evolve(state, pending=Pending("choose_first", progress.winner)), []
     # The phase is over: on to the activation phase (or, before round 1, to the drawing of
     # the deployment sequence, III-B-2).
     end = PhaseEnded(state.round, Phase.STRATEGIC.value)
     if state.round == 0:
-        return dataclasses.replace(state, phase=Phase.DEPLOYMENT, activation=None), [end]
-    return dataclasses.replace(state, phase=Phase.ACTIVATION, activation=None), [end]
+        return evolve(state, phase=Phase.DEPLOYMENT, activation=None), [end]
+    return evolve(state, phase=Phase.ACTIVATION, activation=None), [end]
 
 
 def _decided(
     state: GameState, progress: StrategicProgress, winner: int, uncontested: bool
 ) -> Transition:
     finals = (progress.hands[0].final, progress.hands[1].final)
-    progress = dataclasses.replace(progress, winner=winner)
+    progress = evolve(progress, winner=winner)
     event = TacticsRolled(finals, winner, uncontested)
-    return dataclasses.replace(state, strategic=progress), [event]
+    return evolve(state, strategic=progress), [event]
 
 
 # --- building the sequences (IV-A-1) ------------------------------------------------------
@@ -218,13 +214,13 @@ def _place_apply(state: GameState, choice: Choice) -> Transition:
     to_place = list(progress.to_place)
     building[player] = building[player] + (choice.card,)
     to_place[player] = tuple(c for c in to_place[player] if c != choice.card)
-    progress = dataclasses.replace(
+    progress = evolve(
         progress, building=(building[0], building[1]), to_place=(to_place[0], to_place[1])
     )
-    state = dataclasses.replace(state, strategic=progress)
+    state = evolve(state, strategic=progress)
     if to_place[player]:
         return state, []
-    side: Side = dataclasses.replace(state.side(player), deck=building[player])
+    side: Side = evolve(state.side(player), deck=building[player])
     return state.with_side(side), [SequenceSet(player, building[player])]
 
 
@@ -252,7 +248,7 @@ def _place_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 
 def _set_hand(progress: StrategicProgress, player: int, hand: TacticsHand) -> StrategicProgress:
     hands = (hand, progress.hands[1]) if player == 0 else (progress.hands[0], hand)
-    return dataclasses.replace(progress, hands=hands)
+    return evolve(progress, hands=hands)
 
 
 def _fighter_legal(state: GameState) -> list[Choice]:
@@ -271,7 +267,7 @@ def _fighter_apply(state: GameState, choice: Choice) -> Transition:
     if choice.fighter is not None:
         discipline = state.profile(state.fighter(choice.fighter).profile).discipline
     hand = TacticsHand(fighter=choice.fighter, chosen=True, discipline=discipline)
-    state = dataclasses.replace(state, strategic=_set_hand(progress, player, hand))
+    state = evolve(state, strategic=_set_hand(progress, player, hand))
     return state, [TacticsFighterChosen(player, choice.fighter, discipline)]
 
 
@@ -304,8 +300,8 @@ def _die_apply(state: GameState, choice: Choice) -> Transition:
     progress = _progress(state)
     player = _rolling_player(state)
     hand = progress.hands[player]
-    hand = dataclasses.replace(hand, dice=(*hand.dice, choice.face), awaiting_die=False)
-    return dataclasses.replace(state, strategic=_set_hand(progress, player, hand)), []
+    hand = evolve(hand, dice=(*hand.dice, choice.face), awaiting_die=False)
+    return evolve(state, strategic=_set_hand(progress, player, hand)), []
 
 
 def _die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
@@ -325,12 +321,12 @@ def _raise_apply(state: GameState, choice: Choice) -> Transition:
     assert player is not None
     hand = progress.hands[player]
     if isinstance(choice, Raise):
-        hand = dataclasses.replace(hand, awaiting_die=True)
+        hand = evolve(hand, awaiting_die=True)
         events: list[Event] = [TestRaised(player, "tactics")]
     else:
-        hand = dataclasses.replace(hand, stopped=True)
+        hand = evolve(hand, stopped=True)
         events = []
-    return dataclasses.replace(state, strategic=_set_hand(progress, player, hand)), events
+    return evolve(state, strategic=_set_hand(progress, player, hand)), events
 
 
 def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
@@ -359,7 +355,7 @@ def _first_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, ChooseFirst)
     winner = _progress(state).winner
     assert winner is not None
-    state = dataclasses.replace(state, first_speaker=choice.player)
+    state = evolve(state, first_speaker=choice.player)
     return state, [FirstSpeakerChosen(winner, choice.player)]
 
 

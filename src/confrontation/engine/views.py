@@ -7,8 +7,7 @@ nor which one is in reserve: a search agent fills them in again (determinization
 
 from __future__ import annotations
 
-import dataclasses
-
+from confrontation.engine.frozen import evolve
 from confrontation.engine.state import GameState, opponent
 
 
@@ -18,13 +17,13 @@ def redact(state: GameState, player: int) -> GameState:
     side = state.sides[other]
     pool = sorted(side.deck + ((side.reserve,) if side.reserve is not None else ()))
     if side.reserve is not None:
-        hidden = dataclasses.replace(side, reserve=pool[0], deck=tuple(pool[1:]))
+        hidden = evolve(side, reserve=pool[0], deck=tuple(pool[1:]))
     else:
-        hidden = dataclasses.replace(side, deck=tuple(pool))
+        hidden = evolve(side, deck=tuple(pool))
     state = state.with_side(hidden)
     if state.strategic is not None:
         building = list(state.strategic.building)
         building[other] = tuple(sorted(building[other]))
-        strategic = dataclasses.replace(state.strategic, building=(building[0], building[1]))
-        state = dataclasses.replace(state, strategic=strategic)
+        strategic = evolve(state.strategic, building=(building[0], building[1]))
+        state = evolve(state, strategic=strategic)
     return state
