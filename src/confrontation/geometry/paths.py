@@ -157,6 +157,10 @@ class PathGraph:
     inside its edges.
     """
 
+    #: corners' neighbours are shared with later graphs of the same width and table
+    #: (:class:`_Shared`); False builds every graph from scratch (the bench's reference)
+    share = True
+
     def __init__(
         self,
         obstacles: Sequence[BaseGeometry],
@@ -177,17 +181,20 @@ class PathGraph:
         self.n = n = len(obstacles)
         self.raw = np.array(list(obstacles), dtype=object)
         self.empty = shapely.is_empty(self.raw) if n else np.zeros(0, dtype=bool)
-        inflated = [_inflate(o, hw) for o in obstacles]
-        entries: list[BaseGeometry] = [g.buffer(-CLEAR_EPS) for g in inflated]
-        entries += [t.buffer(-CLEAR_EPS) for t in targets]
+        # inflated and eroded shapes come from caches keyed by the shapes: a fighter who
+        # did not move brings the same objects to the next battlefield's graph
+        pieces = [_inflated(o, hw) for o in obstacles]
+        inflated = [piece.shape for piece in pieces]
+        entries: list[BaseGeometry] = [piece.eroded for piece in pieces]
+        entries += [_eroded(t) for t in targets]
         self.target0 = n
         active = [not e for e in self.empty] + [False] * len(targets)
         self.inflated: list[BaseGeometry] = inflated + list(targets)
         framed = -1
         if table is not None:
-            frame = _frame(table, hw)
-            entries.append(frame.buffer(-CLEAR_EPS))
-            self.inflated.append(frame)
+            frame = _framed(table, hw)
+            entries.append(frame.eroded)
+            self.inflated.append(frame.shape)
             active.append(True)
             framed = len(entries) - 1
         # Inflated shapes that touch are one obstacle, eroded as a whole (the seam between
@@ -202,10 +209,9 @@ class PathGraph:
         self.pj = np.array([j for _, j in pairs], dtype=int)
         circle_of: dict[int, int] = {}
         for i, j in pairs:
-            both = shapely.unary_union([self.inflated[i], self.inflated[j]])
             if j == framed:  # on the table, only the obstacle's part can be met
                 circle_of[len(entries)] = i
-            entries.append(both.buffer(-CLEAR_EPS))
+            entries.append(_eroded_pair(self.inflated[i], self.inflated[j]))
             active.append(active[i] and active[j])
         self.entries = entries
         self.active = np.array(active, dtype=bool)
@@ -224,6 +230,8 @@ class PathGraph:
             self.radii[e] = self.radii[i] + 4 * CLEAR_EPS
         self.frame = framed
         self.framelike = np.array([framed, *circle_of] if framed >= 0 else [], dtype=int)
+        self.is_framelike = np.zeros(len(entries), dtype=bool)
+        self.is_framelike[self.framelike] = True
         self.round = np.ones(len(entries), dtype=bool)
         if table is not None:
             self.round[self.frame] = False
@@ -237,7 +245,7 @@ class PathGraph:
             self.inner = (x0 + m, y0 + m, x1 - m, y1 - m)
         self.tree = STRtree(entries)
         self.raw_tree = STRtree(self.raw)
-        rows = [_corners(inflated[i]) for i in range(n) if not self.empty[i]]
+        rows = [pieces[i].corners for i in range(n) if not self.empty[i]]
         owners = [np.full(len(r), i) for i, r in zip(np.nonzero(~self.empty)[0], rows, strict=True)]
         self.corners = np.vstack(rows) if rows else np.zeros((0, 6))
         self.owner = np.concatenate(owners) if owners else np.zeros(0, dtype=int)
@@ -257,26 +265,182 @@ class PathGraph:
         self.in_corner = np.concatenate(ins_c) if ins_c else np.zeros(0, dtype=int)
         self.in_entry = np.concatenate(ins_e) if ins_e else np.zeros(0, dtype=int)
         self._adj: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.every = np.ones(len(entries), dtype=bool)
+        self._share_ids(table)
         self._legs: dict[
             bytes, tuple[np.ndarray, dict[int, tuple[tuple[float, float], list[int]]]]
         ] = {}
 
+    def _share_ids(self, table: BaseGeometry | None) -> None:
+        """Name the corners (by coordinates) and the entries (by shape object) in the shared
+        store of graphs of this width and table, so that the neighbours a corner found in
+        an earlier graph serve here (see :class:`_Shared`)."""
+        self._shared: _Shared | None = None
+        if not PathGraph.share:
+            return
+        store = _shared(self.hw, table)
+        cgid = store.corners_of(self.corners)
+        egid = np.array([store.entry(e) for e in self.entries], dtype=np.int64)
+        if len(np.unique(cgid)) < len(cgid) or len(np.unique(egid)) < len(egid):
+            return  # two corners or entries alike: records could not tell them apart
+        self._shared = store
+        self.cgid, self.egid = cgid, egid
+        self._clocal = np.full(store.n_corners, -1, dtype=np.int64)
+        self._clocal[cgid] = np.arange(len(cgid))
+        self._elocal = np.full(store.n_entries, -1, dtype=np.int64)
+        self._elocal[egid] = np.arange(len(egid))
+        self._fresh: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
     def _neighbours(self, u: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Corners the line from corner ``u`` is tangent to: (index, length, and the
-        (segment, entry) pairs of the entries each segment crosses)."""
+        (segment, entry) pairs of the entries each segment crosses).
+
+        The entry of two touching shapes is active only when both are (see :meth:`query`),
+        so a segment crossing one of them is blocked whenever that entry is: the entry is
+        tested only for the segments that cross neither. A record of the same corner made
+        by an earlier graph (:class:`_Shared`) gives the pairs of the corners and entries
+        it knew; only segments to other corners and other entries are tested. A test
+        depends on nothing but the segment's ends and the entry's shape, so the pairs are
+        those found from scratch."""
         got = self._adj.get(u)
         if got is not None:
             return got
         c = self.corners
         px, py = float(c[u, 0]), float(c[u, 1])
         idx, step = _tangent(c, px, py)
-        if len(idx):
-            li, ei = self.hits((px, py), c[idx, :2], self.round)
+        store = self._shared
+        k = len(idx)
+        if k:
+            p, qs = (px, py), c[idx, :2]
+            segs = np.empty((k, 2, 2))
+            segs[:, 0] = p
+            segs[:, 1] = qs
+            lines = shapely.linestrings(segs)
+            # only entries whose box meets the segment's can cross it
+            li, ei = self.tree.query(lines)
+            crossed = np.zeros((k, len(self.entries)), dtype=bool)
+            one = ei < self.pair0
+            record = store.records.get(int(self.cgid[u])) if store is not None else None
+            if record is not None:
+                need = np.ones_like(crossed)
+                self._recall(record, idx, crossed, need)
+                wanted = need[li, ei]
+                li, ei, one = li[wanted], ei[wanted], one[wanted]
+            # the shapes first, then the entries of touching shapes that could still block
+            self._cross(p, qs, lines, li[one], ei[one], crossed)
+            if len(self.pi):
+                li, ei = li[~one], ei[~one]
+                pair = ei - self.pair0
+                open_ = ~(crossed[li, self.pi[pair]] | crossed[li, self.pj[pair]])
+                self._cross(p, qs, lines, li[open_], ei[open_], crossed)
+            li, ei = np.nonzero(crossed)
         else:
             li = ei = np.zeros(0, dtype=int)
         got = (idx, step[idx], li, ei)
         self._adj[u] = got
+        if store is not None:
+            store.records[int(self.cgid[u])] = (self.cgid[idx], self.egid, li, self.egid[ei])
         return got
+
+    def _recall(
+        self,
+        record: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        idx: np.ndarray,
+        crossed: np.ndarray,
+        need: np.ndarray,
+    ) -> None:
+        """Mark in ``crossed`` the pairs a record knows, and in ``need`` only the pairs it
+        does not: segments (rows, to corners ``idx``) to corners it did not have, entries
+        (columns) it did not test."""
+        cands, tested, rli, rent = record
+        pos = np.full(len(self.corners), -1, dtype=np.int64)
+        pos[idx] = np.arange(len(idx))
+        cl, el = self._clocal, self._elocal
+        loc = np.where(cands < len(cl), cl[np.minimum(cands, len(cl) - 1)], -1)
+        cpos = np.where(loc >= 0, pos[loc], -1)
+        li = cpos[rli]
+        ei = np.where(rent < len(el), el[np.minimum(rent, len(el) - 1)], -1)
+        keep = (li >= 0) & (ei >= 0)
+        crossed[li[keep], ei[keep]] = True
+        need[cpos[cpos >= 0]] = self._new_entries(tested)
+
+    def _cross(
+        self,
+        p: tuple[float, float],
+        qs: np.ndarray,
+        lines: np.ndarray,
+        li: np.ndarray,
+        ei: np.ndarray,
+        crossed: np.ndarray,
+    ) -> None:
+        """Test the segments from ``p`` to ``qs[li]`` against entries ``ei`` (pairwise) as
+        :meth:`hits` does and mark those that cross in ``crossed``: the bounding-circle
+        filter (same arithmetic), the frame's test when an end is near the table's edge."""
+        if not len(li):
+            return
+        px, py = p
+        dxs, dys = qs[:, 0] - px, qs[:, 1] - py
+        l2s = np.maximum(dxs * dxs + dys * dys, 1e-300)
+        dx, dy, l2 = dxs[li], dys[li], l2s[li]
+        cx, cy = self.centres[ei, 0], self.centres[ei, 1]
+        t = np.clip(((cx - px) * dx + (cy - py) * dy) / l2, 0.0, 1.0)
+        ex = px + t * dx - cx
+        ey = py + t * dy - cy
+        r = self.radii[ei]
+        test = self.round[ei] & (ex * ex + ey * ey <= r * r)
+        if self.frame >= 0:
+            x0, y0, x1, y1 = self.inner
+            if (x0 <= px <= x1) and (y0 <= py <= y1):
+                qx, qy = qs[li, 0], qs[li, 1]
+                out = (qx < x0) | (qx > x1) | (qy < y0) | (qy > y1)
+                test |= self.is_framelike[ei] & out
+            else:
+                test |= self.is_framelike[ei]
+        sel = np.nonzero(test)[0]
+        if not len(sel):
+            return
+        hit = sel[shapely.intersects(self.ent[ei[sel]], lines[li[sel]])]
+        crossed[li[hit], ei[hit]] = True
+
+    def _shared_leg(
+        self, goal: bytes, u: int
+    ) -> tuple[tuple[float, float], np.ndarray, np.ndarray] | None:
+        """A record of the last leg from corner ``u`` to the goal set (by its WKB) made by
+        an earlier graph: (end, entries crossed, entries tested), by id."""
+        if self._shared is None:
+            return None
+        return self._shared.legs.get((goal, int(self.cgid[u])))
+
+    def _leg(
+        self, goal: bytes, u: int, p: tuple[float, float], q: tuple[float, float]
+    ) -> list[int]:
+        """The entries the last leg from corner ``u`` (at ``p``) to ``q`` on the goal set
+        crosses (:meth:`hit_one`, every entry), from a shared record when there is one: its
+        entries still here, and the new entries tested."""
+        shared = self._shared_leg(goal, u)
+        crossed: list[int] = []
+        if shared is None:
+            self.hit_one(p, q, None, crossed)
+        else:
+            _, was, tested = shared
+            el = self._elocal
+            here = np.where(was < len(el), el[np.minimum(was, len(el) - 1)], -1)
+            crossed = here[here >= 0].tolist()
+            new = self._new_entries(tested)
+            if new.any():
+                self.hit_one(p, q, new, crossed)
+        if self._shared is not None:
+            gids = self.egid[np.array(crossed, dtype=np.int64)]
+            self._shared.legs[(goal, int(self.cgid[u]))] = (q, gids, self.egid)
+        return crossed
+
+    def _new_entries(self, tested: np.ndarray) -> np.ndarray:
+        """The entries of this graph not among ``tested`` (ids), cached per array."""
+        fresh = self._fresh.get(id(tested))
+        if fresh is None or fresh[0] is not tested:
+            fresh = (tested, ~np.isin(self.egid, tested))
+            self._fresh[id(tested)] = fresh
+        return fresh[1]
 
     def hit_one(
         self,
@@ -647,25 +811,25 @@ class PathGraph:
                 p = start if u < 0 else (float(xy[u, 0]), float(xy[u, 1]))
                 known = leg_cache.get(u) if 0 <= u < nc else None
                 if not exact:  # the lower bound f was used: now the real end and cost
-                    q = known[0] if known is not None else goal_point(p)
+                    if known is not None:
+                        q = known[0]
+                    else:
+                        shared = self._shared_leg(key, u) if 0 <= u < nc else None
+                        q = shared[0] if shared is not None else goal_point(p)
                     legs[k] = (gc, q, True)  # k, the expansion order, breaks ties
                     heapq.heappush(heap, (gc + math.dist(p, q), 0, k, u))
                     continue
                 if tgt is not None:
                     if 0 <= u < nc:
                         if known is None:
-                            crossed: list[int] = []
-                            self.hit_one(p, q, None, crossed)
-                            known = leg_cache[u] = (q, crossed)
+                            known = leg_cache[u] = (q, self._leg(key, u, p, q))
                         clear = not any(act_far[e] for e in known[1])
                     else:
                         clear = not self.hit_one(p, q, act_far)
                     clear = clear and not last.intersects(LineString([p, q]))
                 elif 0 <= u < nc:
                     if known is None:
-                        crossed = []
-                        self.hit_one(p, q, None, crossed)
-                        known = leg_cache[u] = (q, crossed)
+                        known = leg_cache[u] = (q, self._leg(key, u, p, q))
                     clear = not any(act[e] for e in known[1]) and (
                         extra is None or not extra.intersects(LineString([p, q]))
                     )
@@ -765,6 +929,104 @@ def _inflated(o: BaseGeometry, r: float) -> _Inflated:
     if len(_INFLATED) > _INFLATED_SIZE:
         _INFLATED.popitem(last=False)
     return made
+
+
+def _eroded(shape: BaseGeometry) -> BaseGeometry:
+    """``shape`` eroded by :data:`CLEAR_EPS` (a goal base's entry in a graph), cached."""
+    hit = _ERODED.get(id(shape))
+    if hit is not None and hit[0] is shape:
+        return hit[1]
+    made = shape.buffer(-CLEAR_EPS)
+    _ERODED[id(shape)] = (shape, made)
+    if len(_ERODED) > _INFLATED_SIZE:
+        _ERODED.popitem(last=False)
+    return made
+
+
+_ERODED: OrderedDict[int, tuple[BaseGeometry, BaseGeometry]] = OrderedDict()
+_PAIRS: OrderedDict[tuple[int, int], tuple[BaseGeometry, BaseGeometry, BaseGeometry]] = (
+    OrderedDict()
+)
+
+
+def _eroded_pair(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
+    """Two touching inflated shapes merged and eroded by :data:`CLEAR_EPS`, cached."""
+    key = (id(a), id(b))
+    hit = _PAIRS.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b:
+        return hit[2]
+    made = shapely.unary_union([a, b]).buffer(-CLEAR_EPS)
+    _PAIRS[key] = (a, b, made)
+    if len(_PAIRS) > _INFLATED_SIZE:
+        _PAIRS.popitem(last=False)
+    return made
+
+
+class _Shared:
+    """What path graphs of one base width on one table share: the neighbours found for a
+    corner, kept by the corner's coordinates.
+
+    A record says, for a corner, which corners its line was tangent to (by id), which
+    entries were tested (by id: an entry is a shape object, kept alive here so that its id
+    is never reused) and which (segment, entry) pairs cross. A later graph with a corner at
+    the same place takes the pairs of the corners and entries it still has and tests only
+    what is new (:meth:`PathGraph._neighbours`). Bounded: past :data:`_SHARED_IDS` ids the
+    store is replaced by an empty one."""
+
+    def __init__(self) -> None:
+        self._corner_ids: dict[bytes, int] = {}
+        self._entry_ids: dict[int, tuple[BaseGeometry, int]] = {}
+        self.records: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.legs: dict[tuple[bytes, int], tuple[tuple[float, float], np.ndarray, np.ndarray]] = {}
+
+    @property
+    def n_corners(self) -> int:
+        return len(self._corner_ids)
+
+    @property
+    def n_entries(self) -> int:
+        return len(self._entry_ids)
+
+    @property
+    def full(self) -> bool:
+        return self.n_corners + self.n_entries + len(self.legs) > _SHARED_IDS
+
+    def corners_of(self, corners: np.ndarray) -> np.ndarray:
+        """The ids of corner rows (x, y, previous, next: what tangency depends on)."""
+        ids = self._corner_ids
+        rows = np.ascontiguousarray(corners, dtype=np.float64)
+        out = np.empty(len(rows), dtype=np.int64)
+        for k in range(len(rows)):
+            out[k] = ids.setdefault(rows[k].tobytes(), len(ids))
+        return out
+
+    def entry(self, shape: BaseGeometry) -> int:
+        hit = self._entry_ids.get(id(shape))
+        if hit is None:
+            hit = self._entry_ids[id(shape)] = (shape, len(self._entry_ids))
+        return hit[1]
+
+
+#: ids (corners + entries) a shared store holds before it is replaced
+_SHARED_IDS = 30_000
+#: shared stores kept, per (half width, table)
+_SHARED_SIZE = 4
+_SHARED: OrderedDict[tuple[float, int], tuple[BaseGeometry | None, _Shared]] = OrderedDict()
+
+
+def _shared(hw: float, table: BaseGeometry | None) -> _Shared:
+    """The store shared by the graphs of half width ``hw`` on ``table`` (see :class:`_Shared`)."""
+    key = (hw, id(table))
+    hit = _SHARED.get(key)
+    if hit is not None and hit[0] is table and not hit[1].full:
+        _SHARED.move_to_end(key)
+        return hit[1]
+    store = _Shared()
+    _SHARED[key] = (table, store)
+    _SHARED.move_to_end(key)
+    if len(_SHARED) > _SHARED_SIZE:
+        _SHARED.popitem(last=False)
+    return store
 
 
 def _framed(table: BaseGeometry, hw: float) -> _Inflated:
