@@ -235,10 +235,8 @@ class PathGraph:
         self.round = np.ones(len(entries), dtype=bool)
         if table is not None:
             self.round[self.frame] = False
-        self.circles = [
-            (float(x), float(y), float(r) * float(r) if r >= 0 and self.round[e] else -1.0)
-            for e, ((x, y), r) in enumerate(zip(self.centres, self.radii, strict=True))
-        ]
+        # squared radii (-1: never near) for the test of one segment
+        self.r2 = np.where((self.radii >= 0) & self.round, self.radii * self.radii, -1.0)
         if table is not None:
             x0, y0, x1, y1 = table.bounds
             m = hw + 1e-9  # inside this rectangle the sight is clear of the table's edges
@@ -373,11 +371,23 @@ class PathGraph:
         ei: np.ndarray,
         crossed: np.ndarray,
     ) -> None:
-        """Test the segments from ``p`` to ``qs[li]`` against entries ``ei`` (pairwise) as
-        :meth:`hits` does and mark those that cross in ``crossed``: the bounding-circle
-        filter (same arithmetic), the frame's test when an end is near the table's edge."""
+        """Mark in ``crossed`` the pairs of :meth:`_crossing` that cross."""
+        hit = self._crossing(p, qs, lines, li, ei)
+        crossed[li[hit], ei[hit]] = True
+
+    def _crossing(
+        self,
+        p: tuple[float, float],
+        qs: np.ndarray,
+        lines: np.ndarray,
+        li: np.ndarray,
+        ei: np.ndarray,
+    ) -> np.ndarray:
+        """Which segments from ``p`` to ``qs[li]`` (``lines[li]``) cross entries ``ei``
+        (pairwise; positions): a bounding-circle filter, the frame's entries tested only
+        when an end is near the table's edge, then the exact test."""
         if not len(li):
-            return
+            return np.zeros(0, dtype=np.int64)
         px, py = p
         dxs, dys = qs[:, 0] - px, qs[:, 1] - py
         l2s = np.maximum(dxs * dxs + dys * dys, 1e-300)
@@ -392,15 +402,15 @@ class PathGraph:
             x0, y0, x1, y1 = self.inner
             if (x0 <= px <= x1) and (y0 <= py <= y1):
                 qx, qy = qs[li, 0], qs[li, 1]
-                out = (qx < x0) | (qx > x1) | (qy < y0) | (qy > y1)
-                test |= self.is_framelike[ei] & out
+                edge = (qx < x0) | (qx > x1) | (qy < y0) | (qy > y1)
+                test |= self.is_framelike[ei] & edge
             else:
                 test |= self.is_framelike[ei]
         sel = np.nonzero(test)[0]
         if not len(sel):
-            return
-        hit = sel[shapely.intersects(self.ent[ei[sel]], lines[li[sel]])]
-        crossed[li[hit], ei[hit]] = True
+            return sel
+        out: np.ndarray = sel[shapely.intersects(self.ent[ei[sel]], lines[li[sel]])]
+        return out
 
     def _shared_leg(
         self, goal: bytes, u: int
@@ -449,31 +459,33 @@ class PathGraph:
         act: np.ndarray | None,
         found: list[int] | None = None,
     ) -> bool:
-        """Does the segment p-q cross an active entry or the frame? (one segment: plain
-        Python is faster than numpy here). With ``found``: test every entry (``act`` None)
-        and list those crossed."""
+        """Does the segment p-q cross an active entry or the frame? With ``found``: test
+        every entry (``act`` None: all of them) and add those crossed to ``found``."""
         px, py = p
         dx, dy = q[0] - px, q[1] - py
         l2 = max(dx * dx + dy * dy, 1e-300)
+        cx, cy = self.centres[:, 0], self.centres[:, 1]
+        t = np.clip(((cx - px) * dx + (cy - py) * dy) / l2, 0.0, 1.0)
+        ex = px + t * dx - cx
+        ey = py + t * dy - cy
+        near = ex * ex + ey * ey <= self.r2
+        if act is not None:
+            near &= act
+        sel = np.nonzero(near)[0]
         line: LineString | None = None
-        actl = act.tolist() if act is not None else None
-        for e, (cx, cy, r2) in enumerate(self.circles):
-            if actl is not None and not actl[e]:
-                continue
-            t = min(max(((cx - px) * dx + (cy - py) * dy) / l2, 0.0), 1.0)
-            ex, ey = px + t * dx - cx, py + t * dy - cy
-            if ex * ex + ey * ey <= r2:
-                if line is None:
-                    line = LineString([p, q])
-                if self.ent[e].intersects(line):
-                    if found is None:
-                        return True
-                    found.append(e)
+        if len(sel):
+            line = LineString([p, q])
+            hit = sel[shapely.intersects(self.ent[sel], line)]
+            if len(hit):
+                if found is None:
+                    return True
+                found.extend(hit.tolist())
         if self.frame >= 0:
             x0, y0, x1, y1 = self.inner
             clear = x0 <= px <= x1 and y0 <= py <= y1 and x0 <= q[0] <= x1 and y0 <= q[1] <= y1
             if not clear:
                 line = line or LineString([p, q])
+                actl = act.tolist() if act is not None else None
                 for e in self.framelike.tolist():
                     if e != self.frame and actl is not None and not actl[e]:
                         continue
@@ -488,54 +500,44 @@ class PathGraph:
     ) -> tuple[np.ndarray, np.ndarray]:
         """(segment, entry) pairs such that the segment from ``p`` to ``qs[segment]`` crosses
         the entry, for entries flagged in ``among`` and the table's frame."""
-        k = len(qs)
-        ids = np.nonzero(among)[0]
-        out_l: list[np.ndarray] = []
-        out_e: list[np.ndarray] = []
-        lines: np.ndarray | None = None
-        if len(ids):
-            px, py = p
-            dx, dy = qs[:, 0] - px, qs[:, 1] - py
-            l2 = np.maximum(dx * dx + dy * dy, 1e-300)
-            cx, cy = self.centres[ids, 0], self.centres[ids, 1]
-            t = ((cx[None, :] - px) * dx[:, None] + (cy[None, :] - py) * dy[:, None]) / l2[:, None]
-            t = np.clip(t, 0.0, 1.0)
-            ex = px + t * dx[:, None] - cx[None, :]
-            ey = py + t * dy[:, None] - cy[None, :]
-            r = self.radii[ids]
-            li, mi = np.nonzero(ex * ex + ey * ey <= (r * r)[None, :])
-            if len(li):
-                segs = np.empty((k, 2, 2))
-                segs[:, 0] = p
-                segs[:, 1] = qs
-                lines = shapely.linestrings(segs)
-                hit = shapely.intersects(self.ent[ids[mi]], lines[li])
-                out_l.append(li[hit])
-                out_e.append(ids[mi[hit]])
+        segs = np.empty((len(qs), 2, 2))
+        segs[:, 0] = p
+        segs[:, 1] = qs
+        lines = shapely.linestrings(segs)
+        # only entries whose box meets the segment's can cross it
+        li, ei = self.tree.query(lines)
+        ents = among.copy()
         if self.frame >= 0:
-            x0, y0, x1, y1 = self.inner
-            inside = (x0 <= p[0] <= x1) and (y0 <= p[1] <= y1)
-            if inside:
-                check = np.nonzero(
-                    (qs[:, 0] < x0) | (qs[:, 0] > x1) | (qs[:, 1] < y0) | (qs[:, 1] > y1)
-                )[0]
-            else:
-                check = np.arange(k)
-            if len(check):
-                if lines is None:
-                    segs = np.empty((k, 2, 2))
-                    segs[:, 0] = p
-                    segs[:, 1] = qs
-                    lines = shapely.linestrings(segs)
-                for e in self.framelike.tolist():
-                    if e != self.frame and not among[e]:
-                        continue
-                    hit = shapely.intersects(self.ent[e], lines[check])
-                    out_l.append(check[hit])
-                    out_e.append(np.full(int(hit.sum()), e))
-        if not out_l:
-            return np.zeros(0, dtype=int), np.zeros(0, dtype=int)
-        return np.concatenate(out_l), np.concatenate(out_e)
+            ents[self.frame] = True
+        sel = ents[ei]
+        li, ei = li[sel], ei[sel]
+        hit = self._crossing(p, qs, lines, li, ei)
+        return li[hit], ei[hit]
+
+    def blocked(
+        self, p: tuple[float, float], qs: np.ndarray, among: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Does the segment from ``p`` to each of ``qs`` cross an entry flagged in ``among``
+        or the table's frame (:meth:`hits`)? The obstacles' own entries are tested first,
+        the others only for the segments still clear. Also returns the segments."""
+        segs = np.empty((len(qs), 2, 2))
+        segs[:, 0] = p
+        segs[:, 1] = qs
+        lines = shapely.linestrings(segs)
+        li, ei = self.tree.query(lines)
+        ents = among.copy()
+        if self.frame >= 0:
+            ents[self.frame] = True
+        sel = ents[ei]
+        li, ei = li[sel], ei[sel]
+        hit = np.zeros(len(qs), dtype=bool)
+        first = ei < self.target0
+        got = self._crossing(p, qs, lines, li[first], ei[first])
+        hit[li[first][got]] = True
+        rest = ~first & ~hit[li]
+        got = self._crossing(p, qs, lines, li[rest], ei[rest])
+        hit[li[rest][got]] = True
+        return hit, lines
 
     def _straight(
         self, start: tuple[float, float], goal: tuple[float, float] | Base, skip: Collection[int]
@@ -777,13 +779,10 @@ class PathGraph:
                     extra is not None and extra.intersects(LineString([p, q]))
                 )
                 return np.array([not hit])
-            li, _ = self.hits(p, qs, act & self.round)
-            hit = np.bincount(li, minlength=len(qs)) > 0
+            hit, lines = self.blocked(p, qs, act & self.round)
             if extra is not None:
-                segs = np.empty((len(qs), 2, 2))
-                segs[:, 0] = p
-                segs[:, 1] = qs
-                hit |= shapely.intersects(extra, shapely.linestrings(segs))
+                clear = np.nonzero(~hit)[0]
+                hit[clear] = shapely.intersects(extra, lines[clear])
             return ~hit
 
         def goal_point(p: tuple[float, float]) -> tuple[float, float]:
