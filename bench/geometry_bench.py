@@ -16,7 +16,11 @@ import shapely
 from confrontation.dice import SeededRoller
 from confrontation.geometry import Base, Battlefield, Table, random_layout
 from confrontation.geometry import field as geometry_field
+from confrontation.geometry import paths as geometry_paths
 from confrontation.geometry.contact import in_contact
+from confrontation.sim.game import GameConfig, play_game
+
+_Call = tuple[int, tuple[object, ...], tuple[object, ...]]
 
 
 def _fighters(field_scenery: list, rng: np.random.Generator) -> dict[str, Base]:  # type: ignore[type-arg]
@@ -43,6 +47,87 @@ def _rate(fn: Callable[[], object], seconds: float = 1.0) -> float:
         n += 1
         if (elapsed := time.perf_counter() - start) >= seconds:
             return n / elapsed
+
+
+def _game_path_calls(seed: int = 1000) -> list[_Call]:
+    """The path questions one greedy-vs-greedy game asks (battlefield, mover, goal, ...)."""
+    calls: list[tuple[Battlefield, tuple[object, ...]]] = []
+    path = Battlefield.path
+
+    def spy(self: Battlefield, *args: object, **kwargs: object) -> object:
+        calls.append(
+            (self, (*args, kwargs.get("pass_through", ()), kwargs.get("move_at_most_mov", False)))
+        )
+        return path(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    Battlefield.path = spy  # type: ignore[method-assign]
+    try:
+        play_game(
+            GameConfig(
+                scenario="conquest",
+                armies=("lion-vanguard", "lion-vanguard"),
+                agents=("greedy", "greedy"),
+                seed=seed,
+            )
+        )
+    finally:
+        Battlefield.path = path  # type: ignore[method-assign]
+    order: dict[int, int] = {}
+    out: list[_Call] = []
+    for field, question in calls:
+        k = order.setdefault(id(field), len(order))
+        out.append((k, (field.table, dict(field.fighters), field.scenery), question))
+    return out
+
+
+def _replay(calls: list[_Call], share: bool) -> tuple[float, list[object]]:
+    """CPU seconds to ask the questions again on new battlefields (caches emptied first)."""
+    geometry_paths.PathGraph.share = share
+    for cache in (
+        geometry_paths._SHARED,
+        geometry_paths._INFLATED,
+        geometry_paths._ERODED,
+        geometry_paths._PAIRS,
+    ):
+        cache.clear()
+    fields: dict[int, Battlefield] = {}
+    answers: list[object] = []
+    start = time.process_time()
+    for k, args, (mover, goal, through, at_most) in calls:
+        field = fields.get(k)
+        if field is None:
+            field = fields[k] = Battlefield(*args)  # type: ignore[arg-type]
+        got = field.path(mover, goal, pass_through=through, move_at_most_mov=at_most)  # type: ignore[arg-type]
+        answers.append(None if got is None else got.points)
+    elapsed = time.process_time() - start
+    geometry_paths.PathGraph.share = True
+    return elapsed, answers
+
+
+def game_paths() -> None:
+    """Path queries of a played game: graphs sharing corners' neighbours and goal legs
+    with the previous battlefields' (the default) against graphs built from scratch
+    (``PathGraph.share = False``), best of 3 runs each, answers compared."""
+    calls = _game_path_calls()
+    alone, shared = [], []
+    for _ in range(3):
+        t0, a0 = _replay(calls, False)
+        t1, a1 = _replay(calls, True)
+        assert a0 == a1, "shared graphs changed an answer"
+        alone.append(t0)
+        shared.append(t1)
+    n = len(calls)
+    print(
+        f"path queries in a played game (greedy vs greedy, lion-vanguard, seed 1000, {n} queries):"
+    )
+    print(
+        f"  {'graphs from scratch':<35}: {min(alone) * 1000:8.0f} ms  "
+        f"({min(alone) / n * 1000:.1f} ms a query)"
+    )
+    print(
+        f"  {'graphs sharing with earlier ones':<35}: {min(shared) * 1000:8.0f} ms  "
+        f"({min(shared) / n * 1000:.1f} ms a query)  ratio {min(shared) / min(alone):.2f}"
+    )
 
 
 def main() -> None:
@@ -105,3 +190,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    game_paths()
