@@ -54,6 +54,16 @@ class SeededRoller:
         return self._rng.randint(1, 6)
 
     @classmethod
+    def keyed(cls, seed: int, key: str) -> SeededRoller:
+        """A stream that depends only on ``seed`` and ``key`` (any text).
+
+        Common random numbers: two imagined games that name the same die alike — "the 2nd
+        attack test of p1-c2-1" — roll it alike, whatever happened before it."""
+        roller = cls(seed)
+        roller._rng = random.Random(f"{seed}/{key}")
+        return roller
+
+    @classmethod
     def at(cls, seed: int, position: int) -> SeededRoller:
         """A roller for ``seed`` that has already thrown ``position`` dice (resume a stream)."""
         roller = cls(seed)

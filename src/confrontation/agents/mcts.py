@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import statistics
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -42,21 +44,27 @@ from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.melee import Combat
 from confrontation.engine.questions import Choice, DieFace, Question
 from confrontation.engine.state import GameState, Phase, opponent
-from confrontation.engine.step import Agent, is_chance, is_over, legal, outcomes, question, step
+from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 
-SEARCHED: frozenset[str] = frozenset({"allocate_dice", "defend", "make_attack"})
-"""The questions the search answers by default: the decisions inside a combat (VII-C)."""
+SEARCHED: frozenset[str] = frozenset(
+    {"allocate_dice", "defend", "make_attack", "name_fighter", "choose_combat", "split_melee"}
+)
+"""The questions the search answers by default: the decisions of the combat phase (VII-A,
+VII-B, VII-C), where a choice changes who dies."""
 
-DEFAULT_ITERATIONS = 48
-"""Iterations per searched decision: a 6-round game of the demo armies stays well under a
-minute on one core (docs/ai.md)."""
+KEYS = 6**10
+"""Sweep keys are drawn in ``range(KEYS)`` with the agent's roller."""
+
+DEFAULT_ITERATIONS = 96
+"""Imagined games per searched decision, shared out evenly among its options (at least two
+each): a 6-round game of the demo armies takes about 40 s on one core (docs/ai.md)."""
 
 EXPLORATION = 1.0
 """The UCT constant (values lie in [-1, 1])."""
 
-OVERRULE = 1.5
-"""How many standard errors better the searched answer must be to overrule the greedy one
-(a small search is noisy: docs/ai.md)."""
+OVERRULE = 1.0
+"""How many standard errors (of the paired differences) better the searched answer must be
+to overrule the greedy one (a small search is noisy: docs/ai.md)."""
 
 SCALE = 10.0
 """Material change (AP) that counts as a clear gain: values are ``tanh(change / SCALE)``."""
@@ -98,6 +106,8 @@ class MctsAgent:
         kinds: Sequence[str] | None = None,
         max_steps: int = 300,
         exploration: float = EXPLORATION,
+        overrule: float = OVERRULE,
+        tree: bool = True,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -111,15 +121,20 @@ class MctsAgent:
         self.kinds = frozenset(kinds) if kinds is not None else SEARCHED
         self.max_steps = max_steps
         self.exploration = exploration
+        self.overrule = overrule
+        self.tree = tree
         self.greedy = GreedyAgent(seed + 1, player)
-        self.policies: list[Agent] = (
+        self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
             if rollout == "greedy"
             else [RandomAgent(seed + 2), RandomAgent(seed + 3)]
         )
         self.searched = 0
-        self._fight: Combat | None = None
         """How many decisions the search made (for reports)."""
+        self.overruled = 0
+        """How many of them were not the greedy answer."""
+        self._fight: Combat | None = None
+        self._dice: KeyedDice | None = None
 
     def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """The most visited answer of the search, or the greedy answer."""
@@ -133,43 +148,63 @@ class MctsAgent:
     # --- the search --------------------------------------------------------------------------
 
     def search(self, state: GameState, me: int, options: Sequence[Choice]) -> Choice:
-        """Open-loop UCT from ``state`` for player ``me`` over ``options``."""
-        root = Node()
+        """Every option in every sweep, in the same imagined world with the same dice; the
+        greedy answer unless another is clearly better."""
+        asked = _question_of(state)
+        greedy = self.greedy.choose(state, asked, options)
         base = material(state, me)
         start_phase = state.phase
         self._fight = _fight_of(state)
+        subtrees = {c: Node() for c in options}
+        samples: dict[Choice, list[float]] = {c: [] for c in options}
+        sweeps = max(2, self.iterations // len(options))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         # Imagined pursuits stay in place: the horizon is reached when a combat's pursuit
         # begins, so the search needs no pursuit geometry (VII-C-6).
         with register_pursuits(stay_in_place):
-            for _ in range(self.iterations):
-                self._iterate(root, determinize(state, me, self.roller), me, base, start_phase)
-                if deadline is not None and time.monotonic() > deadline:
+            for sweep in range(sweeps):
+                key = uniform_index(self.roller, KEYS)
+                world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
+                for choice in options:
+                    self._dice = KeyedDice(key)
+                    for p, policy in enumerate(self.policies):
+                        policy.roller = SeededRoller.keyed(key, f"policy {p}")
+                    after = step(world, choice)[0]
+                    change = self._iterate(subtrees[choice], after, me, base, start_phase)
+                    samples[choice].append(change)
+                if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
                     break
-        greedy = self.greedy.choose(state, _question_of(state), options)
-        tried = [
-            (root.children[c].visits, root.children[c].mean(), -i)
-            for i, c in enumerate(options)
-            if c in root.children
-        ]
-        if not tried:
+        self._dice = None
+        return self._verdict(options, samples, greedy)
+
+    def _verdict(
+        self, options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice
+    ) -> Choice:
+        """The best mean, if it beats the greedy answer by :data:`OVERRULE` standard errors
+        of the paired differences (same worlds, same dice); else the greedy answer."""
+        means = {c: statistics.fmean(samples[c]) for c in options}
+        best = max(options, key=lambda c: (means[c], c == greedy))
+        if best == greedy:
             return greedy
-        best = options[-max(tried)[2]]
-        if best == greedy or greedy not in root.children:
+        diffs = [a - b for a, b in zip(samples[best], samples[greedy], strict=True)]
+        gain = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        if gain > self.overrule * error:
+            self.overruled += 1
             return best
-        # The search overrules the greedy answer only when it is clearly better.
-        a, b = root.children[best], root.children[greedy]
-        error = math.sqrt(a.variance_of_mean() + b.variance_of_mean())
-        return best if a.mean() - b.mean() > OVERRULE * error else greedy
+        return greedy
 
     def _iterate(
-        self, root: Node, state: GameState, me: int, base: float, start_phase: Phase
-    ) -> None:
-        path = [root]
-        node = root
-        steps = 0
-        expanded = False
-        while not self._stop(state, start_phase, steps):
+        self, node: Node, state: GameState, me: int, base: float, start_phase: Phase
+    ) -> float:
+        """One imagined game from ``state`` (an option just played): down the option's
+        subtree by UCT (``tree``), then the rollout; the material change (AP)."""
+        path = [node]
+        steps = 1
+        # The tree spans the combat being resolved; a decision outside any combat (the
+        # Authority roll, the order of the combats) is judged by rollouts alone.
+        expanded = not self.tree or self._fight is None
+        while not expanded and not self._stop(state, start_phase, steps):
             if is_chance(state):
                 state = step(state, self._draw(state))[0]
                 steps += 1
@@ -198,11 +233,13 @@ class MctsAgent:
             steps += 1
         if expanded:
             state, steps = self._rollout(state, start_phase, steps)
-        value = math.tanh((material(state, me) - base) / SCALE)
+        change = material(state, me) - base
+        value = math.tanh(change / SCALE)
         for visited in path:
             visited.visits += 1
             visited.total += value
             visited.squares += value * value
+        return change
 
     def _select(self, node: Node, choices: Sequence[Choice], mine: bool) -> Choice:
         """UCT: the mean from the deciding player's side plus the exploration bonus."""
@@ -253,9 +290,28 @@ class MctsAgent:
         return fight is None or fight.combat != self._fight or fight.stage == "pursuit"
 
     def _draw(self, state: GameState) -> Choice:
-        """A die face drawn from the exact distribution of the pending die."""
+        """A die face drawn from the exact distribution of the pending die (keyed by the
+        die's name during a search: common random numbers)."""
         faces = outcomes(state)
-        return draw(self.roller, faces)
+        if self._dice is None:
+            return draw(self.roller, faces)
+        asked = question(state)
+        assert asked is not None
+        return self._dice.draw(asked.prompt, faces)
+
+
+@dataclass
+class KeyedDice:
+    """The dice of one sweep: the ``n``-th die named ``prompt`` ("attack test of Paladin
+    (p2-c2-2)") is rolled from ``(key, prompt, n)`` alone, so every option of the sweep
+    meets the same luck on the same rolls (common random numbers)."""
+
+    key: int
+    seen: Counter[str] = field(default_factory=Counter)
+
+    def draw(self, prompt: str, faces: Sequence[tuple[DieFace, Fraction]]) -> DieFace:
+        self.seen[prompt] += 1
+        return draw(SeededRoller.keyed(self.key, f"{prompt}#{self.seen[prompt]}"), faces)
 
 
 def _fight_of(state: GameState) -> Combat | None:
