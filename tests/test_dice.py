@@ -325,3 +325,15 @@ def test_invalid_requests_are_refused() -> None:
         PendingTest.roll(ScriptedRoller([3]), 2).raise_sixes(ScriptedRoller([4]))
     with pytest.raises(ValueError):
         natural_distribution(1, RaisePolicy.ALWAYS, cap=12).at_least(30)
+
+
+def test_keyed_rollers_depend_on_seed_and_key_only() -> None:
+    def stream(seed: int, key: str) -> list[int]:
+        roller = SeededRoller.keyed(seed, key)
+        return [roller.d6() for _ in range(20)]
+
+    assert stream(3, "attack test of A#1") == stream(3, "attack test of A#1")
+    assert stream(3, "attack test of A#1") != stream(3, "attack test of A#2")
+    assert stream(3, "attack test of A#1") != stream(4, "attack test of A#1")
+    faces = [SeededRoller.keyed(5, f"die {k}").d6() for k in range(600)]
+    assert all(60 <= faces.count(f) <= 140 for f in range(1, 7))

@@ -1,0 +1,89 @@
+"""The search agent: common random numbers, the paired overrule test, and a search that
+finds the better answer when its fallback gives a bad one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+from positions import duel_game, first_question, held_in_contact
+
+from confrontation.agents.greedy import GreedyAgent
+from confrontation.agents.mcts import KeyedDice, MctsAgent
+from confrontation.engine.combat_questions import Defend
+from confrontation.engine.questions import Choice, DieFace, Question
+from confrontation.engine.state import GameState
+
+PAIR = (("p1-c1-1", "p2-c1-1"),)
+D6 = [(DieFace(f), Fraction(1, 6)) for f in range(1, 7)]
+
+
+def test_a_named_die_rolls_alike_whatever_was_rolled_before_it() -> None:
+    one, other = KeyedDice(77), KeyedDice(77)
+    first = [one.draw("attack test of A", D6), one.draw("wound roll of A on B", D6)]
+    other.draw("defence test of B", D6)  # another die first: the named dice do not move
+    second = [other.draw("attack test of A", D6), other.draw("wound roll of A on B", D6)]
+    assert first == second
+    # the n-th roll of a die is its own: a second attack test is another number
+    rolls = [one.draw("attack test of A", D6) for _ in range(30)]
+    assert len(set(rolls)) > 1
+
+
+def test_other_sweeps_roll_other_dice() -> None:
+    faces = {KeyedDice(key).draw("attack test of A", D6) for key in range(40)}
+    assert len(faces) == 6
+
+
+def _options() -> tuple[Choice, Choice]:
+    return Defend(0), Defend(1)
+
+
+@pytest.mark.parametrize(
+    ("kept", "other", "expected"),
+    [
+        ([0.0, 0.0, 0.0, 0.0], [1.0, 1.2, 0.8, 1.0], 1),  # better in every world: overruled
+        ([0.0, 0.0, 0.0, 0.0], [5.0, -5.0, 4.0, -3.0], 0),  # better on average, by noise only
+        ([1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0], 0),  # a tie keeps the fallback answer
+        ([1.0, 2.0, 3.0, 4.0], [0.0, 1.0, 2.0, 3.0], 0),  # worse in every world
+    ],
+)
+def test_the_fallback_answer_stands_unless_clearly_beaten(
+    kept: list[float], other: list[float], expected: int
+) -> None:
+    options = _options()
+    agent = MctsAgent(1, 0)
+    choice = agent._verdict(options, {options[0]: kept, options[1]: other}, options[0])
+    assert choice == options[expected]
+    assert agent.overruled == (1 if expected else 0)
+
+
+class _NoDefence:
+    """A fallback that never defends."""
+
+    def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        return Defend(0) if Defend(0) in legal else legal[0]
+
+
+@pytest.mark.rule("VII-C-4")
+def test_the_search_defends_against_a_deadly_attack_when_its_fallback_would_not() -> None:
+    greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
+    with held_in_contact(PAIR):
+        state, asked = first_question(duel_game(), "defend", greedy)
+        assert asked.player == 1 and Defend(0) in asked.choices
+        agent = MctsAgent(3, 1, iterations=64)
+        agent.greedy = _NoDefence()  # type: ignore[assignment]
+        choice = agent.choose(state, asked, asked.choices)
+    assert isinstance(choice, Defend) and choice.dice >= 1
+    assert agent.overruled == 1
+
+
+def test_the_same_seed_searches_alike() -> None:
+    greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
+    with held_in_contact(PAIR):
+        state, asked = first_question(duel_game(), "allocate_dice", greedy)
+        answers = {
+            MctsAgent(9, asked.player, iterations=12).choose(state, asked, asked.choices)
+            for _ in range(2)
+        }
+    assert len(answers) == 1
