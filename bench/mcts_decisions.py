@@ -1,0 +1,138 @@
+"""Decision quality of the search: regret against a large paired reference.
+
+    .venv/bin/python bench/mcts_decisions.py [--games 6] [--positions 60] [--reference 200]
+        [--kinds allocate_dice,defend,make_attack] [--iterations 48,96] [--seeds 3]
+
+Positions are the searched questions met in seeded greedy-vs-greedy games (Conquest, Lion
+Vanguard mirror). For each, every option is followed by ``--reference`` imagined games
+(greedy play for both sides to the search's horizon, the same worlds and the same named dice
+for every option: :class:`~confrontation.agents.mcts.KeyedDice`); the option's value is its
+mean material change (AP). An agent's **regret** on a position is the best option's value
+less the value of the agent's answer. The script prints the mean regret per decision of the
+greedy agent (the reference point of the same run) and of the search at each budget, over
+``--seeds`` agent seeds, with the time per decision. A game takes a few seconds, the
+reference about 2 s a position (combat questions) to 10 s (the Authority roll: its horizon is
+the end of the combat phase).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Sequence
+
+from confrontation.agents.assess import material
+from confrontation.agents.greedy import GreedyAgent
+from confrontation.agents.mcts import KeyedDice, MctsAgent, _fight_of, determinize
+from confrontation.dice import SeededRoller
+from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.questions import Choice, Question
+from confrontation.engine.state import GameState
+from confrontation.engine.step import Agent, step
+from confrontation.sim import game as sim_game
+from confrontation.sim.game import GameConfig, play_game
+
+Position = tuple[GameState, Question, list[Choice]]
+
+
+def collect(games: int, kinds: frozenset[str], seed: int) -> list[Position]:
+    """The questions of ``kinds`` (more than one answer) in greedy-vs-greedy games."""
+    found: list[Position] = []
+    original = sim_game.make_agent
+
+    class Recorder:
+        def __init__(self, inner: Agent) -> None:
+            self.inner = inner
+
+        def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
+            if asked.kind in kinds and len(legal) > 1 and asked.player is not None:
+                found.append((state, asked, list(legal)))
+            return self.inner.choose(state, asked, legal)
+
+    def recording(name: str, *, seed: int, player: int, **options: object) -> Recorder:
+        return Recorder(original(name, seed=seed, player=player, **options))
+
+    sim_game.make_agent = recording
+    try:
+        for k in range(games):
+            config = GameConfig(
+                armies=("lion-vanguard", "lion-vanguard"),
+                agents=("greedy", "greedy"),
+                seed=seed + k,
+            )
+            play_game(config)
+    finally:
+        sim_game.make_agent = original
+    return found
+
+
+def reference(position: Position, games: int, seed: int) -> list[float]:
+    """Each option's mean material change over ``games`` paired imagined games."""
+    state, asked, options = position
+    assert asked.player is not None
+    me = asked.player
+    judge = MctsAgent(0, me, tree=False)
+    judge._fight = _fight_of(state)
+    base = material(state, me)
+    totals = [0.0] * len(options)
+    with register_pursuits(stay_in_place):
+        for j in range(games):
+            key = seed + j
+            world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
+            for i, option in enumerate(options):
+                judge._dice = KeyedDice(key)
+                for p, policy in enumerate(judge.policies):
+                    policy.roller = SeededRoller.keyed(key, f"policy {p}")
+                end, _ = judge._rollout(step(world, option)[0], state.phase, 1)
+                totals[i] += material(end, me) - base
+    return [t / games for t in totals]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--reference", type=int, default=200)
+    parser.add_argument("--kinds", default="allocate_dice,defend,make_attack")
+    parser.add_argument("--iterations", default="48,96")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=2000)
+    args = parser.parse_args()
+    kinds = frozenset(args.kinds.split(","))
+    started = time.perf_counter()
+    found = collect(args.games, kinds, args.seed)
+    spread = max(1, len(found) // args.positions)
+    positions = found[::spread][: args.positions]
+    print(f"{len(found)} positions in {args.games} games, {len(positions)} kept", flush=True)
+    values = [reference(p, args.reference, 10**6) for p in positions]
+    print(f"reference: {time.perf_counter() - started:.0f} s", flush=True)
+
+    def regret(answer: Choice, i: int) -> float:
+        return max(values[i]) - values[i][positions[i][2].index(answer)]
+
+    greedy = [
+        regret(GreedyAgent(5, q.player).choose(s, q, o), i) for i, (s, q, o) in enumerate(positions)
+    ]
+    print(f"greedy: regret {statistics.fmean(greedy):.3f} AP a decision")
+    for budget in (int(b) for b in args.iterations.split(",")):
+        means = []
+        clock = time.perf_counter()
+        for agent_seed in range(args.seeds):
+            regrets = []
+            for i, (state, asked, options) in enumerate(positions):
+                agent = MctsAgent(100 * agent_seed + i, asked.player, iterations=budget)
+                agent.kinds = kinds
+                regrets.append(regret(agent.choose(state, asked, options), i))
+            means.append(statistics.fmean(regrets))
+        per = (time.perf_counter() - clock) / (args.seeds * len(positions))
+        shown = ", ".join(f"{m:.3f}" for m in means)
+        print(
+            f"mcts {budget}: regret {statistics.fmean(means):.3f} AP a decision "
+            f"(seeds: {shown}); {per:.2f} s a decision; "
+            f"ratio to greedy {statistics.fmean(means) / statistics.fmean(greedy):.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
