@@ -15,7 +15,7 @@ from confrontation.agents.random import RandomAgent
 from confrontation.dice import SeededRoller
 from confrontation.engine import combat_events as ce
 from confrontation.engine.combat import register_contacts
-from confrontation.engine.combat_phase import register_pursuits
+from confrontation.engine.combat_phase import PursueFirst, register_pursuits
 from confrontation.engine.combat_questions import (
     AllocateDice,
     Defend,
@@ -160,6 +160,9 @@ def test_when_the_neutral_dies_the_best_initiative_pursues_first() -> None:
         # The clone (Scorpion attacks first) kills the animal outright: 6, 6.
         state, events = _play(state, MakeAttack(CLONE, ANIMAL), 6, 6)
         assert _only(events, ce.FighterKilled)[0].fighter == ANIMAL
+        first = question(state)
+        assert first is not None and (first.kind, first.player) == ("pursue_first", 1)
+        state, _ = step(state, PursueFirst(1))  # XX-E-5: he pursues first
         asked = []
         for _ in range(3):
             q = question(state)

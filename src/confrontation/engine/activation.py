@@ -12,6 +12,11 @@ card is played, its player is asked what the activated fighters do; the legal ch
 are those every registered :class:`ActionProvider` offers, plus :class:`EndActivation`.
 Movement (chapter V) and shooting (chapter VI) register providers; until they exist the
 only legal answer is to end the activation.
+
+Neutral fighters (XX-E-1) have no sequence: those free of any enemy when the phase begins are
+activated (together, as one activation of the neutral side) before anybody has the floor;
+those then in base contact with a non-neutral fighter once nobody has cards left. The rules
+answer their questions (``engine.neutral``); the floor is untouched by their activations.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from confrontation.engine.combat import fighters_in_contact
 from confrontation.engine.events import (
     ActivationEnded,
     CardPlacedInReserve,
@@ -53,9 +59,11 @@ from confrontation.engine.registry import (
     register_phase,
 )
 from confrontation.engine.state import (
+    NEUTRAL,
     PLAYERS,
     Activation,
     ActivationProgress,
+    Fighter,
     GameState,
     Pending,
     Phase,
@@ -101,7 +109,31 @@ def _begin(state: GameState) -> Transition:
     events: list[Event] = [PhaseStarted(state.round, Phase.ACTIVATION.value)]
     state = state.with_fighters(*(evolve(f, attacked=False) for f in state.fighters if f.attacked))
     state, granted = open_floor(state)
+    # XX-E-1: neutral fighters free of any enemy now are activated before every other fighter.
+    waiting = _waiting_neutrals(state)
+    if waiting:
+        engaged = {
+            n
+            for pair in fighters_in_contact(state)
+            for n, other in (pair, pair[::-1])
+            if state.fighter(n).player == NEUTRAL and state.fighter(other).player != NEUTRAL
+        }
+        first = tuple(f.card for f in waiting if f.id not in engaged)
+        state, activated = _activate(state, NEUTRAL, first) if first else (state, [])
+        granted += activated
     return state, events + granted
+
+
+def _waiting_neutrals(state: GameState) -> list[Fighter]:
+    """XX-E-1: the neutral fighters in play not yet activated this round, in card order."""
+    return [
+        f
+        for f in state.fighters
+        if f.player == NEUTRAL
+        and f.alive
+        and not f.activated
+        and (f.on_table or state.battleground is None)
+    ]
 
 
 def open_floor(state: GameState) -> Transition:
@@ -139,6 +171,10 @@ def drive(state: GameState) -> Transition:
         return evolve(state, pending=pending), []
     if progress.floor is not None:
         return evolve(state, pending=Pending("floor", progress.floor)), []
+    # XX-E-1: those in contact with a non-neutral fighter at the start, after all the others.
+    late = _waiting_neutrals(state)
+    if late:
+        return _activate(state, NEUTRAL, tuple(f.card for f in late))
     end = PhaseEnded(state.round, Phase.ACTIVATION.value)
     return evolve(state, phase=Phase.COMBAT, activation=None, combat=None), [end]
 
@@ -204,6 +240,8 @@ def _floor_apply(state: GameState, choice: Choice) -> Transition:
 
 
 def _pass_floor(state: GameState, player: int) -> GameState:
+    if player == NEUTRAL:  # XX-E-1: the neutral side never holds the floor
+        return evolve(state, activation=evolve(_progress(state), current=None))
     progress = evolve(_progress(state), floor=_next_floor(state, player), current=None)
     return evolve(state, activation=progress)
 

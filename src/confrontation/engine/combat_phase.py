@@ -39,6 +39,7 @@ only asks, rolls and books.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -1147,6 +1148,11 @@ def _end_fight(state: GameState) -> Transition:
         if may_pursue(board, f.id, pursued_this_round=f.id in progress.pursued)
     )
     state = _set_fight(state, board=board, stage="pursuit", pursuers=pursuers)
+    # XX-E-5: a neutral killed by fighters of both players: the best initiative chooses who
+    # pursues first.
+    players = _pursuing_players(state)
+    if len(players) > 1:
+        state = evolve(state, pending=Pending("pursue_first", players[0]))
     return state, [CombatResolved(fight.combat, dice, killed)]
 
 
@@ -1231,6 +1237,47 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
 
 def _pursue_legal(state: GameState) -> list[Choice]:
     return list(_pursuit_moves(state))
+
+
+@dataclass(frozen=True)
+class PursueFirst(Choice):
+    """XX-E-5: the fighters of ``player`` make their pursuit moves first."""
+
+    kind = "pursue_first"
+    player: int
+
+
+def _pursuing_players(state: GameState) -> list[int]:
+    pursuers = _fight(state).pursuers
+    return [p for p in dict.fromkeys(_player_of(state, f) for f in pursuers) if p != NEUTRAL]
+
+
+def _first_legal(state: GameState) -> list[Choice]:
+    """XX-E-5: the player with the best initiative result pursues first or lets his opponent
+    (the pursuers are in initiative order, so his fighters come first)."""
+    return [PursueFirst(p) for p in _pursuing_players(state)]
+
+
+def _first_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, PursueFirst)
+    pursuers = _fight(state).pursuers
+    first = tuple(f for f in pursuers if _player_of(state, f) == choice.player)
+    rest = tuple(f for f in pursuers if _player_of(state, f) != choice.player)
+    return _set_fight(state, pursuers=first + rest), []
+
+
+def _first_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    asker = _pursuing_players(state)[0]
+    options = tuple(
+        Option(c, "pursue first" if c.player == asker else f"let {player_name(c.player)} first")
+        for c in choices
+        if isinstance(c, PursueFirst)
+    )
+    prompt = (
+        f"{player_name(asker)}: the neutral fighter is dead; your best initiative lets you "
+        "pursue first or let your opponent pursue first (XX-E-5)."
+    )
+    return Question("pursue_first", asker, prompt, options)
 
 
 def _pursue_apply(state: GameState, choice: Choice) -> Transition:
@@ -1318,6 +1365,7 @@ for _handler in (
         subject=_attacker_player,
     ),
     Handler("pursue", _pursue_legal, _pursue_apply, _pursue_describe),
+    Handler("pursue_first", _first_legal, _first_apply, _first_describe),
 ):
     register_handler(_handler)
 del _handler

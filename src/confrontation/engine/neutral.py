@@ -23,7 +23,14 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
 - ``defend``: one defence die on each attack, in the order they come (XX-E-4);
 - ``pursue``: towards the nearest non-neutral fighter, whatever his side (XX-E-5);
 - ``split_melee`` (after a neutral fighter's pursuit, VII-C-6 Note 2): the separation giving
-  the pursuer the most opponents (docs/rulings.md "XX-E-5").
+  the pursuer the most opponents (docs/rulings.md "XX-E-5");
+- ``activation`` (XX-E-1; ``engine.activation`` activates them first, or last when in
+  contact): each neutral fighter free of any enemy announces an assault on the nearest
+  non-neutral fighter of his level (a charge when he sees him, an engagement otherwise;
+  ties in the XX-E order, then a d6: ``neutral_assault_die``); he never disengages, walks,
+  runs or shoots; ``assault_contact``: the nearest place in contact; ``rotate_charged``:
+  nobody turned; ``redirect``: the nearest non-neutral fighter again, or stay;
+  ``take_cover``: never (a move to cover is no assault); ``test_raise``: always (XX-E-3).
 
 :func:`add_neutrals` puts neutral fighters into a game (a scenario names them as
 :class:`NeutralSpec`).
@@ -47,7 +54,18 @@ from confrontation.engine.combat_questions import (
 from confrontation.engine.events import Event
 from confrontation.engine.frozen import evolve
 from confrontation.engine.narrate import Narrator, register_sentence
-from confrontation.engine.questions import Choice, DieFace, Option, Question, Raise
+from confrontation.engine.questions import (
+    Announce,
+    AnnouncementsDone,
+    Choice,
+    DieFace,
+    EndActivation,
+    Option,
+    Question,
+    Raise,
+    Redirect,
+    TakeCover,
+)
 from confrontation.engine.registry import (
     EngineError,
     Handler,
@@ -57,6 +75,8 @@ from confrontation.engine.registry import (
 )
 from confrontation.engine.state import (
     NEUTRAL,
+    ActionInProgress,
+    Activation,
     Card,
     Fighter,
     GameState,
@@ -67,6 +87,7 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import neutral_target_order
 
 __all__ = [
+    "NeutralAssaultRolled",
     "NeutralDecided",
     "NeutralSpec",
     "NeutralTargetRolled",
@@ -74,6 +95,8 @@ __all__ = [
     "decide",
     "draw_groups",
     "is_neutral",
+    "nearest_enemies",
+    "nearest_enemy",
     "neutrals",
 ]
 
@@ -100,6 +123,18 @@ class NeutralTargetRolled(Event):
 
     kind = "neutral_target_rolled"
     attacker: str
+    tied: tuple[str, ...]
+    face: int
+    kept: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NeutralAssaultRolled(Event):
+    """XX-E-1, XX-E: a d6 chose which of the nearest non-neutral fighters ``tied`` the
+    neutral ``fighter`` assaults; ``kept`` as for :class:`NeutralTargetRolled`."""
+
+    kind = "neutral_assault_rolled"
+    fighter: str
     tied: tuple[str, ...]
     face: int
     kept: tuple[str, ...]
@@ -183,6 +218,10 @@ def decide(state: GameState) -> Transition:
     legal = handler.legal(state)
     if pending.kind == "make_attack" and _needs_draw(state, legal):
         return _start_draw(state, legal)
+    if pending.kind == "activation":
+        drawn = _assault_draw(state, legal)
+        if drawn is not None:
+            return drawn
     choice = policy(state, legal)
     if choice not in legal:
         raise EngineError(f"the XX-E rule chose {choice!r}, not a legal {pending.kind!r}")
@@ -333,25 +372,40 @@ def _distance(a: Fighter, b: Fighter) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-def nearest_enemy(state: GameState, fighter_id: str) -> Fighter | None:
-    """XX-E-1, XX-E-5: the nearest living non-neutral fighter (centre to centre; altitude
-    levels he cannot reach ignored, II-F-1); ties in the XX-E order (lowest strategic value,
-    most wounded), then the smallest id (docs/rulings.md "XX-E-5")."""
+def nearest_enemies(state: GameState, fighter_id: str) -> tuple[str, ...]:
+    """XX-E-1, XX-E-5: the living non-neutral fighters nearest to the neutral ``fighter_id``
+    (centre to centre; levels he cannot reach ignored, II-F-1; hidden scouts ignored,
+    XX-E-2; on a table only those on it) that come first in the XX-E order (lowest strategic
+    value, then most wounded): one, or several a d6 must choose among (sorted ids)."""
     me = state.fighter(fighter_id)
+    table = state.battleground is not None
     others = [
-        f for f in state.fighters if f.player != NEUTRAL and f.alive and f.altitude == me.altitude
+        f
+        for f in state.fighters
+        if f.player != NEUTRAL
+        and f.alive
+        and f.altitude == me.altitude
+        and not f.hidden
+        and (f.on_table or not table)
     ]
     if not others:
-        return None
-    return min(
-        others,
-        key=lambda f: (
-            round(_distance(me, f), 6),
-            state.profile(f.profile).ap,
-            -f.wounds,
-            f.id,
-        ),
+        return ()
+    near = min(round(_distance(me, f), 6) for f in others)
+    ranked = neutral_target_order(
+        {
+            f.id: (state.profile(f.profile).ap, f.wounds)
+            for f in others
+            if round(_distance(me, f), 6) == near
+        }
     )
+    return ranked[0]
+
+
+def nearest_enemy(state: GameState, fighter_id: str) -> Fighter | None:
+    """XX-E-5: the nearest living non-neutral fighter (:func:`nearest_enemies`), ties to the
+    smallest id (docs/rulings.md "XX-E-5": a pursuit chooses a direction, not a target)."""
+    nearest = nearest_enemies(state, fighter_id)
+    return state.fighter(nearest[0]) if nearest else None
 
 
 def _pursue(state: GameState, legal: list[Choice]) -> Choice:
@@ -374,6 +428,118 @@ def _pursue(state: GameState, legal: list[Choice]) -> Choice:
     return min(moves, key=lambda m: (round(gap(m), 6), moves.index(m)))
 
 
+# --- XX-E-1: activation ------------------------------------------------------------------------
+
+
+def _current(state: GameState) -> Activation:
+    assert state.activation is not None and state.activation.current is not None
+    return state.activation.current
+
+
+def _next_assault(state: GameState, legal: list[Choice]) -> tuple[str, tuple[str, ...]] | None:
+    """XX-E-1: the next neutral fighter of the activation to announce his assault (the first
+    in card order free of any enemy with an assault to announce) and the nearest non-neutral
+    fighters he may assault (several: a d6 chooses)."""
+    current = _current(state)
+    if current.action is not None and current.action.kind == "neutral_target":
+        return current.action.fighter, current.action.options
+    may = {c.fighter for c in legal if isinstance(c, Announce) and c.method is None}
+    for fighter in current.fighters:
+        if fighter not in may:
+            continue
+        targets = tuple(
+            t
+            for t in nearest_enemies(state, fighter)
+            if Announce(fighter, "charge", t) in legal or Announce(fighter, "engage", t) in legal
+        )
+        if targets:
+            return fighter, targets
+    return None
+
+
+def _assault_draw(state: GameState, legal: list[Choice]) -> Transition | None:
+    """XX-E: a d6 when several nearest fighters tie in the XX-E order (``neutral_assault_die``);
+    the tie is kept in the activation while the die is rolled."""
+    if _current(state).stage != "announce":
+        return None
+    nxt = _next_assault(state, legal)
+    if nxt is None or len(nxt[1]) < 2:
+        return None
+    fighter, tied = nxt
+    current = _current(state)
+    drawing = ActionInProgress("neutral_target", fighter, "draw", options=tied)
+    assert state.activation is not None
+    progress = evolve(state.activation, current=evolve(current, action=drawing))
+    return evolve(state, activation=progress, pending=Pending("neutral_assault_die", None)), []
+
+
+def _announce(fighter: str, target: str, legal: Sequence[Choice]) -> Choice:
+    """XX-E-1: an assault, "charging if possible" (V-B-3: he sees the target)."""
+    charge = Announce(fighter, "charge", target)
+    return charge if charge in legal else Announce(fighter, "engage", target)
+
+
+def _activation(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-1: announce the assault of each free neutral fighter on the nearest non-neutral
+    fighter, then resolve them; nothing else (docs/rulings.md "XX-E-1")."""
+    if _current(state).stage == "announce":
+        nxt = _next_assault(state, legal)
+        if nxt is not None:
+            return _announce(nxt[0], nxt[1][0], legal)
+    for done in (AnnouncementsDone(), EndActivation()):
+        if done in legal:
+            return done
+    return legal[0]
+
+
+def _assault_die_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    current = _current(state)
+    action = current.action
+    assert action is not None and action.kind == "neutral_target"
+    kept = draw_groups(action.options)[choice.face - 1] or action.options
+    event = NeutralAssaultRolled(action.fighter, action.options, choice.face, kept)
+    assert state.activation is not None
+    if len(kept) > 1:
+        current = evolve(current, action=evolve(action, options=kept))
+        return evolve(state, activation=evolve(state.activation, current=current)), [event]
+    state = evolve(state, activation=evolve(state.activation, current=evolve(current, action=None)))
+    handler = handler_for("activation")
+    announce = _announce(action.fighter, kept[0], handler.legal(state))
+    state, applied = handler.apply(state, announce)
+    return state, [event, NeutralDecided("activation", announce), *applied]
+
+
+def _assault_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    action = _current(state).action
+    assert action is not None
+    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
+    tied = ", ".join(combat_phase._name(state, f) for f in action.options)
+    return Question(
+        "neutral_assault_die",
+        None,
+        f"a d6 chooses whom {combat_phase._name(state, action.fighter)} assaults among "
+        f"{tied} (XX-E-1)",
+        options,
+    )
+
+
+def _redirect(state: GameState, legal: list[Choice]) -> Choice:
+    """V-B-3 for a neutral whose target is gone: the nearest non-neutral fighter, or stay."""
+    assert state.activation is not None and state.activation.current is not None
+    action = state.activation.current.action
+    assert action is not None
+    for target in nearest_enemies(state, action.fighter):
+        if Redirect(target) in legal:
+            return Redirect(target)
+    return Redirect()
+
+
+def _no_cover(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-1: a neutral fighter always makes an assault; he never moves to cover."""
+    return TakeCover(False)
+
+
 # ---------------------------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------------------------
@@ -388,6 +554,12 @@ POLICIES: dict[str, Callable[[GameState, list[Choice]], Choice]] = {
     "defend": _defend,
     "pursue": _pursue,
     "split_melee": _split,
+    "activation": _activation,
+    "assault_contact": _first,
+    "rotate_charged": _first,
+    "redirect": _redirect,
+    "take_cover": _no_cover,
+    "test_raise": _raise,
 }
 
 
@@ -406,7 +578,27 @@ register_handler(
 )
 
 
+register_handler(
+    Handler(
+        "neutral_assault_die",
+        _faces,
+        _assault_die_apply,
+        _assault_die_describe,
+        subject=lambda state: NEUTRAL,
+    )
+)
+
+
 def _tell(n: Narrator, event: Event) -> str | None:
+    if isinstance(event, NeutralAssaultRolled):
+        tied = ", ".join(n.fighter(f) for f in event.tied)
+        then = (
+            f"it assaults {n.fighter(event.kept[0])}" if len(event.kept) == 1 else "it rolls again"
+        )
+        return (
+            f"{n.fighter(event.fighter)} (neutral) hesitates between {tied}: the die shows "
+            f"{event.face}, {then}."
+        )
     if isinstance(event, NeutralTargetRolled):
         tied = ", ".join(n.fighter(f) for f in event.tied)
         if len(event.kept) == 1:
@@ -422,4 +614,5 @@ def _tell(n: Narrator, event: Event) -> str | None:
 
 
 register_sentence(NeutralTargetRolled.kind, _tell)
+register_sentence(NeutralAssaultRolled.kind, _tell)
 register_sentence(NeutralDecided.kind, lambda n, event: None)

@@ -10,7 +10,8 @@ shot, VI-B-2: he may then no longer walk). The engine then, in the book's order:
 3. works out the difficulty (VI-A-3, ``rules.shooting.shot_difficulty``) and rolls the
    Shooting test as chance steps, asking about every 6 (II-A-1);
 4. on a hit at an enemy in contact with the shooter's friends, rolls the distribution d6
-   (VI-B-1; equidistant friends: their player chooses);
+   (VI-B-1; equidistant friends: their player chooses; in a melee of more than two sides the
+   nearest fighter of a side other than the target's, XX-F-4);
 5. rolls the wound (two chance steps) with the weapon's Strength, one row down for an
    unmoving shot (VI-B-2).
 
@@ -289,6 +290,19 @@ def _friends_in_contact(state: GameState, shooter: str, target: str) -> dict[str
     }
 
 
+def _others_in_contact(state: GameState, shooter: str, target: str) -> dict[str, float]:
+    """XX-F-4: the fighters in contact with the target of a side other than his, by distance
+    to the shooter. With two sides these are the shooter's friends of VI-B-1; in a melee of
+    more than two sides (neutral fighters, XX-E) the nearest of them all receives the shot."""
+    here = field_of(state)
+    side = here.owners[target]
+    return {
+        f: distance(here.base(shooter), here.base(f))
+        for f in here.contacts(target)
+        if here.owners[f] != side
+    }
+
+
 def _hit(state: GameState, victim: str, face: int | None) -> Transition:
     action = action_of(state)
     assert action.target is not None
@@ -305,8 +319,8 @@ def _distribution_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     action = action_of(state)
     assert action.target is not None
-    friends = _friends_in_contact(state, action.fighter, action.target)
-    victims = distribution_victims(choice.face, action.target, friends)
+    others = _others_in_contact(state, action.fighter, action.target)  # XX-F-4
+    victims = distribution_victims(choice.face, action.target, others)
     if len(victims) > 1:
         state = update(state, distribution=choice.face, options=victims)
         return ask(state, "choose_victim", state.fighter(action.fighter).player), []
@@ -340,6 +354,8 @@ def _victim_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         Option(c, _name(state, c.fighter)) for c in choices if isinstance(c, ChooseVictim)
     )
     prompt = f"{player_name(player)}: two of your fighters are equidistant. Which one is hit?"
+    if any(state.fighter(f).player != player for f in action.options):  # XX-F-4
+        prompt = f"{player_name(player)}: fighters in the melee are equidistant. Which one is hit?"
     return Question("choose_victim", player, prompt, options)
 
 
