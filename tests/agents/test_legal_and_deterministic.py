@@ -38,7 +38,13 @@ def test_mcts_answers_legally_within_its_budget(seed: int, pick: float) -> None:
     state, asked = states[int(pick * len(states))]
     assert asked.player is not None
     agent = make(
-        "mcts", seed=5, player=asked.player, iterations=3, kinds=[asked.kind], max_steps=12
+        "mcts",
+        seed=5,
+        player=asked.player,
+        iterations=3,
+        kinds=[asked.kind],
+        max_steps=12,
+        outside_combat=True,
     )
     choice = agent.choose(redact(state, asked.player), asked, asked.choices)
     assert choice in asked.choices

@@ -46,11 +46,9 @@ from confrontation.engine.questions import Choice, DieFace, Question
 from confrontation.engine.state import GameState, Phase, opponent
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 
-SEARCHED: frozenset[str] = frozenset(
-    {"allocate_dice", "defend", "make_attack", "name_fighter", "choose_combat", "split_melee"}
-)
-"""The questions the search answers by default: the decisions of the combat phase (VII-A,
-VII-B, VII-C), where a choice changes who dies."""
+SEARCHED: frozenset[str] = frozenset({"allocate_dice", "defend", "make_attack", "name_fighter"})
+"""The questions the search answers by default: the decisions inside a combat (VII-C), where a
+choice changes who dies — the dice, the defences, the attacks, who rolls the initiative."""
 
 KEYS = 6**10
 """Sweep keys are drawn in ``range(KEYS)`` with the agent's roller."""
@@ -108,6 +106,7 @@ class MctsAgent:
         exploration: float = EXPLORATION,
         overrule: float = OVERRULE,
         tree: bool = True,
+        outside_combat: bool = False,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -123,6 +122,7 @@ class MctsAgent:
         self.exploration = exploration
         self.overrule = overrule
         self.tree = tree
+        self.outside_combat = outside_combat
         self.greedy = GreedyAgent(seed + 1, player)
         self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
@@ -141,6 +141,11 @@ class MctsAgent:
         if len(legal) == 1:
             return legal[0]
         if question.kind not in self.kinds or question.player is None:
+            return self.greedy.choose(state, question, legal)
+        if not self.outside_combat and _fight_of(state) is None:
+            # Outside a combat being resolved (the Authority roll, the order of the combats,
+            # the separation of melees) the outcome turns on pursuits, which the search
+            # imagines staying in place: it cannot judge them (docs/ai.md).
             return self.greedy.choose(state, question, legal)
         self.searched += 1
         return self.search(state, question.player, legal)
