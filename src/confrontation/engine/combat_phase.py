@@ -27,6 +27,8 @@ The phase driver (registered for ``Phase.COMBAT`` on import) runs chapter VII in
    :mod:`.pursuit` (registered by default) offers moves into contact along legal
    paths. A fighter who ends in contact with enemies who have not fought makes a new melee,
    separated by his player without dice (Note 2), and his combat is resolved at once.
+   When fighters of both players killed a neutral fighter, the player with the best
+   initiative result chooses whose fighters pursue first (``pursue_first``, XX-E-5).
 
 5. **Scenery** (C3): attacks on elements of scenery with structure points,
    :mod:`.scenery_attack` (hooks at the start of the phase, after each allocation and once
