@@ -38,8 +38,9 @@ from confrontation.engine.questions import (
     PlayTop,
 )
 from confrontation.engine.record import replay
+from confrontation.engine.scenery_attack import AttackScenery, SceneryAttacksAssigned
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield
-from confrontation.engine.state import NEUTRAL, GameState
+from confrontation.engine.state import NEUTRAL, GameState, Phase, SceneryPiece
 from confrontation.engine.step import game_roller, is_chance, is_over, legal, question, start, step
 from engine_support import KindAgent, fighter, skirmish
 
@@ -207,6 +208,22 @@ def test_the_nearest_ignores_other_levels_neutrals_and_hidden_scouts() -> None:
     assert nearest_enemies(state, BEAST) == (far,)
     state = state.with_fighters(dataclasses.replace(state.fighter(hidden), hidden=False))
     assert nearest_enemies(state, BEAST) == (hidden,)
+
+
+@pytest.mark.rule("XX-E-4", "C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
+def test_a_neutral_against_a_gate_leaves_it_alone() -> None:
+    gate = SceneryPiece(
+        "gate", ((31.25, 20.0), (32.75, 20.0), (32.75, 40.0), (31.25, 40.0)), "very-large",
+        False, True, 4, 6,
+    )  # fmt: skip
+    one, two = fighter("Soldier"), fighter("Guard")
+    state = skirmish([[(one, 1)], [(two, 1)]], {P1: (80, 10, 0), P2: (80, 50, 0)}, [gate])
+    state = add_neutrals(state, [NeutralSpec(fighter("Beast"), 34.0, 30.0, 180.0)])
+    state = dataclasses.replace(state, phase=Phase.COMBAT)
+    state, log = start(state)  # the beast touches the gate and has not fought
+    decided = _of(log, NeutralDecided)
+    assert decided == [NeutralDecided("attack_scenery", AttackScenery(BEAST))]
+    assert not [e for e in _of(log, SceneryAttacksAssigned) if e.attacks]
 
 
 # --- random play on a table ------------------------------------------------------------------

@@ -30,7 +30,8 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
   ties in the XX-E order, then a d6: ``neutral_assault_die``); he never disengages, walks,
   runs or shoots; ``assault_contact``: the nearest place in contact; ``rotate_charged``:
   nobody turned; ``redirect``: the nearest non-neutral fighter again, or stay;
-  ``take_cover``: never (a move to cover is no assault); ``test_raise``: always (XX-E-3).
+  ``take_cover``: never (a move to cover is no assault); ``test_raise``: always (XX-E-3);
+- ``attack_scenery``: never (C3; his dice are for fighters, XX-E-4).
 
 :func:`add_neutrals` puts neutral fighters into a game (a scenario names them as
 :class:`NeutralSpec`).
@@ -73,6 +74,7 @@ from confrontation.engine.registry import (
     handler_for,
     register_handler,
 )
+from confrontation.engine.scenery_attack import AttackScenery
 from confrontation.engine.state import (
     NEUTRAL,
     ActionInProgress,
@@ -535,6 +537,13 @@ def _redirect(state: GameState, legal: list[Choice]) -> Choice:
     return Redirect()
 
 
+def _no_scenery(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-1, XX-E-4: a neutral fighter's dice are for the fighters he assaults; he never
+    attacks an element of scenery (C3)."""
+    none = [c for c in legal if isinstance(c, AttackScenery) and not c.attacks]
+    return none[0] if none else legal[0]
+
+
 def _no_cover(state: GameState, legal: list[Choice]) -> Choice:
     """XX-E-1: a neutral fighter always makes an assault; he never moves to cover."""
     return TakeCover(False)
@@ -560,6 +569,7 @@ POLICIES: dict[str, Callable[[GameState, list[Choice]], Choice]] = {
     "redirect": _redirect,
     "take_cover": _no_cover,
     "test_raise": _raise,
+    "attack_scenery": _no_scenery,
 }
 
 
