@@ -12,13 +12,14 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Annotated, NoReturn
+from typing import IO, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine import events as ev
@@ -66,14 +67,19 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def parse_agents(text: str) -> tuple[str, str]:
-    """``A,B`` (or one name for both players)."""
-    names = [n.strip() for n in text.split(",")]
-    if len(names) == 1:
-        names = names * 2
-    if len(names) != 2 or not all(names):
+def parse_agents(text: str) -> tuple[tuple[str, str], tuple[dict[str, Any], dict[str, Any]]]:
+    """``A,B`` (or one agent for both players), each ``NAME[:KEY=VALUE[;...]]``
+    (:mod:`confrontation.agents.spec`) → the two names and their options."""
+    specs = [n.strip() for n in text.split(",")]
+    if len(specs) == 1:
+        specs = specs * 2
+    if len(specs) != 2 or not all(specs):
         fail(f"--agents: expected two agent names as A,B, not {text!r}")
-    return names[0], names[1]
+    try:
+        (first, first_options), (second, second_options) = (parse_agent_spec(s) for s in specs)
+    except AgentSpecError as error:
+        fail(f"--agents: {error}")
+    return (first, second), (first_options, dict(second_options))
 
 
 def objectives(narrator: Narrator, state: GameState) -> list[str]:
@@ -206,7 +212,11 @@ def play_command(
     ] = None,
     agents: Annotated[
         str,
-        typer.Option("--agents", help="Agents as A,B: random, greedy, mcts, human."),
+        typer.Option(
+            "--agents",
+            help="Agents as A,B: random, greedy, mcts, human; options as "
+            "NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
+        ),
     ] = ",".join(DEFAULT_AGENTS),
     seed: Annotated[
         int | None,
@@ -269,12 +279,14 @@ def play_command(
             )
         resume_saved(resume, db, show)
         return
+    names, options = parse_agents(agents)
     config = GameConfig(
         scenario=scenario,
         armies=armies if armies is not None else DEFAULT_ARMIES,
-        agents=parse_agents(agents),
+        agents=names,
         seed=seed if seed is not None else secrets.randbits(32),
         rounds=rounds,
+        agent_options=options,
     )
     if no_store:
         show(config, None, None)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, NoReturn
+from dataclasses import dataclass
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich import box
@@ -20,11 +21,12 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
 from confrontation.sim.batch import simulate as run_batch
-from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, agent_available, initial_state
+from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, initial_state
 from confrontation.store import Store, StoreError, open_store
 
 EXIT_USAGE = 2
@@ -36,17 +38,37 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def parse_agents(text: str) -> tuple[str, str]:
-    """``greedy,random`` → ("greedy", "random"); each must be a known agent."""
-    names = [n.strip().lower() for n in text.split(",")]
-    if len(names) != 2 or not all(names):
+@dataclass(frozen=True)
+class Agents:
+    """The batch's two agents as ``--agents`` gave them: their specs (shown in the report),
+    names and options (:mod:`confrontation.agents.spec`)."""
+
+    specs: tuple[str, str]
+    names: tuple[str, str]
+    options: tuple[dict[str, Any], dict[str, Any]]
+
+
+def parse_agents(text: str) -> Agents:
+    """``greedy,mcts:iterations=200`` → the two agents; each must be a known machine agent
+    and take its options (the agent is built once here to check them)."""
+    specs = [n.strip() for n in text.split(",")]
+    if len(specs) != 2 or not all(specs):
         fail(f"--agents: give two agent names separated by a comma, not {text!r}")
-    for name in names:
-        if name == "human":
+    parsed = []
+    for spec in specs:
+        if spec.partition(":")[0].strip().lower() == "human":
             fail("--agents: simulations are played by machines; use play for a human player")
-        if not agent_available(name):
-            fail(f"--agents: unknown agent {name!r}")
-    return names[0], names[1]
+        try:
+            name, options = parse_agent_spec(spec)
+        except AgentSpecError as error:
+            fail(f"--agents: {error}")
+        parsed.append((name.lower(), options))
+    (first, first_options), (second, second_options) = parsed
+    pairs = zip(parsed, specs, strict=True)
+    labels = [name if not options else spec for (name, options), spec in pairs]
+    return Agents(
+        (labels[0], labels[1]), (first, second), (dict(first_options), dict(second_options))
+    )
 
 
 def _check_setup(spec: GameSpec) -> None:
@@ -128,7 +150,12 @@ def simulate_command(
     ] = None,
     agents: Annotated[
         str,
-        typer.Option("--agents", metavar="A,B", help="The two agents (wins counted per agent)."),
+        typer.Option(
+            "--agents",
+            metavar="A,B",
+            help="The two agents (wins counted per agent); options as "
+            "NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
+        ),
     ] = ",".join(DEFAULT_AGENTS),
     seed: Annotated[int, typer.Option("--seed", help="Batch seed (game seeds come from it).")] = 0,
     rounds: Annotated[
@@ -161,7 +188,14 @@ def simulate_command(
     pair = parse_agents(agents)
     chosen: tuple[str | None, str | None] = (armies[0], armies[1]) if armies else (None, None)
     specs = plan(
-        games, pair, chosen, seed=seed, scenario=scenario, rounds=rounds, keep_events=not no_store
+        games,
+        pair.names,
+        chosen,
+        seed=seed,
+        scenario=scenario,
+        rounds=rounds,
+        keep_events=not no_store,
+        agent_options=pair.options,
     )
     _check_setup(specs[0])
     try:
@@ -198,7 +232,7 @@ def simulate_command(
                 play_spec,
                 backend=runner,
                 on_result=finished,
-                agents=pair,
+                agents=pair.specs,
                 armies=chosen,
                 scenario=scenario,
                 seed=seed,

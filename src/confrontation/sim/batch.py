@@ -2,7 +2,8 @@
 
 :func:`plan` lays out N games so that neither agent keeps a side or an army: game ``i``
 swaps the agents' sides when ``i`` is odd and the armies every other pair (``i // 2`` odd),
-so over four games each agent plays each army from each side once. Every game's seed comes
+so over four games each agent plays each army from each side once; an agent's options
+(``--agents mcts:iterations=200``) go with it to whichever side it plays. Every game's seed comes
 from the batch seed and the game's index alone (:func:`game_seed`), and results are put
 back in game order, so the figures do not depend on how many processes played them.
 """
@@ -36,8 +37,8 @@ def game_seed(batch_seed: int, index: int) -> int:
 class GameSpec:
     """One game of a batch: who plays which army from which side, and its seed.
 
-    ``armies`` and ``agents`` are per player (player 0 first); ``seats[p]`` is the position
-    in the batch's ``--agents`` of the agent playing player ``p``.
+    ``armies``, ``agents`` and ``agent_options`` are per player (player 0 first);
+    ``seats[p]`` is the position in the batch's ``--agents`` of the agent playing player ``p``.
     """
 
     index: int
@@ -48,6 +49,7 @@ class GameSpec:
     seats: tuple[int, int]
     rounds: int | None = None
     keep_events: bool = False
+    agent_options: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,11 @@ def plan(
     scenario: str | None = None,
     rounds: int | None = None,
     keep_events: bool = False,
+    agent_options: tuple[dict[str, Any], dict[str, Any]] | None = None,
 ) -> list[GameSpec]:
-    """The ``games`` games of a batch, with sides and armies alternated (module docstring)."""
+    """The ``games`` games of a batch, with sides and armies alternated (module docstring);
+    ``agent_options[i]`` are the options of ``agents[i]``, wherever it plays."""
+    options = agent_options if agent_options is not None else ({}, {})
     specs = []
     for index in range(games):
         swap_agents = index % 2 == 1
@@ -87,6 +92,7 @@ def plan(
                 seats=seats,
                 rounds=rounds,
                 keep_events=keep_events,
+                agent_options=(dict(options[seats[0]]), dict(options[seats[1]])),
             )
         )
     return specs
@@ -198,6 +204,7 @@ class BatchResult:
                 {
                     "seed": spec.seed,
                     "agents": list(spec.agents),
+                    "agent_options": [dict(o) for o in spec.agent_options],
                     "armies": list(spec.armies),
                     "winner": result.outcome.winner,
                     "vp": list(result.outcome.vp),
@@ -221,6 +228,7 @@ def config_for(spec: GameSpec) -> GameConfig:
         agents=spec.agents,
         seed=spec.seed,
         rounds=spec.rounds,
+        agent_options=(dict(spec.agent_options[0]), dict(spec.agent_options[1])),
     )
 
 
