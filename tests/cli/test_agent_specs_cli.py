@@ -20,6 +20,8 @@ from confrontation.cli import app
 from confrontation.cli import play as play_cli
 from confrontation.cli import simulate as simulate_cli
 from confrontation.engine.step import Agent
+from confrontation.sim.batch import config_for, plan
+from confrontation.sim.saved import config_of
 from confrontation.store import open_store
 from games_support import small_armies
 
@@ -57,6 +59,8 @@ def test_play_passes_the_options_to_the_agent_and_saves_them(tmp_path: Path, mad
     game = open_store(str(db)).load(1)
     assert game.summary.agents == ("mcts", "greedy")
     assert game.setup.options["agent_options"] == [MCTS_OPTIONS, {}]
+    with config_of(game.setup) as config:  # what --resume plays on with
+        assert config.agent_options == (MCTS_OPTIONS, {})
 
 
 def test_play_gives_one_spec_to_both_players(tmp_path: Path, made: Made) -> None:
@@ -89,6 +93,17 @@ def test_simulate_options_follow_the_agent_when_sides_swap(tmp_path: Path, made:
     store = open_store(str(db))
     assert store.load(1).setup.options["agent_options"] == [{}, MCTS_OPTIONS]
     assert store.load(2).setup.options["agent_options"] == [MCTS_OPTIONS, {}]
+
+
+def test_plan_gives_each_game_the_options_of_the_agent_on_each_side() -> None:
+    options = ({"iterations": 3}, {"seconds": 1.0})
+    for spec in plan(4, ("mcts", "greedy"), agent_options=options):
+        for player in (0, 1):
+            assert spec.agent_options[player] == options[spec.seats[player]]
+        config = config_for(spec)
+        assert config.agents == spec.agents
+        assert config.agent_options == spec.agent_options
+    assert [s.agent_options for s in plan(2, ("a", "b"))] == [({}, {}), ({}, {})]
 
 
 def test_simulate_with_options_does_not_depend_on_jobs(tmp_path: Path) -> None:
