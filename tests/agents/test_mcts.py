@@ -87,3 +87,18 @@ def test_the_same_seed_searches_alike() -> None:
             for _ in range(2)
         }
     assert len(answers) == 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"seconds": 0.0},
+        {"seconds": -1.0},
+        {"max_steps": 0},
+        {"exploration": -0.5},
+        {"overrule": -1.0},
+    ],
+)
+def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        MctsAgent(1, 0, **options)  # type: ignore[arg-type]

@@ -112,6 +112,12 @@ class MctsAgent:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be 'greedy' or 'random', not {rollout!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be more than 0, not {seconds}")
+        if max_steps < 1:
+            raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        if not exploration >= 0 or not overrule >= 0:
+            raise ValueError("exploration and overrule must be 0 or more")
         self.roller: Roller = SeededRoller(seed)
         self.player = player
         self.iterations = iterations
