@@ -13,23 +13,23 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from confrontation.engine.questions import Choice, Question
 from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent
-from confrontation.sim import game as sim_game
 from confrontation.sim.game import GameConfig, play_game
 
 
 class Timed:
     """An agent whose thinking time is added up."""
 
-    def __init__(self, inner: Agent, clock: Counter[str], name: str) -> None:
+    def __init__(self, inner: Agent, clock: defaultdict[str, float], name: str) -> None:
         self.inner, self.clock, self.name = inner, clock, name
 
-    def choose(self, state: GameState, question: Question, legal: list[Choice]) -> Choice:
+    def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         start = time.perf_counter()
         try:
             return self.inner.choose(state, question, legal)
@@ -49,17 +49,15 @@ def main() -> None:
     args = parser.parse_args()
     names = tuple(args.agents.split(","))
     assert len(names) == 2, "two agents, as A,B"
-    clock: Counter[str] = Counter()
+    clock: defaultdict[str, float] = defaultdict(float)
     wins: Counter[str] = Counter()
     margin = 0.0
-    original = sim_game.make_agent
 
-    def timed_make(name: str, *, seed: int, player: int, **options: Any) -> Agent:
-        if name == "mcts" and args.mcts_iterations is not None:
-            options = {"iterations": args.mcts_iterations, **options}
-        return Timed(original(name, seed=seed, player=player, **options), clock, name)
+    def options(name: str) -> dict[str, Any]:
+        return (
+            {"iterations": args.mcts_iterations} if name == "mcts" and args.mcts_iterations else {}
+        )
 
-    sim_game.make_agent = timed_make  # type: ignore[assignment]
     started = time.perf_counter()
     for k in range(args.games):
         order = names if k % 2 == 0 else names[::-1]
@@ -69,8 +67,13 @@ def main() -> None:
             agents=(order[0], order[1]),
             seed=args.seed + k,
             rounds=args.rounds,
+            agent_options=(options(order[0]), options(order[1])),
         )
-        result = play_game(config)
+
+        def timed(p: int, agent: Agent, seats: tuple[str, ...] = order) -> Agent:
+            return Timed(agent, clock, seats[p])
+
+        result = play_game(config, wrap=timed)
         winner = "draw" if result.winner is None else order[result.winner]
         wins[winner] += 1
         first = order.index(names[0])

@@ -20,73 +20,38 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Sequence
 
-from confrontation.agents.assess import material
 from confrontation.agents.greedy import GreedyAgent
-from confrontation.agents.mcts import KeyedDice, MctsAgent, _fight_of, determinize
-from confrontation.dice import SeededRoller
-from confrontation.engine.combat_phase import register_pursuits, stay_in_place
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState
-from confrontation.engine.step import Agent, step
-from confrontation.sim import game as sim_game
-from confrontation.sim.game import GameConfig, play_game
-
-Position = tuple[GameState, Question, list[Choice]]
+from confrontation.agents.mcts import MctsAgent
+from confrontation.engine.questions import Choice
+from confrontation.sim.game import GameConfig
+from recorded import Position, questions_met
 
 
 def collect(games: int, kinds: frozenset[str], seed: int) -> list[Position]:
     """The questions of ``kinds`` (more than one answer) in greedy-vs-greedy games."""
     found: list[Position] = []
-    original = sim_game.make_agent
-
-    class Recorder:
-        def __init__(self, inner: Agent) -> None:
-            self.inner = inner
-
-        def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
-            if asked.kind in kinds and len(legal) > 1 and asked.player is not None:
-                found.append((state, asked, list(legal)))
-            return self.inner.choose(state, asked, legal)
-
-    def recording(name: str, *, seed: int, player: int, **options: object) -> Recorder:
-        return Recorder(original(name, seed=seed, player=player, **options))
-
-    sim_game.make_agent = recording
-    try:
-        for k in range(games):
-            config = GameConfig(
-                armies=("lion-vanguard", "lion-vanguard"),
-                agents=("greedy", "greedy"),
-                seed=seed + k,
-            )
-            play_game(config)
-    finally:
-        sim_game.make_agent = original
+    for k in range(games):
+        config = GameConfig(
+            armies=("lion-vanguard", "lion-vanguard"), agents=("greedy", "greedy"), seed=seed + k
+        )
+        found += questions_met(
+            config,
+            lambda _, asked: (
+                asked.kind in kinds and len(asked.choices) > 1 and asked.player is not None
+            ),
+        )
     return found
 
 
 def reference(position: Position, games: int, seed: int) -> list[float]:
-    """Each option's mean material change over ``games`` paired imagined games."""
+    """Each option's mean material change over ``games`` paired imagined games (greedy play
+    after the option: the search without its tree)."""
     state, asked, options = position
     assert asked.player is not None
-    me = asked.player
-    judge = MctsAgent(0, me, tree=False)
-    judge._fight = _fight_of(state)
-    base = material(state, me)
-    totals = [0.0] * len(options)
-    with register_pursuits(stay_in_place):
-        for j in range(games):
-            key = seed + j
-            world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
-            for i, option in enumerate(options):
-                judge._dice = KeyedDice(key)
-                for p, policy in enumerate(judge.policies):
-                    policy.roller = SeededRoller.keyed(key, f"policy {p}")
-                end, _ = judge._rollout(step(world, option)[0], state.phase, 1)
-                totals[i] += material(end, me) - base
-    return [t / games for t in totals]
+    judge = MctsAgent(seed, asked.player, tree=False)
+    samples = judge.samples(state, asked.player, options, games)
+    return [statistics.fmean(samples[option]) for option in options]
 
 
 def main() -> None:

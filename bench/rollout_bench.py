@@ -16,44 +16,25 @@ import argparse
 import dataclasses
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import MctsAgent, _fight_of
 from confrontation.dice import SeededRoller
 from confrontation.engine import frozen
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
-from confrontation.engine.questions import Choice, Question
 from confrontation.engine.state import GameState
-from confrontation.engine.step import Agent
-from confrontation.sim import game as sim_game
-from confrontation.sim.game import GameConfig, play_game
+from confrontation.sim.game import GameConfig
+from recorded import questions_met
 
 
 def positions(seed: int) -> list[GameState]:
     """The states of a greedy game where a fighter places his combat dice."""
-    found: list[GameState] = []
-    original = sim_game.make_agent
-
-    class Recorder:
-        def __init__(self, inner: Agent) -> None:
-            self.inner = inner
-
-        def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
-            if asked.kind == "allocate_dice" and _fight_of(state) is not None:
-                found.append(state)
-            return self.inner.choose(state, asked, legal)
-
-    def recording(name: str, *, seed: int, player: int, **options: Any) -> Agent:
-        return Recorder(original(name, seed=seed, player=player, **options))
-
-    sim_game.make_agent = recording
-    try:
-        play_game(GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed))
-    finally:
-        sim_game.make_agent = original
-    return found
+    config = GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed)
+    met = questions_met(
+        config, lambda state, asked: asked.kind == "allocate_dice" and _fight_of(state) is not None
+    )
+    return [state for state, _, _ in met]
 
 
 def rollouts(states: list[GameState]) -> int:

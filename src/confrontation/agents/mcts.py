@@ -161,14 +161,21 @@ class MctsAgent:
     def search(self, state: GameState, me: int, options: Sequence[Choice]) -> Choice:
         """Every option in every sweep, in the same imagined world with the same dice; the
         greedy answer unless another is clearly better."""
-        asked = _question_of(state)
-        greedy = self.greedy.choose(state, asked, options)
+        greedy = self.greedy.choose(state, _question_of(state), options)
+        sweeps = max(2, self.iterations // len(options))
+        return self._verdict(options, self.samples(state, me, options, sweeps), greedy)
+
+    def samples(
+        self, state: GameState, me: int, options: Sequence[Choice], sweeps: int
+    ) -> dict[Choice, list[float]]:
+        """Each option's material change (AP) for ``me`` in ``sweeps`` imagined games; the
+        k-th game of every option is played in the same world with the same dice. The time
+        limit (``seconds``) may end it after two sweeps."""
         base = material(state, me)
         start_phase = state.phase
         self._fight = _fight_of(state)
         subtrees = {c: Node() for c in options}
         samples: dict[Choice, list[float]] = {c: [] for c in options}
-        sweeps = max(2, self.iterations // len(options))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         # Imagined pursuits stay in place: the horizon is reached when a combat's pursuit
         # begins, so the search needs no pursuit geometry (VII-C-6).
@@ -186,7 +193,7 @@ class MctsAgent:
                 if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
                     break
         self._dice = None
-        return self._verdict(options, samples, greedy)
+        return samples
 
     def _verdict(
         self, options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice

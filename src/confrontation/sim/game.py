@@ -149,18 +149,22 @@ def play_game(
     *,
     on_event: Callable[[Event], None] | None = None,
     resume_log: Sequence[Event] | None = None,
+    wrap: Callable[[int, Agent], Agent] | None = None,
 ) -> GameResult:
     """Play ``config``'s game to its end.
 
     ``on_event`` sees every event as it happens (a store can save the record as it grows).
     ``resume_log`` continues an interrupted game: its inputs are replayed (checked against its
     events, not passed to ``on_event`` again) and the agents play on from there.
+    ``wrap(player, agent)`` may stand in front of each agent (benches time or record them).
     """
     initial, scenario, armies = initial_state(config)
     players = [
         make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
         for p, name in enumerate(config.agents)
     ]
+    if wrap is not None:
+        players = [wrap(p, agent) for p, agent in enumerate(players)]
     if resume_log:
         first = resume_log[0]
         if not isinstance(first, GameStarted):
