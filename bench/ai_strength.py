@@ -1,12 +1,14 @@
 """Strength of the agents: seeded games on mirror armies, sides swapped every game.
 
     .venv/bin/python bench/ai_strength.py --games 100 --agents mcts,greedy
+    .venv/bin/python bench/ai_strength.py --agents "mcts:iterations=48;announcements=false,greedy"
 
 Game ``k`` is played with seed ``base + k``; on odd ``k`` the agents swap sides, so neither
 keeps the first speaker's side or the deployment area. Prints the wins of each agent (the
 scenario's winner, III-A-2), the draws, the mean material per game, the time and the time
-each agent spent thinking. ``confrontation simulate`` runs the same kind of batch; this
-script adds the thinking time and ``--mcts-iterations``.
+each agent spent thinking. Agents are written as on the command line (``NAME:KEY=VALUE;...``,
+``agents/spec.py``). ``confrontation simulate`` runs the same kind of batch; this script adds
+the thinking time and ``--mcts-iterations``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.questions import Choice, Question
 from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent
@@ -47,16 +50,19 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--mcts-iterations", type=int, default=None)
     args = parser.parse_args()
-    names = tuple(args.agents.split(","))
-    assert len(names) == 2, "two agents, as A,B"
+    specs = args.agents.split(",")
+    assert len(specs) == 2, "two agents, as A,B"
+    names = tuple(specs)
+    parsed = {spec: parse_agent_spec(spec) for spec in specs}
     clock: defaultdict[str, float] = defaultdict(float)
     wins: Counter[str] = Counter()
     margin = 0.0
 
-    def options(name: str) -> dict[str, Any]:
-        return (
-            {"iterations": args.mcts_iterations} if name == "mcts" and args.mcts_iterations else {}
-        )
+    def options(spec: str) -> dict[str, Any]:
+        name, given = parsed[spec]
+        if name == "mcts" and args.mcts_iterations:
+            return {**given, "iterations": args.mcts_iterations}
+        return given
 
     started = time.perf_counter()
     for k in range(args.games):
@@ -64,7 +70,7 @@ def main() -> None:
         config = GameConfig(
             scenario=args.scenario,
             armies=(args.army, args.army),
-            agents=(order[0], order[1]),
+            agents=(parsed[order[0]][0], parsed[order[1]][0]),
             seed=args.seed + k,
             rounds=args.rounds,
             agent_options=(options(order[0]), options(order[1])),

@@ -1,5 +1,5 @@
-"""The search agent: common random numbers, the paired overrule test, and a search that
-finds the better answer when its fallback gives a bad one."""
+"""The search agent: common random numbers, the paired overrule test, searches that find the
+better answer when their fallback gives a bad one (a defence, an announcement)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,15 @@ from fractions import Fraction
 import pytest
 from positions import duel_game, first_question, held_in_contact
 
+from confrontation.agents.assess import charge_reach, gap
 from confrontation.agents.greedy import GreedyAgent
-from confrontation.agents.mcts import KeyedDice, MctsAgent
+from confrontation.agents.mcts import KeyedDice, MctsAgent, _assaults
+from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.combat_questions import Defend
-from confrontation.engine.questions import Choice, DieFace, Question
-from confrontation.engine.state import GameState
+from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
+from confrontation.engine.state import GameState, Phase
+from confrontation.engine.step import Agent, is_over, step
+from confrontation.sim.game import GameConfig, play_game
 
 PAIR = (("p1-c1-1", "p2-c1-1"),)
 D6 = [(DieFace(f), Fraction(1, 6)) for f in range(1, 7)]
@@ -97,8 +101,97 @@ def test_the_same_seed_searches_alike() -> None:
         {"max_steps": 0},
         {"exploration": -0.5},
         {"overrule": -1.0},
+        {"width": 1},
+        {"announce_sweeps": 1},
     ],
 )
 def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         MctsAgent(1, 0, **options)  # type: ignore[arg-type]
+
+
+# --- the announcements of the activation phase (IV-B-2, V-B-3) ---------------------------------
+
+
+class _Found(Exception):
+    """Stops a game at the position looked for."""
+
+    def __init__(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> None:
+        super().__init__()
+        self.position = (state, asked, list(legal))
+
+
+def _announcement(seed: int, nth: int) -> tuple[GameState, Question, list[Choice]]:
+    """The ``nth`` announcement with an assault among its options (counted from 0) of a
+    seeded greedy game on the demo mirror."""
+    seen = 0
+
+    class Stopper:
+        def __init__(self, inner: Agent) -> None:
+            self.inner = inner
+
+        def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
+            nonlocal seen
+            if asked.player is not None and _assaults(state, legal):
+                if seen == nth:
+                    raise _Found(state, asked, legal)
+                seen += 1
+            return self.inner.choose(state, asked, legal)
+
+    config = GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed)
+    with pytest.raises(_Found) as found:
+        play_game(config, wrap=lambda _, agent: Stopper(agent))
+    return found.value.position
+
+
+class _NeverAssaults:
+    """A fallback that announces nothing."""
+
+    def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
+
+
+@pytest.mark.rule("V-B-3")
+def test_the_candidates_are_the_fallback_holding_back_and_assaults_in_reach() -> None:
+    state, asked, legal = _announcement(2000, 13)
+    agent = MctsAgent(3, asked.player, width=3)
+    greedy = agent.greedy.choose(state, asked, legal)
+    options = agent.candidates(state, legal, greedy)
+    assert options[0] == greedy and AnnouncementsDone() in options
+    assert 2 <= len(options) <= 3 and len(set(options)) == len(options)
+    for c in options:
+        if isinstance(c, Announce) and c != greedy:
+            assert c.action in ("charge", "engage") and c.target is not None
+            fighter = state.fighter(c.fighter)
+            assert gap(state, c.fighter, c.target) <= charge_reach(state, fighter)
+
+
+@pytest.mark.rule("V-B-3")
+def test_the_search_charges_where_its_fallback_would_hold_back() -> None:
+    state, asked, legal = _announcement(2000, 13)
+    assert asked.player is not None
+    charge = GreedyAgent(1, asked.player).choose(state, asked, legal)
+    assert isinstance(charge, Announce) and charge.action == "charge"
+    agent = MctsAgent(3, asked.player)
+    agent.greedy = _NeverAssaults()  # type: ignore[assignment]
+    assert agent.choose(state, asked, legal) == charge
+    assert agent.searched == 1 and agent.overruled == 1
+    # without the announcement search, the fallback's answer stands
+    plain = MctsAgent(3, asked.player, announcements=False)
+    plain.greedy = _NeverAssaults()  # type: ignore[assignment]
+    assert plain.choose(state, asked, legal) == AnnouncementsDone()
+    assert plain.searched == 0
+
+
+@pytest.mark.rule("IV-B-2")
+def test_an_announcement_is_imagined_to_the_end_of_the_combat_phase() -> None:
+    state, asked, legal = _announcement(2000, 13)
+    assert asked.player is not None
+    agent = MctsAgent(3, asked.player)
+    agent._fight = None
+    after = step(state, legal[0])[0]
+    with register_pursuits(stay_in_place):
+        end, _ = agent._rollout(after, state.phase, 1)
+    assert state.phase is Phase.ACTIVATION
+    assert is_over(end) or end.phase not in (Phase.ACTIVATION, Phase.COMBAT)
+    assert end.round in (state.round, state.round + 1)

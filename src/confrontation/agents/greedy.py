@@ -608,14 +608,14 @@ def fighter_eagerness(state: GameState, fighter: Fighter) -> float:
     mine = blow_of(state, fighter)
     near = [e for e in foes if gap(state, fighter.id, e.id) <= reach]
     if near:
-        edge = max(duel(mine, _charged_blow(state, fighter, e)) for e in near)
+        edge = max(duel(mine, charged_blow(state, fighter, e)) for e in near)
         if edge >= CHARGE_MARGIN:
             return 4.0 + edge / 10.0
         return 1.0
     return 2.0
 
 
-def _charged_blow(state: GameState, charger: Fighter, target: Fighter) -> Blow:
+def charged_blow(state: GameState, charger: Fighter, target: Fighter) -> Blow:
     """The target's values when ``charger`` charges him (V-B-3: the penalty if the charger's
     Power is at least his)."""
     penalised = state.profile(charger.profile).power >= state.profile(target.profile).power
@@ -638,7 +638,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
     target = state.fighter(choice.target)
     if not _reachable(state, fighter, target):
         return None
-    value = duel(blow_of(state, fighter), _charged_blow(state, fighter, target))
+    value = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
     here = field_of(state)
     helpers = [f for f in here.contacts(target.id) if here.owners[f] == fighter.player]
     value += 0.1 * worth(state, target) * len(helpers)  # joining friends: he faces many

@@ -36,13 +36,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from confrontation.agents.assess import material
-from confrontation.agents.greedy import GreedyAgent
+from confrontation.agents.assess import blow_of, charge_reach, duel, gap, material
+from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.melee import Combat
-from confrontation.engine.questions import Choice, DieFace, Question
+from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
 from confrontation.engine.state import GameState, Phase, opponent
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 
@@ -65,6 +65,17 @@ OVERRULE = 1.0
 to overrule the greedy one (a small search is noisy: docs/ai.md)."""
 
 SCALE = 10.0
+
+ASSAULTS = frozenset({"charge", "engage"})
+"""Announcements that start a fight (V-B-3): where the search looks in the activation phase."""
+
+WIDTH = 4
+"""Announcements searched at most: the greedy answer, announcing nothing more, and the best
+assaults in reach."""
+
+ANNOUNCE_SWEEPS = 6
+"""Imagined games per option of a searched announcement (each to the end of the combat phase:
+about 0.2 s apiece)."""
 """Material change (AP) that counts as a clear gain: values are ``tanh(change / SCALE)``."""
 
 
@@ -107,6 +118,9 @@ class MctsAgent:
         overrule: float = OVERRULE,
         tree: bool = True,
         outside_combat: bool = False,
+        announcements: bool = True,
+        width: int = WIDTH,
+        announce_sweeps: int = ANNOUNCE_SWEEPS,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -118,6 +132,10 @@ class MctsAgent:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         if not exploration >= 0 or not overrule >= 0:
             raise ValueError("exploration and overrule must be 0 or more")
+        if width < 2 or announce_sweeps < 2:
+            raise ValueError(
+                f"width and announce_sweeps must be at least 2, not {width} and {announce_sweeps}"
+            )
         self.roller: Roller = SeededRoller(seed)
         self.player = player
         self.iterations = iterations
@@ -129,6 +147,9 @@ class MctsAgent:
         self.overrule = overrule
         self.tree = tree
         self.outside_combat = outside_combat
+        self.announcements = announcements
+        self.width = width
+        self.announce_sweeps = announce_sweeps
         self.greedy = GreedyAgent(seed + 1, player)
         self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
@@ -146,6 +167,8 @@ class MctsAgent:
         """The most visited answer of the search, or the greedy answer."""
         if len(legal) == 1:
             return legal[0]
+        if self.announcements and question.player is not None and _assaults(state, legal):
+            return self.announce(state, question, legal)
         if question.kind not in self.kinds or question.player is None:
             return self.greedy.choose(state, question, legal)
         if not self.outside_combat and _fight_of(state) is None:
@@ -164,6 +187,52 @@ class MctsAgent:
         greedy = self.greedy.choose(state, _question_of(state), options)
         sweeps = max(2, self.iterations // len(options))
         return self._verdict(options, self.samples(state, me, options, sweeps), greedy)
+
+    def announce(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        """IV-B-2, V-B-3: an announcement where an assault is possible — who charges whom,
+        or nobody yet. The greedy answer and a few assaults in reach (:meth:`candidates`),
+        each imagined to the end of the combat phase: two sweeps of them all, then the greedy
+        answer and the best other for the rest of ``announce_sweeps``; the greedy answer
+        unless the other is clearly better."""
+        me = question.player
+        assert me is not None
+        greedy = self.greedy.choose(state, question, legal)
+        options = self.candidates(state, legal, greedy)
+        if len(options) == 1:
+            return greedy
+        self.searched += 1
+        samples = self.samples(state, me, options, 2)
+        rival = max((c for c in options if c != greedy), key=lambda c: statistics.fmean(samples[c]))
+        finalists = [greedy, rival]
+        more = self.samples(state, me, finalists, self.announce_sweeps - 2)
+        for c in finalists:
+            samples[c] += more[c]
+        return self._verdict(finalists, samples, greedy)
+
+    def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
+        """The announcements worth imagining, ``width`` at most: the greedy answer,
+        announcing nothing more, and the assaults in reach (straight line, MOV x 2) with the
+        best duels for the assaulter (V-B-3, with the charge penalty on the target)."""
+        options: list[Choice] = [greedy]
+        if AnnouncementsDone() in legal and greedy != AnnouncementsDone():
+            options.append(AnnouncementsDone())
+        scored: list[tuple[float, Choice]] = []
+        for c in legal:
+            if (
+                isinstance(c, Announce)
+                and c != greedy
+                and c.action in ASSAULTS
+                and c.method is None
+                and not c.shoot
+                and c.target is not None
+            ):
+                fighter = state.fighter(c.fighter)
+                if gap(state, c.fighter, c.target) <= charge_reach(state, fighter):
+                    target = state.fighter(c.target)
+                    edge = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
+                    scored.append((edge + (0.5 if c.action == "charge" else 0.0), c))
+        scored.sort(key=lambda vc: -vc[0])
+        return options + [c for _, c in scored[: max(0, self.width - len(options))]]
 
     def samples(
         self, state: GameState, me: int, options: Sequence[Choice], sweeps: int
@@ -297,9 +366,14 @@ class MctsAgent:
         return state, steps
 
     def _stop(self, state: GameState, start_phase: Phase, steps: int) -> bool:
-        """The horizon: the end of the game, of the phase, of the combat the search started
-        in (VII-C), or ``max_steps``."""
-        if is_over(state) or state.phase is not start_phase or steps >= self.max_steps:
+        """The horizon: the end of the game, of the phase (of the combat phase that follows,
+        for a decision of the activation phase: the fights it starts), of the combat the
+        search started in (VII-C), or ``max_steps``."""
+        if is_over(state) or steps >= self.max_steps:
+            return True
+        if start_phase is Phase.ACTIVATION:
+            return state.phase not in (Phase.ACTIVATION, Phase.COMBAT)
+        if state.phase is not start_phase:
             return True
         if self._fight is None:
             return False
@@ -330,6 +404,17 @@ class KeyedDice:
     def draw(self, prompt: str, faces: Sequence[tuple[DieFace, Fraction]]) -> DieFace:
         self.seen[prompt] += 1
         return draw(SeededRoller.keyed(self.key, f"{prompt}#{self.seen[prompt]}"), faces)
+
+
+def _assaults(state: GameState, legal: Sequence[Choice]) -> bool:
+    """An announcement of the activation phase (IV-B-2) with an assault among its options."""
+    return (
+        state.phase is Phase.ACTIVATION
+        and state.activation is not None
+        and state.activation.current is not None
+        and state.activation.current.stage == "announce"
+        and any(isinstance(c, Announce) and c.action in ASSAULTS for c in legal)
+    )
 
 
 def _fight_of(state: GameState) -> Combat | None:
