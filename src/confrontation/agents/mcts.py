@@ -53,9 +53,9 @@ choice changes who dies — the dice, the defences, the attacks, who rolls the i
 KEYS = 6**10
 """Sweep keys are drawn in ``range(KEYS)`` with the agent's roller."""
 
-DEFAULT_ITERATIONS = 96
-"""Imagined games per searched decision, shared out evenly among its options (at least two
-each): a 6-round game of the demo armies takes about 40 s on one core (docs/ai.md)."""
+DEFAULT_ITERATIONS = 48
+"""Imagined games per searched decision of a combat, shared out evenly among its options (at
+least two each): 96 leaves no less regret (docs/ai.md)."""
 
 EXPLORATION = 1.0
 """The UCT constant (values lie in [-1, 1])."""
@@ -69,11 +69,11 @@ SCALE = 10.0
 ASSAULTS = frozenset({"charge", "engage"})
 """Announcements that start a fight (V-B-3): where the search looks in the activation phase."""
 
-WIDTH = 4
+WIDTH = 5
 """Announcements searched at most: the greedy answer, announcing nothing more, and the best
 assaults in reach."""
 
-ANNOUNCE_SWEEPS = 6
+ANNOUNCE_SWEEPS = 8
 """Imagined games per option of a searched announcement (each to the end of the combat phase:
 about 0.2 s apiece)."""
 """Material change (AP) that counts as a clear gain: values are ``tanh(change / SCALE)``."""
