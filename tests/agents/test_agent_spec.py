@@ -59,7 +59,9 @@ def test_none_for_a_parameter_that_may_be_none() -> None:
 
 
 def test_the_parsed_options_reach_the_agent() -> None:
-    name, options = parse_agent_spec("mcts:iterations=7;seconds=1.5;kinds=defend;tree=false")
+    name, options = parse_agent_spec(
+        "mcts:iterations=7;seconds=1.5;kinds=defend;tree=false;announcements=false;width=3"
+    )
     agent = make(name, seed=1, player=0, **options)
     assert isinstance(agent, MctsAgent)
     assert (agent.iterations, agent.seconds, agent.kinds, agent.tree) == (
@@ -68,12 +70,14 @@ def test_the_parsed_options_reach_the_agent() -> None:
         frozenset({"defend"}),
         False,
     )
+    assert (agent.announcements, agent.width) == (False, 3)
 
 
 def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
     assert set(agent_options("mcts")) == {
         "iterations", "seconds", "rollout", "kinds", "max_steps",
         "exploration", "overrule", "tree", "outside_combat",
+        "announcements", "width", "announce_sweeps",
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}
