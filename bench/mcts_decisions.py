@@ -2,6 +2,13 @@
 
     .venv/bin/python bench/mcts_decisions.py [--games 6] [--positions 60] [--reference 200]
         [--kinds allocate_dice,defend,make_attack] [--iterations 48,96] [--seeds 3]
+    .venv/bin/python bench/mcts_decisions.py --announcements [--reference 40]
+        [--iterations 4,8]
+
+With ``--announcements`` the positions are the announcements of the activation phase where an
+assault is possible (IV-B-2, V-B-3), the options those the search imagines there
+(:meth:`~confrontation.agents.mcts.MctsAgent.candidates`, more than one), the horizon the end of
+the combat phase, and ``--iterations`` the search's ``announce_sweeps``.
 
 Positions are the searched questions met in seeded greedy-vs-greedy games (Conquest, Lion
 Vanguard mirror). For each, every option is followed by ``--reference`` imagined games
@@ -22,7 +29,7 @@ import statistics
 import time
 
 from confrontation.agents.greedy import GreedyAgent
-from confrontation.agents.mcts import MctsAgent
+from confrontation.agents.mcts import MctsAgent, _assaults
 from confrontation.engine.questions import Choice
 from confrontation.sim.game import GameConfig
 from recorded import Position, questions_met
@@ -41,6 +48,27 @@ def collect(games: int, kinds: frozenset[str], seed: int) -> list[Position]:
                 asked.kind in kinds and len(asked.choices) > 1 and asked.player is not None
             ),
         )
+    return found
+
+
+def announcements(games: int, seed: int) -> list[Position]:
+    """The announcements with an assault among their options in greedy-vs-greedy games, each
+    with the options the search imagines (more than one)."""
+    found: list[Position] = []
+    for k in range(games):
+        config = GameConfig(
+            armies=("lion-vanguard", "lion-vanguard"), agents=("greedy", "greedy"), seed=seed + k
+        )
+        met = questions_met(
+            config,
+            lambda state, asked: asked.player is not None and _assaults(state, asked.choices),
+        )
+        for state, asked, legal in met:
+            assert asked.player is not None
+            greedy = GreedyAgent(5, asked.player).choose(state, asked, legal)
+            options = MctsAgent(0, asked.player).candidates(state, legal, greedy)
+            if len(options) > 1:
+                found.append((state, asked, options))
     return found
 
 
@@ -63,10 +91,15 @@ def main() -> None:
     parser.add_argument("--iterations", default="48,96")
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2000)
+    parser.add_argument("--announcements", action="store_true")
     args = parser.parse_args()
     kinds = frozenset(args.kinds.split(","))
     started = time.perf_counter()
-    found = collect(args.games, kinds, args.seed)
+    found = (
+        announcements(args.games, args.seed)
+        if args.announcements
+        else collect(args.games, kinds, args.seed)
+    )
     spread = max(1, len(found) // args.positions)
     positions = found[::spread][: args.positions]
     print(f"{len(found)} positions in {args.games} games, {len(positions)} kept", flush=True)
@@ -88,6 +121,10 @@ def main() -> None:
             for i, (state, asked, options) in enumerate(positions):
                 agent = MctsAgent(100 * agent_seed + i, asked.player, iterations=budget)
                 agent.kinds = kinds
+                if args.announcements:
+                    # the same greedy answer, hence the same options, as the reference's
+                    agent = MctsAgent(100 * agent_seed + i, asked.player, announce_sweeps=budget)
+                    agent.greedy = GreedyAgent(5, asked.player)
                 regrets.append(regret(agent.choose(state, asked, options), i))
             means.append(statistics.fmean(regrets))
         per = (time.perf_counter() - clock) / (args.seeds * len(positions))
