@@ -41,6 +41,7 @@ from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.field import field_of
 from confrontation.engine.melee import Combat
 from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
 from confrontation.engine.state import GameState, Phase, opponent
@@ -167,7 +168,11 @@ class MctsAgent:
         """The most visited answer of the search, or the greedy answer."""
         if len(legal) == 1:
             return legal[0]
-        if self.announcements and question.player is not None and _assaults(state, legal):
+        if (
+            self.announcements
+            and question.player is not None
+            and (_assaults(state, legal) or (question.kind == "floor" and _within_reach(state)))
+        ):
             return self.announce(state, question, legal)
         if question.kind not in self.kinds or question.player is None:
             return self.greedy.choose(state, question, legal)
@@ -189,11 +194,13 @@ class MctsAgent:
         return self._verdict(options, self.samples(state, me, options, sweeps), greedy)
 
     def announce(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
-        """IV-B-2, V-B-3: an announcement where an assault is possible — who charges whom,
-        or nobody yet. The greedy answer and a few assaults in reach (:meth:`candidates`),
-        each imagined to the end of the combat phase: two sweeps of them all, then the greedy
-        answer and the best other for the rest of ``announce_sweeps``; the greedy answer
-        unless the other is clearly better."""
+        """IV-B: a decision of the activation phase that decides who strikes first — an
+        announcement where an assault is possible (who charges whom, or nobody yet; V-B-3) or,
+        the armies within reach, whether to play a card now or hold it back (IV-B-1). The
+        greedy answer and a few others (:meth:`candidates`), each imagined to the end of the
+        combat phase: two sweeps of them all, then the greedy answer and the best other for
+        the rest of ``announce_sweeps``; the greedy answer unless the other is clearly
+        better."""
         me = question.player
         assert me is not None
         greedy = self.greedy.choose(state, question, legal)
@@ -210,9 +217,13 @@ class MctsAgent:
         return self._verdict(finalists, samples, greedy)
 
     def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
-        """The announcements worth imagining, ``width`` at most: the greedy answer,
-        announcing nothing more, and the assaults in reach (straight line, MOV x 2) with the
-        best duels for the assaulter (V-B-3, with the charge penalty on the target)."""
+        """The answers worth imagining, ``width`` at most, the greedy answer first. For an
+        announcement: announcing nothing more, and the assaults in reach (straight line,
+        MOV x 2) with the best duels for the assaulter (V-B-3, the charge penalty on the
+        target) — of the fighter the greedy answer names, else of any fighter of the card.
+        For the floor (IV-B-1): every answer."""
+        if not isinstance(greedy, Announce | AnnouncementsDone):
+            return [greedy, *[c for c in legal if c != greedy][: self.width - 1]]
         options: list[Choice] = [greedy]
         if AnnouncementsDone() in legal and greedy != AnnouncementsDone():
             options.append(AnnouncementsDone())
@@ -225,6 +236,7 @@ class MctsAgent:
                 and c.method is None
                 and not c.shoot
                 and c.target is not None
+                and (not isinstance(greedy, Announce) or c.fighter == greedy.fighter)
             ):
                 fighter = state.fighter(c.fighter)
                 if gap(state, c.fighter, c.target) <= charge_reach(state, fighter):
@@ -415,6 +427,25 @@ def _assaults(state: GameState, legal: Sequence[Choice]) -> bool:
         and state.activation.current.stage == "announce"
         and any(isinstance(c, Announce) and c.action in ASSAULTS for c in legal)
     )
+
+
+def _within_reach(state: GameState) -> bool:
+    """The activation phase, and two enemies free of contact with one in the other's assault
+    reach (V-B-3: MOV x 2, straight line): whoever plays first may strike first."""
+    if state.phase is not Phase.ACTIVATION or state.activation is None:
+        return False
+    here = field_of(state)
+    free = [
+        f
+        for f in state.fighters
+        if f.in_play and all(here.owners[c] == f.player for c in here.contacts(f.id))
+    ]
+    for f in free:
+        reach = charge_reach(state, f)
+        for e in free:
+            if e.player != f.player and gap(state, f.id, e.id) <= reach:
+                return True
+    return False
 
 
 def _fight_of(state: GameState) -> Combat | None:
