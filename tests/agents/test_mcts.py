@@ -3,7 +3,7 @@ better answer when their fallback gives a bad one (a defence, an announcement)."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import pytest
@@ -11,7 +11,7 @@ from positions import duel_game, first_question, held_in_contact
 
 from confrontation.agents.assess import charge_reach, gap
 from confrontation.agents.greedy import GreedyAgent
-from confrontation.agents.mcts import KeyedDice, MctsAgent, _assaults
+from confrontation.agents.mcts import KeyedDice, MctsAgent, _assaults, _within_reach
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.combat_questions import Defend
 from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
@@ -121,9 +121,11 @@ class _Found(Exception):
         self.position = (state, asked, list(legal))
 
 
-def _announcement(seed: int, nth: int) -> tuple[GameState, Question, list[Choice]]:
-    """The ``nth`` announcement with an assault among its options (counted from 0) of a
-    seeded greedy game on the demo mirror."""
+def _position(
+    seed: int, nth: int, keep: Callable[[GameState, Question, Sequence[Choice]], bool]
+) -> tuple[GameState, Question, list[Choice]]:
+    """The ``nth`` question ``keep`` accepts (counted from 0) of a seeded greedy game on the
+    demo mirror."""
     seen = 0
 
     class Stopper:
@@ -132,7 +134,7 @@ def _announcement(seed: int, nth: int) -> tuple[GameState, Question, list[Choice
 
         def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
             nonlocal seen
-            if asked.player is not None and _assaults(state, legal):
+            if asked.player is not None and keep(state, asked, legal):
                 if seen == nth:
                     raise _Found(state, asked, legal)
                 seen += 1
@@ -142,6 +144,22 @@ def _announcement(seed: int, nth: int) -> tuple[GameState, Question, list[Choice
     with pytest.raises(_Found) as found:
         play_game(config, wrap=lambda _, agent: Stopper(agent))
     return found.value.position
+
+
+def _announcement(seed: int, nth: int) -> tuple[GameState, Question, list[Choice]]:
+    """The ``nth`` announcement with an assault among its options."""
+    return _position(seed, nth, lambda state, _, legal: _assaults(state, legal))
+
+
+def _floor(seed: int, nth: int) -> tuple[GameState, Question, list[Choice]]:
+    """The ``nth`` floor of the activation phase with more than one answer (IV-B-1)."""
+    return _position(
+        seed,
+        nth,
+        lambda state, asked, legal: (
+            asked.kind == "floor" and state.phase is Phase.ACTIVATION and len(legal) > 1
+        ),
+    )
 
 
 class _NeverAssaults:
@@ -196,3 +214,24 @@ def test_an_announcement_is_imagined_to_the_end_of_the_combat_phase() -> None:
     assert state.phase is Phase.ACTIVATION
     assert is_over(end) or end.phase not in (Phase.ACTIVATION, Phase.COMBAT)
     assert end.round in (state.round, state.round + 1)
+
+
+@pytest.mark.rule("IV-B-1")
+def test_the_floor_is_searched_once_the_armies_are_within_reach() -> None:
+    far, asked, legal = _floor(2000, 0)  # round 1: the armies are in their deployment areas
+    assert far.round == 1 and not _within_reach(far)
+    agent = MctsAgent(3, asked.player)
+    agent.choose(far, asked, legal)
+    assert agent.searched == 0
+    for nth in range(1, 40):
+        near, asked, legal = _floor(2000, nth)
+        if _within_reach(near):
+            break
+    else:
+        pytest.fail("the armies never came within reach")
+    agent = MctsAgent(3, asked.player, width=2)
+    greedy = agent.greedy.choose(near, asked, legal)
+    options = agent.candidates(near, legal, greedy)
+    assert options[0] == greedy and len(options) == 2 and set(options) <= set(legal)
+    assert agent.choose(near, asked, legal) in options
+    assert agent.searched == 1
