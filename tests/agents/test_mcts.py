@@ -172,7 +172,7 @@ class _NeverAssaults:
 @pytest.mark.rule("V-B-3")
 def test_the_candidates_are_the_fallback_holding_back_and_assaults_in_reach() -> None:
     state, asked, legal = _announcement(2000, 13)
-    agent = MctsAgent(3, asked.player, width=3)
+    agent = MctsAgent(3, asked.player, width=3, announcements=True)
     greedy = agent.greedy.choose(state, asked, legal)
     options = agent.candidates(state, legal, greedy)
     assert options[0] == greedy and AnnouncementsDone() in options
@@ -190,7 +190,7 @@ def test_the_search_charges_where_its_fallback_would_hold_back() -> None:
     assert asked.player is not None
     charge = GreedyAgent(1, asked.player).choose(state, asked, legal)
     assert isinstance(charge, Announce) and charge.action == "charge"
-    agent = MctsAgent(3, asked.player)
+    agent = MctsAgent(3, asked.player, announcements=True)
     agent.greedy = _NeverAssaults()  # type: ignore[assignment]
     picked = agent.choose(state, asked, legal)
     assert isinstance(picked, Announce) and picked.action in ("charge", "engage")
@@ -206,7 +206,7 @@ def test_the_search_charges_where_its_fallback_would_hold_back() -> None:
 def test_an_announcement_is_imagined_to_the_end_of_the_combat_phase() -> None:
     state, asked, legal = _announcement(2000, 13)
     assert asked.player is not None
-    agent = MctsAgent(3, asked.player)
+    agent = MctsAgent(3, asked.player, announcements=True)
     agent._fight = None
     after = step(state, legal[0])[0]
     with register_pursuits(stay_in_place):
@@ -220,7 +220,7 @@ def test_an_announcement_is_imagined_to_the_end_of_the_combat_phase() -> None:
 def test_the_floor_is_searched_once_the_armies_are_within_reach() -> None:
     far, asked, legal = _floor(2000, 0)  # round 1: the armies are in their deployment areas
     assert far.round == 1 and not _within_reach(far)
-    agent = MctsAgent(3, asked.player)
+    agent = MctsAgent(3, asked.player, announcements=True)
     agent.choose(far, asked, legal)
     assert agent.searched == 0
     for nth in range(1, 40):
@@ -229,7 +229,7 @@ def test_the_floor_is_searched_once_the_armies_are_within_reach() -> None:
             break
     else:
         pytest.fail("the armies never came within reach")
-    agent = MctsAgent(3, asked.player, width=2)
+    agent = MctsAgent(3, asked.player, width=2, announcements=True)
     greedy = agent.greedy.choose(near, asked, legal)
     options = agent.candidates(near, legal, greedy)
     assert options[0] == greedy and len(options) == 2 and set(options) <= set(legal)

@@ -54,9 +54,9 @@ choice changes who dies — the dice, the defences, the attacks, who rolls the i
 KEYS = 6**10
 """Sweep keys are drawn in ``range(KEYS)`` with the agent's roller."""
 
-DEFAULT_ITERATIONS = 48
+DEFAULT_ITERATIONS = 96
 """Imagined games per searched decision of a combat, shared out evenly among its options (at
-least two each): 96 leaves no less regret (docs/ai.md)."""
+least two each): a game takes about 20 s of thinking (docs/ai.md)."""
 
 EXPLORATION = 1.0
 """The UCT constant (values lie in [-1, 1])."""
@@ -119,7 +119,7 @@ class MctsAgent:
         overrule: float = OVERRULE,
         tree: bool = True,
         outside_combat: bool = False,
-        announcements: bool = True,
+        announcements: bool = False,
         width: int = WIDTH,
         announce_sweeps: int = ANNOUNCE_SWEEPS,
     ) -> None:
