@@ -21,8 +21,10 @@ changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
   points) squashed into [-1, 1].
 
 The budget is a number of iterations (default :data:`DEFAULT_ITERATIONS`), so games are
-reproducible whatever the machine; a time budget (seconds) may be added on top. Every other
-question is answered by the greedy agent.
+reproducible whatever the machine; a time budget (seconds) may be added on top. With
+``announcements=True`` the decisions of the activation phase that decide who strikes first
+(IV-B) are searched too (:meth:`MctsAgent.announce`). Every other question is answered by the
+greedy agent.
 """
 
 from __future__ import annotations
@@ -66,18 +68,18 @@ OVERRULE = 1.0
 to overrule the greedy one (a small search is noisy: docs/ai.md)."""
 
 SCALE = 10.0
+"""Material change (AP) that counts as a clear gain: values are ``tanh(change / SCALE)``."""
 
 ASSAULTS = frozenset({"charge", "engage"})
 """Announcements that start a fight (V-B-3): where the search looks in the activation phase."""
 
 WIDTH = 5
-"""Announcements searched at most: the greedy answer, announcing nothing more, and the best
-assaults in reach."""
+"""Options imagined at most in the activation phase: the greedy answer, announcing nothing
+more and the best assaults in reach (or every answer at the floor)."""
 
 ANNOUNCE_SWEEPS = 8
-"""Imagined games per option of a searched announcement (each to the end of the combat phase:
-about 0.2 s apiece)."""
-"""Material change (AP) that counts as a clear gain: values are ``tanh(change / SCALE)``."""
+"""Imagined games for the greedy answer and its best rival in the activation phase, each to
+the end of the combat phase (0.1-0.4 s apiece)."""
 
 
 @dataclass
@@ -165,7 +167,7 @@ class MctsAgent:
         self._dice: KeyedDice | None = None
 
     def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
-        """The most visited answer of the search, or the greedy answer."""
+        """The searched answer where the search looks, else the greedy answer."""
         if len(legal) == 1:
             return legal[0]
         if (
