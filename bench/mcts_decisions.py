@@ -123,7 +123,12 @@ def main() -> None:
                 agent.kinds = kinds
                 if args.announcements:
                     # the same greedy answer, hence the same options, as the reference's
-                    agent = MctsAgent(100 * agent_seed + i, asked.player, announce_sweeps=budget)
+                    agent = MctsAgent(
+                        100 * agent_seed + i,
+                        asked.player,
+                        announcements=True,
+                        announce_sweeps=budget,
+                    )
                     agent.greedy = GreedyAgent(5, asked.player)
                 regrets.append(regret(agent.choose(state, asked, options), i))
             means.append(statistics.fmean(regrets))
