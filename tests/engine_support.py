@@ -4,7 +4,7 @@ the game driven to a given card's activation with fixed dice."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from confrontation.armylists.load import bundled_catalog
 from confrontation.engine.events import Event, PhaseEnded
@@ -15,6 +15,7 @@ from confrontation.engine.questions import (
     KeepResult,
     PlaceCard,
     PlayTop,
+    Question,
 )
 from confrontation.engine.registry import Registration, Transition, register_phase
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place, summarise
@@ -25,7 +26,16 @@ from confrontation.engine.state import (
     ProfileSummary,
     SceneryPiece,
 )
-from confrontation.engine.step import is_chance, legal, start, step
+from confrontation.engine.step import (
+    Agent,
+    game_roller,
+    is_chance,
+    is_over,
+    legal,
+    question,
+    start,
+    step,
+)
 
 
 def profile(profile_id: str) -> ProfileSummary:
@@ -129,3 +139,24 @@ class KindAgent:
         kind = kinds[uniform_index(self.roller, len(kinds))]
         mine = [c for c in legal if c.kind == kind]
         return mine[uniform_index(self.roller, len(mine))]
+
+
+def play_out(
+    state: GameState,
+    agents: Sequence[Agent],
+    after: Callable[[GameState, Question, list[Event]], None],
+) -> GameState:
+    """Play a started game to its end with the game's own dice, the agents seeing the whole
+    state; ``after`` is shown every new state, the question answered and the events."""
+    dice = game_roller(state)
+    while not is_over(state):
+        asked = question(state)
+        assert asked is not None
+        if is_chance(state):
+            choice = asked.choices[dice.d6() - 1]
+        else:
+            assert asked.player is not None
+            choice = agents[asked.player].choose(state, asked, asked.choices)
+        state, events = step(state, choice)
+        after(state, asked, events)
+    return state

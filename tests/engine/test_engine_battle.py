@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from confrontation.engine.events import Charged, Engaged, Event, Moved
 from confrontation.engine.field import destinations, field_of
+from confrontation.engine.questions import Question
 from confrontation.engine.record import replay
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place
 from confrontation.engine.state import GameState, state_from_json, state_to_json
-from confrontation.engine.step import game_roller, is_chance, is_over, question, start, step
+from confrontation.engine.step import start
 from confrontation.geometry.measure import distance, wholly_within
-from engine_support import KindAgent, fighter, passing_combat_phase, profile
+from engine_support import KindAgent, fighter, passing_combat_phase, play_out, profile
 
 POTENTIAL = {"walk": 1, "run": 2, "cover": 1, "charge": 2, "engage": 2}
 
@@ -72,19 +73,12 @@ def check(state: GameState, events: list[Event]) -> None:
 def play(seed: int, rounds: int = 4) -> tuple[GameState, list[Event]]:
     state, log = start(armies(seed, rounds))
     agents = [KindAgent(seed + 100), KindAgent(seed + 200)]
-    dice = game_roller(state)
-    while not is_over(state):
-        asked = question(state)
-        assert asked is not None
-        if is_chance(state):
-            choice = asked.choices[dice.d6() - 1]
-        else:
-            assert asked.player is not None
-            choice = agents[asked.player].choose(state, asked, asked.choices)
-        state, events = step(state, choice)
+
+    def after(state: GameState, _: Question, events: list[Event]) -> None:
         check(state, events)
         log.extend(events)
-    return state, log
+
+    return play_out(state, agents, after), log
 
 
 @pytest.mark.rule("III-B-2", "IV-B-2", "V-B", "V-D", "VI-A", "II-E")

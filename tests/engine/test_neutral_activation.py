@@ -36,13 +36,14 @@ from confrontation.engine.questions import (
     DieFace,
     EndActivation,
     PlayTop,
+    Question,
 )
 from confrontation.engine.record import replay
 from confrontation.engine.scenery_attack import AttackScenery, SceneryAttacksAssigned
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield
 from confrontation.engine.state import NEUTRAL, GameState, Phase, SceneryPiece
-from confrontation.engine.step import game_roller, is_chance, is_over, legal, question, start, step
-from engine_support import KindAgent, fighter, skirmish
+from confrontation.engine.step import is_chance, legal, start, step
+from engine_support import KindAgent, fighter, play_out, skirmish
 
 P1, P2, BEAST = "p1-c1-1", "p2-c1-1", "n-c1-1"
 E = TypeVar("E", bound=Event)
@@ -244,16 +245,9 @@ def _table_game(seed: int) -> GameState:
 def _play(seed: int) -> tuple[GameState, list[Event]]:
     state, log = start(_table_game(seed))
     agents = [KindAgent(seed + 100), KindAgent(seed + 200)]
-    dice = game_roller(state)
-    while not is_over(state):
-        asked = question(state)
-        assert asked is not None and asked.player != NEUTRAL
-        if is_chance(state):
-            choice = asked.choices[dice.d6() - 1]
-        else:
-            assert asked.player is not None
-            choice = agents[asked.player].choose(state, asked, asked.choices)
-        state, events = step(state, choice)
+
+    def after(state: GameState, asked: Question, events: list[Event]) -> None:
+        assert asked.player != NEUTRAL
         here = field_of(state)
         ids = list(here.ids())
         for k, a in enumerate(ids):
@@ -261,7 +255,8 @@ def _play(seed: int) -> tuple[GameState, list[Event]]:
                 overlap = here.base(a).polygon.intersection(here.base(b).polygon).area
                 assert overlap < 1e-3, f"{a} and {b} overlap"
         log.extend(events)
-    return state, log
+
+    return play_out(state, agents, after), log
 
 
 @pytest.mark.rule("XX-E-1", "XX-E-5", "II-E")
