@@ -538,7 +538,7 @@ def objectives(state: GameState, player: int | None = None) -> list[BaseGeometry
         for area in scenario.areas:
             worth_it = area_vp(area, player) >= 2 if player is not None else area.vp >= 2
             if worth_it:
-                out.append(_area_shape(state, area))
+                out.append(area_shape(state, area))
     if out or state.battleground is None or not state.battleground.scenery:
         return out
     return [Polygon(p.outline) for p in state.battleground.scenery if p.scenario and p.outline]
@@ -547,7 +547,7 @@ def objectives(state: GameState, player: int | None = None) -> list[BaseGeometry
 _AREAS: dict[tuple[int, object], BaseGeometry] = {}
 
 
-def _area_shape(state: GameState, area: Area) -> BaseGeometry:
+def area_shape(state: GameState, area: Area) -> BaseGeometry:
     ground = state.battleground
     key = (id(ground), area)
     shape = _AREAS.get(key)

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from confrontation.agents import endgame
 from confrontation.agents.assess import blow_of, charge_reach, duel, gap, material
 from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
@@ -80,6 +81,20 @@ more and the best assaults in reach (or every answer at the floor)."""
 ANNOUNCE_SWEEPS = 8
 """Imagined games for the greedy answer and its best rival in the activation phase, each to
 the end of the combat phase (0.1-0.4 s apiece)."""
+
+FINALE_SWEEPS = 6
+"""Imagined games per option of a movement decision of the last round, each to the end of
+the game (:mod:`~confrontation.agents.endgame`): 0.01-0.1 s apiece."""
+
+FINALE_WIDTH = 7
+"""Options imagined at most for a movement decision of the last round."""
+
+WIN = 200.0
+"""What winning the game is worth (AP) to the search, a loss as much against it (a whole
+army's worth: no fight of the last round is worth the game)."""
+
+FINALE_STEPS = 20_000
+"""The step limit of an imagined game in the last round (the rest of the game)."""
 
 
 @dataclass
@@ -124,6 +139,9 @@ class MctsAgent:
         announcements: bool = False,
         width: int = WIDTH,
         announce_sweeps: int = ANNOUNCE_SWEEPS,
+        finale: bool = True,
+        finale_sweeps: int = FINALE_SWEEPS,
+        finale_width: int = FINALE_WIDTH,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -135,9 +153,10 @@ class MctsAgent:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         if not exploration >= 0 or not overrule >= 0:
             raise ValueError("exploration and overrule must be 0 or more")
-        if width < 2 or announce_sweeps < 2:
+        if min(width, announce_sweeps, finale_sweeps, finale_width) < 2:
             raise ValueError(
-                f"width and announce_sweeps must be at least 2, not {width} and {announce_sweeps}"
+                "width, announce_sweeps, finale_sweeps and finale_width must be at least 2, "
+                f"not {width}, {announce_sweeps}, {finale_sweeps} and {finale_width}"
             )
         self.roller: Roller = SeededRoller(seed)
         self.player = player
@@ -153,6 +172,9 @@ class MctsAgent:
         self.announcements = announcements
         self.width = width
         self.announce_sweeps = announce_sweeps
+        self.finale = finale
+        self.finale_sweeps = finale_sweeps
+        self.finale_width = finale_width
         self.greedy = GreedyAgent(seed + 1, player)
         self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
@@ -170,6 +192,8 @@ class MctsAgent:
         """The searched answer where the search looks, else the greedy answer."""
         if len(legal) == 1:
             return legal[0]
+        if self.finale and question.player is not None and endgame.searched(state, question):
+            return self.stand(state, question, legal)
         if (
             self.announcements
             and question.player is not None
@@ -218,6 +242,22 @@ class MctsAgent:
             samples[c] += more[c]
         return self._verdict(finalists, samples, greedy)
 
+    def stand(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        """III-A-2: a movement decision of the last round of a scenario won on areas — the
+        greedy answer and a few others (:func:`~confrontation.agents.endgame.candidates`),
+        each imagined to the end of the game in ``finale_sweeps`` sweeps and judged by the
+        result (:data:`WIN`) and the material; the greedy answer unless another is clearly
+        better."""
+        me = question.player
+        assert me is not None
+        greedy = self.greedy.choose(state, question, legal)
+        assaults = ranked_assaults(state, legal, greedy)[:2]
+        options = endgame.candidates(state, legal, greedy, self.finale_width, assaults)
+        if len(options) == 1:
+            return greedy
+        self.searched += 1
+        return self._verdict(options, self.samples(state, me, options, self.finale_sweeps), greedy)
+
     def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
         """The answers worth imagining, ``width`` at most, the greedy answer first. For an
         announcement: announcing nothing more, and the assaults in reach (straight line,
@@ -229,24 +269,8 @@ class MctsAgent:
         options: list[Choice] = [greedy]
         if AnnouncementsDone() in legal and greedy != AnnouncementsDone():
             options.append(AnnouncementsDone())
-        scored: list[tuple[float, Choice]] = []
-        for c in legal:
-            if (
-                isinstance(c, Announce)
-                and c != greedy
-                and c.action in ASSAULTS
-                and c.method is None
-                and not c.shoot
-                and c.target is not None
-                and (not isinstance(greedy, Announce) or c.fighter == greedy.fighter)
-            ):
-                fighter = state.fighter(c.fighter)
-                if gap(state, c.fighter, c.target) <= charge_reach(state, fighter):
-                    target = state.fighter(c.target)
-                    edge = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
-                    scored.append((edge + (0.5 if c.action == "charge" else 0.0), c))
-        scored.sort(key=lambda vc: -vc[0])
-        return options + [c for _, c in scored[: max(0, self.width - len(options))]]
+        options += [c for c in ranked_assaults(state, legal, greedy) if c != greedy]
+        return options[: self.width]
 
     def samples(
         self, state: GameState, me: int, options: Sequence[Choice], sweeps: int
@@ -334,7 +358,7 @@ class MctsAgent:
             steps += 1
         if expanded:
             state, steps = self._rollout(state, start_phase, steps)
-        change = material(state, me) - base
+        change = material(state, me) - base + outcome(state, me)
         value = math.tanh(change / SCALE)
         for visited in path:
             visited.visits += 1
@@ -383,11 +407,15 @@ class MctsAgent:
         """The horizon: the end of the game, of the phase (of the combat phase that follows,
         for a decision of the activation phase: the fights it starts), of the combat the
         search started in (VII-C), or ``max_steps``."""
-        if is_over(state) or steps >= self.max_steps:
+        if is_over(state):
             return True
         if start_phase is Phase.ACTIVATION:
+            if endgame.last_round(state):
+                return steps >= FINALE_STEPS  # III-A-2: the areas are counted at the end
+            if steps >= self.max_steps:
+                return True
             return state.phase not in (Phase.ACTIVATION, Phase.COMBAT)
-        if state.phase is not start_phase:
+        if steps >= self.max_steps or state.phase is not start_phase:
             return True
         if self._fight is None:
             return False
@@ -418,6 +446,36 @@ class KeyedDice:
     def draw(self, prompt: str, faces: Sequence[tuple[DieFace, Fraction]]) -> DieFace:
         self.seen[prompt] += 1
         return draw(SeededRoller.keyed(self.key, f"{prompt}#{self.seen[prompt]}"), faces)
+
+
+def ranked_assaults(state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
+    """The assaults among ``legal`` in reach (straight line, MOV x 2), best duel for the
+    assaulter first (V-B-3: the charge penalty on the target; a charge counts 0.5 more) — of
+    the fighter the greedy answer names, else of any fighter of the card."""
+    scored: list[tuple[float, Choice]] = []
+    for c in legal:
+        if (
+            isinstance(c, Announce)
+            and c.action in ASSAULTS
+            and c.method is None
+            and not c.shoot
+            and c.target is not None
+            and (not isinstance(greedy, Announce) or c.fighter == greedy.fighter)
+        ):
+            fighter = state.fighter(c.fighter)
+            if gap(state, c.fighter, c.target) <= charge_reach(state, fighter):
+                target = state.fighter(c.target)
+                edge = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
+                scored.append((edge + (0.5 if c.action == "charge" else 0.0), c))
+    scored.sort(key=lambda vc: -vc[0])
+    return [c for _, c in scored]
+
+
+def outcome(state: GameState, me: int) -> float:
+    """:data:`WIN` for a game ``me`` has won, minus it for a lost one, else 0."""
+    if not is_over(state) or state.winner is None:
+        return 0.0
+    return WIN if state.winner == me else -WIN
 
 
 def _assaults(state: GameState, legal: Sequence[Choice]) -> bool:

@@ -1,0 +1,121 @@
+"""The last round of a control scenario: where the search stands its fighters.
+
+Conquest is won on the areas held when the last round ends (III-A-2): a fighter leaving his
+own deployment area, or one power short in the centre, turns a win into a draw. In the last
+round the search agent (:mod:`confrontation.agents.mcts`) imagines its movement decisions to
+the end of the game and judges them by the result; this module says when that applies and
+which answers are worth imagining.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.agents.assess import shot_value
+from confrontation.agents.greedy import area_shape, position_value
+from confrontation.engine.questions import (
+    Announce,
+    AnnouncementsDone,
+    Choice,
+    EndActivation,
+    FighterDone,
+    Place,
+    PlayReserve,
+    PlayReserveAndTop,
+    PlayTop,
+    PutInReserve,
+    Question,
+    Redirect,
+    Refuse,
+    Shoot,
+    Walk,
+)
+from confrontation.engine.state import GameState, Phase
+from confrontation.scenarios.control import scenario_of
+
+MOVES = frozenset({"floor", "activation", "destination"})
+"""The questions searched in the last round: which card to play (IV-B-1), announcements,
+cumulative actions (walk, shoot, wait) and where a move ends (IV-B-2, V-B)."""
+
+
+def last_round(state: GameState) -> bool:
+    """The last round of a scenario won on the areas held at its end (III-A-2)."""
+    scenario = scenario_of(state)
+    return (
+        scenario is not None
+        and scenario.goal == "control"
+        and state.battleground is not None
+        and state.round >= state.rounds
+    )
+
+
+def searched(state: GameState, question: Question) -> bool:
+    """A movement decision (:data:`MOVES`) of the last round's activation phase."""
+    return question.kind in MOVES and state.phase is Phase.ACTIVATION and last_round(state)
+
+
+def candidates(
+    state: GameState,
+    legal: Sequence[Choice],
+    greedy: Choice,
+    width: int,
+    assaults: Sequence[Choice] = (),
+) -> list[Choice]:
+    """The answers worth imagining in the last round, the greedy answer first, ``width`` at
+    most: for a move's end, the best place (by the greedy judgement) wholly inside each area
+    scored, the shortest move and staying put; for an announcement, announcing nothing more,
+    each fighter's run and the ``assaults`` given; for a cumulative action, each fighter's
+    walk, the best shot and being done (keeping his place); at the floor, every answer."""
+    options: list[Choice] = [greedy]
+
+    def add(choice: Choice | None) -> None:
+        if choice is not None and choice in legal and choice not in options:
+            options.append(choice)
+
+    places = [c for c in legal if isinstance(c, Place)]
+    if places:
+        add(Redirect())
+        mover = _mover(state)
+        if mover is not None:
+            for shape in _areas(state):
+                inside = [p for p in places if shape.contains(Point(p.x, p.y))]
+                if inside:
+                    fighter = state.fighter(mover)
+                    add(max(inside, key=lambda p: position_value(state, fighter, p.x, p.y)))
+            here = state.fighter(mover)
+            add(min(places, key=lambda p: (p.x - here.x) ** 2 + (p.y - here.y) ** 2))
+    else:
+        add(AnnouncementsDone())
+        add(EndActivation())
+        for c in legal:
+            walk = isinstance(c, Walk) and c.method is None
+            run = isinstance(c, Announce) and c.action == "run" and c.method is None
+            if walk or run or isinstance(c, FighterDone):
+                add(c)
+        shots = [c for c in legal if isinstance(c, Shoot)]
+        if shots:
+            add(max(shots, key=lambda c: shot_value(state, c.fighter, c.target, unmoving=c.still)))
+        for c in assaults:
+            add(c)
+        for c in legal:  # the floor (IV-B-1): the top card, hold back, the reserve
+            if isinstance(c, PlayTop | PutInReserve | PlayReserve | PlayReserveAndTop | Refuse):
+                add(c)
+    return options[:width]
+
+
+def _mover(state: GameState) -> str | None:
+    current = state.activation.current if state.activation is not None else None
+    if current is None or current.action is None:
+        return None
+    return current.action.fighter
+
+
+def _areas(state: GameState) -> list[BaseGeometry]:
+    """Every scored area, shrunk so that a base centred inside lies wholly in it."""
+    scenario = scenario_of(state)
+    if scenario is None:
+        return []
+    return [area_shape(state, area) for area in scenario.areas]
