@@ -3,19 +3,21 @@ states collected from seeded random games."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
+
+import pytest
 
 from confrontation.agents.random import RandomAgent
 from confrontation.dice import SeededRoller
 from confrontation.engine.combat import register_contacts
-from confrontation.engine.questions import Question
+from confrontation.engine.questions import Choice, Question
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent, is_over, question, roll, start, step
 from confrontation.engine.views import redact
-from confrontation.sim.game import GameConfig, initial_state
+from confrontation.sim.game import GameConfig, initial_state, play_game
 from engine_support import fighter
 
 HERO = fighter("Hero", ini=5, att=6, strength=10, defense=6, res=10)
@@ -81,3 +83,39 @@ def decision_states(seed: int, rounds: int = 2) -> tuple[tuple[GameState, Questi
         choice = agents[asked.player].choose(state, asked, asked.choices)
         state, _ = step(state, choice)
     return tuple(found)
+
+
+class _Found(Exception):
+    """Stops a game at the position looked for."""
+
+    def __init__(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> None:
+        super().__init__()
+        self.position = (state, asked, list(legal))
+
+
+def position_in_game(
+    seed: int,
+    nth: int,
+    keep: Callable[[GameState, Question, Sequence[Choice]], bool],
+    scenario: str = "conquest",
+) -> tuple[GameState, Question, list[Choice]]:
+    """The ``nth`` question ``keep`` accepts (counted from 0) of a seeded greedy game on the
+    demo mirror."""
+    seen = 0
+
+    class Stopper:
+        def __init__(self, inner: Agent) -> None:
+            self.inner = inner
+
+        def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
+            nonlocal seen
+            if asked.player is not None and keep(state, asked, legal):
+                if seen == nth:
+                    raise _Found(state, asked, legal)
+                seen += 1
+            return self.inner.choose(state, asked, legal)
+
+    config = GameConfig(scenario=scenario, armies=("lion-vanguard", "lion-vanguard"), seed=seed)
+    with pytest.raises(_Found) as found:
+        play_game(config, wrap=lambda _, agent: Stopper(agent))
+    return found.value.position

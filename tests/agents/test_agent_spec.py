@@ -60,7 +60,8 @@ def test_none_for_a_parameter_that_may_be_none() -> None:
 
 def test_the_parsed_options_reach_the_agent() -> None:
     name, options = parse_agent_spec(
-        "mcts:iterations=7;seconds=1.5;kinds=defend;tree=false;announcements=false;width=3"
+        "mcts:iterations=7;seconds=1.5;kinds=defend;tree=false;announcements=false;width=3;"
+        "finale=false;finale_sweeps=4"
     )
     agent = make(name, seed=1, player=0, **options)
     assert isinstance(agent, MctsAgent)
@@ -71,6 +72,7 @@ def test_the_parsed_options_reach_the_agent() -> None:
         False,
     )
     assert (agent.announcements, agent.width) == (False, 3)
+    assert (agent.finale, agent.finale_sweeps) == (False, 4)
 
 
 def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
@@ -78,6 +80,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         "iterations", "seconds", "rollout", "kinds", "max_steps",
         "exploration", "overrule", "tree", "outside_combat",
         "announcements", "width", "announce_sweeps",
+        "finale", "finale_sweeps", "finale_width", "finale_combat",
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}

@@ -3,11 +3,11 @@ better answer when their fallback gives a bad one (a defence, an announcement)."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
-from positions import duel_game, first_question, held_in_contact
+from positions import duel_game, first_question, held_in_contact, position_in_game
 
 from confrontation.agents.assess import charge_reach, gap
 from confrontation.agents.greedy import GreedyAgent
@@ -16,8 +16,7 @@ from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.combat_questions import Defend
 from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
 from confrontation.engine.state import GameState, Phase
-from confrontation.engine.step import Agent, is_over, step
-from confrontation.sim.game import GameConfig, play_game
+from confrontation.engine.step import is_over, step
 
 PAIR = (("p1-c1-1", "p2-c1-1"),)
 D6 = [(DieFace(f), Fraction(1, 6)) for f in range(1, 7)]
@@ -103,6 +102,8 @@ def test_the_same_seed_searches_alike() -> None:
         {"overrule": -1.0},
         {"width": 1},
         {"announce_sweeps": 1},
+        {"finale_sweeps": 1},
+        {"finale_width": 1},
     ],
 )
 def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:
@@ -113,47 +114,14 @@ def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:
 # --- the announcements of the activation phase (IV-B-2, V-B-3) ---------------------------------
 
 
-class _Found(Exception):
-    """Stops a game at the position looked for."""
-
-    def __init__(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> None:
-        super().__init__()
-        self.position = (state, asked, list(legal))
-
-
-def _position(
-    seed: int, nth: int, keep: Callable[[GameState, Question, Sequence[Choice]], bool]
-) -> tuple[GameState, Question, list[Choice]]:
-    """The ``nth`` question ``keep`` accepts (counted from 0) of a seeded greedy game on the
-    demo mirror."""
-    seen = 0
-
-    class Stopper:
-        def __init__(self, inner: Agent) -> None:
-            self.inner = inner
-
-        def choose(self, state: GameState, asked: Question, legal: Sequence[Choice]) -> Choice:
-            nonlocal seen
-            if asked.player is not None and keep(state, asked, legal):
-                if seen == nth:
-                    raise _Found(state, asked, legal)
-                seen += 1
-            return self.inner.choose(state, asked, legal)
-
-    config = GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed)
-    with pytest.raises(_Found) as found:
-        play_game(config, wrap=lambda _, agent: Stopper(agent))
-    return found.value.position
-
-
 def _announcement(seed: int, nth: int) -> tuple[GameState, Question, list[Choice]]:
     """The ``nth`` announcement with an assault among its options."""
-    return _position(seed, nth, lambda state, _, legal: _assaults(state, legal))
+    return position_in_game(seed, nth, lambda state, _, legal: _assaults(state, legal))
 
 
 def _floor(seed: int, nth: int) -> tuple[GameState, Question, list[Choice]]:
     """The ``nth`` floor of the activation phase with more than one answer (IV-B-1)."""
-    return _position(
+    return position_in_game(
         seed,
         nth,
         lambda state, asked, legal: (

@@ -142,6 +142,7 @@ class MctsAgent:
         finale: bool = True,
         finale_sweeps: int = FINALE_SWEEPS,
         finale_width: int = FINALE_WIDTH,
+        finale_combat: bool = False,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -175,6 +176,7 @@ class MctsAgent:
         self.finale = finale
         self.finale_sweeps = finale_sweeps
         self.finale_width = finale_width
+        self.finale_combat = finale_combat
         self.greedy = GreedyAgent(seed + 1, player)
         self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
@@ -329,7 +331,7 @@ class MctsAgent:
         # The tree spans the combat being resolved; a decision outside any combat (the
         # Authority roll, the order of the combats) is judged by rollouts alone.
         expanded = not self.tree or self._fight is None
-        while not expanded and not self._stop(state, start_phase, steps):
+        while not expanded and not self._stop(state, start_phase, steps, whole=False):
             if is_chance(state):
                 state = step(state, self._draw(state))[0]
                 steps += 1
@@ -356,8 +358,7 @@ class MctsAgent:
             path.append(node)
             state = step(state, choice)[0]
             steps += 1
-        if expanded:
-            state, steps = self._rollout(state, start_phase, steps)
+        state, steps = self._rollout(state, start_phase, steps)
         change = material(state, me) - base + outcome(state, me)
         value = math.tanh(change / SCALE)
         for visited in path:
@@ -403,19 +404,23 @@ class MctsAgent:
             steps += 1
         return state, steps
 
-    def _stop(self, state: GameState, start_phase: Phase, steps: int) -> bool:
+    def _stop(self, state: GameState, start_phase: Phase, steps: int, whole: bool = True) -> bool:
         """The horizon: the end of the game, of the phase (of the combat phase that follows,
         for a decision of the activation phase: the fights it starts), of the combat the
-        search started in (VII-C), or ``max_steps``."""
+        search started in (VII-C), or ``max_steps``. In the last round of a scenario won on
+        areas (``finale``), the end of the game (III-A-2) — for a combat's decisions only
+        with ``finale_combat`` and not for the tree (``whole`` false), which stays within
+        the combat."""
         if is_over(state):
             return True
+        beyond = self._fight is None or (whole and self.finale_combat)
+        if beyond and self.finale and endgame.last_round(state):
+            return steps >= FINALE_STEPS  # III-A-2: the areas are counted at the end
+        if steps >= self.max_steps:
+            return True
         if start_phase is Phase.ACTIVATION:
-            if endgame.last_round(state):
-                return steps >= FINALE_STEPS  # III-A-2: the areas are counted at the end
-            if steps >= self.max_steps:
-                return True
             return state.phase not in (Phase.ACTIVATION, Phase.COMBAT)
-        if steps >= self.max_steps or state.phase is not start_phase:
+        if state.phase is not start_phase:
             return True
         if self._fight is None:
             return False

@@ -17,6 +17,7 @@ from typing import Any
 
 from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
+from confrontation.dice import Roller
 from confrontation.engine.events import Event, GameEnded, GameStarted
 from confrontation.engine.field import base_of
 from confrontation.engine.setup import new_game, on_battlefield
@@ -182,8 +183,25 @@ def play_game(
         if on_event is not None:
             for event in events:
                 on_event(event)
-    roller = game_roller(state)
+    state = play_on(state, players, game_roller(state), events=events, on_event=on_event)
+    return _result(config, scenario, armies, state, events)
+
+
+def play_on(
+    state: GameState,
+    players: Sequence[Agent],
+    roller: Roller,
+    *,
+    until_round: int | None = None,
+    events: list[Event] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> GameState:
+    """The game from ``state`` on: the agents answer, ``roller`` (the game's dice) rolls,
+    to the end of the game — or to the first question of round ``until_round``. What happens
+    is added to ``events`` and shown to ``on_event``."""
     while not is_over(state):
+        if until_round is not None and state.round >= until_round:
+            break
         asked = question(state)
         if asked is None:
             raise RuntimeError("the game is neither over nor waiting for anything")
@@ -196,8 +214,9 @@ def play_game(
         if on_event is not None:
             for event in happened:
                 on_event(event)
-        events.extend(happened)
-    return _result(config, scenario, armies, state, events)
+        if events is not None:
+            events.extend(happened)
+    return state
 
 
 def _result(

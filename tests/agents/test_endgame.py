@@ -1,0 +1,111 @@
+"""The last round of a scenario won on areas (III-A-2): the search imagines its movement
+decisions to the end of the game and judges them by the result (agents/endgame.py)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Sequence
+
+import pytest
+from positions import position_in_game
+from shapely.geometry import Point
+
+from confrontation.agents import endgame
+from confrontation.agents.greedy import GreedyAgent, area_shape
+from confrontation.agents.mcts import WIN, MctsAgent, outcome
+from confrontation.engine.questions import Choice, Place, Question
+from confrontation.engine.state import GameState, Phase
+from confrontation.engine.step import game_roller, start
+from confrontation.scenarios.control import scenario_of
+from confrontation.sim.game import GameConfig, agent_seed, initial_state, make_agent, play_on
+
+
+def _in_round(
+    seed: int, nth: int, kind: str, rounds_left: int
+) -> tuple[GameState, Question, list[Choice]]:
+    """The ``nth`` ``kind`` question with a choice, ``rounds_left`` - 1 rounds before the end."""
+
+    def keep(state: GameState, asked: Question, legal: Sequence[Choice]) -> bool:
+        return (
+            asked.kind == kind and len(legal) > 1 and state.round == state.rounds - rounds_left + 1
+        )
+
+    return position_in_game(seed, nth, keep)
+
+
+@pytest.mark.rule("III-A-2")
+def test_only_the_movements_of_the_last_round_are_searched() -> None:
+    state, asked, _ = _in_round(2000, 0, "activation", rounds_left=2)
+    assert not endgame.last_round(state) and not endgame.searched(state, asked)
+    state, asked, _ = _in_round(2000, 0, "activation", rounds_left=1)
+    assert endgame.last_round(state) and endgame.searched(state, asked)
+    scenario = scenario_of(state)
+    assert scenario is not None
+    # Execution is won by a kill (III-A-2), not on the areas held at the end
+    killing = dataclasses.replace(state, scenario=dataclasses.replace(scenario, goal="execution"))
+    assert not endgame.last_round(killing)
+
+
+@pytest.mark.rule("III-A-2")
+def test_a_moves_end_candidates_stand_in_each_area_it_reaches() -> None:
+    state, asked, legal = _in_round(1000, 0, "destination", rounds_left=1)
+    assert asked.player is not None
+    greedy = GreedyAgent(1, asked.player).choose(state, asked, legal)
+    options = endgame.candidates(state, legal, greedy, width=7)
+    assert options[0] == greedy and len(set(options)) == len(options) <= 7
+    assert set(options) <= set(legal)
+    scenario = scenario_of(state)
+    assert scenario is not None
+    places = [c for c in legal if isinstance(c, Place)]
+    for area in scenario.areas:
+        shape = area_shape(state, area)
+        if any(shape.contains(Point(p.x, p.y)) for p in places):
+            assert any(isinstance(c, Place) and shape.contains(Point(c.x, c.y)) for c in options), (
+                area.name
+            )
+    assert len(endgame.candidates(state, legal, greedy, width=2)) == 2
+
+
+@pytest.mark.rule("III-A-2")
+def test_the_result_outweighs_any_fight() -> None:
+    state, _, _ = _in_round(2000, 0, "activation", rounds_left=1)
+    assert outcome(state, 0) == 0.0  # not over yet
+    won = dataclasses.replace(state, phase=Phase.OVER, winner=1)
+    assert outcome(won, 1) == WIN == -outcome(won, 0) and WIN >= 200  # a whole army's worth
+    drawn = dataclasses.replace(state, phase=Phase.OVER, winner=None)
+    assert outcome(drawn, 0) == outcome(drawn, 1) == 0.0
+
+
+def _last_round_of(seed: int) -> tuple[GameState, list[GreedyAgent]]:
+    """The first position of the last round of a seeded greedy game on the demo mirror, and
+    the two greedy agents as they stand there."""
+    config = GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed)
+    initial, _, _ = initial_state(config)
+    players = [make_agent("greedy", seed=agent_seed(seed, p), player=p) for p in (0, 1)]
+    state, _ = start(initial)
+    state = play_on(state, players, game_roller(state), until_round=state.rounds)
+    assert state.round == state.rounds
+    return state, players  # type: ignore[return-value]
+
+
+@pytest.mark.rule("III-A-2")
+@pytest.mark.parametrize("me", [0, 1])
+def test_searching_the_last_round_wins_a_game_greedy_play_draws(me: int) -> None:
+    # The seed-1000 greedy game is a 0-0 draw: Player 1's fighters walk out of his
+    # deployment area and the centre is disputed. Either side, searching its last-round
+    # moves (and nothing else), wins it.
+    state, players = _last_round_of(1000)
+    end = play_on(state, copy.deepcopy(players), game_roller(state))
+    assert end.scores == (0, 0) and end.winner is None
+    for finale in (True, False):
+        agents: list[GreedyAgent | MctsAgent] = list(copy.deepcopy(players))
+        agent = MctsAgent(7, me, kinds=(), finale=finale)
+        agent.greedy = agents[me]  # the same fallback, with the same dice
+        agents[me] = agent
+        end = play_on(state, agents, game_roller(state))
+        if finale:
+            assert end.winner == me and end.scores[me] > end.scores[1 - me]
+            assert agent.searched > 0 and agent.overruled > 0
+        else:  # the option off: the greedy game
+            assert end.scores == (0, 0) and agent.searched == 0
