@@ -14,7 +14,7 @@ from shapely.geometry import Point
 from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent, area_shape
 from confrontation.agents.mcts import WIN, MctsAgent, outcome
-from confrontation.engine.questions import Choice, Place, Question
+from confrontation.engine.questions import Choice, ChooseFirst, Place, Question
 from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import game_roller, start
 from confrontation.scenarios.control import scenario_of
@@ -109,3 +109,18 @@ def test_searching_the_last_round_wins_a_game_greedy_play_draws(me: int) -> None
             assert agent.searched > 0 and agent.overruled > 0
         else:  # the option off: the greedy game
             assert end.scores == (0, 0) and agent.searched == 0
+
+
+@pytest.mark.rule("IV-B-1")
+def test_who_speaks_first_in_the_last_round_is_searched_among_both_answers() -> None:
+    state, asked, legal = _in_round(1000, 0, "choose_first", rounds_left=1)
+    assert endgame.searched(state, asked)
+    assert asked.player is not None
+    greedy = GreedyAgent(1, asked.player).choose(state, asked, legal)
+    options = endgame.candidates(state, legal, greedy, width=7)
+    assert options[0] == greedy and set(options) == set(legal) == {
+        ChooseFirst(0),
+        ChooseFirst(1),
+    }
+    earlier, asked, _ = _in_round(1000, 0, "choose_first", rounds_left=2)
+    assert not endgame.searched(earlier, asked)

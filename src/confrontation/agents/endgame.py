@@ -20,6 +20,7 @@ from confrontation.engine.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
+    ChooseFirst,
     EndActivation,
     FighterDone,
     Place,
@@ -53,8 +54,13 @@ def last_round(state: GameState) -> bool:
 
 
 def searched(state: GameState, question: Question) -> bool:
-    """A movement decision (:data:`MOVES`) of the last round's activation phase."""
-    return question.kind in MOVES and state.phase is Phase.ACTIVATION and last_round(state)
+    """A movement decision (:data:`MOVES`) of the last round's activation phase, or who
+    speaks first in it (IV-B-1: the last to move sees where the enemy stands)."""
+    if not last_round(state):
+        return False
+    return question.kind == "choose_first" or (
+        question.kind in MOVES and state.phase is Phase.ACTIVATION
+    )
 
 
 def candidates(
@@ -68,7 +74,8 @@ def candidates(
     most: for a move's end, the best place (by the greedy judgement) wholly inside each area
     scored, the shortest move and staying put; for an announcement, announcing nothing more,
     each fighter's run and the ``assaults`` given; for a cumulative action, each fighter's
-    walk, the best shot and being done (keeping his place); at the floor, every answer."""
+    walk, the best shot and being done (keeping his place); at the floor and for who speaks
+    first, every answer."""
     options: list[Choice] = [greedy]
 
     def add(choice: Choice | None) -> None:
@@ -100,8 +107,10 @@ def candidates(
             add(max(shots, key=lambda c: shot_value(state, c.fighter, c.target, unmoving=c.still)))
         for c in assaults:
             add(c)
-        for c in legal:  # the floor (IV-B-1): the top card, hold back, the reserve
-            if isinstance(c, PlayTop | PutInReserve | PlayReserve | PlayReserveAndTop | Refuse):
+        for c in legal:  # the floor and who speaks first (IV-B-1)
+            if isinstance(
+                c, PlayTop | PutInReserve | PlayReserve | PlayReserveAndTop | Refuse | ChooseFirst
+            ):
                 add(c)
     return options[:width]
 
