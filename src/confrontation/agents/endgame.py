@@ -35,6 +35,7 @@ from confrontation.engine.questions import (
     Walk,
 )
 from confrontation.engine.state import GameState, Phase
+from confrontation.scenarios.basic import provisional_vp
 from confrontation.scenarios.control import scenario_of
 
 MOVES = frozenset({"floor", "activation", "destination"})
@@ -42,21 +43,23 @@ MOVES = frozenset({"floor", "activation", "destination"})
 cumulative actions (walk, shoot, wait) and where a move ends (IV-B-2, V-B)."""
 
 
-def last_round(state: GameState) -> bool:
-    """The last round of a scenario won on the areas held at its end (III-A-2)."""
+def last_round(state: GameState, rounds: int = 1) -> bool:
+    """The last round (of the last ``rounds``) of a scenario won on the areas held at its
+    end (III-A-2)."""
     scenario = scenario_of(state)
     return (
         scenario is not None
         and scenario.goal == "control"
         and state.battleground is not None
-        and state.round >= state.rounds
+        and state.round > state.rounds - rounds
     )
 
 
-def searched(state: GameState, question: Question) -> bool:
-    """A movement decision (:data:`MOVES`) of the last round's activation phase, or who
-    speaks first in it (IV-B-1: the last to move sees where the enemy stands)."""
-    if not last_round(state):
+def searched(state: GameState, question: Question, rounds: int = 1) -> bool:
+    """A movement decision (:data:`MOVES`) of the activation phase of the last ``rounds``
+    rounds, or who speaks first in them (IV-B-1: the last to move sees where the enemy
+    stands)."""
+    if not last_round(state, rounds):
         return False
     return question.kind == "choose_first" or (
         question.kind in MOVES and state.phase is Phase.ACTIVATION
@@ -113,6 +116,12 @@ def candidates(
             ):
                 add(c)
     return options[:width]
+
+
+def projected(state: GameState, me: int) -> int:
+    """``me``'s victory points less his enemy's if the game ended now (III-A-2)."""
+    vp = provisional_vp(state)
+    return vp[me] - vp[1 - me]
 
 
 def _mover(state: GameState) -> str | None:

@@ -93,6 +93,10 @@ WIN = 200.0
 """What winning the game is worth (AP) to the search, a loss as much against it (a whole
 army's worth: no fight of the last round is worth the game)."""
 
+PROJECTED = 20.0
+"""What a victory point the areas would give if the game ended now is worth (AP) to the
+search before the last round (``finale_rounds`` > 1)."""
+
 FINALE_STEPS = 20_000
 """The step limit of an imagined game in the last round (the rest of the game)."""
 
@@ -143,6 +147,7 @@ class MctsAgent:
         finale_sweeps: int = FINALE_SWEEPS,
         finale_width: int = FINALE_WIDTH,
         finale_combat: bool = False,
+        finale_rounds: int = 1,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -154,6 +159,8 @@ class MctsAgent:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         if not exploration >= 0 or not overrule >= 0:
             raise ValueError("exploration and overrule must be 0 or more")
+        if finale_rounds < 1:
+            raise ValueError(f"finale_rounds must be at least 1, not {finale_rounds}")
         if min(width, announce_sweeps, finale_sweeps, finale_width) < 2:
             raise ValueError(
                 "width, announce_sweeps, finale_sweeps and finale_width must be at least 2, "
@@ -177,6 +184,8 @@ class MctsAgent:
         self.finale_sweeps = finale_sweeps
         self.finale_width = finale_width
         self.finale_combat = finale_combat
+        self.finale_rounds = finale_rounds
+        self._project = False
         self.greedy = GreedyAgent(seed + 1, player)
         self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
@@ -194,7 +203,11 @@ class MctsAgent:
         """The searched answer where the search looks, else the greedy answer."""
         if len(legal) == 1:
             return legal[0]
-        if self.finale and question.player is not None and endgame.searched(state, question):
+        if (
+            self.finale
+            and question.player is not None
+            and endgame.searched(state, question, self.finale_rounds)
+        ):
             return self.stand(state, question, legal)
         if (
             self.announcements
@@ -258,7 +271,14 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        return self._verdict(options, self.samples(state, me, options, self.finale_sweeps), greedy)
+        # Before the last round the horizon is the end of the combat phase, and the areas
+        # held then count (PROJECTED a victory point).
+        self._project = not endgame.last_round(state)
+        try:
+            samples = self.samples(state, me, options, self.finale_sweeps)
+        finally:
+            self._project = False
+        return self._verdict(options, samples, greedy)
 
     def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
         """The answers worth imagining, ``width`` at most, the greedy answer first. For an
@@ -280,7 +300,7 @@ class MctsAgent:
         """Each option's material change (AP) for ``me`` in ``sweeps`` imagined games; the
         k-th game of every option is played in the same world with the same dice. The time
         limit (``seconds``) may end it after two sweeps."""
-        base = material(state, me)
+        base = self._value(state, me)
         start_phase = state.phase
         self._fight = _fight_of(state)
         subtrees = {c: Node() for c in options}
@@ -359,13 +379,21 @@ class MctsAgent:
             state = step(state, choice)[0]
             steps += 1
         state, steps = self._rollout(state, start_phase, steps)
-        change = material(state, me) - base + outcome(state, me)
+        change = self._value(state, me) - base
         value = math.tanh(change / SCALE)
         for visited in path:
             visited.visits += 1
             visited.total += value
             visited.squares += value * value
         return change
+
+    def _value(self, state: GameState, me: int) -> float:
+        """The material (AP), the result of a game over (:data:`WIN`) and, before the last
+        round's search, the areas held (:data:`PROJECTED`)."""
+        value = material(state, me) + outcome(state, me)
+        if self._project:
+            value += PROJECTED * endgame.projected(state, me)
+        return value
 
     def _select(self, node: Node, choices: Sequence[Choice], mine: bool) -> Choice:
         """UCT: the mean from the deciding player's side plus the exploration bonus."""
