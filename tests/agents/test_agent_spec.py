@@ -80,7 +80,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         "iterations", "seconds", "rollout", "kinds", "max_steps",
         "exploration", "overrule", "tree", "outside_combat",
         "announcements", "width", "announce_sweeps",
-        "finale", "finale_sweeps", "finale_width", "finale_combat",
+        "finale", "finale_sweeps", "finale_width", "finale_combat", "finale_rounds",
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}

@@ -104,6 +104,7 @@ def test_the_same_seed_searches_alike() -> None:
         {"announce_sweeps": 1},
         {"finale_sweeps": 1},
         {"finale_width": 1},
+        {"finale_rounds": 0},
     ],
 )
 def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:
