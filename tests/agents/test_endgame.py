@@ -14,9 +14,10 @@ from shapely.geometry import Point
 from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent, area_shape
 from confrontation.agents.mcts import WIN, MctsAgent, outcome
+from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.questions import Choice, ChooseFirst, Place, Question
 from confrontation.engine.state import GameState, Phase
-from confrontation.engine.step import game_roller, start
+from confrontation.engine.step import game_roller, is_over, start, step
 from confrontation.scenarios.control import scenario_of
 from confrontation.sim.game import GameConfig, agent_seed, initial_state, make_agent, play_on
 
@@ -124,3 +125,25 @@ def test_who_speaks_first_in_the_last_round_is_searched_among_both_answers() -> 
     }
     earlier, asked, _ = _in_round(1000, 0, "choose_first", rounds_left=2)
     assert not endgame.searched(earlier, asked)
+
+
+@pytest.mark.rule("III-A-2")
+def test_the_round_before_is_searched_to_the_end_only_with_finale_rounds() -> None:
+    state, asked, legal = _in_round(1000, 0, "destination", rounds_left=2)
+    assert asked.player is not None
+    me = asked.player
+    assert not endgame.searched(state, asked) and endgame.searched(state, asked, rounds=2)
+    agent = MctsAgent(3, me, kinds=(), finale_rounds=2)
+    assert agent.choose(state, asked, legal) in legal and agent.searched == 1
+    assert MctsAgent(3, me, kinds=()).choose(state, asked, legal) in legal
+    after = step(state, legal[0])[0]
+    agent._fight = None
+    with register_pursuits(stay_in_place):
+        agent._to_the_end = True  # what the last rounds' search imagines: the whole game
+        end, _ = agent._rollout(after, state.phase, 1)
+        assert is_over(end)
+        # any other search of the round (here an announcement's) stops at the end of the
+        # combat phase, although the step that ends it may start the last round
+        agent._to_the_end = False
+        end, _ = agent._rollout(after, state.phase, 1)
+    assert not is_over(end) and end.round == state.round + 1

@@ -35,7 +35,6 @@ from confrontation.engine.questions import (
     Walk,
 )
 from confrontation.engine.state import GameState, Phase
-from confrontation.scenarios.basic import provisional_vp
 from confrontation.scenarios.control import scenario_of
 
 MOVES = frozenset({"floor", "activation", "destination"})
@@ -116,12 +115,6 @@ def candidates(
             ):
                 add(c)
     return options[:width]
-
-
-def projected(state: GameState, me: int) -> int:
-    """``me``'s victory points less his enemy's if the game ended now (III-A-2)."""
-    vp = provisional_vp(state)
-    return vp[me] - vp[1 - me]
 
 
 def _mover(state: GameState) -> str | None:

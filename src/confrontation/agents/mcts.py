@@ -93,10 +93,6 @@ WIN = 200.0
 """What winning the game is worth (AP) to the search, a loss as much against it (a whole
 army's worth: no fight of the last round is worth the game)."""
 
-PROJECTED = 20.0
-"""What a victory point the areas would give if the game ended now is worth (AP) to the
-search before the last round (``finale_rounds`` > 1)."""
-
 FINALE_STEPS = 20_000
 """The step limit of an imagined game in the last round (the rest of the game)."""
 
@@ -185,7 +181,8 @@ class MctsAgent:
         self.finale_width = finale_width
         self.finale_combat = finale_combat
         self.finale_rounds = finale_rounds
-        self._project = False
+        self._to_the_end = False
+        """The search under way imagines its games to the end (the last rounds, ``finale``)."""
         self.greedy = GreedyAgent(seed + 1, player)
         self.policies: list[GreedyAgent | RandomAgent] = (
             [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
@@ -223,7 +220,12 @@ class MctsAgent:
             # imagines staying in place: it cannot judge them (docs/ai.md).
             return self.greedy.choose(state, question, legal)
         self.searched += 1
-        return self.search(state, question.player, legal)
+        # finale_combat: the last round's combats are imagined to the end of the game
+        self._to_the_end = self.finale and self.finale_combat and endgame.last_round(state)
+        try:
+            return self.search(state, question.player, legal)
+        finally:
+            self._to_the_end = False
 
     # --- the search --------------------------------------------------------------------------
 
@@ -271,13 +273,11 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        # Before the last round the horizon is the end of the combat phase, and the areas
-        # held then count (PROJECTED a victory point).
-        self._project = not endgame.last_round(state)
+        self._to_the_end = True
         try:
             samples = self.samples(state, me, options, self.finale_sweeps)
         finally:
-            self._project = False
+            self._to_the_end = False
         return self._verdict(options, samples, greedy)
 
     def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
@@ -388,12 +388,8 @@ class MctsAgent:
         return change
 
     def _value(self, state: GameState, me: int) -> float:
-        """The material (AP), the result of a game over (:data:`WIN`) and, before the last
-        round's search, the areas held (:data:`PROJECTED`)."""
-        value = material(state, me) + outcome(state, me)
-        if self._project:
-            value += PROJECTED * endgame.projected(state, me)
-        return value
+        """The material (AP) and the result of a game over (:data:`WIN`)."""
+        return material(state, me) + outcome(state, me)
 
     def _select(self, node: Node, choices: Sequence[Choice], mine: bool) -> Choice:
         """UCT: the mean from the deciding player's side plus the exploration bonus."""
@@ -435,15 +431,13 @@ class MctsAgent:
     def _stop(self, state: GameState, start_phase: Phase, steps: int, whole: bool = True) -> bool:
         """The horizon: the end of the game, of the phase (of the combat phase that follows,
         for a decision of the activation phase: the fights it starts), of the combat the
-        search started in (VII-C), or ``max_steps``. In the last round of a scenario won on
-        areas (``finale``), the end of the game (III-A-2) — for a combat's decisions only
-        with ``finale_combat`` and not for the tree (``whole`` false), which stays within
-        the combat."""
+        search started in (VII-C), or ``max_steps``. For the last rounds' decisions
+        (``finale``, III-A-2: the areas are counted at the end) the end of the game, except
+        for the tree (``whole`` false), which stays within the combat."""
         if is_over(state):
             return True
-        beyond = self._fight is None or (whole and self.finale_combat)
-        if beyond and self.finale and endgame.last_round(state):
-            return steps >= FINALE_STEPS  # III-A-2: the areas are counted at the end
+        if self._to_the_end and whole:
+            return steps >= FINALE_STEPS
         if steps >= self.max_steps:
             return True
         if start_phase is Phase.ACTIVATION:
