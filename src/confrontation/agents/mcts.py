@@ -93,6 +93,9 @@ WIN = 200.0
 """What winning the game is worth (AP) to the search, a loss as much against it (a whole
 army's worth: no fight of the last round is worth the game)."""
 
+FINALE_ROUNDS = 2
+"""The last rounds whose movement decisions are searched to the end of the game."""
+
 FINALE_STEPS = 20_000
 """The step limit of an imagined game in the last round (the rest of the game)."""
 
@@ -143,7 +146,7 @@ class MctsAgent:
         finale_sweeps: int = FINALE_SWEEPS,
         finale_width: int = FINALE_WIDTH,
         finale_combat: bool = False,
-        finale_rounds: int = 1,
+        finale_rounds: int = FINALE_ROUNDS,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
