@@ -1,9 +1,9 @@
-"""The last round of a control scenario: where the search stands its fighters.
+"""The last rounds of a control scenario: where the search stands its fighters.
 
 Conquest is won on the areas held when the last round ends (III-A-2): a fighter leaving his
 own deployment area, or one power short in the centre, turns a win into a draw. In the last
-round the search agent (:mod:`confrontation.agents.mcts`) imagines its movement decisions to
-the end of the game and judges them by the result; this module says when that applies and
+rounds the search agent (:mod:`confrontation.agents.mcts`) imagines its movement decisions
+to the end of the game and judges them by the result; this module says when that applies and
 which answers are worth imagining.
 """
 

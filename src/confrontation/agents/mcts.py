@@ -21,8 +21,10 @@ changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
   points) squashed into [-1, 1].
 
 The budget is a number of iterations (default :data:`DEFAULT_ITERATIONS`), so games are
-reproducible whatever the machine; a time budget (seconds) may be added on top. With
-``announcements=True`` the decisions of the activation phase that decide who strikes first
+reproducible whatever the machine; a time budget (seconds) may be added on top. In the last
+``finale_rounds`` rounds of a scenario won on areas the decisions that place the fighters are
+searched to the end of the game and judged by its result (:meth:`MctsAgent.stand`,
+:mod:`~confrontation.agents.endgame`). With ``announcements=True`` the decisions of the activation phase that decide who strikes first
 (IV-B) are searched too (:meth:`MctsAgent.announce`). Every other question is answered by the
 greedy agent.
 """
@@ -263,7 +265,7 @@ class MctsAgent:
         return self._verdict(finalists, samples, greedy)
 
     def stand(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
-        """III-A-2: a movement decision of the last round of a scenario won on areas — the
+        """III-A-2: a movement decision of the last rounds of a scenario won on areas — the
         greedy answer and a few others (:func:`~confrontation.agents.endgame.candidates`),
         each imagined to the end of the game in ``finale_sweeps`` sweeps and judged by the
         result (:data:`WIN`) and the material; the greedy answer unless another is clearly
