@@ -24,9 +24,9 @@ The budget is a number of iterations (default :data:`DEFAULT_ITERATIONS`), so ga
 reproducible whatever the machine; a time budget (seconds) may be added on top. In the last
 ``finale_rounds`` rounds of a scenario won on areas the decisions that place the fighters are
 searched to the end of the game and judged by its result (:meth:`MctsAgent.stand`,
-:mod:`~confrontation.agents.endgame`). With ``announcements=True`` the decisions of the activation phase that decide who strikes first
-(IV-B) are searched too (:meth:`MctsAgent.announce`). Every other question is answered by the
-greedy agent.
+:mod:`~confrontation.agents.endgame`). With ``announcements=True`` the decisions of the
+activation phase that decide who strikes first (IV-B) are searched too
+(:meth:`MctsAgent.announce`). Every other question is answered by the greedy agent.
 """
 
 from __future__ import annotations
