@@ -17,7 +17,7 @@ from confrontation.engine.field import field_of
 from confrontation.engine.state import GameState
 from confrontation.engine.step import game_roller, start
 from confrontation.scenarios.control import control, scenario_of
-from confrontation.sim.game import GameConfig, agent_seed, initial_state, make_agent, play_on
+from confrontation.sim.game import GameConfig, initial_state, make_players, play_on
 
 
 def report(state: GameState, when: str) -> str:
@@ -53,12 +53,8 @@ def main() -> None:
             seed=args.seed + k,
             agent_options=(parsed[0][1], parsed[1][1]),
         )
-        initial, _, _ = initial_state(config)
-        players = [
-            make_agent(name, seed=agent_seed(config.seed, p), player=p, **options)
-            for p, (name, options) in enumerate(parsed)
-        ]
-        state, _ = start(initial)
+        players = make_players(config)
+        state, _ = start(initial_state(config)[0])
         roller = game_roller(state)
         state = play_on(state, players, roller, until_round=state.rounds)
         print(f"seed {config.seed}")

@@ -22,7 +22,7 @@ import time
 from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.state import GameState
 from confrontation.engine.step import game_roller, start
-from confrontation.sim.game import GameConfig, agent_seed, initial_state, make_agent, play_on
+from confrontation.sim.game import GameConfig, initial_state, make_players, play_on
 
 
 def result(state: GameState, seat: int) -> int:
@@ -59,12 +59,8 @@ def main() -> None:
             seed=args.seed + k,
             agent_options=(order[0][1], order[1][1]),
         )
-        initial, _, _ = initial_state(config)
-        players = [
-            make_agent(name, seed=agent_seed(config.seed, p), player=p, **options)
-            for p, (name, options) in enumerate(order)
-        ]
-        state, _ = start(initial)
+        players = make_players(config)
+        state, _ = start(initial_state(config)[0])
         roller = game_roller(state)
         state = play_on(state, players, roller, until_round=state.rounds - args.rounds_left + 1)
         outcomes = []

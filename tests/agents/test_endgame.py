@@ -19,7 +19,7 @@ from confrontation.engine.questions import Choice, ChooseFirst, Place, Question
 from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import game_roller, is_over, start, step
 from confrontation.scenarios.control import scenario_of
-from confrontation.sim.game import GameConfig, agent_seed, initial_state, make_agent, play_on
+from confrontation.sim.game import GameConfig, initial_state, make_players, play_on
 
 
 def _in_round(
@@ -82,9 +82,8 @@ def _last_round_of(seed: int) -> tuple[GameState, list[GreedyAgent]]:
     """The first position of the last round of a seeded greedy game on the demo mirror, and
     the two greedy agents as they stand there."""
     config = GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed)
-    initial, _, _ = initial_state(config)
-    players = [make_agent("greedy", seed=agent_seed(seed, p), player=p) for p in (0, 1)]
-    state, _ = start(initial)
+    players = make_players(config)
+    state, _ = start(initial_state(config)[0])
     state = play_on(state, players, game_roller(state), until_round=state.rounds)
     assert state.round == state.rounds
     return state, players  # type: ignore[return-value]

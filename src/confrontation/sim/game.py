@@ -160,10 +160,7 @@ def play_game(
     ``wrap(player, agent)`` may stand in front of each agent (benches time or record them).
     """
     initial, scenario, armies = initial_state(config)
-    players = [
-        make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
-        for p, name in enumerate(config.agents)
-    ]
+    players = make_players(config)
     if wrap is not None:
         players = [wrap(p, agent) for p, agent in enumerate(players)]
     if resume_log:
@@ -185,6 +182,14 @@ def play_game(
                 on_event(event)
     state = play_on(state, players, game_roller(state), events=events, on_event=on_event)
     return _result(config, scenario, armies, state, events)
+
+
+def make_players(config: GameConfig) -> list[Agent]:
+    """The two agents of ``config``, each with its own seed (:func:`agent_seed`)."""
+    return [
+        make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
+        for p, name in enumerate(config.agents)
+    ]
 
 
 def play_on(
