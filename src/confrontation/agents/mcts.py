@@ -85,11 +85,12 @@ ANNOUNCE_SWEEPS = 8
 the end of the combat phase (0.1-0.4 s apiece)."""
 
 FINALE_SWEEPS = 6
-"""Imagined games per option of a movement decision of the last round, each to the end of
-the game (:mod:`~confrontation.agents.endgame`): 0.01-0.1 s apiece."""
+"""Imagined games per option of a movement decision of the last rounds, each to the end of
+the game (:mod:`~confrontation.agents.endgame`): 0.01-0.1 s apiece from the last round,
+0.1-0.3 s from the one before."""
 
 FINALE_WIDTH = 7
-"""Options imagined at most for a movement decision of the last round."""
+"""Options imagined at most for a movement decision of the last rounds."""
 
 WIN = 200.0
 """What winning the game is worth (AP) to the search, a loss as much against it (a whole
@@ -99,7 +100,7 @@ FINALE_ROUNDS = 2
 """The last rounds whose movement decisions are searched to the end of the game."""
 
 FINALE_STEPS = 20_000
-"""The step limit of an imagined game in the last round (the rest of the game)."""
+"""The step limit of an imagined game of the last rounds' search (the rest of the game)."""
 
 
 @dataclass
