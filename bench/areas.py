@@ -15,9 +15,9 @@ import argparse
 from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.field import field_of
 from confrontation.engine.state import GameState
-from confrontation.engine.step import game_roller, start
+from confrontation.engine.step import game_roller
 from confrontation.scenarios.control import control, scenario_of
-from confrontation.sim.game import GameConfig, initial_state, make_players, play_on
+from confrontation.sim.game import GameConfig, play_on, play_until
 
 
 def report(state: GameState, when: str) -> str:
@@ -53,13 +53,10 @@ def main() -> None:
             seed=args.seed + k,
             agent_options=(parsed[0][1], parsed[1][1]),
         )
-        players = make_players(config)
-        state, _ = start(initial_state(config)[0])
-        roller = game_roller(state)
-        state = play_on(state, players, roller, until_round=state.rounds)
+        state, players = play_until(config, rounds_left=1)
         print(f"seed {config.seed}")
         print("  " + report(state, "start"))
-        end = play_on(state, players, roller)
+        end = play_on(state, players, game_roller(state))
         print("  " + report(end, "end"))
         print(f"  victory points {end.scores[0]}-{end.scores[1]}", flush=True)
 

@@ -21,8 +21,8 @@ import time
 
 from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.state import GameState
-from confrontation.engine.step import game_roller, start
-from confrontation.sim.game import GameConfig, initial_state, make_players, play_on
+from confrontation.engine.step import game_roller
+from confrontation.sim.game import GameConfig, play_on, play_until
 
 
 def result(state: GameState, seat: int) -> int:
@@ -59,16 +59,13 @@ def main() -> None:
             seed=args.seed + k,
             agent_options=(order[0][1], order[1][1]),
         )
-        players = make_players(config)
-        state, _ = start(initial_state(config)[0])
-        roller = game_roller(state)
-        state = play_on(state, players, roller, until_round=state.rounds - args.rounds_left + 1)
+        state, players = play_until(config, args.rounds_left)
         outcomes = []
         for v, options in enumerate(variants):
-            agents, dice = copy.deepcopy((players, roller))
+            agents = copy.deepcopy(players)
             for key, value in options.items():
                 setattr(agents[seat], key, value)
-            end = play_on(state, agents, dice)
+            end = play_on(state, agents, game_roller(state))
             outcomes.append((result(end, seat), end.scores[seat], end.scores[1 - seat]))
             tally[v][1 - outcomes[-1][0]] += 1
             if outcomes[-1][0] > outcomes[0][0]:

@@ -17,9 +17,9 @@ from confrontation.agents.mcts import WIN, MctsAgent, outcome
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
 from confrontation.engine.questions import Choice, ChooseFirst, Place, Question
 from confrontation.engine.state import GameState, Phase
-from confrontation.engine.step import game_roller, is_over, start, step
+from confrontation.engine.step import game_roller, is_over, step
 from confrontation.scenarios.control import scenario_of
-from confrontation.sim.game import GameConfig, initial_state, make_players, play_on
+from confrontation.sim.game import GameConfig, play_on, play_until
 
 
 def _in_round(
@@ -81,10 +81,7 @@ def test_the_result_outweighs_any_fight() -> None:
 def _last_round_of(seed: int) -> tuple[GameState, list[GreedyAgent]]:
     """The first position of the last round of a seeded greedy game on the demo mirror, and
     the two greedy agents as they stand there."""
-    config = GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed)
-    players = make_players(config)
-    state, _ = start(initial_state(config)[0])
-    state = play_on(state, players, game_roller(state), until_round=state.rounds)
+    state, players = play_until(GameConfig(armies=("lion-vanguard", "lion-vanguard"), seed=seed), 1)
     assert state.round == state.rounds
     return state, players  # type: ignore[return-value]
 

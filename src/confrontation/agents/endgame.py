@@ -89,13 +89,12 @@ def candidates(
         add(Redirect())
         mover = _mover(state)
         if mover is not None:
+            fighter = state.fighter(mover)
             for shape in _areas(state):
                 inside = [p for p in places if shape.contains(Point(p.x, p.y))]
                 if inside:
-                    fighter = state.fighter(mover)
                     add(max(inside, key=lambda p: position_value(state, fighter, p.x, p.y)))
-            here = state.fighter(mover)
-            add(min(places, key=lambda p: (p.x - here.x) ** 2 + (p.y - here.y) ** 2))
+            add(min(places, key=lambda p: (p.x - fighter.x) ** 2 + (p.y - fighter.y) ** 2))
     else:
         add(AnnouncementsDone())
         add(EndActivation())

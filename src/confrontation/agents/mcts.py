@@ -227,20 +227,20 @@ class MctsAgent:
             return self.greedy.choose(state, question, legal)
         self.searched += 1
         # finale_combat: the last round's combats are imagined to the end of the game
-        self._to_the_end = self.finale and self.finale_combat and endgame.last_round(state)
-        try:
-            return self.search(state, question.player, legal)
-        finally:
-            self._to_the_end = False
+        whole = self.finale and self.finale_combat and endgame.last_round(state)
+        return self.search(state, question.player, legal, whole_game=whole)
 
     # --- the search --------------------------------------------------------------------------
 
-    def search(self, state: GameState, me: int, options: Sequence[Choice]) -> Choice:
+    def search(
+        self, state: GameState, me: int, options: Sequence[Choice], whole_game: bool = False
+    ) -> Choice:
         """Every option in every sweep, in the same imagined world with the same dice; the
         greedy answer unless another is clearly better."""
         greedy = self.greedy.choose(state, _question_of(state), options)
         sweeps = max(2, self.iterations // len(options))
-        return self._verdict(options, self.samples(state, me, options, sweeps), greedy)
+        samples = self.samples(state, me, options, sweeps, whole_game)
+        return self._verdict(options, samples, greedy)
 
     def announce(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """IV-B: a decision of the activation phase that decides who strikes first — an
@@ -279,11 +279,7 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        self._to_the_end = True
-        try:
-            samples = self.samples(state, me, options, self.finale_sweeps)
-        finally:
-            self._to_the_end = False
+        samples = self.samples(state, me, options, self.finale_sweeps, whole_game=True)
         return self._verdict(options, samples, greedy)
 
     def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
@@ -301,14 +297,21 @@ class MctsAgent:
         return options[: self.width]
 
     def samples(
-        self, state: GameState, me: int, options: Sequence[Choice], sweeps: int
+        self,
+        state: GameState,
+        me: int,
+        options: Sequence[Choice],
+        sweeps: int,
+        whole_game: bool = False,
     ) -> dict[Choice, list[float]]:
-        """Each option's material change (AP) for ``me`` in ``sweeps`` imagined games; the
-        k-th game of every option is played in the same world with the same dice. The time
-        limit (``seconds``) may end it after two sweeps."""
+        """Each option's material change (AP) for ``me`` in ``sweeps`` imagined games, to the
+        end of the game if ``whole_game``, else to the usual horizon; the k-th game of every
+        option is played in the same world with the same dice. The time limit (``seconds``)
+        may end it after two sweeps."""
         base = self._value(state, me)
         start_phase = state.phase
         self._fight = _fight_of(state)
+        self._to_the_end = whole_game
         subtrees = {c: Node() for c in options}
         samples: dict[Choice, list[float]] = {c: [] for c in options}
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
@@ -328,6 +331,7 @@ class MctsAgent:
                 if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
                     break
         self._dice = None
+        self._to_the_end = False
         return samples
 
     def _verdict(

@@ -192,6 +192,16 @@ def make_players(config: GameConfig) -> list[Agent]:
     ]
 
 
+def play_until(config: GameConfig, rounds_left: int) -> tuple[GameState, list[Agent]]:
+    """``config``'s game played to the first question of its last ``rounds_left`` rounds (or
+    its end): the position and the two agents as they stand there. The game's dice go on
+    from the position (``game_roller(state)``)."""
+    players = make_players(config)
+    state, _ = start(initial_state(config)[0])
+    last = state.rounds - rounds_left + 1
+    return play_on(state, players, game_roller(state), until_round=last), players
+
+
 def play_on(
     state: GameState,
     players: Sequence[Agent],
