@@ -143,3 +143,24 @@ def test_the_round_before_is_searched_to_the_end_only_with_finale_rounds() -> No
         agent._to_the_end = False
         end, _ = agent._rollout(after, state.phase, 1)
     assert not is_over(end) and end.round == state.round + 1
+
+
+@pytest.mark.rule("III-A-2")
+def test_a_final_imagines_more_games_of_the_greedy_answer_and_its_best_rival() -> None:
+    state, asked, legal = _in_round(1000, 0, "destination", rounds_left=1)
+    assert asked.player is not None
+    agent = MctsAgent(3, asked.player, kinds=(), finale_sweeps=2, finale_finals=3)
+    seen: list[dict[Choice, list[float]]] = []
+    verdict = agent._verdict
+
+    def spy(options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice) -> Choice:
+        seen.append({c: list(samples[c]) for c in options})
+        return verdict(options, samples, greedy)
+
+    agent._verdict = spy  # type: ignore[method-assign]
+    greedy = copy.deepcopy(agent.greedy).choose(state, asked, legal)
+    assert agent.choose(state, asked, legal) in legal
+    (finalists,) = seen
+    # two sweeps of every candidate, then three more of the greedy answer and the best other
+    assert len(finalists) == 2 and greedy in finalists
+    assert [len(v) for v in finalists.values()] == [5, 5]

@@ -105,6 +105,7 @@ def test_the_same_seed_searches_alike() -> None:
         {"finale_sweeps": 1},
         {"finale_width": 1},
         {"finale_rounds": 0},
+        {"finale_finals": -1},
     ],
 )
 def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:

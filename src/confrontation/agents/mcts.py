@@ -99,6 +99,10 @@ army's worth: no fight of the last round is worth the game)."""
 FINALE_ROUNDS = 2
 """The last rounds whose movement decisions are searched to the end of the game."""
 
+FINALE_FINALS = 0
+"""Further imagined games, to the end of the game, for the greedy answer and the best other
+of a movement decision of the last rounds (a final between the two)."""
+
 FINALE_STEPS = 20_000
 """The step limit of an imagined game of the last rounds' search (the rest of the game)."""
 
@@ -150,6 +154,7 @@ class MctsAgent:
         finale_width: int = FINALE_WIDTH,
         finale_combat: bool = False,
         finale_rounds: int = FINALE_ROUNDS,
+        finale_finals: int = FINALE_FINALS,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -161,6 +166,8 @@ class MctsAgent:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         if not exploration >= 0 or not overrule >= 0:
             raise ValueError("exploration and overrule must be 0 or more")
+        if finale_finals < 0:
+            raise ValueError(f"finale_finals must be 0 or more, not {finale_finals}")
         if finale_rounds < 1:
             raise ValueError(f"finale_rounds must be at least 1, not {finale_rounds}")
         if min(width, announce_sweeps, finale_sweeps, finale_width) < 2:
@@ -187,6 +194,7 @@ class MctsAgent:
         self.finale_width = finale_width
         self.finale_combat = finale_combat
         self.finale_rounds = finale_rounds
+        self.finale_finals = finale_finals
         self._to_the_end = False
         """The search under way imagines its games to the end (the last rounds, ``finale``)."""
         self.greedy = GreedyAgent(seed + 1, player)
@@ -257,13 +265,7 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        samples = self.samples(state, me, options, 2)
-        rival = max((c for c in options if c != greedy), key=lambda c: statistics.fmean(samples[c]))
-        finalists = [greedy, rival]
-        more = self.samples(state, me, finalists, self.announce_sweeps - 2)
-        for c in finalists:
-            samples[c] += more[c]
-        return self._verdict(finalists, samples, greedy)
+        return self._final(state, me, options, greedy, 2, self.announce_sweeps - 2)
 
     def stand(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """III-A-2: a movement decision of the last rounds of a scenario won on areas — the
@@ -279,8 +281,31 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        samples = self.samples(state, me, options, self.finale_sweeps, whole_game=True)
-        return self._verdict(options, samples, greedy)
+        return self._final(
+            state, me, options, greedy, self.finale_sweeps, self.finale_finals, whole_game=True
+        )
+
+    def _final(
+        self,
+        state: GameState,
+        me: int,
+        options: Sequence[Choice],
+        greedy: Choice,
+        sweeps: int,
+        finals: int,
+        whole_game: bool = False,
+    ) -> Choice:
+        """``sweeps`` sweeps of every option, then ``finals`` more of the greedy answer and
+        the best other (a final between the two); the paired verdict on all their games."""
+        samples = self.samples(state, me, options, sweeps, whole_game)
+        if finals < 1:
+            return self._verdict(options, samples, greedy)
+        rival = max((c for c in options if c != greedy), key=lambda c: statistics.fmean(samples[c]))
+        finalists = [greedy, rival]
+        more = self.samples(state, me, finalists, finals, whole_game)
+        for c in finalists:
+            samples[c] += more[c]
+        return self._verdict(finalists, samples, greedy)
 
     def candidates(self, state: GameState, legal: Sequence[Choice], greedy: Choice) -> list[Choice]:
         """The answers worth imagining, ``width`` at most, the greedy answer first. For an
