@@ -153,7 +153,9 @@ def test_a_final_imagines_more_games_of_the_greedy_answer_and_its_best_rival() -
     seen: list[dict[Choice, list[float]]] = []
     verdict = agent._verdict
 
-    def spy(options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice) -> Choice:
+    def spy(
+        options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice
+    ) -> Choice:
         seen.append({c: list(samples[c]) for c in options})
         return verdict(options, samples, greedy)
 

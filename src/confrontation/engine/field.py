@@ -109,21 +109,25 @@ def _ground(state: GameState) -> Battleground:
     return state.battleground
 
 
+_PROFILE_FIELDS: dict[Characteristic, str] = {
+    Characteristic.INI: "ini",
+    Characteristic.ATT: "att",
+    Characteristic.STR: "strength",
+    Characteristic.DEF: "defense",
+    Characteristic.RES: "res",
+    Characteristic.AIM: "aim",  # no shooting weapon: 0
+    Characteristic.AIM_STR: "aim_str",
+    Characteristic.DIS: "discipline",
+    Characteristic.MOV: "mov",  # whole centimetres
+}
+"""The profile field of each characteristic :func:`current` reads."""
+
+
 def current(state: GameState, fighter: Fighter, characteristic: Characteristic) -> int:
     """The fighter's current value (II-A-4): wound penalties (II-B-4) and the charge
     penalty (V-B-3) included."""
     profile = state.profile(fighter.profile)
-    reference = {
-        Characteristic.INI: profile.ini,
-        Characteristic.ATT: profile.att,
-        Characteristic.STR: profile.strength,
-        Characteristic.DEF: profile.defense,
-        Characteristic.RES: profile.res,
-        Characteristic.AIM: profile.aim or 0,
-        Characteristic.AIM_STR: profile.aim_str or 0,
-        Characteristic.DIS: profile.discipline,
-        Characteristic.MOV: int(profile.mov),
-    }[characteristic]
+    reference = int(getattr(profile, _PROFILE_FIELDS[characteristic]) or 0)
     health = HealthState(min(fighter.wounds, 4), fighter.stunned)
     return current_value(
         characteristic, reference, charge_modifiers(characteristic, fighter.charged), health

@@ -51,6 +51,10 @@ class Characteristic(Enum):
     DESTRUCTION = "DESTRUCTION"
     """Faith aspect of Destruction (I-C, FAITH)."""
 
+    # Members are singletons compared by identity: the identity hash keeps lookups keyed by a
+    # characteristic (every current value, II-A-4) cheap; Enum's own hashes the name.
+    __hash__ = object.__hash__
+
     @classmethod
     def parse(cls, key: str) -> Characteristic:
         """The characteristic named ``key`` (abbreviation or member name, any case)."""

@@ -301,13 +301,17 @@ class Stats:
     res: int
 
     def reference(self, characteristic: Characteristic) -> int:
-        return {
-            C.INI: self.ini,
-            C.ATT: self.att,
-            C.STR: self.str_,
-            C.DEF: self.def_,
-            C.RES: self.res,
-        }[characteristic]
+        return int(getattr(self, _STAT_FIELDS[characteristic]))
+
+
+_STAT_FIELDS: dict[Characteristic, str] = {
+    C.INI: "ini",
+    C.ATT: "att",
+    C.STR: "str_",
+    C.DEF: "def_",
+    C.RES: "res",
+}
+"""The :class:`Stats` field of each characteristic a combat reads."""
 
 
 SUSTAINED_DEFENCE_MALUS = 2
