@@ -138,6 +138,8 @@ def test_a_resumed_game_uses_the_saved_army_text_when_the_file_changed(
     [
         (["--resume", "9"], "no game 9"),
         (["--resume", "1", "--seed", "3"], "--resume continues a saved game"),
+        (["--resume", "1", "--agents", "mcts,greedy"], "--resume continues a saved game"),
+        (["--resume", "1", "--scenario", "bloodbath"], "--resume continues a saved game"),
         (["--db", "x.db", "--no-store"], "--db and --no-store"),
         (["--db", "nosuch://x"], "not a usable database URL"),
         (["--resume", "zero"], "--resume"),

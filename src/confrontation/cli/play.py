@@ -195,13 +195,14 @@ def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
 
 def play_command(
     scenario: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--scenario",
             help="A bundled scenario (bloodbath, conquest, execution), or a scenario file; "
             "':variation' picks a variation (conquest:campsites, execution:random-card).",
+            show_default=DEFAULT_SCENARIO,
         ),
-    ] = DEFAULT_SCENARIO,
+    ] = None,
     armies: Annotated[
         tuple[str, str] | None,
         typer.Option(
@@ -211,13 +212,14 @@ def play_command(
         ),
     ] = None,
     agents: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--agents",
             help="Agents as A,B: random, greedy, mcts, human; options as "
             "NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
+            show_default=",".join(DEFAULT_AGENTS),
         ),
-    ] = ",".join(DEFAULT_AGENTS),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", help="The game's seed (default: a random one, printed).", min=0),
@@ -272,16 +274,18 @@ def play_command(
         )
 
     if resume is not None:
-        if no_store or armies is not None or seed is not None or rounds is not None:
+        given = (scenario, armies, agents, seed, rounds)
+        if no_store or any(option is not None for option in given):
             fail(
-                "--resume continues a saved game with its own settings: drop "
-                "--armies, --seed, --rounds and --no-store"
+                "--resume continues a saved game with its own settings (scenario, armies, "
+                "agents and their options, seed, rounds): drop --scenario, --armies, --agents, "
+                "--seed, --rounds and --no-store"
             )
         resume_saved(resume, db, show)
         return
-    names, options = parse_agents(agents)
+    names, options = parse_agents(agents if agents is not None else ",".join(DEFAULT_AGENTS))
     config = GameConfig(
-        scenario=scenario,
+        scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
         armies=armies if armies is not None else DEFAULT_ARMIES,
         agents=names,
         seed=seed if seed is not None else secrets.randbits(32),
