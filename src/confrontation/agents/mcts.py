@@ -42,6 +42,7 @@ from fractions import Fraction
 
 from confrontation.agents import endgame
 from confrontation.agents.assess import blow_of, charge_reach, duel, gap, material
+from confrontation.agents.fights import exchange
 from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
@@ -155,9 +156,12 @@ class MctsAgent:
         finale_combat: bool = False,
         finale_rounds: int = FINALE_ROUNDS,
         finale_finals: int = FINALE_FINALS,
+        fights: str = "rolled",
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if fights not in ("rolled", "expected"):
+            raise ValueError(f"fights must be 'rolled' or 'expected', not {fights!r}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be 'greedy' or 'random', not {rollout!r}")
         if seconds is not None and not seconds > 0:
@@ -195,6 +199,10 @@ class MctsAgent:
         self.finale_combat = finale_combat
         self.finale_rounds = finale_rounds
         self.finale_finals = finale_finals
+        self.fights = fights
+        self._expected = False
+        """The search under way stops where the combat phase begins and scores the fights
+        formed by their expected exchange (``fights="expected"``, the activation phase)."""
         self._to_the_end = False
         """The search under way imagines its games to the end (the last rounds, ``finale``)."""
         self.greedy = GreedyAgent(seed + 1, player)
@@ -265,7 +273,11 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        return self._final(state, me, options, greedy, 2, self.announce_sweeps - 2)
+        self._expected = self.fights == "expected"
+        try:
+            return self._final(state, me, options, greedy, 2, self.announce_sweeps - 2)
+        finally:
+            self._expected = False
 
     def stand(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """III-A-2: a movement decision of the last rounds of a scenario won on areas — the
@@ -423,8 +435,13 @@ class MctsAgent:
         return change
 
     def _value(self, state: GameState, me: int) -> float:
-        """The material (AP) and the result of a game over (:data:`WIN`)."""
-        return material(state, me) + outcome(state, me)
+        """The material (AP) and the result of a game over (:data:`WIN`); for an
+        activation-phase search with ``fights="expected"``, plus the expected exchange of
+        the fights formed (:func:`~confrontation.agents.fights.exchange`)."""
+        value = material(state, me) + outcome(state, me)
+        if self._expected:
+            value += exchange(state, me)
+        return value
 
     def _select(self, node: Node, choices: Sequence[Choice], mine: bool) -> Choice:
         """UCT: the mean from the deciding player's side plus the exploration bonus."""
@@ -476,6 +493,8 @@ class MctsAgent:
         if steps >= self.max_steps:
             return True
         if start_phase is Phase.ACTIVATION:
+            if self._expected:  # the fights formed are scored, not rolled
+                return state.phase is not Phase.ACTIVATION
             return state.phase not in (Phase.ACTIVATION, Phase.COMBAT)
         if state.phase is not start_phase:
             return True

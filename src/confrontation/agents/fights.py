@@ -1,0 +1,64 @@
+"""What the fights formed are worth: the coming combat phase estimated without rolling it.
+
+At the end of the activation phase (IV-B) the fights of the round are set: who is in contact
+with whom, who suffers a charge penalty (V-B-3). The search agent judges its activation-phase
+decisions there (``mcts:fights=expected``) by the expected exchange of blows of one combat
+phase — a number without dice noise, where rolling the combat phase gives a sample whose
+spread (20-35 AP a round) hides the differences between the options (docs/ai.md).
+
+The estimate is the greedy agent's arithmetic (:mod:`~confrontation.agents.assess`): every
+fighter engaged has 1 + n combat dice against his n opponents (VII-C-1), keeps one in defence
+when he has two or more, and shares his attacks evenly among his opponents; a defence die
+blocks one attack (VII-C-4 b), the others come through undefended. Kills stopping later
+attacks and the initiative (VII-C-2) are left out: the estimate compares options, it does not
+predict the round.
+"""
+
+from __future__ import annotations
+
+from confrontation.agents.assess import Blow, blow_of, hit_value
+from confrontation.engine.field import field_of, has_field
+from confrontation.engine.state import GameState
+from confrontation.rules.combat import combat_dice
+
+
+def opponents(state: GameState) -> dict[str, list[str]]:
+    """Each fighter in play in contact with enemies, and those enemies (VII-A)."""
+    if not has_field(state):
+        return {}
+    here = field_of(state)
+    engaged: dict[str, list[str]] = {}
+    for fighter in state.fighters:
+        if not fighter.in_play:
+            continue
+        enemies = here.enemies_in_contact(fighter.id)
+        if enemies:
+            engaged[fighter.id] = enemies
+    return engaged
+
+
+def exchange(state: GameState, me: int) -> float:
+    """The expected worth (AP) ``me``'s fighters take from the enemy in one combat phase
+    fought from here, minus what they lose (0 with nobody in contact)."""
+    engaged = opponents(state)
+    if not engaged:
+        return 0.0
+    blows: dict[str, Blow] = {f: blow_of(state, state.fighter(f)) for f in engaged}
+    defence = {f: (1 if combat_dice(len(e)) >= 2 else 0) for f, e in engaged.items()}
+    incoming: dict[str, float] = dict.fromkeys(engaged, 0.0)
+    aimed: list[tuple[str, str, float]] = []
+    for f, enemies in engaged.items():
+        attacks = combat_dice(len(enemies)) - defence[f]
+        share = attacks / len(enemies)
+        for e in enemies:
+            aimed.append((f, e, share))
+            incoming[e] += share
+    total = 0.0
+    for f, e, share in aimed:
+        defended = min(1.0, defence[e] / incoming[e]) if incoming[e] else 0.0
+        taken = share * (
+            defended * hit_value(blows[f], blows[e], 1)
+            + (1.0 - defended) * hit_value(blows[f], blows[e], 0)
+        )
+        total += taken if state.fighter(f).player == me else -taken
+    return total
