@@ -3,12 +3,14 @@
     .venv/bin/python bench/mcts_decisions.py [--games 6] [--positions 60] [--reference 200]
         [--kinds allocate_dice,defend,make_attack] [--iterations 48,96] [--seeds 3]
     .venv/bin/python bench/mcts_decisions.py --announcements [--reference 40]
-        [--iterations 4,8]
+        [--iterations 4,8] [--fights rolled,expected]
 
 With ``--announcements`` the positions are the announcements of the activation phase where an
 assault is possible (IV-B-2, V-B-3), the options those the search imagines there
 (:meth:`~confrontation.agents.mcts.MctsAgent.candidates`, more than one), the horizon the end of
-the combat phase, and ``--iterations`` the search's ``announce_sweeps``.
+the combat phase, and ``--iterations`` the search's ``announce_sweeps``; ``--fights`` lists how
+the search judges the fights formed (``rolled``: the combat phase imagined with dice, as the
+reference; ``expected``: the expected exchange where the combat phase begins), each measured.
 
 Positions are the searched questions met in seeded greedy-vs-greedy games (Conquest, Lion
 Vanguard mirror). For each, every option is followed by ``--reference`` imagined games
@@ -92,6 +94,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2000)
     parser.add_argument("--announcements", action="store_true")
+    parser.add_argument(
+        "--fights",
+        default="rolled",
+        help="with --announcements: how the search judges the fights formed, as a list "
+        "(rolled,expected: each is measured)",
+    )
     args = parser.parse_args()
     kinds = frozenset(args.kinds.split(","))
     started = time.perf_counter()
@@ -113,7 +121,12 @@ def main() -> None:
         regret(GreedyAgent(5, q.player).choose(s, q, o), i) for i, (s, q, o) in enumerate(positions)
     ]
     print(f"greedy: regret {statistics.fmean(greedy):.3f} AP a decision")
-    for budget in (int(b) for b in args.iterations.split(",")):
+    settings = [
+        (int(b), fights)
+        for b in args.iterations.split(",")
+        for fights in (args.fights.split(",") if args.announcements else ["rolled"])
+    ]
+    for budget, fights in settings:
         means = []
         clock = time.perf_counter()
         for agent_seed in range(args.seeds):
@@ -128,14 +141,16 @@ def main() -> None:
                         asked.player,
                         announcements=True,
                         announce_sweeps=budget,
+                        fights=fights,
                     )
                     agent.greedy = GreedyAgent(5, asked.player)
                 regrets.append(regret(agent.choose(state, asked, options), i))
             means.append(statistics.fmean(regrets))
         per = (time.perf_counter() - clock) / (args.seeds * len(positions))
         shown = ", ".join(f"{m:.3f}" for m in means)
+        label = f"mcts {budget}" + ("" if fights == "rolled" else f" {fights}")
         print(
-            f"mcts {budget}: regret {statistics.fmean(means):.3f} AP a decision "
+            f"{label}: regret {statistics.fmean(means):.3f} AP a decision "
             f"(seeds: {shown}); {per:.2f} s a decision; "
             f"ratio to greedy {statistics.fmean(means) / statistics.fmean(greedy):.2f}"
         )
