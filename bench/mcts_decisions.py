@@ -3,7 +3,7 @@
     .venv/bin/python bench/mcts_decisions.py [--games 6] [--positions 60] [--reference 200]
         [--kinds allocate_dice,defend,make_attack] [--iterations 48,96] [--seeds 3]
     .venv/bin/python bench/mcts_decisions.py --announcements [--reference 40]
-        [--iterations 4,8] [--fights rolled,expected]
+        [--iterations 4,8] [--fights rolled,expected] [--variants "" "KEY=VALUE;..."]
 
 With ``--announcements`` the positions are the announcements of the activation phase where an
 assault is possible (IV-B-2, V-B-3), the options those the search imagines there
@@ -32,6 +32,7 @@ import time
 
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import MctsAgent, _assaults
+from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.questions import Choice
 from confrontation.sim.game import GameConfig
 from recorded import Position, questions_met
@@ -100,6 +101,12 @@ def main() -> None:
         help="with --announcements: how the search judges the fights formed, as a list "
         "(rolled,expected: each is measured)",
     )
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        default=[""],
+        help="the search's options, each measured (KEY=VALUE;..., as on the command line)",
+    )
     args = parser.parse_args()
     kinds = frozenset(args.kinds.split(","))
     started = time.perf_counter()
@@ -122,17 +129,19 @@ def main() -> None:
     ]
     print(f"greedy: regret {statistics.fmean(greedy):.3f} AP a decision")
     settings = [
-        (int(b), fights)
+        (int(b), fights, variant)
         for b in args.iterations.split(",")
         for fights in (args.fights.split(",") if args.announcements else ["rolled"])
+        for variant in args.variants
     ]
-    for budget, fights in settings:
+    for budget, fights, variant in settings:
+        extra = parse_agent_spec(f"mcts:{variant}")[1] if variant else {}
         means = []
         clock = time.perf_counter()
         for agent_seed in range(args.seeds):
             regrets = []
             for i, (state, asked, options) in enumerate(positions):
-                agent = MctsAgent(100 * agent_seed + i, asked.player, iterations=budget)
+                agent = MctsAgent(100 * agent_seed + i, asked.player, iterations=budget, **extra)
                 agent.kinds = kinds
                 if args.announcements:
                     # the same greedy answer, hence the same options, as the reference's
@@ -142,6 +151,7 @@ def main() -> None:
                         announcements=True,
                         announce_sweeps=budget,
                         fights=fights,
+                        **extra,
                     )
                     agent.greedy = GreedyAgent(5, asked.player)
                 regrets.append(regret(agent.choose(state, asked, options), i))
@@ -149,6 +159,7 @@ def main() -> None:
         per = (time.perf_counter() - clock) / (args.seeds * len(positions))
         shown = ", ".join(f"{m:.3f}" for m in means)
         label = f"mcts {budget}" + ("" if fights == "rolled" else f" {fights}")
+        label += f" [{variant}]" if variant else ""
         print(
             f"{label}: regret {statistics.fmean(means):.3f} AP a decision "
             f"(seeds: {shown}); {per:.2f} s a decision; "

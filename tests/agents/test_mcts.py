@@ -92,6 +92,30 @@ def test_the_same_seed_searches_alike() -> None:
     assert len(answers) == 1
 
 
+@pytest.mark.parametrize("opponent_tree", [True, False])
+def test_the_opponents_decisions_are_searched_only_with_opponent_tree(
+    opponent_tree: bool,
+) -> None:
+    greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
+    with held_in_contact(PAIR):
+        state, asked = first_question(duel_game(), "allocate_dice", greedy)
+        assert asked.player is not None
+        agent = MctsAgent(9, asked.player, iterations=24, opponent_tree=opponent_tree)
+        deciders: list[int] = []
+        first_try = agent._first_try
+
+        def spy(position: GameState, untried: Sequence[Choice]) -> Choice:
+            assert position.pending is not None and position.pending.player is not None
+            deciders.append(position.pending.player)
+            return first_try(position, untried)
+
+        agent._first_try = spy  # type: ignore[method-assign]
+        assert agent.choose(state, asked, asked.choices) in asked.choices
+    # the tree grows at both players' decisions, or at the searching player's alone
+    assert asked.player in deciders
+    assert (1 - asked.player in deciders) is opponent_tree
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -157,6 +157,7 @@ class MctsAgent:
         finale_rounds: int = FINALE_ROUNDS,
         finale_finals: int = FINALE_FINALS,
         fights: str = "rolled",
+        opponent_tree: bool = True,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -200,6 +201,9 @@ class MctsAgent:
         self.finale_rounds = finale_rounds
         self.finale_finals = finale_finals
         self.fights = fights
+        self.opponent_tree = opponent_tree
+        """The opponent's decisions in the tree are searched too (UCT, from his side); else
+        he answers there as the greedy agent would."""
         self._expected = False
         """The search under way stops where the combat phase begins and scores the fights
         formed by their expected exchange (``fights="expected"``, the activation phase)."""
@@ -410,6 +414,13 @@ class MctsAgent:
                 continue
             assert state.pending is not None and state.pending.player is not None
             player = state.pending.player
+            if player != me and not self.opponent_tree:
+                # the opponent answers as the greedy agent would (open loop over his answers)
+                asked = question(state)
+                assert asked is not None
+                state = step(state, self.policies[player].choose(state, asked, choices))[0]
+                steps += 1
+                continue
             untried = [c for c in choices if c not in node.children]
             if untried:
                 choice = self._first_try(state, untried)
