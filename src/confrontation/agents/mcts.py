@@ -277,11 +277,10 @@ class MctsAgent:
         if len(options) == 1:
             return greedy
         self.searched += 1
-        self._expected = self.fights == "expected"
-        try:
-            return self._final(state, me, options, greedy, 2, self.announce_sweeps - 2)
-        finally:
-            self._expected = False
+        expected = self.fights == "expected"
+        return self._final(
+            state, me, options, greedy, 2, self.announce_sweeps - 2, expected=expected
+        )
 
     def stand(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """III-A-2: a movement decision of the last rounds of a scenario won on areas — the
@@ -310,15 +309,16 @@ class MctsAgent:
         sweeps: int,
         finals: int,
         whole_game: bool = False,
+        expected: bool = False,
     ) -> Choice:
         """``sweeps`` sweeps of every option, then ``finals`` more of the greedy answer and
         the best other (a final between the two); the paired verdict on all their games."""
-        samples = self.samples(state, me, options, sweeps, whole_game)
+        samples = self.samples(state, me, options, sweeps, whole_game, expected)
         if finals < 1:
             return self._verdict(options, samples, greedy)
         rival = max((c for c in options if c != greedy), key=lambda c: statistics.fmean(samples[c]))
         finalists = [greedy, rival]
-        more = self.samples(state, me, finalists, finals, whole_game)
+        more = self.samples(state, me, finalists, finals, whole_game, expected)
         for c in finalists:
             samples[c] += more[c]
         return self._verdict(finalists, samples, greedy)
@@ -344,15 +344,19 @@ class MctsAgent:
         options: Sequence[Choice],
         sweeps: int,
         whole_game: bool = False,
+        expected: bool = False,
     ) -> dict[Choice, list[float]]:
         """Each option's material change (AP) for ``me`` in ``sweeps`` imagined games, to the
-        end of the game if ``whole_game``, else to the usual horizon; the k-th game of every
-        option is played in the same world with the same dice. The time limit (``seconds``)
-        may end it after two sweeps."""
+        end of the game if ``whole_game``, to the start of the combat phase with the fights
+        formed scored by their expected exchange if ``expected`` (an activation-phase
+        search), else to the usual horizon; the k-th game of every option is played in the
+        same world with the same dice. The time limit (``seconds``) may end it after two
+        sweeps."""
+        self._to_the_end = whole_game
+        self._expected = expected
         base = self._value(state, me)
         start_phase = state.phase
         self._fight = _fight_of(state)
-        self._to_the_end = whole_game
         subtrees = {c: Node() for c in options}
         samples: dict[Choice, list[float]] = {c: [] for c in options}
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
@@ -372,7 +376,7 @@ class MctsAgent:
                 if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
                     break
         self._dice = None
-        self._to_the_end = False
+        self._to_the_end = self._expected = False
         return samples
 
     def _verdict(
