@@ -11,7 +11,8 @@ changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
   agent's own seeded roller;
 - **tree**: the nodes are sequences of decisions (open loop: the statistics of a decision
   average over the dice and the hidden cards); both players' decisions are in the tree, each
-  chosen by UCT from its own player's point of view; a question with one legal answer is
+  chosen by UCT from its own player's point of view (``opponent_tree=False``: the
+  opponent answers there as the greedy agent would); a question with one legal answer is
   answered without a node; a new node is first tried with the greedy agent's answer;
 - **rollout**: from the new node both players play with the rollout policy (``greedy`` or
   ``random``) up to the horizon — the end of the combat the search started in (its pursuit
@@ -26,7 +27,9 @@ reproducible whatever the machine; a time budget (seconds) may be added on top. 
 searched to the end of the game and judged by its result (:meth:`MctsAgent.stand`,
 :mod:`~confrontation.agents.endgame`). With ``announcements=True`` the decisions of the
 activation phase that decide who strikes first (IV-B) are searched too
-(:meth:`MctsAgent.announce`). Every other question is answered by the greedy agent.
+(:meth:`MctsAgent.announce`; with ``fights="expected"`` the fights they form are scored by
+their expected exchange, :mod:`~confrontation.agents.fights`, instead of rolled). Every
+other question is answered by the greedy agent.
 """
 
 from __future__ import annotations
