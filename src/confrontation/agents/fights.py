@@ -8,8 +8,8 @@ spread (20-35 AP a round) hides the differences between the options (docs/ai.md)
 
 The estimate is the greedy agent's arithmetic (:mod:`~confrontation.agents.assess`): every
 fighter engaged has 1 + n combat dice against his n opponents (VII-C-1), keeps one in defence
-when he has two or more, and shares his attacks evenly among his opponents; a defence die
-blocks one attack (VII-C-4 b), the others come through undefended. Kills stopping later
+and attacks each opponent once; his defence die blocks one of the attacks on him
+(VII-C-4 b), the others come through undefended. Kills stopping later
 attacks and the initiative (VII-C-2) are left out: the estimate compares options, it does not
 predict the round.
 """
@@ -19,7 +19,6 @@ from __future__ import annotations
 from confrontation.agents.assess import Blow, blow_of, hit_value
 from confrontation.engine.field import field_of, has_field
 from confrontation.engine.state import GameState
-from confrontation.rules.combat import combat_dice
 
 
 def opponents(state: GameState) -> dict[str, list[str]]:
@@ -41,24 +40,19 @@ def exchange(state: GameState, me: int) -> float:
     """The expected worth (AP) ``me``'s fighters take from the enemy in one combat phase
     fought from here, minus what they lose (0 with nobody in contact)."""
     engaged = opponents(state)
-    if not engaged:
-        return 0.0
     blows: dict[str, Blow] = {f: blow_of(state, state.fighter(f)) for f in engaged}
-    defence = {f: (1 if combat_dice(len(e)) >= 2 else 0) for f, e in engaged.items()}
-    incoming: dict[str, float] = dict.fromkeys(engaged, 0.0)
-    aimed: list[tuple[str, str, float]] = []
-    for f, enemies in engaged.items():
-        attacks = combat_dice(len(enemies)) - defence[f]
-        share = attacks / len(enemies)
+    # 1 + n dice against n opponents (VII-C-1): one kept in defence, n attacks, one for each
+    incoming = {f: 0 for f in engaged}
+    for enemies in engaged.values():
         for e in enemies:
-            aimed.append((f, e, share))
-            incoming[e] += share
+            incoming[e] += 1
     total = 0.0
-    for f, e, share in aimed:
-        defended = min(1.0, defence[e] / incoming[e]) if incoming[e] else 0.0
-        taken = share * (
-            defended * hit_value(blows[f], blows[e], 1)
-            + (1.0 - defended) * hit_value(blows[f], blows[e], 0)
-        )
-        total += taken if state.fighter(f).player == me else -taken
+    for f, enemies in engaged.items():
+        sign = 1.0 if state.fighter(f).player == me else -1.0
+        for e in enemies:
+            defended = 1.0 / incoming[e]  # his one defence die blocks one attack of these
+            taken = defended * hit_value(blows[f], blows[e], 1) + (1.0 - defended) * hit_value(
+                blows[f], blows[e], 0
+            )
+            total += sign * taken
     return total
