@@ -8,30 +8,36 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 import shapely
 
 from confrontation.dice import SeededRoller
-from confrontation.geometry import Base, Battlefield, Table, random_layout
+from confrontation.geometry import Base, Battlefield, Scenery, Table, random_layout
 from confrontation.geometry import field as geometry_field
 from confrontation.geometry import paths as geometry_paths
+from confrontation.geometry.bases import Shape
 from confrontation.geometry.contact import in_contact
+from confrontation.geometry.paths import Path
 from confrontation.sim.game import GameConfig, play_game
 
-_Call = tuple[int, tuple[object, ...], tuple[object, ...]]
+# A battlefield's table, fighters and scenery; a path question (mover, goal, pass_through,
+# move_at_most_mov); a call: the battlefield's number in the game, its layout, the question.
+_Layout = tuple[Table, dict[str, Base], tuple[Scenery, ...]]
+_Question = tuple[str, tuple[float, float] | str, Collection[str], bool]
+_Call = tuple[int, _Layout, _Question]
 
 
-def _fighters(field_scenery: list, rng: np.random.Generator) -> dict[str, Base]:  # type: ignore[type-arg]
+def _fighters(field_scenery: Sequence[Scenery], rng: np.random.Generator) -> dict[str, Base]:
     placed: dict[str, Base] = {}
     shapes = shapely.unary_union([s.footprint for s in field_scenery])
     while len(placed) < 30:
         side = len(placed) % 2
         x = float(rng.uniform(12, 45)) if side == 0 else float(rng.uniform(75, 108))
         size = str(rng.choice(["normal", "normal", "normal", "large", "small"]))
-        shape = "square" if rng.random() < 0.5 else "round"
-        b = Base.of(size, shape, x, float(rng.uniform(4, 56)), 0.0 if side == 0 else 180.0)  # type: ignore[arg-type]
+        shape: Shape = "square" if rng.random() < 0.5 else "round"
+        b = Base.of(size, shape, x, float(rng.uniform(4, 56)), 0.0 if side == 0 else 180.0)
         if b.polygon.intersects(shapes) or any(
             b.polygon.distance(o.polygon) < 0.5 for o in placed.values()
         ):
@@ -51,14 +57,19 @@ def _rate(fn: Callable[[], object], seconds: float = 1.0) -> float:
 
 def _game_path_calls(seed: int = 1000) -> list[_Call]:
     """The path questions one greedy-vs-greedy game asks (battlefield, mover, goal, ...)."""
-    calls: list[tuple[Battlefield, tuple[object, ...]]] = []
+    calls: list[tuple[Battlefield, _Question]] = []
     path = Battlefield.path
 
-    def spy(self: Battlefield, *args: object, **kwargs: object) -> object:
-        calls.append(
-            (self, (*args, kwargs.get("pass_through", ()), kwargs.get("move_at_most_mov", False)))
-        )
-        return path(self, *args, **kwargs)  # type: ignore[arg-type]
+    def spy(
+        self: Battlefield,
+        mover: str,
+        goal: tuple[float, float] | str,
+        *,
+        pass_through: Collection[str] = (),
+        move_at_most_mov: bool = False,
+    ) -> Path | None:
+        calls.append((self, (mover, goal, pass_through, move_at_most_mov)))
+        return path(self, mover, goal, pass_through=pass_through, move_at_most_mov=move_at_most_mov)
 
     Battlefield.path = spy  # type: ignore[method-assign]
     try:
@@ -96,8 +107,8 @@ def _replay(calls: list[_Call], share: bool) -> tuple[float, list[object]]:
     for k, args, (mover, goal, through, at_most) in calls:
         field = fields.get(k)
         if field is None:
-            field = fields[k] = Battlefield(*args)  # type: ignore[arg-type]
-        got = field.path(mover, goal, pass_through=through, move_at_most_mov=at_most)  # type: ignore[arg-type]
+            field = fields[k] = Battlefield(*args)
+        got = field.path(mover, goal, pass_through=through, move_at_most_mov=at_most)
         answers.append(None if got is None else got.points)
     elapsed = time.process_time() - start
     geometry_paths.PathGraph.share = True

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import product
+from typing import TypeVar
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from confrontation.dice import (
     DiceScriptExhausted,
     PendingTest,
+    RaiseDecision,
     RaisePolicy,
     ScriptedRoller,
     SeededRoller,
@@ -29,6 +31,8 @@ from confrontation.dice import (
     roll_test,
     standing,
 )
+
+T = TypeVar("T")
 
 # --- brute force: the rules written out literally, every face of every die ----------------
 
@@ -67,10 +71,12 @@ def brute_natural(
     return dict(dist), unresolved
 
 
-def script_paths(play: Callable[[ScriptedRoller], object], max_dice: int):
+def script_paths(
+    play: Callable[[ScriptedRoller], T], max_dice: int
+) -> tuple[list[tuple[T, Fraction]], Fraction]:
     """Every script of faces on which ``play`` finishes, with its chance; plus the mass of the
     scripts still unfinished after ``max_dice`` dice."""
-    finished: list[tuple[object, Fraction]] = []
+    finished: list[tuple[T, Fraction]] = []
     unresolved = Fraction(0)
     stack: list[tuple[int, ...]] = [()]
     while stack:
@@ -197,7 +203,7 @@ def test_equal_sixes_roll_off_decides_who_raises_first() -> None:
     # Both value 2 roll a 6 (8 each): roll-off '5' against '2': B is lower and decides first.
     order: list[str] = []
 
-    def recorder(side: str):
+    def recorder(side: str) -> RaiseDecision:
         def decide(pending: PendingTest, needed: int | None) -> bool:
             order.append(side)
             return RaisePolicy.OPTIMAL(pending, needed)

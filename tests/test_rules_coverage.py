@@ -100,7 +100,11 @@ def test_rulebook_entries_point_at_the_body_heading_not_the_contents(
     assert lines["II-B-6"] == 599
     assert lines["VII-C-4"] == 1263
     assert lines["XX-E-4"] == 322
-    assert all(e["line"] > 170 for e in sections if str(e["document"]).startswith("001"))
+    assert all(
+        isinstance(line := e["line"], int) and line > 170
+        for e in sections
+        if str(e["document"]).startswith("001")
+    )
 
 
 def test_entries_match_the_documents_when_they_are_at_hand(

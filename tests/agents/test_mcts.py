@@ -104,10 +104,10 @@ def test_the_opponents_decisions_are_searched_only_with_opponent_tree(
         deciders: list[int] = []
         first_try = agent._first_try
 
-        def spy(position: GameState, untried: Sequence[Choice]) -> Choice:
-            assert position.pending is not None and position.pending.player is not None
-            deciders.append(position.pending.player)
-            return first_try(position, untried)
+        def spy(state: GameState, untried: Sequence[Choice]) -> Choice:
+            assert state.pending is not None and state.pending.player is not None
+            deciders.append(state.pending.player)
+            return first_try(state, untried)
 
         agent._first_try = spy  # type: ignore[method-assign]
         assert agent.choose(state, asked, asked.choices) in asked.choices

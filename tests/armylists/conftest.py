@@ -125,7 +125,7 @@ def write_army(tmp_path: Path, library: Path) -> ArmyWriter:
     ) -> Path:
         lines = [f'name = "Test"\npeople = "{people}"\npoints = {points}\nprofiles = ["lib.toml"]']
         for card in cards:
-            artifacts = ", ".join(f'"{a}"' for a in (card[2] if len(card) > 2 else ()))  # type: ignore[misc]
+            artifacts = ", ".join(f'"{a}"' for a in (card[2] if len(card) > 2 else ()))
             lines.append(
                 f'[[cards]]\nprofile = "{card[0]}"\ncount = {card[1]}\nartifacts = [{artifacts}]'
             )

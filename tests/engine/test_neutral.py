@@ -167,9 +167,9 @@ def test_when_the_neutral_dies_the_best_initiative_pursues_first() -> None:
         for _ in range(3):
             q = question(state)
             assert q is not None and q.kind == "pursue"
-            first = q.choices[0]
-            assert isinstance(first, Pursue)
-            asked.append((q.player, first.fighter))
+            pursuit = q.choices[0]
+            assert isinstance(pursuit, Pursue)
+            asked.append((q.player, pursuit.fighter))
             state, _ = step(state, q.choices[1])
     # Scorpion (best initiative) first, then the Orc.
     assert asked == [(1, CLONE), (1, SENTINEL), (0, JACKAL)]

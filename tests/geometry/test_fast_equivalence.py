@@ -21,11 +21,12 @@ from confrontation.geometry import (
     line_of_sight,
     shortest_path,
 )
+from confrontation.geometry.bases import Shape
 from confrontation.geometry.paths import Path as FastPath
 from confrontation.geometry.paths import PathGraph
 
 size = st.sampled_from(["small", "normal", "normal", "large", "very-large"])
-shape = st.sampled_from(["square", "round"])
+shape: st.SearchStrategy[Shape] = st.sampled_from(["square", "round"])
 TABLE = Table()
 
 

@@ -7,6 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, box
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.geometry import (
     Base,
@@ -16,12 +17,13 @@ from confrontation.geometry import (
     nearest_contact_position,
     shortest_path,
 )
+from confrontation.geometry.bases import Shape
 
 coord = st.floats(5, 115, allow_nan=False)
 ycoord = st.floats(5, 55, allow_nan=False)
 angle = st.floats(0, 360, allow_nan=False)
 size = st.sampled_from(["small", "normal", "large", "very-large"])
-shape = st.sampled_from(["square", "round"])
+shape: st.SearchStrategy[Shape] = st.sampled_from(["square", "round"])
 
 
 @st.composite
@@ -60,9 +62,9 @@ def test_contact_is_bilateral(pair: tuple[Base, Base]) -> None:
 
 
 @st.composite
-def obstacles(draw: st.DrawFn) -> list[object]:
+def obstacles(draw: st.DrawFn) -> list[BaseGeometry]:
     n = draw(st.integers(0, 5))
-    out = []
+    out: list[BaseGeometry] = []
     for _ in range(n):
         x, y = draw(st.floats(20, 100)), draw(st.floats(5, 55))
         w, h = draw(st.floats(0.5, 12)), draw(st.floats(0.5, 12))
@@ -73,21 +75,21 @@ def obstacles(draw: st.DrawFn) -> list[object]:
 @settings(max_examples=40)
 @given(obstacles(), ycoord, ycoord, st.floats(2.5, 6))
 def test_path_avoids_obstacles_and_is_no_shorter_than_straight(
-    obs: list[object], y0: float, y1: float, width: float
+    obs: list[BaseGeometry], y0: float, y1: float, width: float
 ) -> None:
     start, goal = (8.0, y0), (112.0, y1)
-    path = shortest_path(start, goal, obs, width, table=Table().area)  # type: ignore[arg-type]
+    path = shortest_path(start, goal, obs, width, table=Table().area)
     if path is None:
         return
     line = path.line()
     assert path.length >= math.dist(start, goal) - 1e-9
     assert path.points[0] == start and path.end == goal
     for o in obs:
-        assert not line.intersects(o.buffer(-1e-3))  # type: ignore[attr-defined]
+        assert not line.intersects(o.buffer(-1e-3))
         # and keeps (almost) half a base of clearance, curves being polygons -- unless the
         # start or the goal itself is closer than that (then only that clearance is kept)
-        ends = min(o.distance(Point(start)), o.distance(Point(goal)))  # type: ignore[attr-defined]
-        assert line.distance(o) >= min(width / 2, ends) * 0.98 - 1e-3  # type: ignore[arg-type]
+        ends = min(o.distance(Point(start)), o.distance(Point(goal)))
+        assert line.distance(o) >= min(width / 2, ends) * 0.98 - 1e-3
 
 
 @settings(max_examples=30)

@@ -18,11 +18,12 @@ from hypothesis import strategies as st
 from shapely.geometry import box
 
 from confrontation.geometry import Base, Battlefield, Scenery, Table, paths
+from confrontation.geometry.bases import Shape
 from confrontation.geometry.paths import Path, PathGraph
 
 TABLE = Table()
 size = st.sampled_from(["small", "normal", "normal", "large"])
-shape = st.sampled_from(["square", "round"])
+shape: st.SearchStrategy[Shape] = st.sampled_from(["square", "round"])
 
 
 @contextmanager
@@ -48,7 +49,7 @@ def layouts(draw: st.DrawFn) -> tuple[dict[str, Base], tuple[Scenery, ...]]:
             draw(st.floats(4, 56)),
             draw(st.sampled_from([0.0, 90.0, 37.0])),
         )
-        if out and draw(st.booleans()):  # against another base
+        if len(out) > 0 and draw(st.booleans()):  # against another base
             other = draw(st.sampled_from(list(out.values())))
             angle = math.radians(draw(st.floats(0, 360)))
             gap = (other.width + b.width) / 2.0 + draw(st.sampled_from([0.0, 0.2, 1.0]))

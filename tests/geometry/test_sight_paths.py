@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from shapely.geometry import LineString, box
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.geometry import (
     Barrier,
@@ -49,10 +50,10 @@ def test_a_wall_across_every_line(source: str, target: str, wall: str) -> None:
         (box(0, 0, 60, 5), Sight.SEES),  # behind the source
     ],
 )
-def test_walls_cutting_some_lines(wall: object, expected: Sight) -> None:
+def test_walls_cutting_some_lines(wall: BaseGeometry, expected: Sight) -> None:
     s = Base.of("normal", "square", 30, 10, 90)
     t = Base.of("normal", "square", 30, 40, 270)
-    assert line_of_sight(s, t, [Barrier(wall, "very-large")]) is expected  # type: ignore[arg-type]
+    assert line_of_sight(s, t, [Barrier(wall, "very-large")]) is expected
 
 
 @pytest.mark.rule("II-D-3")

@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 from shapely.geometry import box
 
 from confrontation.geometry import Base, Battlefield, Scenery, Table, in_contact
+from confrontation.geometry.bases import Shape
 from confrontation.geometry.contact import nearest_contact_position
 from confrontation.geometry.paths import Path, PathGraph, _plain_search
 
 TABLE = Table()
 size = st.sampled_from(["small", "normal", "normal", "large", "very-large"])
-shape = st.sampled_from(["square", "round"])
+shape: st.SearchStrategy[Shape] = st.sampled_from(["square", "round"])
 facing = st.sampled_from([0.0, 90.0, 180.0, 270.0, 37.0, 121.5])
 
 

@@ -7,13 +7,21 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from fractions import Fraction
+from typing import TypedDict
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from odds_brute import PrefixRoller, enumerate_faces
 
-from confrontation.odds import DefencePolicy, Fighter, combat_odds, simulate, simulate_engine
+from confrontation.odds import (
+    CombatOdds,
+    DefencePolicy,
+    Fighter,
+    combat_odds,
+    simulate,
+    simulate_engine,
+)
 from confrontation.odds.combat import CENTRE_SIDE, ENEMY_SIDE, Tactics, fixed_order_odds
 from confrontation.odds.montecarlo import MonteCarloOdds
 from confrontation.rules.characteristics import HealthState
@@ -91,7 +99,7 @@ def _close(exact: Fraction, *, mc: float, runs: int) -> bool:
     return abs(mc - p) <= SIGMAS * sigma
 
 
-def _agree_levels(odds, mc: MonteCarloOdds) -> None:  # type: ignore[no-untyped-def]
+def _agree_levels(odds: CombatOdds, mc: MonteCarloOdds) -> None:
     for name in odds.names:
         assert _close(odds.p_killed(name), mc=mc.p_killed(name).estimate, runs=mc.runs), name
         exact = float(odds.expected_levels(name))
@@ -100,7 +108,14 @@ def _agree_levels(odds, mc: MonteCarloOdds) -> None:  # type: ignore[no-untyped-
         assert abs(est.estimate - exact) <= SIGMAS / 1.96 * max(half, 1e-3), name
 
 
-CASES = {
+class Charges(TypedDict, total=False):
+    """Who charged this round (V-B-3), as the odds functions take it."""
+
+    charge: bool
+    charged: bool
+
+
+CASES: dict[str, tuple[Fighter, list[Fighter], Charges]] = {
     "1v1 sustain": (
         Fighter("g", GUARD, Allocation(1, 1), P.SUSTAIN),
         [Fighter("w", DAWN, Allocation(1, 1), P.SUSTAIN)],

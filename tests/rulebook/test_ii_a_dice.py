@@ -8,6 +8,7 @@ import pytest
 
 from confrontation.dice import (
     PendingTest,
+    RaiseDecision,
     RaisePolicy,
     ScriptedRoller,
     p_success,
@@ -15,9 +16,10 @@ from confrontation.dice import (
     roll_opposed,
     roll_test,
 )
+from confrontation.dice import TestResult as CharacteristicTest  # not collected by pytest
 
 
-def play(roller: ScriptedRoller, value: int, dice: int, answers: list[bool]):
+def play(roller: ScriptedRoller, value: int, dice: int, answers: list[bool]) -> CharacteristicTest:
     """Run the raise dialogue, answering the "raise?" questions in order; return the result."""
     steps = raise_dialogue(roller, value, dice)
     questions = 0
@@ -28,6 +30,7 @@ def play(roller: ScriptedRoller, value: int, dice: int, answers: list[bool]):
             steps.send(answer)
     except StopIteration as done:
         assert questions == len(answers), "the test ended before every answer was used"
+        assert isinstance(done.value, CharacteristicTest)
         return done.value
     raise AssertionError("the test asked more questions than scripted")
 
@@ -142,7 +145,7 @@ def test_both_sixes_the_lower_final_result_decides_first() -> None:
     # ('5' → 6 + 5 + 3 = 14) and wins.
     order: list[tuple[str, int, int | None]] = []
 
-    def recorder(side: str):
+    def recorder(side: str) -> RaiseDecision:
         def decide(pending: PendingTest, needed: int | None) -> bool:
             order.append((side, pending.final, needed))
             return RaisePolicy.OPTIMAL(pending, needed)
@@ -160,7 +163,7 @@ def test_both_sixes_the_lower_final_result_decides_first() -> None:
 def test_both_sixes_the_higher_result_decides_first_when_it_is_a() -> None:
     order: list[str] = []
 
-    def recorder(side: str):
+    def recorder(side: str) -> RaiseDecision:
         def decide(pending: PendingTest, needed: int | None) -> bool:
             order.append(side)
             return RaisePolicy.OPTIMAL(pending, needed)

@@ -89,7 +89,8 @@ def test_the_deployment_draw_has_refusals_and_one_reserve() -> None:
         state, events = step(state, choice)
         log.extend(events)
     assert RefusalsGranted(1, 2) in log
-    assert state.pending.player == 0  # Player 1 won the Tactics roll and speaks first
+    # Player 1 won the Tactics roll and speaks first
+    assert state.pending is not None and state.pending.player == 0
     assert PutInReserve() in legal(state)
 
 

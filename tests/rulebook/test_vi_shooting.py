@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
+from typing import NotRequired, TypedDict
 
 import pytest
 from hypothesis import given
@@ -333,18 +334,42 @@ def test_assault_shot_base_difficulty_is_7_whatever_the_range() -> None:
     assert assault_shot_difficulty(ShotTarget(size=3)).total == 6
 
 
+class AssaultShot(TypedDict):
+    """The keyword arguments of ``assault_shot_problem``."""
+
+    sees_target_at_start: bool
+    aimed_at_assault_target: bool
+    distance: float
+    potential: float
+    courage_failed: NotRequired[bool]
+    shots_this_assault: NotRequired[int]
+    target_eliminated: NotRequired[bool]
+
+
+class AssaultShotChange(TypedDict, total=False):
+    """Some of ``assault_shot_problem``'s keyword arguments, to change."""
+
+    sees_target_at_start: bool
+    aimed_at_assault_target: bool
+    distance: float
+    potential: float
+    courage_failed: bool
+    shots_this_assault: int
+    target_eliminated: bool
+
+
 @pytest.mark.rule("VI-B-3")
 def test_when_an_assault_shot_is_not_fired() -> None:
-    ok = {
+    ok: AssaultShot = {
         "sees_target_at_start": True,
         "aimed_at_assault_target": True,
         "distance": 18.0,
         "potential": 20.0,
     }
-    assert assault_shot_problem(**ok) is None  # type: ignore[arg-type]
+    assert assault_shot_problem(**ok) is None
     # Beyond the weapon's range (a bow 5-10-15) but within the charge: still fired.
     assert range_band(18, (5, 10, 15)) is None
-    cases = [
+    cases: list[tuple[AssaultShotChange, str]] = [
         ({"sees_target_at_start": False}, "line of sight"),
         ({"aimed_at_assault_target": False}, "target of the assault"),
         ({"distance": 20.5}, "beyond the reach"),
@@ -353,7 +378,8 @@ def test_when_an_assault_shot_is_not_fired() -> None:
         ({"target_eliminated": True}, "lost"),
     ]
     for change, reason in cases:
-        problem = assault_shot_problem(**{**ok, **change})  # type: ignore[arg-type]
+        shot: AssaultShot = {**ok, **change}
+        problem = assault_shot_problem(**shot)
         assert problem is not None and reason in problem
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import TypeVar
 
 import pytest
 
@@ -56,7 +57,10 @@ class Script:
         return None if asked is None else asked.kind
 
 
-def _only(events: Sequence[Event], kind: type[Event]) -> list[Event]:
+E = TypeVar("E", bound=Event)
+
+
+def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 
@@ -242,7 +246,10 @@ def test_the_reach_is_measured_along_the_path_round_an_obstacle() -> None:
     positions = {b: (20.0, 30.0, 0.0), y: (40.0, 50.0, 0.0), z: (26.5, 30.0, 180.0)}
     open_table = skirmish(cards, positions)
     walled = skirmish(cards, positions, scenery=[house])
-    kill = lambda s: s.with_fighters(dataclasses.replace(s.fighter(y), wounds=4))  # noqa: E731
+
+    def kill(state: GameState) -> GameState:
+        return state.with_fighters(dataclasses.replace(state.fighter(y), wounds=4))
+
     assert [m for m in table_pursuits(kill(open_table), b, 5) if z in m.engage]
     assert not [m for m in table_pursuits(kill(walled), b, 5) if z in m.engage]
 

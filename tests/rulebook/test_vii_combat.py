@@ -185,8 +185,12 @@ BOOK_DICE = [
 ]  # fmt: skip
 
 
+# The combat's end, its attacks in order, and the roller (to check every face was used).
+Replay = tuple[CombatState, tuple[AttackRecord, ...], ScriptedRoller]
+
+
 @pytest.fixture(scope="module")
-def replay() -> tuple[CombatState, tuple[AttackRecord, ...], ScriptedRoller]:
+def replay() -> Replay:
     roller = ScriptedRoller(BOOK_DICE)
     decisions = CombatDecisions(
         plan=_book_plan,
@@ -199,7 +203,7 @@ def replay() -> tuple[CombatState, tuple[AttackRecord, ...], ScriptedRoller]:
 
 
 @pytest.mark.rule("VII-C-3", "VII-C-4")
-def test_first_attack_parried_and_the_defence_die_lost(replay: tuple) -> None:
+def test_first_attack_parried_and_the_defence_die_lost(replay: Replay) -> None:
     _, records, _ = replay
     first = records[0]
     assert (first.weapon_pass, first.attacker, first.target) == (1, DW1, GUARD)
@@ -212,7 +216,7 @@ def test_first_attack_parried_and_the_defence_die_lost(replay: tuple) -> None:
 
 
 @pytest.mark.rule("VII-C-4", "II-B-4")
-def test_dawn_warrior_and_arkeon_wound_the_guard(replay: tuple) -> None:
+def test_dawn_warrior_and_arkeon_wound_the_guard(replay: Replay) -> None:
     _, records, _ = replay
     second, third = records[1], records[2]
     assert (second.attacker, third.attacker) == (DW2, ARKEON)
@@ -229,7 +233,7 @@ def test_dawn_warrior_and_arkeon_wound_the_guard(replay: tuple) -> None:
 
 
 @pytest.mark.rule("VII-C-3", "VII-C-4", "II-B-4")
-def test_the_wounded_guard_attacks_all_three(replay: tuple) -> None:
+def test_the_wounded_guard_attacks_all_three(replay: Replay) -> None:
     _, records, _ = replay
     on_dw1, on_dw2, on_arkeon = records[3], records[4], records[5]
     assert [r.target for r in (on_dw1, on_dw2, on_arkeon)] == [DW1, DW2, ARKEON]
@@ -257,7 +261,7 @@ def test_the_wounded_guard_attacks_all_three(replay: tuple) -> None:
 
 
 @pytest.mark.rule("VII-C-3", "VII-C-4", "II-B-1")
-def test_second_weapon_combat_the_decapitation(replay: tuple) -> None:
+def test_second_weapon_combat_the_decapitation(replay: Replay) -> None:
     final, records, roller = replay
     assert len(records) == 7 and roller.remaining == 0
     last = records[6]

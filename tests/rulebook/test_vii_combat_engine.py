@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 import pytest
 
 from confrontation.armylists.load import bundled_catalog
 from confrontation.engine import combat_events as ce
+from confrontation.engine import events as ev
 from confrontation.engine import narrate
 from confrontation.engine.combat import register_contacts
 from confrontation.engine.combat_phase import register_pursuits
@@ -80,7 +82,10 @@ class Script:
         return None if asked is None else asked.kind
 
 
-def _only(events: Sequence[Event], kind: type[Event]) -> list[Event]:
+E = TypeVar("E", bound=Event)
+
+
+def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
 
 
@@ -236,7 +241,7 @@ def test_first_weapon_combat_every_roll(book: Script) -> None:
         (DW2, 8 - 2, 7, (4, 5), "chest", 5 + 6 - 7, "serious", 2),
     ]
     assert wounds[1].stunned  # "under the effect of a Light Wound and a Stunned"
-    raised = [e for e in events if e.kind == "test_raised"]
+    raised = _only(events, ev.TestRaised)
     assert [(e.player, e.purpose) for e in raised] == [(GRIFFIN, "attack"), (DIRZ, "defence")]
     guard = book.state.fighter(GUARD)
     assert (guard.wounds, guard.stunned) == (1, True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import pytest
 from hypothesis import given
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 
 from confrontation.engine.state import GameState
 from confrontation.scenarios import control, controller, install, resolve, wounded_value
-from confrontation.scenarios.base import Area
+from confrontation.scenarios.base import Area, BasicScenario
 from engine_support import fighter, skirmish
 
 # Profiles: a normal fighter (Power 1) worth 20 AP, a large one (Power 2) worth 30 AP.
@@ -18,7 +19,7 @@ SMALL = fighter("Footman", ap=20)
 BIG = fighter("Ogre", size="large", power=2, ap=30)
 
 
-def conquest(positions: dict[str, tuple[float, float, float]], **values: int) -> GameState:
+def conquest(positions: Mapping[str, tuple[float, float, float]], **values: int) -> GameState:
     """Player 1 with two footmen and an ogre, Player 2 the same, on a 120x60 table
     (Player 1 in deployment area 1, x 10-45; the centre is x 45-75)."""
     cards = [[(SMALL, 2), (BIG, 1)], [(SMALL, 2), (BIG, 1)]]
@@ -27,8 +28,8 @@ def conquest(positions: dict[str, tuple[float, float, float]], **values: int) ->
 
 
 def area(state: GameState, name: str) -> Area:
-    assert state.scenario is not None
-    return next(a for a in state.scenario.areas if a.name == name)  # type: ignore[attr-defined]
+    assert isinstance(state.scenario, BasicScenario)
+    return next(a for a in state.scenario.areas if a.name == name)
 
 
 @pytest.mark.rule("III-A-2")
@@ -93,7 +94,7 @@ def test_only_fighters_wholly_inside_count_and_not_routed_flying_hidden_or_dead(
     centre = area(state, "the centre")
     assert control(state, centre).fighters == (("p1-c1-2", "p1-c2-1"), ("p2-c1-1",))
     for change in ({"routed": True}, {"altitude": 1}, {"hidden": True}, {"wounds": 4}):
-        f = dataclasses.replace(state.fighter("p1-c2-1"), **change)  # type: ignore[arg-type]
+        f = dataclasses.replace(state.fighter("p1-c2-1"), **change)
         assert control(state.with_fighters(f), centre).fighters[0] == ("p1-c1-2",)
 
 
