@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from confrontation.armylists.load import bundled_catalog
 from confrontation.engine.events import Event, PhaseEnded
@@ -36,6 +37,13 @@ from confrontation.engine.step import (
     start,
     step,
 )
+
+E = TypeVar("E", bound=Event)
+
+
+def only(events: Sequence[Event], kind: type[E]) -> list[E]:
+    """The events of one kind, in order."""
+    return [e for e in events if isinstance(e, kind)]
 
 
 def profile(profile_id: str) -> ProfileSummary:

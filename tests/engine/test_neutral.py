@@ -6,8 +6,6 @@ games with a neutral fighter on the table (replayed, JSON round-tripped)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import TypeVar
 
 import pytest
 
@@ -44,10 +42,10 @@ from confrontation.engine.state import (
 )
 from confrontation.engine.step import advance, is_over, legal, question, roll, start, step
 from confrontation.engine.views import redact
+from engine_support import only
 
 JACKAL, CLONE, SENTINEL = "p1-c1-1", "p2-c1-1", "p2-c2-1"
 ANIMAL = "n-c1-1"
-E = TypeVar("E", bound=Event)
 
 
 def _card(pid: str, ap: int, *, strength: int = 0, res: int = 12) -> ProfileSummary:
@@ -65,10 +63,6 @@ def _game(values: tuple[int, int, int] = (23, 10, 27), animal_res: int = 12) -> 
     state = game_from_specs([orc, scorpion])
     state = add_neutrals(state, [NeutralSpec(_card("animal", 35, res=animal_res))])
     return dataclasses.replace(state, phase=Phase.COMBAT)
-
-
-def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def _play(state: GameState, *inputs: Choice | int) -> tuple[GameState, list[Event]]:
@@ -101,10 +95,10 @@ def test_tied_sides_roll_again_among_themselves() -> None:
         state, _ = _play(state, *ALLOCATED)
         # Orc 3 + 3 = 6, Scorpion 5 + 4 = 9, animal 3 + 3 = 6: the Orc and the animal tie.
         state, events = _play(state, NameFighter(SENTINEL), 3, 5, 3)
-        assert _only(events, ce.ContestTied) == [ce.ContestTied("initiative", (6, 9, 6))]
+        assert only(events, ce.ContestTied) == [ce.ContestTied("initiative", (6, 9, 6))]
         # Only they roll again (two dice, not three): Orc 1 + 3, animal 2 + 3.
         state, events = _play(state, 1, 2)
-    rolled = _only(events, ce.InitiativeRolled)
+    rolled = only(events, ce.InitiativeRolled)
     assert rolled[0].finals == (4, 9, 5)
     assert rolled[0].order == (1, NEUTRAL, 0)
 
@@ -141,8 +135,8 @@ def test_a_d6_chooses_among_tied_targets() -> None:
         assert asked is not None and asked.kind == "neutral_target_die" and asked.player is None
         state, events = _play(state, 3)  # three targets: 1-2, 3-4, 5-6
     tied = tuple(sorted((JACKAL, CLONE, SENTINEL)))
-    assert _only(events, NeutralTargetRolled) == [NeutralTargetRolled(ANIMAL, tied, 3, (tied[1],))]
-    assert [(e.attacker, e.target) for e in _only(events, ce.AttackDeclared)] == [(ANIMAL, tied[1])]
+    assert only(events, NeutralTargetRolled) == [NeutralTargetRolled(ANIMAL, tied, 3, (tied[1],))]
+    assert [(e.attacker, e.target) for e in only(events, ce.AttackDeclared)] == [(ANIMAL, tied[1])]
 
 
 @pytest.mark.rule("XX-E-5", "XX-F-6", "VII-C-6")
@@ -159,7 +153,7 @@ def test_when_the_neutral_dies_the_best_initiative_pursues_first() -> None:
         state, _ = _play(state, *ALLOCATED, NameFighter(SENTINEL), 1, 5, 3)
         # The clone (Scorpion attacks first) kills the animal outright: 6, 6.
         state, events = _play(state, MakeAttack(CLONE, ANIMAL), 6, 6)
-        assert _only(events, ce.FighterKilled)[0].fighter == ANIMAL
+        assert only(events, ce.FighterKilled)[0].fighter == ANIMAL
         first = question(state)
         assert first is not None and (first.kind, first.player) == ("pursue_first", 1)
         state, _ = step(state, PursueFirst(1))  # XX-E-5: he pursues first
@@ -198,11 +192,11 @@ def test_the_neutral_pursues_towards_the_nearest_non_neutral_fighter() -> None:
         # The Orc alone against the animal: no Authority roll (one player); the jackal
         # allocates, then the initiative: jackal 1 + 3, animal 5 + 3.
         state, events = _play(state, AllocateDice(JACKAL, 2, 0), 1, 5)
-        assert not _only(events, ce.AuthorityRolled)
+        assert not only(events, ce.AuthorityRolled)
         # The animal attacks first: 6, 6 kills the jackal; it pursues the sentinel (12 cm),
         # nearer than the clone (40 cm), whatever their strategic values.
         state, events = _play(state, 6, 6)
-    pursued = _only(events, ce.Pursued)
+    pursued = only(events, ce.Pursued)
     assert [(p.fighter, p.engaged) for p in pursued] == [(ANIMAL, (SENTINEL,))]
 
 
@@ -219,7 +213,7 @@ def test_a_player_alone_against_neutrals_separates_without_dice() -> None:
         state, events = advance(state)
     asked = question(state)
     assert asked is not None and asked.kind == "split_melee" and asked.player == 0
-    assert not _only(events, ce.SplitRolled)
+    assert not only(events, ce.SplitRolled)
 
 
 # --- random play ---------------------------------------------------------------------------

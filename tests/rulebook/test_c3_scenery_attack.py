@@ -33,7 +33,7 @@ from confrontation.engine.state import (
     state_to_json,
 )
 from confrontation.engine.step import advance, legal, question, step
-from engine_support import fighter, profile, skirmish
+from engine_support import fighter, only, profile, skirmish
 
 CONSCRIPT = "p1-c1-1"
 ENEMY = "p2-c1-1"
@@ -66,10 +66,6 @@ class Script:
     def asked(self) -> str | None:
         asked = question(self.state)
         return None if asked is None else asked.kind
-
-
-def _only(events: list[Event], kind: type[Event]) -> list[Event]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def _alone(gate: SceneryPiece, attacker: ProfileSummary | None = None) -> GameState:
@@ -112,10 +108,10 @@ def test_with_an_enemy_too_he_still_has_just_two_dice_and_assigns_them_together(
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 2, 1, 2)
     # The attack on the gate is rolled at once: 2 + 2 = 4 hits; damage 1 and 2: legs, row
     # 2 + 4 - 4 = 2, Stunned: no SP lost.
-    assert _only(events, sa.SceneryAttackRolled) == [
+    assert only(events, sa.SceneryAttackRolled) == [
         sa.SceneryAttackRolled(CONSCRIPT, "gate", 2, (2,), 2, 4, True)
     ]
-    assert _only(events, sa.SceneryDamaged) == [
+    assert only(events, sa.SceneryDamaged) == [
         sa.SceneryDamaged("gate", CONSCRIPT, (1, 2), 4, 4, 2, "stunned", 0, 3)
     ]
     assert script.asked == "allocate_dice"  # the Dawn Warrior's turn to allocate
@@ -125,7 +121,7 @@ def test_with_an_enemy_too_he_still_has_just_two_dice_and_assigns_them_together(
     # initiative (5 + 2 against 1 + 3) and makes his one attack (no defence: straight to the
     # wound roll, 1-1, nothing); the Dawn Warrior's two attacks stun him (1-1: row 2, legs).
     script.play(AllocateDice(ENEMY, 2, 0), 5, 1, 1, 1, 1, 1, 1, 1)
-    [resolved] = _only(script.events, ce.CombatResolved)
+    [resolved] = only(script.events, ce.CombatResolved)
     assert isinstance(resolved, ce.CombatResolved)
     dice = {d[0]: d[1:] for d in resolved.dice}
     assert dice[CONSCRIPT] == (2, 2, 0)  # allocated = used (1 on the gate, 1 attack) + lost
@@ -150,12 +146,12 @@ def test_the_attack_test_fails_only_on_a_final_result_of_0_or_less(
     clumsy = fighter("Clumsy", att=att, strength=4)
     script = Script(_alone(_gate(), clumsy))
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), face)
-    [rolled] = _only(events, sa.SceneryAttackRolled)
+    [rolled] = only(events, sa.SceneryAttackRolled)
     assert rolled == sa.SceneryAttackRolled(CONSCRIPT, "gate", att, (face,), face, face + att, hit)
     if hit:
         assert script.asked == "scenery_damage_die"
     else:
-        assert not _only(events, sa.SceneryDamaged)
+        assert not only(events, sa.SceneryDamaged)
         assert _phase_over(script)
 
 
@@ -166,12 +162,12 @@ def test_a_failing_six_may_be_raised_a_succeeding_one_is_not_asked() -> None:
     script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 6)
     assert script.asked == "scenery_attack_raise"  # 6 - 6 = 0 fails: raise?
     events = script.play(Raise(), 2)
-    assert _only(events, sa.SceneryAttackRolled) == [
+    assert only(events, sa.SceneryAttackRolled) == [
         sa.SceneryAttackRolled(CONSCRIPT, "gate", -6, (6, 2), 8, 2, True)
     ]
     keeper = Script(_alone(_gate(), hopeless))
     events = keeper.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 6, KeepResult())
-    assert [e.hit for e in _only(events, sa.SceneryAttackRolled)] == [False]  # type: ignore[attr-defined]
+    assert [e.hit for e in only(events, sa.SceneryAttackRolled)] == [False]
     able = Script(_alone(_gate()))
     able.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 6)
     assert able.asked == "scenery_damage_die"  # 6 + 2 = 8 already hits
@@ -198,7 +194,7 @@ def test_structure_points_lost_per_damage_result(
 ) -> None:
     script = Script(_alone(_gate(points=10, resistance=resistance)))
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 3, *dice)
-    assert _only(events, sa.SceneryDamaged) == [
+    assert only(events, sa.SceneryDamaged) == [
         sa.SceneryDamaged("gate", CONSCRIPT, dice, 4, resistance, row, result, lost, 10 - lost)
     ]
     ground = script.state.battleground
@@ -221,15 +217,15 @@ def test_a_destroyed_element_leaves_the_table_and_grants_no_pursuit() -> None:
     # First die: 4 + 2 hits; 2 and 5: arms, row 5, Light: 1 SP (2 left). Second: 3 + 2 hits;
     # 5 and 5: head, row 5, Critical: 3 SP, the last 2.
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 2),)), 4, 2, 5, 3, 5, 5)
-    assert _only(events, sa.SceneryDamaged) == [
+    assert only(events, sa.SceneryDamaged) == [
         sa.SceneryDamaged("gate", CONSCRIPT, (2, 5), 4, 4, 5, "light", 1, 2),
         sa.SceneryDamaged("gate", CONSCRIPT, (5, 5), 4, 4, 5, "critical", 2, 0),
     ]
-    assert _only(events, sa.SceneryDestroyed) == [sa.SceneryDestroyed("gate", CONSCRIPT)]
+    assert only(events, sa.SceneryDestroyed) == [sa.SceneryDestroyed("gate", CONSCRIPT)]
     ground = script.state.battleground
     assert ground is not None and ground.scenery == ()
     # No pursuit move: the element is no fighter of a combat.
-    assert not _only(script.events, ce.Pursued)
+    assert not only(script.events, ce.Pursued)
     assert _phase_over(script)
     # The way through the gate is open now: nothing blocks the Conscript's move straight on.
     moved = dataclasses.replace(script.state, phase=Phase.ACTIVATION)
@@ -247,7 +243,7 @@ def test_a_destroyed_element_leaves_the_table_and_grants_no_pursuit() -> None:
 def test_declining_the_attack_ends_the_phase_and_the_element_is_untouched() -> None:
     script = Script(_alone(_gate()))
     events = script.play(sa.AttackScenery(CONSCRIPT, ()))
-    assert not _only(events, sa.SceneryAttacksAssigned)
+    assert not only(events, sa.SceneryAttacksAssigned)
     assert _phase_over(script)
     ground = script.state.battleground
     assert ground is not None and ground.scenery == (_gate(),)

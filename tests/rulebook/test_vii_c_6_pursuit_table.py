@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
-from typing import TypeVar
 
 import pytest
 
@@ -27,7 +25,7 @@ from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import advance, legal, question, step
 from confrontation.geometry.contact import in_contact, sight_touches
 from confrontation.rules.combat import pursuit_distance
-from engine_support import fighter, profile, skirmish
+from engine_support import fighter, only, profile, skirmish
 
 A, B = "p1-c1-1", "p1-c1-2"
 X, Y, Z = "p2-c1-1", "p2-c1-2", "p2-c1-3"
@@ -55,13 +53,6 @@ class Script:
     def asked(self) -> str | None:
         asked = question(self.state)
         return None if asked is None else asked.kind
-
-
-E = TypeVar("E", bound=Event)
-
-
-def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def _guards_and_warriors(positions: dict[str, tuple[float, float, float]]) -> GameState:
@@ -105,7 +96,7 @@ EXAMPLE_1 = {
 def test_example_1_stay_in_place_resolves_z_against_a_and_b_at_once() -> None:
     script = Script(_guards_and_warriors(EXAMPLE_1))
     # The geometry finds the chain A-Z-B-Y; Y touches only B: one way to separate it.
-    assert _only(script.events, ce.CombatSplit) == [
+    assert only(script.events, ce.CombatSplit) == [
         ce.CombatSplit((A, B, Y, Z), (Combat.of(A, [Z]), Combat.of(B, [Y])), None)
     ]
     _b_kills_y(script)
@@ -118,13 +109,13 @@ def test_example_1_stay_in_place_resolves_z_against_a_and_b_at_once() -> None:
     free = [m for m in moves if m.x is not None and not m.engage]
     assert free and all(0 < m.distance <= 5 for m in free)
     events = script.play(stay)
-    assert _only(events, ce.Pursued) == [
+    assert only(events, ce.Pursued) == [
         ce.Pursued(B, 5, (Z,), "stay in place", 0.0, None, None, None)
     ]
-    assert _only(events, ce.CombatSplit) == [
+    assert only(events, ce.CombatSplit) == [
         ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
     ]
-    assert _only(events, ce.CombatChosen) == [ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)]
+    assert only(events, ce.CombatChosen) == [ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)]
     assert script.state.fighter(B).x == 50.0 and script.state.fighter(B).y == 27.5
 
 
@@ -135,7 +126,7 @@ def test_example_1_moving_away_leaves_a_against_z_for_a_later_turn() -> None:
     moves = [c for c in legal(script.state) if isinstance(c, Pursue)]
     away = max((m for m in moves if m.x is not None and not m.engage), key=lambda m: m.distance)
     events = script.play(away)
-    [pursued] = _only(events, ce.Pursued)
+    [pursued] = only(events, ce.Pursued)
     assert isinstance(pursued, ce.Pursued)
     assert pursued.engaged == () and 0 < pursued.distance <= pursuit_distance(10)
     b = script.state.fighter(B)
@@ -146,8 +137,8 @@ def test_example_1_moving_away_leaves_a_against_z_for_a_later_turn() -> None:
     assert math.dist(before, after) <= 5 + 1e-6
     # No new melee: A against Z stays an ordinary combat, chosen in the next turn (VII-B).
     # The only combat left starts in Player 2's turn (turn 1), not as a pursuit combat.
-    assert not _only(events, ce.CombatSplit)
-    assert _only(events, ce.CombatChosen) == [ce.CombatChosen(1, Combat.of(A, [Z]), 1, False)]
+    assert not only(events, ce.CombatSplit)
+    assert only(events, ce.CombatChosen) == [ce.CombatChosen(1, Combat.of(A, [Z]), 1, False)]
     # The narration tells the distance.
     line = [s for s in narrate([*script.events]) if "pursues" in s]
     assert line and f"moving {pursued.distance:g} cm" in line[0]
@@ -178,7 +169,7 @@ def test_example_2_b_engages_z(with_x: bool) -> None:
     # From B's sight (50, 25.25) straight up to Z's lower edge (y = 28.75): 3.5 cm.
     assert engage.distance == pytest.approx(3.5, abs=0.01)
     events = script.play(engage)
-    assert _only(events, ce.Pursued)[0] == ce.Pursued(
+    assert only(events, ce.Pursued)[0] == ce.Pursued(
         B, 5, (Z,), engage.label, engage.distance, engage.x, engage.y, engage.facing
     )
     here = field_of(script.state)
@@ -186,16 +177,16 @@ def test_example_2_b_engages_z(with_x: bool) -> None:
     # charge penalty for Z.
     assert in_contact(here.base(B), here.base(Z)) and sight_touches(here.base(B), here.base(Z))
     assert not script.state.fighter(Z).charged and script.state.charges == ()
-    chosen = _only(events, ce.CombatChosen)
+    chosen = only(events, ce.CombatChosen)
     if not with_x:
-        assert _only(events, ce.CombatSplit) == [
+        assert only(events, ce.CombatSplit) == [
             ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
         ]
         assert chosen == [ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)]
     else:
         # A against X and Z was the combat waiting; B's arrival splits the chain X-A-Z-B
         # again, by B's player: A against X, B against Z, only the latter at once.
-        assert _only(events, ce.CombatSplit) == [
+        assert only(events, ce.CombatSplit) == [
             ce.CombatSplit((A, B, X, Z), (Combat.of(A, [X]), Combat.of(B, [Z])), None)
         ]
         assert chosen == [ce.CombatChosen(0, Combat.of(B, [Z]), 0, True)]
@@ -295,13 +286,13 @@ def test_a_pursuer_who_kills_again_does_not_pursue_twice_in_a_round() -> None:
     [engage] = [m for m in legal(script.state) if isinstance(m, Pursue) and Z in m.engage]
     assert engage.distance == pytest.approx(3.5, abs=0.01)
     events = script.play(engage)
-    assert _only(events, ce.CombatChosen) == [ce.CombatChosen(0, Combat.of(B, [Z]), 0, True)]
+    assert only(events, ce.CombatChosen) == [ce.CombatChosen(0, Combat.of(B, [Z]), 0, True)]
     events = script.play(AllocateDice(Z, 0, 2), AllocateDice(B, 2, 0), 5, 1, Defend(0), 6, 6)
     assert not script.state.fighter(Z).alive
     # B's opponents are all dead again, but his pursuit of the round is spent: no question,
     # no second move; the phase ends.
-    assert not _only(events, ce.Pursued)
-    assert [e.fighter for e in _only(script.events, ce.Pursued)] == [B]
+    assert not only(events, ce.Pursued)
+    assert [e.fighter for e in only(script.events, ce.Pursued)] == [B]
     assert _phase_over(script)
 
 
@@ -324,8 +315,8 @@ def test_engaging_a_fighter_who_has_fought_brings_nothing() -> None:
     script.play(AllocateDice(Y, 0, 2), AllocateDice(B, 2, 0), 5, 1, Defend(0), 6, 6)
     [engage_x] = [m for m in legal(script.state) if isinstance(m, Pursue) and X in m.engage]
     events = script.play(engage_x)
-    assert [e.fighter for e in _only(events, ce.Pursued)] == [B]
-    assert not _only(events, ce.MeleeFound) and not _only(events, ce.CombatChosen)
+    assert [e.fighter for e in only(events, ce.Pursued)] == [B]
+    assert not only(events, ce.MeleeFound) and not only(events, ce.CombatChosen)
     assert _phase_over(script)
     here = field_of(script.state)
     assert in_contact(here.base(B), here.base(X))

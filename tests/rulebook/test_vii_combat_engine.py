@@ -10,8 +10,7 @@ diagrams show.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from collections.abc import Iterator
 
 import pytest
 
@@ -35,6 +34,7 @@ from confrontation.engine.questions import Choice, DieFace, KeepResult, Raise
 from confrontation.engine.setup import SideSpec, game_from_specs, summarise
 from confrontation.engine.state import GameState, Phase, ProfileSummary
 from confrontation.engine.step import advance, legal, question, step
+from engine_support import only
 
 GRIFFIN, DIRZ = 0, 1
 GUARD = "p1-c1-1"
@@ -82,13 +82,6 @@ class Script:
         return None if asked is None else asked.kind
 
 
-E = TypeVar("E", bound=Event)
-
-
-def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
-
-
 # ---------------------------------------------------------------------------------------------
 # VII-C: the Praetorian Guard against two Dawn Warriors and Arkeon Sanath
 # ---------------------------------------------------------------------------------------------
@@ -113,7 +106,7 @@ def _book_game() -> GameState:
 def book(guard_contacts: None) -> Script:
     script = Script(_book_game())
     # VII-A: one melee, one way to separate it (the Guard against the three): no dice.
-    split = _only(script.events, ce.CombatSplit)
+    split = only(script.events, ce.CombatSplit)
     assert split == [
         ce.CombatSplit(
             tuple(sorted((GUARD, DW1, DW2, ARKEON))), (Combat.of(GUARD, [DW1, DW2, ARKEON]),), None
@@ -123,7 +116,7 @@ def book(guard_contacts: None) -> Script:
     # Guard to name; the Dirz player names Arkeon Sanath. 5 + DIS 3 = 8 against 1 + DIS 5.
     assert script.asked == "name_fighter"
     authority = script.play(NameFighter(ARKEON), 5, 1)
-    assert _only(authority, ce.AuthorityRolled) == [
+    assert only(authority, ce.AuthorityRolled) == [
         ce.AuthorityRolled((GUARD, ARKEON), (5 + 3, 1 + 5), GRIFFIN)
     ]
     return script
@@ -131,7 +124,7 @@ def book(guard_contacts: None) -> Script:
 
 @pytest.mark.rule("VII-A", "VII-B")
 def test_authority_winner_starts_with_his_combat(book: Script) -> None:
-    chosen = _only(book.events, ce.CombatChosen)
+    chosen = only(book.events, ce.CombatChosen)
     assert chosen == [ce.CombatChosen(GRIFFIN, Combat.of(GUARD, [DW1, DW2, ARKEON]), 0, False)]
 
 
@@ -147,7 +140,7 @@ def test_allocation_in_ascending_strategic_value(book: Script) -> None:
         AllocateDice(GUARD, 3, 1),
         AllocateDice(ARKEON, 1, 1),
     )
-    assert _only(events, ce.DiceAllocated) == [
+    assert only(events, ce.DiceAllocated) == [
         ce.DiceAllocated(DW1, 2, 2, 0),
         ce.DiceAllocated(DW2, 2, 1, 1),
         ce.DiceAllocated(GUARD, 4, 3, 1),
@@ -170,7 +163,7 @@ def test_initiative_eight_against_nine(book: Script) -> None:
     # The Guard rolls alone (INI 3); the Dirz player names Arkeon Sanath: 5 + 2 = 7.
     assert book.asked == "name_fighter"
     events = book.play(NameFighter(ARKEON), 5, 2)
-    assert _only(events, ce.InitiativeRolled) == [
+    assert only(events, ce.InitiativeRolled) == [
         ce.InitiativeRolled((GUARD, ARKEON), (3, 5 + 2), (5, 2), (5 + 3, 2 + 7), (DIRZ, GRIFFIN))
     ]
 
@@ -204,7 +197,7 @@ def _first_weapon_combat(book: Script) -> list[Event]:
 @pytest.mark.rule("VII-C-3", "VII-C-4")
 def test_first_weapon_combat_every_roll(book: Script) -> None:
     events = _first_weapon_combat(book)
-    declared = [e for e in _only(events, ce.AttackDeclared) if e.weapon_combat == 1]
+    declared = [e for e in only(events, ce.AttackDeclared) if e.weapon_combat == 1]
     assert declared == [
         ce.AttackDeclared(1, DW1, GUARD),
         ce.AttackDeclared(1, DW2, GUARD),
@@ -213,7 +206,7 @@ def test_first_weapon_combat_every_roll(book: Script) -> None:
         ce.AttackDeclared(1, GUARD, DW2),
         ce.AttackDeclared(1, GUARD, ARKEON),
     ]
-    attacks = _only(events, ce.AttackRolled)[:6]
+    attacks = only(events, ce.AttackRolled)[:6]
     # DW1: 4 + 3 = 7. DW2, Arkeon Sanath and the Guard on DW1: not rolled ("goes directly to
     # the wound roll"). The Guard, ATT 5 - 2 = 3: 6 + 4 + 3 = 13 on DW2, 4 + 3 = 7 on Arkeon.
     assert [(a.attacker, a.attack, a.faces, a.final, a.rolled) for a in attacks] == [
@@ -224,13 +217,13 @@ def test_first_weapon_combat_every_roll(book: Script) -> None:
         (GUARD, 5 - 2, (6, 4), 6 + 4 + 3, True),
         (GUARD, 5 - 2, (4,), 4 + 3, True),
     ]
-    defences = _only(events, ce.DefenceRolled)
+    defences = only(events, ce.DefenceRolled)
     assert [(d.fighter, d.defence, d.faces, d.final, d.blocked, d.lost) for d in defences] == [
         (GUARD, 5, (2,), 2 + 5, True, 1),  # "also a final result of 7 (2+5)": parried
         (DW2, 3, (6, 1), 1 + 3, False, 1),  # the raise shows a 1: 1 + 3 = 4
         (ARKEON, 6, (2,), 2 + 6, True, 1),  # 2 + 6 = 8: blocked
     ]
-    wounds = _only(events, ce.Wounded)
+    wounds = only(events, ce.Wounded)
     assert [
         (w.fighter, w.strength, w.resistance, w.dice, w.location, w.row, w.result, w.levels)
         for w in wounds
@@ -241,7 +234,7 @@ def test_first_weapon_combat_every_roll(book: Script) -> None:
         (DW2, 8 - 2, 7, (4, 5), "chest", 5 + 6 - 7, "serious", 2),
     ]
     assert wounds[1].stunned  # "under the effect of a Light Wound and a Stunned"
-    raised = _only(events, ev.TestRaised)
+    raised = only(events, ev.TestRaised)
     assert [(e.player, e.purpose) for e in raised] == [(GRIFFIN, "attack"), (DIRZ, "defence")]
     guard = book.state.fighter(GUARD)
     assert (guard.wounds, guard.stunned) == (1, True)
@@ -258,9 +251,9 @@ def test_sustained_defence_offered_exactly_when_allowed(book: Script) -> None:
     # DW2 placed 1 and 1, and this is his last defence die: he may sustain.
     assert legal(book.state) == [Defend(0), Defend(1), Defend(1, sustained=True)]
     events = book.play(Defend(1, sustained=True), 6, KeepResult(), 6, KeepResult())
-    assert _only(events, ce.SustainedDefence) == [ce.SustainedDefence(DW2, 3 - 2)]
+    assert only(events, ce.SustainedDefence) == [ce.SustainedDefence(DW2, 3 - 2)]
     # 6 + 3 = 9 against 6 + 1 = 7 (DEF 3 - 2): not blocked, and the die is kept.
-    defence = _only(events, ce.DefenceRolled)[0]
+    defence = only(events, ce.DefenceRolled)[0]
     assert (defence.final, defence.blocked, defence.lost) == (6 + 3 - 2, False, 0)
 
 
@@ -272,12 +265,12 @@ def test_second_weapon_combat_the_decapitation(book: Script) -> None:
     assert book.asked == "combat_wound_die"
     events = book.play(6, 6)
     log = book.events
-    assert _only(log, ce.WeaponCombatStarted) == [
+    assert only(log, ce.WeaponCombatStarted) == [
         ce.WeaponCombatStarted(1),
         ce.WeaponCombatStarted(2),
     ]
-    assert _only(log, ce.AttackDeclared)[-1] == ce.AttackDeclared(2, DW1, GUARD)
-    wound = _only(events, ce.Wounded)[0]
+    assert only(log, ce.AttackDeclared)[-1] == ce.AttackDeclared(2, DW1, GUARD)
+    wound = only(events, ce.Wounded)[0]
     assert (wound.strength, wound.dice, wound.location, wound.row, wound.result) == (
         7 - 1,
         (6, 6),
@@ -285,8 +278,8 @@ def test_second_weapon_combat_the_decapitation(book: Script) -> None:
         6 + 6 - 11,
         "killed",
     )
-    assert _only(events, ce.FighterKilled) == [ce.FighterKilled(GUARD, DW1, 0)]
-    resolved = _only(events, ce.CombatResolved)[0]
+    assert only(events, ce.FighterKilled) == [ce.FighterKilled(GUARD, DW1, 0)]
+    resolved = only(events, ce.CombatResolved)[0]
     # Dice conserved: allocated = used + lost. The Guard used all four; DW1 two.
     assert {f: (n, used, lost) for f, n, used, lost in resolved.dice} == {
         DW1: (2, 2, 0),
@@ -344,14 +337,12 @@ def test_three_ways_to_split_offered_to_the_discipline_winner() -> None:
     pairs = [(A, X), (A, Y), (A, Z), (B, Y), (B, Z)]
     with register_contacts(lambda state: list(pairs)):
         script = Script(_five())
-        assert _only(script.events, ce.MeleeFound) == [
-            ce.MeleeFound(tuple(sorted((A, B, X, Y, Z))))
-        ]
+        assert only(script.events, ce.MeleeFound) == [ce.MeleeFound(tuple(sorted((A, B, X, Y, Z))))]
         # Each side names a fighter who is not routed; Discipline in opposition:
         # A, 5 + DIS 3 = 8, against Y, 1 + DIS 2 = 3.
         assert script.asked == "name_fighter"
         events = script.play(NameFighter(A), NameFighter(Y), 5, 1)
-        assert _only(events, ce.SplitRolled) == [ce.SplitRolled((A, Y), (5 + 3, 1 + 2), 0)]
+        assert only(events, ce.SplitRolled) == [ce.SplitRolled((A, Y), (5 + 3, 1 + 2), 0)]
         assert script.asked == "split_melee"
         options = legal(script.state)
         assert options == [
@@ -367,7 +358,7 @@ def test_three_ways_to_split_offered_to_the_discipline_winner() -> None:
         )
         events = script.play(options[1])
         chosen = SplitMelee((Combat.of(A, [X, Y]), Combat.of(B, [Z])))
-        assert _only(events, ce.CombatSplit) == [
+        assert only(events, ce.CombatSplit) == [
             ce.CombatSplit(tuple(sorted((A, B, X, Y, Z))), chosen.combats, 0)
         ]
         # Every fighter in contact is in exactly one combat.
@@ -412,28 +403,28 @@ def test_pursuit_engages_z_and_the_new_combat_is_resolved_at_once(with_x: bool) 
         script = Script(_pursuit_game())
         # Authority: Player 1 names B (so B's combat comes first), Player 2 names Y.
         script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())
-        assert _only(script.events, ce.AuthorityRolled)[0].winner == 0
-        assert _only(script.events, ce.CombatChosen)[-1].combat == Combat.of(B, [Y])
+        assert only(script.events, ce.AuthorityRolled)[0].winner == 0
+        assert only(script.events, ce.CombatChosen)[-1].combat == Combat.of(B, [Y])
         _b_kills_y(script)
         assert not script.state.fighter(Y).alive
         assert script.asked == "pursue"
         events = script.play(Pursue(B, (Z,), "engage Z"))
-        assert _only(events, ce.Pursued) == [ce.Pursued(B, 5, (Z,), "engage Z")]
+        assert only(events, ce.Pursued) == [ce.Pursued(B, 5, (Z,), "engage Z")]
         if not with_x:
             # "The combat between Z and A and B is immediately resolved."
-            assert _only(events, ce.CombatSplit) == [
+            assert only(events, ce.CombatSplit) == [
                 ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
             ]
-            chosen = _only(events, ce.CombatChosen)
+            chosen = only(events, ce.CombatChosen)
             assert chosen == [ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)]
         else:
             # The new melee X-A-Z-B is separated again (by B's player, without dice); X
             # touches only A, so there is one way: A against X, B against Z.
-            assert _only(events, ce.CombatSplit) == [
+            assert only(events, ce.CombatSplit) == [
                 ce.CombatSplit((A, B, X, Z), (Combat.of(A, [X]), Combat.of(B, [Z])), None)
             ]
             # "Only the combat between Z and B is immediately resolved."
-            chosen = _only(events, ce.CombatChosen)
+            chosen = only(events, ce.CombatChosen)
             assert chosen == [ce.CombatChosen(0, Combat.of(B, [Z]), 0, True)]
             assert script.state.combat is not None
             assert script.state.combat.combats == (Combat.of(A, [X]),)
@@ -457,7 +448,7 @@ def test_staying_in_place_joins_the_unresolved_combat() -> None:
     with register_contacts(lambda state: list(pairs)):
         script = Script(_pursuit_game())
         # Y touches only B: one way to separate (A against Z, B against Y), no dice.
-        assert _only(script.events, ce.CombatSplit) == [
+        assert only(script.events, ce.CombatSplit) == [
             ce.CombatSplit((A, B, Y, Z), (Combat.of(A, [Z]), Combat.of(B, [Y])), None)
         ]
         script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())  # Authority
@@ -465,12 +456,12 @@ def test_staying_in_place_joins_the_unresolved_combat() -> None:
         _b_kills_y(script)
         events = script.events[before:]
         # The default pursuit finder: stay in place, in contact with Z who has not fought.
-        pursued = _only(events, ce.Pursued)
+        pursued = only(events, ce.Pursued)
         assert pursued == [ce.Pursued(B, 5, (Z,), "stay in place")]
-        assert _only(events, ce.CombatSplit) == [
+        assert only(events, ce.CombatSplit) == [
             ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
         ]
-        assert _only(events, ce.CombatChosen)[-1] == ce.CombatChosen(
+        assert only(events, ce.CombatChosen)[-1] == ce.CombatChosen(
             0, Combat.of(Z, [A, B]), 0, True
         )
         # B fights a second time this phase; A and Z for the first time.

@@ -12,8 +12,7 @@ animal's War Fury (its fifth die) is an ability the documents do not define (CLA
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,6 +28,7 @@ from confrontation.engine.questions import Choice, DieFace
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import NEUTRAL, GameState, Phase, ProfileSummary
 from confrontation.engine.step import advance, legal, question, step
+from engine_support import only
 
 ORC, SCORPION = 0, 1
 JACKAL, CLONE, SENTINEL = "p1-c1-1", "p2-c1-1", "p2-c2-1"
@@ -94,13 +94,6 @@ class Script:
         return None if asked is None else asked.kind
 
 
-E = TypeVar("E", bound=Event)
-
-
-def _only(events: Sequence[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
-
-
 HARMLESS = (1, 2)  # legs, 2 + 0 - 12 < 0: no damage
 
 
@@ -117,9 +110,9 @@ def _to_initiative(script: Script) -> None:
 def test_wild_animal_example_through_the_engine(animal_in_contact: None) -> None:
     script = Script(_game())
     # One melee, one way to separate it (the animal against the three): nobody is asked.
-    assert _only(script.events, ce.CombatSplit)[0].combats[0].one == ANIMAL
+    assert only(script.events, ce.CombatSplit)[0].combats[0].one == ANIMAL
     _to_initiative(script)
-    allocated = _only(script.events, ce.DiceAllocated)
+    allocated = only(script.events, ce.DiceAllocated)
     assert allocated == [
         ce.DiceAllocated(CLONE, 2, 1, 1),
         ce.DiceAllocated(JACKAL, 2, 1, 1),
@@ -131,7 +124,7 @@ def test_wild_animal_example_through_the_engine(animal_in_contact: None) -> None
     # l'animal obtient le second meilleur résultat et le joueur Orque le moins bon."
     assert script.asked == "name_fighter"
     events = script.play(NameFighter(SENTINEL), 1, 5, 3)  # Orc 1+3, Scorpion 5+3+1, animal 3+3
-    assert _only(events, ce.InitiativeRolled) == [
+    assert only(events, ce.InitiativeRolled) == [
         ce.InitiativeRolled(
             (JACKAL, SENTINEL, ANIMAL), (3, 4, 3), (1, 5, 3), (4, 9, 6), (SCORPION, NEUTRAL, ORC)
         )
@@ -152,7 +145,7 @@ def test_wild_animal_example_through_the_engine(animal_in_contact: None) -> None
         Defend(0), *HARMLESS,
     )  # fmt: skip
     attacks = [
-        (e.weapon_combat, e.attacker, e.target) for e in _only(script.events, ce.AttackDeclared)
+        (e.weapon_combat, e.attacker, e.target) for e in only(script.events, ce.AttackDeclared)
     ]
     assert attacks == [
         (1, CLONE, ANIMAL),
@@ -166,9 +159,9 @@ def test_wild_animal_example_through_the_engine(animal_in_contact: None) -> None
         (2, ANIMAL, JACKAL),
     ]
     # The animal's attacks were decided by the rules, not asked.
-    decided = [e.choice for e in _only(script.events, NeutralDecided)]
+    decided = [e.choice for e in only(script.events, NeutralDecided)]
     assert MakeAttack(ANIMAL, CLONE) in decided and MakeAttack(ANIMAL, JACKAL) in decided
-    resolved = _only(script.events, ce.CombatResolved)
+    resolved = only(script.events, ce.CombatResolved)
     assert len(resolved) == 1
     for fighter, dice, used, lost in resolved[0].dice:
         assert dice == used + lost, fighter
@@ -183,7 +176,7 @@ def test_the_neutral_always_raises_its_sixes(animal_in_contact: None) -> None:
     # The animal's initiative die shows a 6: re-rolled without a question (XX-E-3).
     events = script.play(NameFighter(SENTINEL), 1, 5, 6, 2)
     assert ev.TestRaised(NEUTRAL, "initiative") in events
-    rolled = _only(events, ce.InitiativeRolled)[0]
+    rolled = only(events, ce.InitiativeRolled)[0]
     assert rolled.finals == (4, 9, 6 + 2 + 3)
     assert rolled.order == (NEUTRAL, SCORPION, ORC)
     # The animal attacks first; the clone defends; the attack test's 6 is raised (6, 6, 1:
