@@ -15,7 +15,7 @@ from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent, area_shape
 from confrontation.agents.mcts import WIN, MctsAgent, outcome
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
-from confrontation.engine.questions import Choice, ChooseFirst, Place, Question
+from confrontation.engine.questions import Choice, ChooseFirst, Place, PlaceCard, Question
 from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import game_roller, is_over, step
 from confrontation.scenarios.control import scenario_of
@@ -124,6 +124,25 @@ def test_who_speaks_first_in_the_last_round_is_searched_among_both_answers() -> 
     }
     earlier, asked, _ = _in_round(1000, 0, "choose_first", rounds_left=2)
     assert not endgame.searched(earlier, asked)
+
+
+@pytest.mark.rule("IV-A-1")
+def test_the_last_rounds_sequence_is_searched_card_by_card_with_finale_cards() -> None:
+    state, asked, legal = _in_round(1000, 0, "place_card", rounds_left=1)
+    assert asked.player is not None and len(legal) >= 3
+    assert not endgame.searched(state, asked)  # off by default
+    assert endgame.searched(state, asked, cards=True)
+    greedy = GreedyAgent(1, asked.player).choose(state, asked, legal)
+    options = endgame.candidates(state, legal, greedy, width=7)
+    assert options[0] == greedy and set(options) == set(legal)  # every card, the greedy first
+    assert all(isinstance(c, PlaceCard) for c in options)
+    earlier, asked_earlier, _ = _in_round(1000, 0, "place_card", rounds_left=2)
+    assert not endgame.searched(earlier, asked_earlier, cards=True)
+    assert endgame.searched(earlier, asked_earlier, rounds=2, cards=True)
+    agent = MctsAgent(3, asked.player, kinds=(), finale_cards=True, finale_sweeps=2)
+    assert agent.choose(state, asked, legal) in legal and agent.searched == 1
+    plain = MctsAgent(3, asked.player, kinds=())
+    assert plain.choose(state, asked, legal) in legal and plain.searched == 0
 
 
 @pytest.mark.rule("III-A-2")

@@ -24,6 +24,7 @@ from confrontation.engine.questions import (
     EndActivation,
     FighterDone,
     Place,
+    PlaceCard,
     PlayReserve,
     PlayReserveAndTop,
     PlayTop,
@@ -54,12 +55,15 @@ def last_round(state: GameState, rounds: int = 1) -> bool:
     )
 
 
-def searched(state: GameState, question: Question, rounds: int = 1) -> bool:
+def searched(state: GameState, question: Question, rounds: int = 1, cards: bool = False) -> bool:
     """A movement decision (:data:`MOVES`) of the activation phase of the last ``rounds``
     rounds, or who speaks first in them (IV-B-1: the last to move sees where the enemy
-    stands)."""
+    stands); with ``cards``, also the order of the activation sequence (IV-A-1: which card
+    goes next)."""
     if not last_round(state, rounds):
         return False
+    if cards and question.kind == "place_card" and state.phase is Phase.STRATEGIC:
+        return True
     return question.kind == "choose_first" or (
         question.kind in MOVES and state.phase is Phase.ACTIVATION
     )
@@ -76,8 +80,8 @@ def candidates(
     most: for a move's end, the best place (by the greedy judgement) wholly inside each area
     scored, the shortest move and staying put; for an announcement, announcing nothing more,
     each fighter's run and the ``assaults`` given; for a cumulative action, each fighter's
-    walk, the best shot and being done (keeping his place); at the floor and for who speaks
-    first, every answer."""
+    walk, the best shot and being done (keeping his place); at the floor, for who speaks
+    first and for the next card of the sequence, every answer."""
     options: list[Choice] = [greedy]
 
     def add(choice: Choice | None) -> None:
@@ -108,9 +112,16 @@ def candidates(
             add(max(shots, key=lambda c: shot_value(state, c.fighter, c.target, unmoving=c.still)))
         for c in assaults:
             add(c)
-        for c in legal:  # the floor and who speaks first (IV-B-1)
+        for c in legal:  # the floor, who speaks first (IV-B-1), the next card (IV-A-1)
             if isinstance(
-                c, PlayTop | PutInReserve | PlayReserve | PlayReserveAndTop | Refuse | ChooseFirst
+                c,
+                PlayTop
+                | PutInReserve
+                | PlayReserve
+                | PlayReserveAndTop
+                | Refuse
+                | ChooseFirst
+                | PlaceCard,
             ):
                 add(c)
     return options[:width]

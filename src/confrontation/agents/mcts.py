@@ -159,6 +159,7 @@ class MctsAgent:
         finale_combat: bool = False,
         finale_rounds: int = FINALE_ROUNDS,
         finale_finals: int = FINALE_FINALS,
+        finale_cards: bool = False,
         fights: str = "rolled",
         opponent_tree: bool = True,
     ) -> None:
@@ -203,6 +204,8 @@ class MctsAgent:
         self.finale_combat = finale_combat
         self.finale_rounds = finale_rounds
         self.finale_finals = finale_finals
+        self.finale_cards = finale_cards
+        """The last rounds' activation sequences are searched too (IV-A-1)."""
         self.fights = fights
         self.opponent_tree = opponent_tree
         """The opponent's decisions in the tree are searched too (UCT, from his side); else
@@ -232,7 +235,7 @@ class MctsAgent:
         if (
             self.finale
             and question.player is not None
-            and endgame.searched(state, question, self.finale_rounds)
+            and endgame.searched(state, question, self.finale_rounds, self.finale_cards)
         ):
             return self.stand(state, question, legal)
         if (
