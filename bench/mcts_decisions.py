@@ -12,6 +12,15 @@ the combat phase, and ``--iterations`` the search's ``announce_sweeps``; ``--fig
 the search judges the fights formed (``rolled``: the combat phase imagined with dice, as the
 reference; ``expected``: the expected exchange where the combat phase begins), each measured.
 
+    .venv/bin/python bench/mcts_decisions.py --finale [--finale-rounds 1] [--cards]
+        [--reference 60] [--iterations 6] [--variants "" "KEY=VALUE;..."]
+
+With ``--finale`` the positions are the decisions the search takes over in the last rounds of
+Conquest (III-A-2, :mod:`~confrontation.agents.endgame`; with ``--cards`` the activation
+sequence too, IV-A-1), the options its candidates, the horizon the end of the game (a win
+:data:`~confrontation.agents.mcts.WIN` AP, plus the material), and ``--iterations`` the
+search's ``finale_sweeps``.
+
 Positions are the searched questions met in seeded greedy-vs-greedy games (Conquest, Lion
 Vanguard mirror). For each, every option is followed by ``--reference`` imagined games
 (greedy play for both sides to the search's horizon, the same worlds and the same named dice
@@ -30,8 +39,9 @@ import argparse
 import statistics
 import time
 
+from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent
-from confrontation.agents.mcts import MctsAgent, _assaults
+from confrontation.agents.mcts import MctsAgent, _assaults, ranked_assaults
 from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.questions import Choice
 from confrontation.sim.game import GameConfig
@@ -75,13 +85,42 @@ def announcements(games: int, seed: int) -> list[Position]:
     return found
 
 
-def reference(position: Position, games: int, seed: int) -> list[float]:
-    """Each option's mean material change over ``games`` paired imagined games (greedy play
-    after the option: the search without its tree)."""
+def finale(
+    games: int, seed: int, rounds: int, cards: bool
+) -> tuple[list[Position], list[Position]]:
+    """The decisions of the last ``rounds`` rounds the search takes over (III-A-2) in
+    greedy-vs-greedy games, each with the options it imagines (more than one); and the same
+    positions with every legal answer (what the agent is asked)."""
+    found: list[Position] = []
+    asked_with: list[Position] = []
+    for k in range(games):
+        config = GameConfig(
+            armies=("lion-vanguard", "lion-vanguard"), agents=("greedy", "greedy"), seed=seed + k
+        )
+        met = questions_met(
+            config,
+            lambda state, asked: (
+                asked.player is not None and endgame.searched(state, asked, rounds, cards)
+            ),
+        )
+        for state, asked, legal in met:
+            assert asked.player is not None
+            greedy = GreedyAgent(5, asked.player).choose(state, asked, legal)
+            assaults = ranked_assaults(state, legal, greedy)[:2]
+            options = endgame.candidates(state, legal, greedy, 7, assaults)
+            if len(options) > 1:
+                found.append((state, asked, options))
+                asked_with.append((state, asked, legal))
+    return found, asked_with
+
+
+def reference(position: Position, games: int, seed: int, whole_game: bool = False) -> list[float]:
+    """Each option's mean material change (and result, ``whole_game``) over ``games`` paired
+    imagined games (greedy play after the option: the search without its tree)."""
     state, asked, options = position
     assert asked.player is not None
     judge = MctsAgent(seed, asked.player, tree=False)
-    samples = judge.samples(state, asked.player, options, games)
+    samples = judge.samples(state, asked.player, options, games, whole_game=whole_game)
     return [statistics.fmean(samples[option]) for option in options]
 
 
@@ -95,6 +134,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2000)
     parser.add_argument("--announcements", action="store_true")
+    parser.add_argument("--finale", action="store_true", help="the last rounds' decisions")
+    parser.add_argument("--finale-rounds", type=int, default=1)
+    parser.add_argument("--cards", action="store_true", help="with --finale: the sequences too")
     parser.add_argument(
         "--fights",
         default="rolled",
@@ -110,15 +152,18 @@ def main() -> None:
     args = parser.parse_args()
     kinds = frozenset(args.kinds.split(","))
     started = time.perf_counter()
-    found = (
-        announcements(args.games, args.seed)
-        if args.announcements
-        else collect(args.games, kinds, args.seed)
-    )
+    asked_with: list[Position] = []
+    if args.finale:
+        found, asked_with = finale(args.games, args.seed, args.finale_rounds, args.cards)
+    elif args.announcements:
+        found = announcements(args.games, args.seed)
+    else:
+        found = collect(args.games, kinds, args.seed)
     spread = max(1, len(found) // args.positions)
     positions = found[::spread][: args.positions]
+    legal_of = asked_with[::spread][: args.positions]
     print(f"{len(found)} positions in {args.games} games, {len(positions)} kept", flush=True)
-    values = [reference(p, args.reference, 10**6) for p in positions]
+    values = [reference(p, args.reference, 10**6, whole_game=args.finale) for p in positions]
     print(f"reference: {time.perf_counter() - started:.0f} s", flush=True)
 
     def regret(answer: Choice, i: int) -> float:
@@ -143,6 +188,20 @@ def main() -> None:
             for i, (state, asked, options) in enumerate(positions):
                 agent = MctsAgent(100 * agent_seed + i, asked.player, iterations=budget, **extra)
                 agent.kinds = kinds
+                if args.finale:
+                    # the same greedy answer, hence the same candidates, as the reference's
+                    agent = MctsAgent(
+                        100 * agent_seed + i,
+                        asked.player,
+                        kinds=(),
+                        finale_sweeps=budget,
+                        finale_rounds=args.finale_rounds,
+                        finale_cards=args.cards,
+                        **extra,
+                    )
+                    agent.greedy = GreedyAgent(5, asked.player)
+                    regrets.append(regret(agent.choose(state, asked, legal_of[i][2]), i))
+                    continue
                 if args.announcements:
                     # the same greedy answer, hence the same options, as the reference's
                     agent = MctsAgent(
@@ -163,7 +222,11 @@ def main() -> None:
         print(
             f"{label}: regret {statistics.fmean(means):.3f} AP a decision "
             f"(seeds: {shown}); {per:.2f} s a decision; "
-            f"ratio to greedy {statistics.fmean(means) / statistics.fmean(greedy):.2f}"
+            + (
+                f"ratio to greedy {statistics.fmean(means) / statistics.fmean(greedy):.2f}"
+                if statistics.fmean(greedy) > 0
+                else "greedy has no regret here"
+            )
         )
 
 

@@ -81,7 +81,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         "exploration", "overrule", "tree", "outside_combat",
         "announcements", "width", "announce_sweeps",
         "finale", "finale_sweeps", "finale_width", "finale_combat", "finale_rounds",
-        "finale_finals", "finale_cards", "fights", "opponent_tree",
+        "finale_finals", "finale_cards", "final_only", "fights", "opponent_tree",
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}

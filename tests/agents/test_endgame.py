@@ -168,10 +168,15 @@ def test_the_round_before_is_searched_to_the_end_only_with_finale_rounds() -> No
 
 
 @pytest.mark.rule("III-A-2")
-def test_a_final_imagines_more_games_of_the_greedy_answer_and_its_best_rival() -> None:
+@pytest.mark.parametrize("final_only", [False, True])
+def test_a_final_imagines_more_games_of_the_greedy_answer_and_its_best_rival(
+    final_only: bool,
+) -> None:
     state, asked, legal = _in_round(1000, 0, "destination", rounds_left=1)
     assert asked.player is not None
-    agent = MctsAgent(3, asked.player, kinds=(), finale_sweeps=2, finale_finals=3)
+    agent = MctsAgent(
+        3, asked.player, kinds=(), finale_sweeps=2, finale_finals=3, final_only=final_only
+    )
     seen: list[dict[Choice, list[float]]] = []
     verdict = agent._verdict
 
@@ -185,6 +190,7 @@ def test_a_final_imagines_more_games_of_the_greedy_answer_and_its_best_rival() -
     greedy = copy.deepcopy(agent.greedy).choose(state, asked, legal)
     assert agent.choose(state, asked, legal) in legal
     (finalists,) = seen
-    # two sweeps of every candidate, then three more of the greedy answer and the best other
+    # two sweeps of every candidate, then three more of the greedy answer and the best other;
+    # with final_only the verdict is on those three alone (the first two chose the rival)
     assert len(finalists) == 2 and greedy in finalists
-    assert [len(v) for v in finalists.values()] == [5, 5]
+    assert [len(v) for v in finalists.values()] == ([3, 3] if final_only else [5, 5])

@@ -160,6 +160,7 @@ class MctsAgent:
         finale_rounds: int = FINALE_ROUNDS,
         finale_finals: int = FINALE_FINALS,
         finale_cards: bool = False,
+        final_only: bool = False,
         fights: str = "rolled",
         opponent_tree: bool = True,
     ) -> None:
@@ -205,6 +206,9 @@ class MctsAgent:
         self.finale_rounds = finale_rounds
         self.finale_finals = finale_finals
         self.finale_cards = finale_cards
+        self.final_only = final_only
+        """A final (``finale_finals``, the later sweeps of the activation search) is judged on
+        its own games: the first sweeps chose the rival, so they flatter him."""
         """The last rounds' activation sequences are searched too (IV-A-1)."""
         self.fights = fights
         self.opponent_tree = opponent_tree
@@ -325,6 +329,8 @@ class MctsAgent:
         rival = max((c for c in options if c != greedy), key=lambda c: statistics.fmean(samples[c]))
         finalists = [greedy, rival]
         more = self.samples(state, me, finalists, finals, whole_game, expected)
+        if self.final_only and finals >= 2:
+            return self._verdict(finalists, more, greedy)
         for c in finalists:
             samples[c] += more[c]
         return self._verdict(finalists, samples, greedy)
