@@ -139,7 +139,7 @@ def main() -> None:
     parser.add_argument("--cards", action="store_true", help="with --finale: the sequences too")
     parser.add_argument(
         "--fights",
-        default="rolled",
+        default="expected",
         help="with --announcements: how the search judges the fights formed, as a list "
         "(rolled,expected: each is measured)",
     )
@@ -186,12 +186,10 @@ def main() -> None:
         for agent_seed in range(args.seeds):
             regrets = []
             for i, (state, asked, options) in enumerate(positions):
-                agent = MctsAgent(100 * agent_seed + i, asked.player, iterations=budget, **extra)
-                agent.kinds = kinds
+                seed = 100 * agent_seed + i
                 if args.finale:
-                    # the same greedy answer, hence the same candidates, as the reference's
                     agent = MctsAgent(
-                        100 * agent_seed + i,
+                        seed,
                         asked.player,
                         kinds=(),
                         finale_sweeps=budget,
@@ -199,19 +197,21 @@ def main() -> None:
                         finale_cards=args.cards,
                         **extra,
                     )
-                    agent.greedy = GreedyAgent(5, asked.player)
-                    regrets.append(regret(agent.choose(state, asked, legal_of[i][2]), i))
-                    continue
-                if args.announcements:
-                    # the same greedy answer, hence the same options, as the reference's
+                    options = legal_of[i][2]
+                elif args.announcements:
                     agent = MctsAgent(
-                        100 * agent_seed + i,
+                        seed,
                         asked.player,
                         announcements=True,
                         announce_sweeps=budget,
                         fights=fights,
                         **extra,
                     )
+                else:
+                    agent = MctsAgent(seed, asked.player, iterations=budget, **extra)
+                    agent.kinds = kinds
+                if args.finale or args.announcements:
+                    # the same greedy answer, hence the same options, as the reference's
                     agent.greedy = GreedyAgent(5, asked.player)
                 regrets.append(regret(agent.choose(state, asked, options), i))
             means.append(statistics.fmean(regrets))

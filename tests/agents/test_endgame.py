@@ -99,7 +99,7 @@ def test_searching_the_last_round_wins_a_game_greedy_play_draws(me: int) -> None
     assert end.scores == (0, 0) and end.winner is None
     for finale in (True, False):
         greedy = copy.deepcopy(players)
-        agent = MctsAgent(7, me, kinds=(), finale=finale)
+        agent = MctsAgent(7, me, kinds=(), announcements=False, finale=finale)
         agent.greedy = greedy[me]  # the same fallback, with the same dice
         agents: list[GreedyAgent | MctsAgent] = list(greedy)
         agents[me] = agent
@@ -139,9 +139,11 @@ def test_the_last_rounds_sequence_is_searched_card_by_card_with_finale_cards() -
     earlier, asked_earlier, _ = _in_round(1000, 0, "place_card", rounds_left=2)
     assert not endgame.searched(earlier, asked_earlier, cards=True)
     assert endgame.searched(earlier, asked_earlier, rounds=2, cards=True)
-    agent = MctsAgent(3, asked.player, kinds=(), finale_cards=True, finale_sweeps=2)
+    agent = MctsAgent(
+        3, asked.player, kinds=(), announcements=False, finale_cards=True, finale_sweeps=2
+    )
     assert agent.choose(state, asked, legal) in legal and agent.searched == 1
-    plain = MctsAgent(3, asked.player, kinds=())
+    plain = MctsAgent(3, asked.player, kinds=(), announcements=False)
     assert plain.choose(state, asked, legal) in legal and plain.searched == 0
 
 
@@ -151,9 +153,9 @@ def test_the_round_before_is_searched_to_the_end_only_with_finale_rounds() -> No
     assert asked.player is not None
     me = asked.player
     assert not endgame.searched(state, asked) and endgame.searched(state, asked, rounds=2)
-    agent = MctsAgent(3, me, kinds=(), finale_rounds=2)
+    agent = MctsAgent(3, me, kinds=(), announcements=False, finale_rounds=2)
     assert agent.choose(state, asked, legal) in legal and agent.searched == 1
-    assert MctsAgent(3, me, kinds=()).choose(state, asked, legal) in legal
+    assert MctsAgent(3, me, kinds=(), announcements=False).choose(state, asked, legal) in legal
     after = step(state, legal[0])[0]
     agent._fight = None
     with register_pursuits(stay_in_place):

@@ -45,6 +45,7 @@ def test_mcts_answers_legally_within_its_budget(seed: int, pick: float) -> None:
         kinds=[asked.kind],
         max_steps=12,
         outside_combat=True,
+        announcements=False,  # searched by their own sweeps (test_mcts.py)
         finale=False,  # its games run to the end, whatever max_steps (test_endgame.py)
     )
     choice = agent.choose(redact(state, asked.player), asked, asked.choices)

@@ -150,7 +150,7 @@ class MctsAgent:
         overrule: float = OVERRULE,
         tree: bool = True,
         outside_combat: bool = False,
-        announcements: bool = False,
+        announcements: bool = True,
         width: int = WIDTH,
         announce_sweeps: int = ANNOUNCE_SWEEPS,
         finale: bool = True,
@@ -161,7 +161,7 @@ class MctsAgent:
         finale_finals: int = FINALE_FINALS,
         finale_cards: bool = False,
         final_only: bool = False,
-        fights: str = "rolled",
+        fights: str = "expected",
         opponent_tree: bool = True,
     ) -> None:
         if iterations < 1:
@@ -206,10 +206,10 @@ class MctsAgent:
         self.finale_rounds = finale_rounds
         self.finale_finals = finale_finals
         self.finale_cards = finale_cards
+        """The last rounds' activation sequences are searched too (IV-A-1)."""
         self.final_only = final_only
         """A final (``finale_finals``, the later sweeps of the activation search) is judged on
         its own games: the first sweeps chose the rival, so they flatter him."""
-        """The last rounds' activation sequences are searched too (IV-A-1)."""
         self.fights = fights
         self.opponent_tree = opponent_tree
         """The opponent's decisions in the tree are searched too (UCT, from his side); else
