@@ -45,6 +45,7 @@ from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import GameState, Pending, Phase, ProfileSummary
 from confrontation.engine.step import legal, start, step
 from confrontation.engine.strategic import tactics_candidates
+from engine_support import only
 
 
 def profile(pid: str, people: str = "lion", dis: int = 3, *abilities: str) -> ProfileSummary:
@@ -97,10 +98,6 @@ def to_floor(state: GameState, first: int = 0) -> Transition:
     return state, events + more
 
 
-def kinds(events: list[Event], cls: type[Event]) -> list[Event]:
-    return [e for e in events if isinstance(e, cls)]
-
-
 # --- IV-B-1 -----------------------------------------------------------------------------
 
 
@@ -122,8 +119,8 @@ def test_the_tactics_winner_decides_who_speaks_first(first: int) -> None:
 def test_playing_the_top_card_reveals_it_and_activates_all_its_fighters() -> None:
     state, _ = to_floor(game([3, 1], [1, 1]))
     state, events = step(state, PlayTop())
-    assert kinds(events, CardRevealed) == [CardRevealed(0, "p1-c1", "deck")]
-    assert [e.fighter for e in kinds(events, FighterActivated)] == [  # type: ignore[attr-defined]
+    assert only(events, CardRevealed) == [CardRevealed(0, "p1-c1", "deck")]
+    assert [e.fighter for e in only(events, FighterActivated)] == [
         "p1-c1-1",
         "p1-c1-2",
         "p1-c1-3",
@@ -137,7 +134,7 @@ def test_playing_the_top_card_reveals_it_and_activates_all_its_fighters() -> Non
 def test_then_he_passes_the_floor_to_his_enemy() -> None:
     state, _ = to_floor(game([1, 1], [1, 1]))
     state, events = answer(state, PlayTop(), EndActivation())
-    assert kinds(events, ActivationEnded) == [ActivationEnded(0, ("p1-c1",))]
+    assert only(events, ActivationEnded) == [ActivationEnded(0, ("p1-c1",))]
     assert state.pending == Pending("floor", 1)
     state, _ = step(state, PutInReserve())
     assert state.pending == Pending("floor", 0)
@@ -148,8 +145,8 @@ def test_putting_the_top_card_in_reserve_face_down() -> None:
     state, _ = to_floor(game([1, 1], [1, 1]))
     assert PutInReserve() in legal(state)
     state, events = step(state, PutInReserve())
-    assert kinds(events, CardPlacedInReserve) == [CardPlacedInReserve(0, "p1-c1")]
-    assert kinds(events, FighterActivated) == []
+    assert only(events, CardPlacedInReserve) == [CardPlacedInReserve(0, "p1-c1")]
+    assert only(events, FighterActivated) == []
     assert state.side(0).reserve == "p1-c1"
     assert state.side(0).deck == ("p1-c2",)
     assert not state.fighter("p1-c1-1").activated
@@ -179,7 +176,7 @@ def test_playing_the_reserve_instead_of_the_top_card() -> None:
     state, _ = to_floor(game([1, 1, 1], [1, 1, 1]))
     state, _ = answer(state, PutInReserve(), PlayTop(), EndActivation())
     state, events = step(state, PlayReserve())
-    assert kinds(events, CardRevealed) == [CardRevealed(0, "p1-c1", "reserve")]
+    assert only(events, CardRevealed) == [CardRevealed(0, "p1-c1", "reserve")]
     assert state.side(0).deck == ("p1-c2", "p1-c3")
     assert state.fighter("p1-c1-1").activated and not state.fighter("p1-c2-1").activated
 
@@ -189,14 +186,14 @@ def test_playing_the_reserve_plus_the_top_card_activates_both_together() -> None
     state, _ = to_floor(game([1, 2, 1], [1, 1, 1]))
     state, _ = answer(state, PutInReserve(), PlayTop(), EndActivation())
     state, events = step(state, PlayReserveAndTop())
-    assert kinds(events, CardRevealed) == [
+    assert only(events, CardRevealed) == [
         CardRevealed(0, "p1-c1", "reserve"),
         CardRevealed(0, "p1-c2", "deck"),
     ]
     assert state.activation is not None and state.activation.current is not None
     assert state.activation.current.fighters == ("p1-c1-1", "p1-c2-1", "p1-c2-2")
     state, events = step(state, EndActivation())
-    assert kinds(events, ActivationEnded) == [ActivationEnded(0, ("p1-c1", "p1-c2"))]
+    assert only(events, ActivationEnded) == [ActivationEnded(0, ("p1-c1", "p1-c2"))]
     assert state.side(0).deck == ("p1-c3",)
 
 
@@ -210,7 +207,7 @@ def test_the_player_with_fewer_cards_has_the_difference_in_refusals(
 ) -> None:
     state, events = to_floor(game(counts0, counts1))
     assert (state.side(0).refusals, state.side(1).refusals) == refusals
-    granted = {e.player: e.count for e in kinds(events, RefusalsGranted)}  # type: ignore[attr-defined]
+    granted = {e.player: e.count for e in only(events, RefusalsGranted)}
     assert granted == {p: n for p, n in enumerate(refusals) if n}
 
 
@@ -219,8 +216,8 @@ def test_a_refusal_plays_no_card_and_gives_the_floor_back() -> None:
     state, _ = to_floor(game([1], [1, 1, 1]))
     assert Refuse() in legal(state)
     state, events = step(state, Refuse())
-    assert kinds(events, CardRefused) == [CardRefused(0, 1)]
-    assert kinds(events, CardRevealed) == []
+    assert only(events, CardRefused) == [CardRefused(0, 1)]
+    assert only(events, CardRevealed) == []
     assert state.side(0).deck == ("p1-c1",)
     assert state.pending == Pending("floor", 1)
     state, _ = answer(state, PlayTop(), EndActivation(), Refuse(), PlayTop(), EndActivation())
@@ -267,9 +264,9 @@ def test_note_2_a_card_of_fighters_killed_during_the_phase_is_still_played() -> 
     killed = [dataclasses.replace(state.fighter(f), wounds=4) for f in ("p2-c1-1", "p2-c1-2")]
     state = state.with_fighters(*killed)
     state, events = step(state, PlayTop())
-    assert kinds(events, CardRevealed) == [CardRevealed(1, "p2-c1", "deck")]
-    assert kinds(events, FighterActivated) == []
-    assert kinds(events, ActivationEnded) == [ActivationEnded(1, ("p2-c1",))]
+    assert only(events, CardRevealed) == [CardRevealed(1, "p2-c1", "deck")]
+    assert only(events, FighterActivated) == []
+    assert only(events, ActivationEnded) == [ActivationEnded(1, ("p2-c1",))]
     assert state.pending == Pending("floor", 0)  # no action: the floor passes at once
 
 
@@ -310,7 +307,7 @@ def test_cards_of_fighters_eliminated_in_previous_rounds_leave_the_sequence() ->
     state = state.with_fighters(dataclasses.replace(state.fighter("p1-c2-1"), wounds=4))
     state, events = answer(state, PlayTop(), EndActivation(), PlayTop(), EndActivation(), PlayTop())
     assert state.round == 2
-    assert kinds(events, CardsWithdrawn) == [CardsWithdrawn(0, ("p1-c2",))]
+    assert only(events, CardsWithdrawn) == [CardsWithdrawn(0, ("p1-c2",))]
     assert set(legal(state)) == {PlaceCard("p1-c1")}
 
 
@@ -324,7 +321,7 @@ def test_tactics_roll_is_an_opposed_discipline_test() -> None:
     state = place_all(state)
     state, _ = answer(state, TacticsFighter("p1-c1-1"), TacticsFighter("p2-c1-1"))
     state, events = answer(state, DieFace(1), DieFace(3))  # 1 + 5 = 6 against 3 + 2 = 5
-    assert kinds(events, TacticsRolled) == [TacticsRolled((6, 5), 0)]
+    assert only(events, TacticsRolled) == [TacticsRolled((6, 5), 0)]
     assert state.pending == Pending("choose_first", 0)
 
 
@@ -334,10 +331,10 @@ def test_a_tied_tactics_roll_is_rolled_again() -> None:
     state = place_all(state)
     state, _ = answer(state, TacticsFighter("p1-c1-1"), TacticsFighter("p2-c1-1"))
     state, events = answer(state, DieFace(4), DieFace(4))
-    assert kinds(events, TacticsTied) == [TacticsTied((7, 7))]
+    assert only(events, TacticsTied) == [TacticsTied((7, 7))]
     assert state.pending == Pending("tactics_die", None)
     state, events = answer(state, DieFace(2), DieFace(3))
-    assert kinds(events, TacticsRolled) == [TacticsRolled((5, 6), 1)]
+    assert only(events, TacticsRolled) == [TacticsRolled((5, 6), 1)]
 
 
 @pytest.mark.rule("IV-A-2", "II-A-1", "II-A-3")
@@ -349,7 +346,7 @@ def test_a_six_may_be_raised_after_seeing_the_enemy_result() -> None:
     assert state.pending == Pending("tactics_raise", 0)
     assert set(legal(state)) == {Raise(), KeepResult()}
     state, events = answer(state, Raise(), DieFace(6), Raise(), DieFace(4))
-    assert kinds(events, TacticsRolled) == [TacticsRolled((16 + 3, 5 + 3), 0)]
+    assert only(events, TacticsRolled) == [TacticsRolled((16 + 3, 5 + 3), 0)]
 
 
 @pytest.mark.rule("IV-A-2", "II-A-1")
@@ -358,7 +355,7 @@ def test_a_one_after_a_raise_makes_the_natural_result_one() -> None:
     state = place_all(state)
     state, _ = answer(state, TacticsFighter("p1-c1-1"), TacticsFighter("p2-c1-1"))
     state, events = answer(state, DieFace(6), DieFace(2), Raise(), DieFace(1))
-    assert kinds(events, TacticsRolled) == [TacticsRolled((1 + 3, 2 + 3), 1)]
+    assert only(events, TacticsRolled) == [TacticsRolled((1 + 3, 2 + 3), 1)]
 
 
 @pytest.mark.rule("IV-A-2", "II-A-3")
@@ -375,7 +372,7 @@ def test_when_both_show_a_six_the_lower_final_result_decides_first() -> None:
     state, _ = answer(state, Raise(), DieFace(5))  # Player 2 now has 6 + 5 + 2 = 13
     assert state.pending == Pending("tactics_raise", 0)  # Player 1 decides knowing it
     state, events = answer(state, KeepResult())
-    assert kinds(events, TacticsRolled) == [TacticsRolled((10, 13), 1)]
+    assert only(events, TacticsRolled) == [TacticsRolled((10, 13), 1)]
 
 
 @pytest.mark.rule("IV-A-2")
@@ -413,7 +410,7 @@ def test_a_side_without_an_eligible_fighter_loses_the_tactics_roll() -> None:
     state = place_all(state)
     assert legal(state) == [TacticsFighter(None)]
     state, events = answer(state, TacticsFighter(None), TacticsFighter("p2-c1-1"))
-    assert kinds(events, TacticsRolled) == [TacticsRolled((0, 3), 1, uncontested=True)]
+    assert only(events, TacticsRolled) == [TacticsRolled((0, 3), 1, uncontested=True)]
     assert state.pending == Pending("choose_first", 1)
 
 
@@ -460,7 +457,7 @@ def test_maintenance_runs_its_steps_in_the_rulebook_order() -> None:
         for registration in registrations:
             registration.undo()
     assert calls == list(step_names())
-    started = [e.step for e in kinds(events, MaintenanceStepStarted)]  # type: ignore[attr-defined]
+    started = [e.step for e in only(events, MaintenanceStepStarted)]
     assert started == list(step_names())
 
 
@@ -479,7 +476,7 @@ def test_stunned_charged_and_defence_markers_are_removed_last() -> None:
     with register_maintenance_hook("returns", late_effect):
         state, events = play_round(state)
     assert seen == [True]
-    assert kinds(events, MarkersRemoved) == [
+    assert only(events, MarkersRemoved) == [
         MarkersRemoved("p1-c1-1", ("stunned", "charged")),
         MarkersRemoved("p2-c1-1", ("defence",)),
     ]

@@ -42,13 +42,9 @@ from confrontation.engine.state import GameState
 from confrontation.engine.step import legal
 from confrontation.geometry.measure import distance
 from confrontation.geometry.scenery import Scenery
-from engine_support import activate, answer, fighter, profile, skirmish
+from engine_support import activate, answer, fighter, only, profile, skirmish
 
 P1, P2 = 0, 1
-
-
-def of(log: list[Event], kind: type[Event]) -> list[Event]:
-    return [e for e in log if isinstance(e, kind)]
 
 
 def announce(state: GameState, log: list[Event], *choices: Announce) -> GameState:
@@ -71,7 +67,7 @@ def test_a_charge_measured_after_declaring_ends_in_contact_with_the_charged_mark
     assert Announce("p1-c1-1", "charge", "p2-c1-1") in options  # Z is seen: a charge
     assert not any(isinstance(c, Walk | Shoot | EndActivation) for c in options)  # IV-B-2
     state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1"))
-    [charged] = of(log, Charged)
+    [charged] = only(log, Charged)
     assert charged == Charged("p1-c1-1", ("p2-c1-1",), 9.5, ("p2-c1-1",))
     assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
     assert state.fighter("p2-c1-1").charged and state.fighter("p2-c1-1").attacked
@@ -98,8 +94,8 @@ def test_charge_penalty_examples_a_and_b_through_the_engine() -> None:
         Announce("p1-c1-1", "charge", "p2-c1-1"),
         Announce("p1-c1-2", "charge", "p2-c2-1"),
     )
-    charges = of(log, Charged)
-    assert [(c.fighter, c.targets, c.penalised) for c in charges] == [  # type: ignore[attr-defined]
+    charges = only(log, Charged)
+    assert [(c.fighter, c.targets, c.penalised) for c in charges] == [
         ("p1-c1-1", ("p2-c1-1",), ("p2-c1-1",)),
         ("p1-c1-2", ("p2-c2-1",), ()),
     ]
@@ -120,8 +116,8 @@ def test_charge_penalty_example_f_and_g_add_up_in_the_same_round() -> None:
         Announce("p1-c1-1", "charge", "p2-c1-1"),
         Announce("p1-c1-2", "charge", "p2-c1-1"),
     )
-    charges = of(log, Charged)
-    assert [c.penalised for c in charges] == [(), ("p2-c1-1",)]  # type: ignore[attr-defined]
+    charges = only(log, Charged)
+    assert [c.penalised for c in charges] == [(), ("p2-c1-1",)]
     assert state.fighter("p2-c1-1").charged
 
 
@@ -145,9 +141,9 @@ def test_charge_penalty_examples_h_and_i_charging_two_fighters(
         ]
         assert both, "a place in contact with both V and U is offered"
         state = answer(state, both[0], log)
-    [charged] = of(log, Charged)
-    assert charged.targets == ("p2-c1-1", "p2-c1-2")  # type: ignore[attr-defined]
-    assert charged.penalised == (("p2-c1-1", "p2-c1-2") if penalised else ())  # type: ignore[attr-defined]
+    [charged] = only(log, Charged)
+    assert charged.targets == ("p2-c1-1", "p2-c1-2")
+    assert charged.penalised == (("p2-c1-1", "p2-c1-2") if penalised else ())
 
 
 def _contacts_both(state: GameState, place: Place, targets: tuple[str, ...]) -> bool:
@@ -185,9 +181,9 @@ def test_an_assault_out_of_reach_moves_the_whole_potential_towards_the_target() 
     log: list[Event] = []
     state = activate(state, "p1-c1", log)
     state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1"))
-    [fell] = of(log, AssaultFellShort)
-    assert fell.distance == 37.5 and 19.5 <= fell.moved <= 20.0  # type: ignore[attr-defined]
-    assert not of(log, Charged) and not field_of(state).enemies_in_contact("p1-c1-1")
+    [fell] = only(log, AssaultFellShort)
+    assert fell.distance == 37.5 and 19.5 <= fell.moved <= 20.0
+    assert not only(log, Charged) and not field_of(state).enemies_in_contact("p1-c1-1")
 
 
 # --- V-B-1 walks and V-C disengagement ---------------------------------------------------------
@@ -212,7 +208,7 @@ def test_walk_destinations_are_within_mov_and_never_in_contact() -> None:
         assert distance(end, here.base("p2-c1-1")) > 0.0
     log: list[Event] = []
     state = answer(state, places[0], log)
-    assert of(log, Moved) and state.fighter("p1-c1-1").walked
+    assert only(log, Moved) and state.fighter("p1-c1-1").walked
     assert Walk("p1-c1-1") not in legal(state)  # V-B-1: one walk per round
 
 
@@ -234,9 +230,9 @@ def test_a_failed_disengagement_gives_the_defense_counter() -> None:
     state = answer(state, AnnouncementsDone(), log)
     state = answer(state, Walk("p1-c1-1", "agility"), log)
     state = answer(state, DieFace(2), log)  # INI 3 + 2 = 5 < 4 + 2 x 1
-    [test] = of(log, TestRolled)
-    assert (test.final, test.difficulty, test.success) == (5, 6, False)  # type: ignore[attr-defined]
-    assert of(log, DisengageFailed) and state.fighter("p1-c1-1").defence
+    [test] = only(log, TestRolled)
+    assert (test.final, test.difficulty, test.success) == (5, 6, False)
+    assert only(log, DisengageFailed) and state.fighter("p1-c1-1").defence
     assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c1-1"]
 
 
@@ -247,7 +243,7 @@ def test_a_successful_disengagement_allows_a_walk_of_mov_x_1_out_of_contact() ->
     state = answer(state, AnnouncementsDone(), log)
     state = answer(state, Walk("p1-c1-1", "force"), log)
     state = answer(state, DieFace(3), log)  # STR 5 - 2 = 3, + 3 = 6 >= 6
-    assert of(log, Disengaged)
+    assert only(log, Disengaged)
     places = [c for c in legal(state) if isinstance(c, Place)]
     assert places
     state = answer(state, places[0], log)
@@ -282,14 +278,14 @@ def test_the_reapers_shot_through_the_engine() -> None:
     assert Shoot("p1-c1-1", "p2-c1-1") in legal(state)
     state = answer(state, Shoot("p1-c1-1", "p2-c1-1"), log)
     state = answer(state, TakeCover(False), log)  # VI-A-2: the Wolfen could take cover
-    [fired] = of(log, ShotFired)
-    assert (fired.distance, fired.band, fired.difficulty) == (15.0, "medium", 7)  # type: ignore[attr-defined]
-    assert fired.explain == "7 - 1 (large target) + 1 (partially visible) = 7"  # type: ignore[attr-defined]
+    [fired] = only(log, ShotFired)
+    assert (fired.distance, fired.band, fired.difficulty) == (15.0, "medium", 7)
+    assert fired.explain == "7 - 1 (large target) + 1 (partially visible) = 7"
     state = answer(state, DieFace(4), log)  # AIM 4 + 4 = 8 >= 7: hit
     state = answer(state, DieFace(3), log)
     state = answer(state, DieFace(5), log)  # wound: 5 + 6 - 8 = 3, lowest 3: belly -> Light
-    assert of(log, ShotHit) == [ShotHit("p1-c1-1", "p2-c1-1", "p2-c1-1", None)]
-    assert of(log, Wounded) == [Wounded("p2-c1-1", "p1-c1-1", (3, 5), "belly", "light", 1)]
+    assert only(log, ShotHit) == [ShotHit("p1-c1-1", "p2-c1-1", "p2-c1-1", None)]
+    assert only(log, Wounded) == [Wounded("p2-c1-1", "p1-c1-1", (3, 5), "belly", "light", 1)]
     assert state.fighter("p2-c1-1").wounds == 1
 
 
@@ -302,9 +298,9 @@ def test_an_unmoving_shot_reads_one_row_down_and_the_shooter_may_not_walk_after(
         state = answer(state, choice, log)
     for face in (4, 3, 5):
         state = answer(state, DieFace(face), log)
-    assert of(log, ShotFired)[0].unmoving  # type: ignore[attr-defined]
+    assert only(log, ShotFired)[0].unmoving
     # row 2/3 read one row down (4/5), belly: Serious
-    assert of(log, Wounded) == [Wounded("p2-c1-1", "p1-c1-1", (3, 5), "belly", "serious", 2)]
+    assert only(log, Wounded) == [Wounded("p2-c1-1", "p1-c1-1", (3, 5), "belly", "serious", 2)]
     assert Walk("p1-c1-1") not in legal(state)
 
 
@@ -315,10 +311,10 @@ def test_a_target_that_takes_cover_is_harder_to_hit_and_must_move_under_cover() 
     state = answer(state, AnnouncementsDone(), log)
     state = answer(state, Shoot("p1-c1-1", "p2-c1-1"), log)
     state = answer(state, TakeCover(True), log)
-    assert of(log, ShotFired)[0].difficulty == 9  # type: ignore[attr-defined]
+    assert only(log, ShotFired)[0].difficulty == 9
     assert state.fighter("p2-c1-1").must_cover
     state = answer(state, DieFace(1), log)
-    assert of(log, ShotMissed)
+    assert only(log, ShotMissed)
     state = answer(state, EndActivation(), log)
     # the Wolfen's card: his only exclusive action is the move under cover
     assert state.pending is not None and state.pending.kind == "floor"
@@ -340,8 +336,8 @@ def test_a_shot_into_a_melee_may_hit_the_shooters_friend() -> None:
     state = answer(state, Shoot("p1-c1-1", "p2-c1-1"), log)  # engaged: no cover reaction
     for face in (5, 2, 1, 2):  # hit; distribution 2 -> the friend; a light wound roll
         state = answer(state, DieFace(face), log)
-    assert of(log, ShotHit) == [ShotHit("p1-c1-1", "p2-c1-1", "p1-c2-1", 2)]
-    assert of(log, Wounded)[0].fighter == "p1-c2-1"  # type: ignore[attr-defined]
+    assert only(log, ShotHit) == [ShotHit("p1-c1-1", "p2-c1-1", "p1-c2-1", 2)]
+    assert only(log, Wounded)[0].fighter == "p1-c2-1"
 
 
 @pytest.mark.rule("VI-B-3", "V-B-3")
@@ -360,18 +356,18 @@ def test_assault_shots_are_all_resolved_before_any_figure_moves() -> None:
         Announce("p1-c1-2", "charge", "p2-c1-1", shoot=True),
     )
     state = answer(state, TakeCover(False), log)
-    fired = of(log, ShotFired)[0]
-    assert fired.difficulty == 7 and fired.band == ""  # type: ignore[attr-defined]
+    fired = only(log, ShotFired)[0]
+    assert fired.difficulty == 7 and fired.band == ""
     for face in (5, 6, 6):  # hit (AIM 4 + 5), then a double 6: Killed Outright
         state = answer(state, DieFace(face), log)
-    assert of(log, FighterKilled) == [FighterKilled("p2-c1-1", "p1-c1-1")]
-    lost = of(log, ShotMissed)
-    assert [m.shooter for m in lost] == ["p1-c1-2"] and "eliminated" in lost[0].reason  # type: ignore[attr-defined]
+    assert only(log, FighterKilled) == [FighterKilled("p2-c1-1", "p1-c1-1")]
+    lost = only(log, ShotMissed)
+    assert [m.shooter for m in lost] == ["p1-c1-2"] and "eliminated" in lost[0].reason
     while state.pending is not None and state.pending.kind == "redirect":
         assert Redirect() in legal(state)
         state = answer(state, Redirect(), log)
     kinds = [e.kind for e in log]
-    assert of(log, Moved)  # each went towards where the target stood, then stayed
+    assert only(log, Moved)  # each went towards where the target stood, then stayed
     assert kinds.index("shot_missed") < kinds.index("moved")  # every shot before any move
 
 
@@ -385,7 +381,7 @@ def test_an_assault_shot_beyond_the_reach_of_the_charge_is_not_fired() -> None:
     state = announce(state, log, Announce("p1-c1-1", "charge", "p2-c1-1", shoot=True))
     if state.pending is not None and state.pending.kind == "take_cover":
         state = answer(state, TakeCover(False), log)
-    [missed] = of(log, ShotMissed)
-    assert "beyond the reach" in missed.reason  # type: ignore[attr-defined]
-    assert not of(log, ShotFired) and of(log, AssaultFellShort)
+    [missed] = only(log, ShotMissed)
+    assert "beyond the reach" in missed.reason
+    assert not only(log, ShotFired) and only(log, AssaultFellShort)
     assert KeepResult not in {type(c) for c in legal(state)}
