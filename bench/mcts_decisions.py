@@ -38,50 +38,57 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
 
 from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import MctsAgent, _assaults, ranked_assaults
 from confrontation.agents.spec import parse_agent_spec
-from confrontation.engine.questions import Choice
+from confrontation.engine.questions import Choice, Question
+from confrontation.engine.state import GameState
 from confrontation.sim.game import GameConfig
 from recorded import Position, questions_met
 
 
-def collect(games: int, kinds: frozenset[str], seed: int) -> list[Position]:
-    """The questions of ``kinds`` (more than one answer) in greedy-vs-greedy games."""
+def greedy_questions(
+    games: int, seed: int, wanted: Callable[[GameState, Question], bool]
+) -> list[Position]:
+    """The questions ``wanted`` met in ``games`` greedy-vs-greedy games (seeds from ``seed``)."""
     found: list[Position] = []
     for k in range(games):
         config = GameConfig(
             armies=("lion-vanguard", "lion-vanguard"), agents=("greedy", "greedy"), seed=seed + k
         )
-        found += questions_met(
-            config,
-            lambda _, asked: (
-                asked.kind in kinds and len(asked.choices) > 1 and asked.player is not None
-            ),
-        )
+        found += questions_met(config, wanted)
     return found
+
+
+def collect(games: int, kinds: frozenset[str], seed: int) -> list[Position]:
+    """The questions of ``kinds`` (more than one answer) in greedy-vs-greedy games."""
+    return greedy_questions(
+        games,
+        seed,
+        lambda _, asked: (
+            asked.kind in kinds and len(asked.choices) > 1 and asked.player is not None
+        ),
+    )
 
 
 def announcements(games: int, seed: int) -> list[Position]:
     """The announcements with an assault among their options in greedy-vs-greedy games, each
     with the options the search imagines (more than one)."""
     found: list[Position] = []
-    for k in range(games):
-        config = GameConfig(
-            armies=("lion-vanguard", "lion-vanguard"), agents=("greedy", "greedy"), seed=seed + k
-        )
-        met = questions_met(
-            config,
-            lambda state, asked: asked.player is not None and _assaults(state, asked.choices),
-        )
-        for state, asked, legal in met:
-            assert asked.player is not None
-            greedy = GreedyAgent(5, asked.player).choose(state, asked, legal)
-            options = MctsAgent(0, asked.player).candidates(state, legal, greedy)
-            if len(options) > 1:
-                found.append((state, asked, options))
+    met = greedy_questions(
+        games,
+        seed,
+        lambda state, asked: asked.player is not None and _assaults(state, asked.choices),
+    )
+    for state, asked, legal in met:
+        assert asked.player is not None
+        greedy = GreedyAgent(5, asked.player).choose(state, asked, legal)
+        options = MctsAgent(0, asked.player).candidates(state, legal, greedy)
+        if len(options) > 1:
+            found.append((state, asked, options))
     return found
 
 
@@ -93,24 +100,21 @@ def finale(
     positions with every legal answer (what the agent is asked)."""
     found: list[Position] = []
     asked_with: list[Position] = []
-    for k in range(games):
-        config = GameConfig(
-            armies=("lion-vanguard", "lion-vanguard"), agents=("greedy", "greedy"), seed=seed + k
-        )
-        met = questions_met(
-            config,
-            lambda state, asked: (
-                asked.player is not None and endgame.searched(state, asked, rounds, cards)
-            ),
-        )
-        for state, asked, legal in met:
-            assert asked.player is not None
-            greedy = GreedyAgent(5, asked.player).choose(state, asked, legal)
-            assaults = ranked_assaults(state, legal, greedy)[:2]
-            options = endgame.candidates(state, legal, greedy, 7, assaults)
-            if len(options) > 1:
-                found.append((state, asked, options))
-                asked_with.append((state, asked, legal))
+    met = greedy_questions(
+        games,
+        seed,
+        lambda state, asked: (
+            asked.player is not None and endgame.searched(state, asked, rounds, cards)
+        ),
+    )
+    for state, asked, legal in met:
+        assert asked.player is not None
+        greedy = GreedyAgent(5, asked.player).choose(state, asked, legal)
+        assaults = ranked_assaults(state, legal, greedy)[:2]
+        options = endgame.candidates(state, legal, greedy, 7, assaults)
+        if len(options) > 1:
+            found.append((state, asked, options))
+            asked_with.append((state, asked, legal))
     return found, asked_with
 
 
