@@ -49,6 +49,20 @@ def test_only_the_movements_of_the_last_round_are_searched() -> None:
 
 
 @pytest.mark.rule("III-A-2")
+def test_the_first_round_is_searched_only_in_a_game_of_one_round() -> None:
+    state, asked, _ = _in_round(2000, 0, "activation", rounds_left=1)
+
+    def at(round_: int, rounds: int) -> GameState:
+        return dataclasses.replace(state, round=round_, rounds=rounds)
+
+    assert not endgame.searched(at(1, 2), asked, rounds=2)  # a whole game to imagine
+    assert endgame.searched(at(2, 2), asked, rounds=2)
+    assert endgame.searched(at(1, 1), asked, rounds=2)  # the only round is the last
+    assert endgame.searched(at(2, 3), asked, rounds=2)
+    assert not endgame.searched(at(1, 3), asked, rounds=3)
+
+
+@pytest.mark.rule("III-A-2")
 def test_a_moves_end_candidates_stand_in_each_area_it_reaches() -> None:
     state, asked, legal = _in_round(1000, 0, "destination", rounds_left=1)
     assert asked.player is not None

@@ -101,7 +101,8 @@ WIN = 200.0
 army's worth: no fight of the last round is worth the game)."""
 
 FINALE_ROUNDS = 2
-"""The last rounds whose movement decisions are searched to the end of the game."""
+"""The last rounds whose movement decisions are searched to the end of the game (never the
+first of a game of several rounds: :func:`~confrontation.agents.endgame.last_round`)."""
 
 FINALE_FINALS = 0
 """Further imagined games, to the end of the game, for the greedy answer and the best other
