@@ -167,3 +167,14 @@ def test_resuming_a_finished_game_is_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "--resume", "1", "--db", str(db)])
     assert result.exit_code == 2
     assert "finished" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("option", ["--svg", "--log"])
+def test_an_output_that_cannot_be_written_saves_no_game(tmp_path: Path, option: str) -> None:
+    db = tmp_path / "games.db"
+    armies = small_armies(tmp_path)
+    unwritable = str(tmp_path / "no-such-dir" / "out")
+    played = runner.invoke(app, play_args(armies, db, option, unwritable))
+    assert played.exit_code == 2
+    assert f"{option} {unwritable}: cannot write" in played.stderr
+    assert not db.exists() or open_store(str(db)).count() == 0

@@ -258,21 +258,6 @@ def play_command(
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
 
-    def show(
-        cfg: GameConfig,
-        on_event: Callable[[ev.Event], None] | None,
-        resume_log: Sequence[ev.Event] | None,
-    ) -> GameResult:
-        return run_and_show(
-            cfg,
-            as_json=as_json,
-            log=log,
-            svg=svg,
-            seed_given=seed is not None or resume_log is not None,
-            on_event=on_event,
-            resume_log=resume_log,
-        )
-
     if resume is not None:
         given = (scenario, armies, agents, seed, rounds)
         if no_store or any(option is not None for option in given):
@@ -281,29 +266,52 @@ def play_command(
                 "agents and their options, seed, rounds): drop --scenario, --armies, --agents, "
                 "--seed, --rounds and --no-store"
             )
-        resume_saved(resume, db, show)
-        return
-    names, options = parse_agents(agents if agents is not None else ",".join(DEFAULT_AGENTS))
-    config = GameConfig(
-        scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
-        armies=armies if armies is not None else DEFAULT_ARMIES,
-        agents=names,
-        seed=seed if seed is not None else secrets.randbits(32),
-        rounds=rounds,
-        agent_options=options,
-    )
-    if no_store:
-        show(config, None, None)
     else:
-        play_saved(config, db, show)
+        names, options = parse_agents(agents if agents is not None else ",".join(DEFAULT_AGENTS))
+    # the output files are opened before a game is saved: one that cannot be written leaves
+    # no interrupted game behind
+    with ExitStack() as stack:
+        log_file = _open(log, "--log", stack) if log is not None else None
+        svg_file = _open(svg, "--svg", stack) if svg is not None else None
+
+        def show(
+            cfg: GameConfig,
+            on_event: Callable[[ev.Event], None] | None,
+            resume_log: Sequence[ev.Event] | None,
+        ) -> GameResult:
+            return run_and_show(
+                cfg,
+                as_json=as_json,
+                log_file=log_file,
+                svg_file=svg_file,
+                seed_given=seed is not None or resume_log is not None,
+                on_event=on_event,
+                resume_log=resume_log,
+            )
+
+        if resume is not None:
+            resume_saved(resume, db, show)
+            return
+        config = GameConfig(
+            scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
+            armies=armies if armies is not None else DEFAULT_ARMIES,
+            agents=names,
+            seed=seed if seed is not None else secrets.randbits(32),
+            rounds=rounds,
+            agent_options=options,
+        )
+        if no_store:
+            show(config, None, None)
+        else:
+            play_saved(config, db, show)
 
 
 def run_and_show(
     config: GameConfig,
     *,
     as_json: bool = False,
-    log: Path | None = None,
-    svg: Path | None = None,
+    log_file: IO[str] | None = None,
+    svg_file: IO[str] | None = None,
     seed_given: bool = True,
     on_event: Callable[[ev.Event], None] | None = None,
     resume_log: Sequence[ev.Event] | None = None,
@@ -311,52 +319,50 @@ def run_and_show(
     """Play ``config`` and show it: the narration and scoreboard, or the JSON document.
 
     ``on_event`` / ``resume_log`` are passed to :func:`~confrontation.sim.game.play_game`
-    (saved games: record each event, continue an interrupted game).
+    (saved games: record each event, continue an interrupted game); the event log and the
+    final battlefield go to ``log_file`` and ``svg_file``.
     """
     console = Console(highlight=False, soft_wrap=True)
-    with ExitStack() as stack:
-        log_file = _open(log, "--log", stack) if log is not None else None
-        svg_file = _open(svg, "--svg", stack) if svg is not None else None
-        sinks: list[Callable[[ev.Event], None]] = []
-        if not seed_given:  # told once the game has begun (a set-up error tells nothing else)
+    sinks: list[Callable[[ev.Event], None]] = []
+    if not seed_given:  # told once the game has begun (a set-up error tells nothing else)
 
-            def tell_seed(event: ev.Event) -> None:
-                if not isinstance(event, ev.GameStarted):
-                    return
-                note = f"seed {config.seed} (play this game again with --seed {config.seed})"
-                if as_json:
-                    sys.stderr.write(note + "\n")
-                else:
-                    console.print(note[0].upper() + note[1:])
+        def tell_seed(event: ev.Event) -> None:
+            if not isinstance(event, ev.GameStarted):
+                return
+            note = f"seed {config.seed} (play this game again with --seed {config.seed})"
+            if as_json:
+                sys.stderr.write(note + "\n")
+            else:
+                console.print(note[0].upper() + note[1:])
 
-            sinks.append(tell_seed)
-        if not as_json:
-            narration = Narration(console)
-            if resume_log:
-                narration.prime(resume_log)
-            sinks.append(narration)
-        if log_file is not None:
-            out = log_file
-            for old in resume_log or ():
-                out.write(event_line(old) + "\n")
+        sinks.append(tell_seed)
+    if not as_json:
+        narration = Narration(console)
+        if resume_log:
+            narration.prime(resume_log)
+        sinks.append(narration)
+    if log_file is not None:
+        out = log_file
+        for old in resume_log or ():
+            out.write(event_line(old) + "\n")
 
-            def write(event: ev.Event) -> None:
-                out.write(event_line(event) + "\n")
+        def write(event: ev.Event) -> None:
+            out.write(event_line(event) + "\n")
 
-            sinks.append(write)
-        if on_event is not None:
-            sinks.append(on_event)
+        sinks.append(write)
+    if on_event is not None:
+        sinks.append(on_event)
 
-        def tell(event: ev.Event) -> None:
-            for sink in sinks:
-                sink(event)
+    def tell(event: ev.Event) -> None:
+        for sink in sinks:
+            sink(event)
 
-        try:
-            result = play_game(config, on_event=tell, resume_log=resume_log)
-        except (LoadError, GameSetupError, EngineError) as exc:
-            fail(str(exc))
-        if svg_file is not None:
-            svg_file.write(battlefield_svg(result.state) + "\n")
+    try:
+        result = play_game(config, on_event=tell, resume_log=resume_log)
+    except (LoadError, GameSetupError, EngineError) as exc:
+        fail(str(exc))
+    if svg_file is not None:
+        svg_file.write(battlefield_svg(result.state) + "\n")
     if as_json:
         sys.stdout.write(json.dumps(result_document(result), ensure_ascii=False) + "\n")
     else:
