@@ -258,6 +258,7 @@ def play_command(
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
 
+    config: GameConfig | None = None  # None: the saved game ``resume`` goes on
     if resume is not None:
         given = (scenario, armies, agents, seed, rounds)
         if no_store or any(option is not None for option in given):
@@ -268,6 +269,14 @@ def play_command(
             )
     else:
         names, options = parse_agents(agents if agents is not None else ",".join(DEFAULT_AGENTS))
+        config = GameConfig(
+            scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
+            armies=armies if armies is not None else DEFAULT_ARMIES,
+            agents=names,
+            seed=seed if seed is not None else secrets.randbits(32),
+            rounds=rounds,
+            agent_options=options,
+        )
     # the output files are opened before a game is saved: one that cannot be written leaves
     # no interrupted game behind
     with ExitStack() as stack:
@@ -289,18 +298,10 @@ def play_command(
                 resume_log=resume_log,
             )
 
-        if resume is not None:
+        if config is None:
+            assert resume is not None
             resume_saved(resume, db, show)
-            return
-        config = GameConfig(
-            scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
-            armies=armies if armies is not None else DEFAULT_ARMIES,
-            agents=names,
-            seed=seed if seed is not None else secrets.randbits(32),
-            rounds=rounds,
-            agent_options=options,
-        )
-        if no_store:
+        elif no_store:
             show(config, None, None)
         else:
             play_saved(config, db, show)
