@@ -25,7 +25,13 @@ from confrontation.engine.contact_limits import (
     limit_of,
     position_problems,
 )
-from confrontation.engine.events import AssaultFellShort, Charged, Engaged, Event
+from confrontation.engine.events import (
+    ActionAnnounced,
+    AssaultFellShort,
+    Charged,
+    Engaged,
+    Event,
+)
 from confrontation.engine.field import field_of
 from confrontation.engine.neutral import NeutralSpec, add_neutrals
 from confrontation.engine.pursuit import table_pursuits
@@ -33,13 +39,14 @@ from confrontation.engine.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
+    DieFace,
     EndActivation,
     Place,
     PlayTop,
 )
-from confrontation.engine.setup import place
+from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place
 from confrontation.engine.state import GameState
-from confrontation.engine.step import legal
+from confrontation.engine.step import is_chance, legal, start
 from confrontation.geometry.contact import in_contact
 from engine_support import activate, answer, fighter, only, skirmish
 
@@ -279,3 +286,59 @@ def test_neutral_fighters_count_as_enemies_and_are_refused_past_the_limit() -> N
     state = skirmish([[(soldier, 3)], [(small, 1)]], positions)
     with pytest.raises(ContactLimitError, match="II-E-3: fighter p2-c1-1"):
         add_neutrals(state, [NeutralSpec(soldier, 44.0, 27.5, 90.0)])
+
+
+@pytest.mark.rule("II-E-3", "XX-E-1")
+def test_a_neutral_whose_nearest_fighter_is_at_his_limit_assaults_the_nearest_he_may() -> None:
+    """XX-E-1 with II-E-3 (ruling "II-E-3 — contact limits"): a neutral fighter assaults the
+    nearest non-neutral fighter; a small imp touched by three enemies already "cannot be
+    charged or engaged by one more enemy" (§9), so the beast assaults the nearest fighter he
+    may still reach: the guard touching the imp's north side."""
+    imp, guard = fighter("Imp", size="small"), fighter("Guard")
+    positions = {
+        "p1-c1-1": (50.0, 30.0, 0.0),  # the imp
+        "p2-c1-1": (50.0, 32.5, 270.0),  # north of him
+        "p2-c1-2": (50.0, 27.5, 90.0),  # south
+        "p2-c1-3": (47.5, 30.0, 0.0),  # west
+    }
+    state = skirmish([[(imp, 1)], [(guard, 3)]], positions)
+    # the beast, east of the imp and facing him: the imp is the nearest (12.01 cm)
+    state = add_neutrals(state, [NeutralSpec(fighter("Beast"), 62.0, 30.5, 180.0)])
+    faces = iter([5, 2])
+    state, log = start(state)
+    while state.pending is not None and state.pending.kind != "floor":
+        choice = DieFace(next(faces)) if is_chance(state) else legal(state)[0]
+        state = answer(state, choice, log)
+    [announced] = only(log, ActionAnnounced)
+    assert (announced.fighter, announced.target) == ("n-c1-1", "p2-c1-1")
+    assert len(field_of(state).enemies_in_contact("p1-c1-1")) == 3
+
+
+@pytest.mark.rule("II-E-3", "III-B-2")
+def test_no_deployment_spot_puts_a_fighter_past_his_limit() -> None:
+    """§9: deployment is bound too. A small neutral imp stands in Player 1's deployment area
+    (a scenario may put one there) next to a spot of the deployment grid: while he is touched
+    by two of Player 1's fighters that spot is offered; once three touch him, it is not."""
+    soldier, imp = fighter("Soldier"), fighter("Imp", size="small")
+    specs = [SideSpec("A", "lion", ((soldier, 4),)), SideSpec("B", "lion", ((soldier, 1),))]
+    state = on_battlefield(game_from_specs(specs), scenery=(), zones=(0, 1))
+    state, log = start(state)
+    dice = iter([5, 2] * 10)
+    while state.pending is None or (state.pending.kind, state.pending.player) != ("deploy", 0):
+        choice = DieFace(next(dice)) if is_chance(state) else legal(state)[0]
+        state = answer(state, choice, log)
+    assert "p1-c1-1" not in field_of(state).owners  # the next to deploy
+    spots = [c for c in legal(state) if isinstance(c, Place)]
+    spot = min(spots, key=lambda c: math.dist((c.x, c.y), (25.0, 30.0)))
+    # the imp east of the spot, touching its front; fighters north, south and east of him
+    x, y = spot.x + 2.5, spot.y
+    state = add_neutrals(state, [NeutralSpec(imp, x, y, 180.0)])
+    two = place(state, {"p1-c1-2": (x, y + 2.5, 270.0), "p1-c1-3": (x, y - 2.5, 90.0)})
+    assert spot in legal(two)
+    three = place(two, {"p1-c1-4": (x + 2.5, y, 180.0)})
+    assert len(field_of(three).enemies_in_contact("n-c1-1")) == 3
+    offered = [c for c in legal(three) if isinstance(c, Place)]
+    assert spot not in offered
+    template = field_of(three).base("p1-c1-2")
+    imp_base = field_of(three).base("n-c1-1")
+    assert not any(in_contact(template.moved(c.x, c.y, c.facing), imp_base) for c in offered)
