@@ -16,10 +16,12 @@ is the issue's own case: "a fifth can reach a normal-size fighter on a round bas
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
 
+from confrontation.engine.combat_questions import AllocateDice, NameFighter, Pursue
 from confrontation.engine.contact_limits import (
     ContactLimitError,
     limit_of,
@@ -41,12 +43,13 @@ from confrontation.engine.questions import (
     Choice,
     DieFace,
     EndActivation,
+    KeepResult,
     Place,
     PlayTop,
 )
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place
-from confrontation.engine.state import GameState
-from confrontation.engine.step import is_chance, legal, start
+from confrontation.engine.state import GameState, Phase
+from confrontation.engine.step import advance, is_chance, legal, start
 from confrontation.geometry.contact import in_contact
 from engine_support import activate, answer, fighter, only, skirmish
 
@@ -342,3 +345,42 @@ def test_no_deployment_spot_puts_a_fighter_past_his_limit() -> None:
     template = field_of(three).base("p1-c1-2")
     imp_base = field_of(three).base("n-c1-1")
     assert not any(in_contact(template.moved(c.x, c.y, c.facing), imp_base) for c in offered)
+
+
+@pytest.mark.rule("II-E-3", "VII-C-6")
+def test_a_pursuit_reaches_the_limit_and_the_next_pursuer_is_refused() -> None:
+    """§9: pursuits are bound. Guard B kills his only enemy (Authority, initiative and a 6-6
+    wound with fixed dice) and pursues (MOV 10: 5 cm), engaging a small imp touched by two
+    enemies already: the imp reaches his limit of 3. Guard C, 3.6 cm from the imp's free
+    south side, could engage him by a pursuit before; now no pursuit move of his does."""
+    guard = fighter("Guard", ap=30, ini=4, att=5, strength=8)
+    imp, weak = fighter("Imp", size="small", ap=10, res=12), fighter("Weak", ap=5, res=1)
+    b, c, y, t = "p1-c1-1", "p1-c3-1", "p2-c1-1", "p2-c2-1"
+    positions = {
+        b: (40.0, 30.0, 0.0),
+        y: (42.5, 30.0, 180.0),  # B's enemy, in contact with him
+        t: (44.0, 34.5, 180.0),  # the imp
+        "p1-c2-1": (44.0, 37.0, 270.0),  # north of the imp
+        "p1-c2-2": (46.5, 34.5, 180.0),  # east of the imp
+        c: (46.0, 28.5, 90.0),  # south-east of the imp, touching nobody
+    }
+    cards = [[(guard, 1), (guard, 2), (guard, 1)], [(weak, 1), (imp, 1)]]
+    state = skirmish(cards, positions)
+    assert t in {e for m in table_pursuits(state, c, 5) for e in m.engage}
+    state, log = advance(dataclasses.replace(state, phase=Phase.COMBAT))
+    script: list[Choice | int] = [
+        *(NameFighter(b), NameFighter(y), 6, 1, KeepResult()),  # Authority: Player 1
+        *(AllocateDice(y, 2, 0), AllocateDice(b, 2, 0)),
+        *(6, 6, KeepResult(), KeepResult()),  # initiative: B first
+        *(6, 6),  # B's wound roll kills Y
+    ]
+    for item in script:
+        choice = DieFace(item) if isinstance(item, int) else item
+        assert choice in legal(state), choice
+        state = answer(state, choice, log)
+    assert not state.fighter(y).alive
+    assert state.pending is not None and state.pending.kind == "pursue"
+    [engage] = [m for m in legal(state) if isinstance(m, Pursue) and t in m.engage]
+    state = answer(state, engage, log)
+    assert sorted(field_of(state).enemies_in_contact(t)) == [b, "p1-c2-1", "p1-c2-2"]
+    assert t not in {e for m in table_pursuits(state, c, 5) for e in m.engage}
