@@ -31,7 +31,12 @@ from confrontation.engine.actions import (
 )
 from confrontation.engine.activation import register_action_provider
 from confrontation.engine.combat import register_contacts
-from confrontation.engine.contact_limits import is_full, limit_of, placement_filter
+from confrontation.engine.contact_limits import (
+    is_full,
+    limit_of,
+    placement_filter,
+    placement_problem,
+)
 from confrontation.engine.events import (
     ActionAnnounced,
     AssaultFellShort,
@@ -683,7 +688,13 @@ def _rotation_sets(state: GameState) -> list[tuple[str, ...]]:
         charged[t] = (power, ok)
     power = state.profile(state.fighter(action.fighter).profile).power
     sets = rotatable_sets(power, charged)
-    return [tuple(sorted(s)) for s in sets if _jointly_ok(here, charger, tuple(sorted(s)))]
+    return [
+        tuple(sorted(s))
+        for s in sets
+        if _jointly_ok(here, charger, tuple(sorted(s)))
+        # II-E-3: a turned base touching new enemies keeps everybody within his limit
+        and placement_problem(state, here, {t: _turned(here, charger, t) for t in s}) is None
+    ]
 
 
 def _jointly_ok(here: Field, charger: Base, group: tuple[str, ...]) -> bool:
