@@ -21,6 +21,7 @@ from confrontation.engine.record import replay
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place
 from confrontation.engine.state import GameState, state_from_json, state_to_json
 from confrontation.engine.step import start
+from confrontation.geometry.bases import max_enemies_in_contact
 from confrontation.geometry.measure import distance, wholly_within
 from engine_support import KindAgent, fighter, passing_combat_phase, play_out, profile
 
@@ -52,6 +53,10 @@ def check(state: GameState, events: list[Event]) -> None:
         for b in ids[k + 1 :]:
             overlap = here.base(a).polygon.intersection(here.base(b).polygon).area
             assert overlap < 1e-3, f"{a} and {b} overlap ({overlap:.4f} cm²)"
+    for fighter_id in ids:  # II-E-3: never more enemies in contact than the size allows
+        size = state.profile(state.fighter(fighter_id).profile).size
+        count = len(here.enemies_in_contact(fighter_id))
+        assert count <= max_enemies_in_contact(size), f"{fighter_id} ({size}) touches {count}"
     for event in events:
         if isinstance(event, Charged | Engaged) and state.fighter(event.fighter).in_play:
             for target in event.targets:
@@ -92,6 +97,45 @@ def test_random_games_stay_legal_and_replay(seed: int) -> None:
         again, log_again = play(seed)
         assert again == final and log_again == log  # same seed, same game
         assert state_from_json(state_to_json(final)) == final
+
+
+def crowd(seed: int) -> GameState:
+    """Eight soldiers (MOV 15) in a ring 12 cm round two small imps (II-E-3 limit: 3)."""
+    soldier, imp = fighter("Soldier", mov=15.0), fighter("Imp", size="small", mov=5.0)
+    specs = [
+        SideSpec("Many", "lion", ((soldier, 4), (soldier, 4))),
+        SideSpec("Few", "lion", ((imp, 2),)),
+    ]
+    state = game_from_specs(specs, rounds=4, seed=seed)
+    state = on_battlefield(state, scenery=(), zones=(0, 1), deploy=False)
+    positions = {"p2-c1-1": (55.0, 30.0, 0.0), "p2-c1-2": (65.0, 30.0, 180.0)}
+    for k in range(8):
+        a = 2 * math.pi * k / 8
+        spot = (60 + 12 * math.cos(a), 30 + 12 * math.sin(a), (math.degrees(a) + 180) % 360)
+        positions[f"p1-c{1 + k // 4}-{1 + k % 4}"] = spot
+    return place(state, positions)
+
+
+@pytest.mark.rule("II-E-3")
+def test_random_crowds_never_pass_the_contact_limits() -> None:
+    """II-E-3 / CLARIFICATIONS §9: "A fighter already touched by his limit cannot be charged
+    or engaged by one more enemy." Eight soldiers assail two small imps in seeded random
+    games: after every step nobody touches more enemies than his size allows (``check``),
+    and the imps do reach their limit of 3."""
+    most = 0
+    with passing_combat_phase():
+        for seed in range(1, 13):
+            state, _ = start(crowd(seed))
+            agents = [KindAgent(seed + 100), KindAgent(seed + 200)]
+
+            def after(state: GameState, _: Question, events: list[Event]) -> None:
+                nonlocal most
+                check(state, events)
+                here = field_of(state)
+                most = max([most, *(len(here.enemies_in_contact(i)) for i in here.ids())])
+
+            play_out(state, agents, after)
+    assert most == 3
 
 
 @settings(max_examples=15, deadline=None)

@@ -170,3 +170,30 @@ def test_contact_position_goes_round_a_fighter_in_the_way_or_pushes_it() -> None
             assert not x.polygon.buffer(-0.006).intersects(y.polygon.buffer(-0.006))
     for i, moved in pushed.pushed:
         assert math.dist(moved.centre, ring[i].centre) <= 1.0 + 1e-9
+
+
+@pytest.mark.rule("II-E-3")
+def test_contact_position_skips_the_places_the_caller_refuses() -> None:
+    """``accept`` (the engine's II-E-3 contact limits) refuses places: the nearest accepted
+    one is returned, free or with a push (II-E-1); none accepted, none returned."""
+    target = Base.of("normal", "square", 50, 30)
+    mover = Base.of("normal", "square", 50, 10)
+    nearest = nearest_contact_position(mover, target, reference=mover.sight)
+    assert nearest is not None and nearest.base.y < target.y  # below the target
+    above = nearest_contact_position(
+        mover, target, reference=mover.sight, accept=lambda p: p.base.y > target.y
+    )
+    assert above is not None and above.base.y > target.y and in_contact(above.base, target)
+    assert nearest_contact_position(mover, target, accept=lambda p: False) is None
+    # with pushes: the large target ringed as above, every pushed placement refused
+    large = Base.of("large", "square", 50, 30)
+    ring = [
+        Base.of("normal", "square", 50, 26.875, 90),
+        Base.of("normal", "square", 50, 33.125, 270),
+        Base.of("normal", "square", 46.875, 30, 0),
+        Base.of("normal", "square", 53.125, 30, 180),
+    ]
+    refused = nearest_contact_position(
+        mover, large, ring, reference=mover.sight, pushable=[0, 1, 2, 3], accept=lambda p: False
+    )
+    assert refused is None

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from confrontation.dice import FACES, ScriptedRoller
 from confrontation.engine.activation import _pass_floor, open_floor
+from confrontation.engine.contact_limits import placement_problem
 from confrontation.engine.events import (
     ActivationEnded,
     Deployed,
@@ -30,7 +31,7 @@ from confrontation.engine.events import (
     SceneryLaid,
     ZoneChosen,
 )
-from confrontation.engine.field import deployment_spots, field_of, piece_of, table_of
+from confrontation.engine.field import base_of, deployment_spots, field_of, piece_of, table_of
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, ChooseZone, DieFace, Option, Place, Question
 from confrontation.engine.registry import (
@@ -221,7 +222,22 @@ def _zone_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 def _deploy_legal(state: GameState) -> list[Choice]:
     fighter_id = _next_to_place(state)
     assert fighter_id is not None
-    spots = deployment_spots(state, state.fighter(fighter_id))
+    fighter = state.fighter(fighter_id)
+    spots = deployment_spots(state, fighter)
+    # II-E-3 (CLARIFICATIONS §9): a spot touching enemies keeps everybody within his limit
+    # (only measured when an enemy stands within 10 cm of the spots: areas rarely touch)
+    here, template = field_of(state), base_of(state, fighter)
+    if spots and any(
+        min(s.x for s in spots) - 10 <= b.x <= max(s.x for s in spots) + 10
+        and min(s.y for s in spots) - 10 <= b.y <= max(s.y for s in spots) + 10
+        for b in (here.base(i) for i in here.ids() if here.owners[i] != fighter.player)
+    ):
+        spots = [
+            s
+            for s in spots
+            if placement_problem(state, here, {fighter_id: template.moved(s.x, s.y, s.facing)})
+            is None
+        ]
     if not spots:
         raise EngineError(f"no room left in the deployment area for {fighter_id} (III-B-2)")
     return [Place(s.x, s.y, s.facing) for s in spots]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -197,9 +197,13 @@ class Field:
         return self._paths[key]
 
     def contact_position(
-        self, mover: str, target: str, reference: tuple[float, float] | None = None
+        self,
+        mover: str,
+        target: str,
+        reference: tuple[float, float] | None = None,
+        accept: Callable[[ContactPlacement], bool] | None = None,
     ) -> ContactPlacement | None:
-        return self.battlefield.contact_position(mover, target, reference=reference)
+        return self.battlefield.contact_position(mover, target, reference=reference, accept=accept)
 
     def others(self, mover: str) -> BaseGeometry:
         """Every base in play but the mover's, and the scenery nobody crosses, as one shape."""

@@ -31,6 +31,12 @@ from confrontation.engine.actions import (
 )
 from confrontation.engine.activation import register_action_provider
 from confrontation.engine.combat import register_contacts
+from confrontation.engine.contact_limits import (
+    is_full,
+    limit_of,
+    placement_filter,
+    placement_problem,
+)
 from confrontation.engine.events import (
     ActionAnnounced,
     AssaultFellShort,
@@ -77,7 +83,7 @@ from confrontation.engine.state import (
     GameState,
     player_name,
 )
-from confrontation.geometry.bases import Base, max_enemies_in_contact
+from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import ContactPlacement, in_contact
 from confrontation.geometry.measure import distance
 from confrontation.rules.characteristics import Characteristic
@@ -138,8 +144,7 @@ def disengage_methods(state: GameState, here: Field, fighter_id: str) -> list[st
     """V-C: the ways this fighter may try to disengage now (none if he may not)."""
     fighter = state.fighter(fighter_id)
     foes = here.enemies_in_contact(fighter_id)
-    size = here.base(fighter_id).size
-    if not can_try_disengaging(len(foes), max_enemies_in_contact(size), fighter.attacked):
+    if not can_try_disengaging(len(foes), limit_of(state, fighter_id), fighter.attacked):
         return []
     methods = [DisengageMethod.AGILITY.value]
     if _disengage_value(state, fighter, foes, DisengageMethod.FORCE) is not None:
@@ -195,6 +200,8 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
             if movement(state, fighter) > 0:
                 mine += [Announce(f, "run"), Announce(f, "cover")]
                 for e in _enemies(state, here, f):
+                    if is_full(state, here, e):  # II-E-3: no room for one more enemy
+                        continue
                     if here.sight(f, e).any:  # V-B-3: seen at the start, a charge
                         mine.append(Announce(f, "charge", e))
                         if profile.shooter:
@@ -204,7 +211,8 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
         elif movement(state, fighter) > 0:
             for method in disengage_methods(state, here, f):
                 for e in _enemies(state, here, f):
-                    mine.append(Announce(f, "engage", e, method=method))
+                    if not is_full(state, here, e, leaving=(f,)):  # II-E-3
+                        mine.append(Announce(f, "engage", e, method=method))
         choices += mine
     if not obliged:
         choices.append(AnnouncementsDone())
@@ -514,10 +522,13 @@ def _placements(state: GameState, here: Field, mover: str, target: str) -> list[
     """Places in contact with ``target`` (V-B-3), the nearest first, then one in contact
     with each other enemy close enough to be charged too ("charging several enemies")."""
     action = action_of(state)
+    if is_full(state, here, target, leaving=(mover,)):
+        return []  # II-E-3: he may take no more enemies (the assault falls short)
     path = here.path(mover, target, pass_through(state, here, mover))
     if path is None:
         return []
-    first = here.contact_position(mover, target, reference=path.end)
+    within = placement_filter(state, here, mover, target)  # II-E-3, every place offered
+    first = here.contact_position(mover, target, reference=path.end, accept=within)
     if first is None or not _placement_ok(here, mover, first):
         return []
     out = [first]
@@ -529,9 +540,9 @@ def _placements(state: GameState, here: Field, mover: str, target: str) -> list[
         other_base = here.base(other)
         if distance(target_base, other_base) > mover_base.width + 0.5:
             continue
-        if in_contact(first.base, other_base):
+        if in_contact(first.base, other_base) or is_full(state, here, other, leaving=(mover,)):
             continue
-        extra = here.contact_position(mover, target, reference=other_base.centre)
+        extra = here.contact_position(mover, target, reference=other_base.centre, accept=within)
         if extra is None or not in_contact(extra.base, other_base):
             continue
         if not _placement_ok(here, mover, extra):
@@ -677,7 +688,13 @@ def _rotation_sets(state: GameState) -> list[tuple[str, ...]]:
         charged[t] = (power, ok)
     power = state.profile(state.fighter(action.fighter).profile).power
     sets = rotatable_sets(power, charged)
-    return [tuple(sorted(s)) for s in sets if _jointly_ok(here, charger, tuple(sorted(s)))]
+    return [
+        tuple(sorted(s))
+        for s in sets
+        if _jointly_ok(here, charger, tuple(sorted(s)))
+        # II-E-3: a turned base touching new enemies keeps everybody within his limit
+        and placement_problem(state, here, {t: _turned(here, charger, t) for t in s}) is None
+    ]
 
 
 def _jointly_ok(here: Field, charger: Base, group: tuple[str, ...]) -> bool:
@@ -803,7 +820,11 @@ def _redirect_legal(state: GameState) -> list[Choice]:
     choices: list[Choice] = [Redirect()]
     if action.potential > 0.05:
         choices.append(Redirect(run=True))
-        choices += [Redirect(e) for e in _enemies(state, here, action.fighter)]
+        choices += [
+            Redirect(e)
+            for e in _enemies(state, here, action.fighter)
+            if not is_full(state, here, e)  # II-E-3
+        ]
     return choices
 
 

@@ -40,7 +40,7 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from confrontation.dice import FACES
@@ -52,6 +52,7 @@ from confrontation.engine.combat_questions import (
     Pursue,
     SplitMelee,
 )
+from confrontation.engine.contact_limits import check_position
 from confrontation.engine.events import Event
 from confrontation.engine.frozen import evolve
 from confrontation.engine.narrate import Narrator, register_sentence
@@ -162,7 +163,8 @@ class NeutralSpec:
 def add_neutrals(state: GameState, specs: Sequence[NeutralSpec]) -> GameState:
     """``state`` with the neutral fighters of ``specs`` (XX-E), one card each: card ``n-c<k>``,
     fighter ``n-c<k>-1``, numbered after the neutral fighters already there. On a table
-    (:func:`~.setup.on_battlefield` first) they stand where the spec says."""
+    (:func:`~.setup.on_battlefield` first) they stand where the spec says; a position that
+    puts a fighter past his contact limit is refused (II-E-3, ``ContactLimitError``)."""
     profiles = {p.id: p for p in state.profiles}
     taken = sum(1 for c in state.cards if c.player == NEUTRAL)
     cards: list[Card] = []
@@ -185,11 +187,13 @@ def add_neutrals(state: GameState, specs: Sequence[NeutralSpec]) -> GameState:
                 on_table=state.battleground is not None,
             )
         )
-    return evolve(
-        state,
-        profiles=tuple(profiles.values()),
-        cards=state.cards + tuple(cards),
-        fighters=state.fighters + tuple(fighters),
+    return check_position(
+        evolve(
+            state,
+            profiles=tuple(profiles.values()),
+            cards=state.cards + tuple(cards),
+            fighters=state.fighters + tuple(fighters),
+        )
     )
 
 
@@ -374,11 +378,14 @@ def _distance(a: Fighter, b: Fighter) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
 
 
-def nearest_enemies(state: GameState, fighter_id: str) -> tuple[str, ...]:
+def nearest_enemies(
+    state: GameState, fighter_id: str, among: Collection[str] | None = None
+) -> tuple[str, ...]:
     """XX-E-1, XX-E-5: the living non-neutral fighters nearest to the neutral ``fighter_id``
     (centre to centre; levels he cannot reach ignored, II-F-1; hidden scouts ignored,
     XX-E-2; on a table only those on it) that come first in the XX-E order (lowest strategic
-    value, then most wounded): one, or several a d6 must choose among (sorted ids)."""
+    value, then most wounded): one, or several a d6 must choose among (sorted ids).
+    ``among``: only these fighters count (those he may still assault, II-E-3)."""
     me = state.fighter(fighter_id)
     table = state.battleground is not None
     others = [
@@ -389,6 +396,7 @@ def nearest_enemies(state: GameState, fighter_id: str) -> tuple[str, ...]:
         and f.altitude == me.altitude
         and not f.hidden
         and (f.on_table or not table)
+        and (among is None or f.id in among)
     ]
     if not others:
         return ()
@@ -449,11 +457,14 @@ def _next_assault(state: GameState, legal: list[Choice]) -> tuple[str, tuple[str
     for fighter in current.fighters:
         if fighter not in may:
             continue
-        targets = tuple(
-            t
-            for t in nearest_enemies(state, fighter)
-            if Announce(fighter, "charge", t) in legal or Announce(fighter, "engage", t) in legal
-        )
+        # II-E-3 (docs/rulings.md): the nearest he may still assault; an enemy touched by
+        # his limit is not offered as a target
+        open_to = {
+            c.target
+            for c in legal
+            if isinstance(c, Announce) and c.fighter == fighter and c.target is not None
+        }
+        targets = nearest_enemies(state, fighter, among=open_to)
         if targets:
             return fighter, targets
     return None
@@ -527,11 +538,13 @@ def _assault_die_describe(state: GameState, choices: Sequence[Choice]) -> Questi
 
 
 def _redirect(state: GameState, legal: list[Choice]) -> Choice:
-    """V-B-3 for a neutral whose target is gone: the nearest non-neutral fighter, or stay."""
+    """V-B-3 for a neutral whose target is gone: the nearest non-neutral fighter he may
+    still assault (II-E-3), or stay."""
     assert state.activation is not None and state.activation.current is not None
     action = state.activation.current.action
     assert action is not None
-    for target in nearest_enemies(state, action.fighter):
+    open_to = {c.to for c in legal if isinstance(c, Redirect) and c.to is not None}
+    for target in nearest_enemies(state, action.fighter, among=open_to):
         if Redirect(target) in legal:
             return Redirect(target)
     return Redirect()

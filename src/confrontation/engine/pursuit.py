@@ -27,6 +27,7 @@ from confrontation.engine.combat_phase import (
     stay_in_place,
 )
 from confrontation.engine.combat_questions import Pursue
+from confrontation.engine.contact_limits import is_full, placement_filter
 from confrontation.engine.field import Field, destinations, field_of, has_field
 from confrontation.engine.movement import pass_through
 from confrontation.engine.state import GameState
@@ -54,15 +55,18 @@ def pursuit_placement(
 ) -> tuple[ContactPlacement, float] | None:
     """VII-C-6 a / V-B-3: where ``fighter`` ends a pursuit move engaging ``enemy`` and how
     far his sight travels (cm), or None when the enemy is out of reach or no place in contact
-    is free."""
+    is free, or it would put somebody past his contact limit (II-E-3)."""
     here = field_of(state)
     if state.fighter(fighter).altitude != state.fighter(enemy).altitude:
         return None  # II-F-1: contact only within a level
+    if is_full(state, here, enemy, leaving=(fighter,)):
+        return None  # II-E-3: he may take no more enemies
     through = pass_through(state, here, fighter)
     path = here.path(fighter, enemy, through)
     if path is None or path.length > reach + _EPS:
         return None
-    placement = here.contact_position(fighter, enemy, reference=path.end)
+    within = placement_filter(state, here, fighter, enemy)  # II-E-3
+    placement = here.contact_position(fighter, enemy, reference=path.end, accept=within)
     if placement is None or not _placement_ok(here, placement.base):
         return None
     travelled = path.length

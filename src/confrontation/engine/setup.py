@@ -186,9 +186,14 @@ def on_battlefield(
 
 def place(state: GameState, positions: Mapping[str, tuple[float, float, float]]) -> GameState:
     """Put fighters on the table: ``positions`` maps a fighter id to (x, y, facing) of the
-    centre of his base (cm, degrees). Fighters not named keep their place."""
+    centre of his base (cm, degrees). Fighters not named keep their place.
+
+    A position with a fighter in contact with more enemies than his size allows is refused
+    (:class:`~.contact_limits.ContactLimitError`, a ``ValueError`` naming II-E-3)."""
+    from confrontation.engine.contact_limits import check_position
+
     changed = []
     for fighter_id, (x, y, facing) in positions.items():
         fighter = state.fighter(fighter_id)
         changed.append(evolve(fighter, x=float(x), y=float(y), facing=float(facing), on_table=True))
-    return state.with_fighters(*changed)
+    return check_position(state.with_fighters(*changed))

@@ -319,6 +319,7 @@ def nearest_contact_position(
     reference: tuple[float, float] | None = None,
     table: BaseGeometry | None = None,
     pushable: Sequence[int] = (),
+    accept: Callable[[ContactPlacement], bool] | None = None,
 ) -> ContactPlacement | None:
     """The legal position in contact with ``target`` nearest to ``reference``.
 
@@ -328,7 +329,8 @@ def nearest_contact_position(
     the mover's current sight. ``pushable`` are indices into ``others`` of fighters already
     in contact with the target: if no free position exists they may be pushed by at most
     :data:`MAX_PUSH_CM` (II-E-1); fighters not in contact with the target are never pushed.
-    Candidate sights are 0.5 mm apart along the target's edge.
+    Candidate sights are 0.5 mm apart along the target's edge. ``accept`` (the caller's
+    rules, e.g. the contact limits of II-E-3) may refuse a placement: the next one is tried.
     """
     ref = reference if reference is not None else mover.sight
     if mover.level != target.level:
@@ -344,7 +346,7 @@ def nearest_contact_position(
         batch *= 2
         chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
         for c, ok in zip(chunk, _free(chunk, blocker), strict=True):
-            if ok:
+            if ok and (accept is None or accept(ContactPlacement(c))):
                 return ContactPlacement(c)
     # no free place: the full list of places in contact, for pushing (II-E-1)
     cands = [c for c in edge.in_order() if in_contact(c, target)]
@@ -366,7 +368,7 @@ def nearest_contact_position(
     order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
     for k in order[:30]:
         placed = _push(room[k], target, others, push, obstacles, table)
-        if placed is not None:
+        if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
             return ContactPlacement(room[k], placed)
     return None
 

@@ -7,7 +7,7 @@ questions); each query is answered by the pure functions of the other modules.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -152,10 +152,16 @@ class Battlefield:
         return graph
 
     def contact_position(
-        self, mover: str, target: str, *, reference: tuple[float, float] | None = None
+        self,
+        mover: str,
+        target: str,
+        *,
+        reference: tuple[float, float] | None = None,
+        accept: Callable[[ContactPlacement], bool] | None = None,
     ) -> ContactPlacement | None:
         """Nearest legal place in contact with ``target``; fighters already in contact with
-        the target may be pushed slightly (II-E-1)."""
+        the target may be pushed slightly (II-E-1); ``accept`` may refuse places (the pushed
+        fighters are indices into the fighters but ``mover`` and ``target``, in order)."""
         m, t = self.fighters[mover], self.fighters[target]
         ids = [i for i in self._ids if i not in (mover, target)]
         others = [self.fighters[i] for i in ids]
@@ -169,4 +175,5 @@ class Battlefield:
             reference=reference,
             table=self.table.area,
             pushable=pushable,
+            accept=accept,
         )
