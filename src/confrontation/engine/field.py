@@ -32,6 +32,7 @@ from confrontation.geometry.sight import Sight
 from confrontation.geometry.table import Table, Zone
 from confrontation.rules.characteristics import Characteristic, HealthState, current_value
 from confrontation.rules.charge import charge_modifiers
+from confrontation.rules.movement import can_cross_landform
 
 CLEARANCE_CM = 0.5
 """How far short of an enemy base a walk or run that heads for him stops (V-B-1: a walk
@@ -215,9 +216,11 @@ class Field:
         distance is at most ``mov`` (or when it crosses none of them); otherwise the
         shortest way round them. Both searches are cached (:meth:`path`)."""
         crossing = self.path(mover, goal, pass_through, at_most_mov=True)
-        if crossing is None or not self.same_size(self.base(mover)):
+        base = self.base(mover)
+        if crossing is None or not self.same_size(base):
             return crossing  # nothing of his size to go round: one search answers both
-        if min(crossing.length, potential) <= mov + 1e-6:
+        rank = size_rank(base.size)
+        if can_cross_landform(rank, rank, min(crossing.length, potential) - 1e-6, mov):
             return crossing
         if not self._crosses(mover, goal, pass_through, crossing):
             return crossing
