@@ -31,6 +31,8 @@ from confrontation.engine.events import (
     Event,
     FighterKilled,
     Moved,
+    ShotFired,
+    ShotMissed,
 )
 from confrontation.engine.field import field_of, piece_of
 from confrontation.engine.questions import (
@@ -261,3 +263,29 @@ def test_the_greedy_agent_knows_an_assault_crosses_a_landform_within_mov_x_1() -
         positions = {A: (30.0, 30.0, 0.0), Z: (target_x, 30.0, 180.0)}
         state = skirmish([[(fighter("A"), 1)], [(fighter("Z"), 1)]], positions, scenery=[WALL])
         assert _reachable(state, state.fighter(A), state.fighter(Z)) is reached
+
+
+# --- the reach of an assault shot (VI-B-3) ----------------------------------------------------
+
+
+@pytest.mark.rule("V-A", "VI-B-3")
+def test_an_assault_shot_reaches_across_a_landform_within_mov_x_1() -> None:
+    """VI-B-3 fires an assault shot only at a target the assault can reach; §9: "an assault
+    ... whose whole path is at most MOV × 1 cm may cross a landform of his size". Two walls
+    of the Reaper's size leave a 1 cm slit he sees through but cannot pass (V-A: narrower
+    than his base); the target stands 7.5 cm away across them: the shot is fired (today's
+    engine measured the 44 cm way round and lost it as beyond reach)."""
+    walls = [_wall(35.0, 19.75, 1.0, 19.5), _wall(35.0, 40.25, 1.0, 19.5)]  # slit y 29.5-30.5
+    reaper, target = profile("alahan-reaper"), fighter("Target")
+    positions = {A: (30.0, 30.0, 0.0), Z: (40.0, 30.0, 180.0)}
+    state = skirmish([[(reaper, 1)], [(target, 1)]], positions, scenery=walls)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    assert field_of(state).sight(A, Z).any  # seen through the slit: a charge
+    state = answer(state, Announce(A, "charge", Z, shoot=True), log)
+    state = answer(state, AnnouncementsDone(), log)
+    if state.pending is not None and state.pending.kind == "take_cover":
+        state = answer(state, TakeCover(False), log)
+    assert not [m for m in only(log, ShotMissed) if "beyond the reach" in m.reason]
+    [fired] = only(log, ShotFired)
+    assert fired.shooter == A and fired.distance == 7.5  # 7, +1 partially seen (VI-A-3)
