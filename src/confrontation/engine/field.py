@@ -191,7 +191,9 @@ class Field:
         pass_through: tuple[str, ...] = (),
         at_most_mov: bool = False,
     ) -> Path | None:
-        """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base."""
+        """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base,
+        landforms of his size passable or not as ``at_most_mov`` says (a move's path, which
+        decides that by its own length, is :meth:`move_path`)."""
         key = (mover, goal, pass_through, at_most_mov)
         if key not in self._paths:
             self._paths[key] = self.battlefield.path(
