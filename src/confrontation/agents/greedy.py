@@ -660,7 +660,10 @@ def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     if gap(state, fighter.id, target.id) > reach:
         return False
     here = field_of(state)
-    path = here.path(fighter.id, target.id, pass_through(state, here, fighter.id))
+    # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
+    mov = state.profile(fighter.profile).mov
+    through = pass_through(state, here, fighter.id)
+    path = here.move_path(fighter.id, target.id, through, mov=mov, potential=reach)
     return path is not None and path.length <= reach
 
 

@@ -32,6 +32,7 @@ from confrontation.geometry.sight import Sight
 from confrontation.geometry.table import Table, Zone
 from confrontation.rules.characteristics import Characteristic, HealthState, current_value
 from confrontation.rules.charge import charge_modifiers
+from confrontation.rules.movement import can_cross_landform
 
 CLEARANCE_CM = 0.5
 """How far short of an enemy base a walk or run that heads for him stops (V-B-1: a walk
@@ -157,6 +158,8 @@ class Field:
     _others: dict[str, BaseGeometry] = field(default_factory=dict)
     _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
+    _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
+    _crossing: dict[Any, bool] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -188,13 +191,71 @@ class Field:
         pass_through: tuple[str, ...] = (),
         at_most_mov: bool = False,
     ) -> Path | None:
-        """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base."""
+        """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base,
+        landforms of his size passable or not as ``at_most_mov`` says (a move's path, which
+        decides that by its own length, is :meth:`move_path`)."""
         key = (mover, goal, pass_through, at_most_mov)
         if key not in self._paths:
             self._paths[key] = self.battlefield.path(
                 mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov
             )
         return self._paths[key]
+
+    def move_path(
+        self,
+        mover: str,
+        goal: tuple[float, float] | str,
+        pass_through: tuple[str, ...] = (),
+        *,
+        mov: float,
+        potential: float = math.inf,
+    ) -> Path | None:
+        """V-A, CLARIFICATIONS §9: the most direct legal way of a move of ``mover`` whose
+        MOV x 1 is ``mov`` cm. "If it is of the same size, he can cross it if he does not
+        move more than MOV x 1", counted on the distance he actually moves along the path:
+        its length, or ``potential`` when the move stops there first (an assault falling
+        short). The shortest way with landforms of his size passable is taken when that
+        distance is at most ``mov`` (or when it crosses none of them); otherwise the
+        shortest way round them. Both searches are cached (:meth:`path`)."""
+        crossing = self.path(mover, goal, pass_through, at_most_mov=True)
+        base = self.base(mover)
+        if crossing is None or not self.same_size(base):
+            return crossing  # nothing of his size to go round: one search answers both
+        rank = size_rank(base.size)
+        if can_cross_landform(rank, rank, min(crossing.length, potential) - 1e-6, mov):
+            return crossing
+        if not self._crosses(mover, goal, pass_through, crossing):
+            return crossing
+        return self.path(mover, goal, pass_through, at_most_mov=False)
+
+    def same_size(self, base: Base) -> list[BaseGeometry]:
+        """V-A: the landforms a fighter at ``base`` crosses only by a move of at most
+        MOV x 1 (those of his size, passable; none at level 1, II-F-1)."""
+        if base.level != 0:
+            return []
+        if base.size not in self._same:
+            self._same[base.size] = [
+                s.footprint
+                for s in self.scenery
+                if crossable(s, base.size, True) and not crossable(s, base.size, False)
+            ]
+        return self._same[base.size]
+
+    def _crosses(
+        self, mover: str, goal: tuple[float, float] | str, through: tuple[str, ...], path: Path
+    ) -> bool:
+        """Does the corridor ``mover``'s base sweeps along ``path`` (half a base width either
+        side of the sight) enter a landform of his size? (If not, the way round them is the
+        same path.)"""
+        key = (mover, goal, through)
+        if key not in self._crossing:
+            base = self.base(mover)
+            line = path.line()
+            half = base.width / 2.0 - 1e-3
+            self._crossing[key] = any(
+                float(line.distance(shape)) < half for shape in self.same_size(base)
+            )
+        return self._crossing[key]
 
     def contact_position(
         self,
@@ -512,7 +573,7 @@ def destinations(
     potential: float,
     *,
     pass_through: tuple[str, ...] = (),
-    at_most_mov: bool = False,
+    mov: float = 0.0,
 ) -> list[Spot]:
     """Where ``mover`` may end a move that must not end in contact (walk, run, cover).
 
@@ -522,7 +583,8 @@ def destinations(
     that; each facing the nearest enemy (V-B-1: turned in any direction at the end). Every
     spot is legal: on the table, on no base, on no scenery he may not cross, not touching
     an enemy; the corridor the base sweeps is clear of every base but those passed through
-    and of the scenery he may not cross."""
+    and of the scenery he may not cross. ``mov`` is his MOV x 1: a move of at most that
+    may cross landforms of his size, a longer one may not (V-A, CLARIFICATIONS §9)."""
     here = field_of(state)
     base = here.base(mover)
     if potential <= 0:
@@ -531,12 +593,19 @@ def destinations(
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
     skip = {mover, *pass_through}
     bases = [here.base(i) for i in here.ids() if i not in skip]
-    blocked = here.blocked_for(base.size, at_most_mov)
+    polygons = [b.polygon for b in bases]
     circles = [(b.x, b.y, _reach(b)) for b in bases]
-    for shape in blocked:
-        x0, y0, x1, y1 = shape.bounds
-        circles.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
-    obstacles = _Obstacles(here.table, [b.polygon for b in bases] + blocked, circles)
+
+    def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
+        round_ = list(circles)
+        for shape in blocked:
+            x0, y0, x1, y1 = shape.bounds
+            round_.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
+        return _Obstacles(here.table, polygons + blocked, round_)
+
+    # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
+    far = obstacles_of(here.blocked_for(base.size, False))
+    near = far if not here.same_size(base) else obstacles_of(here.blocked_for(base.size, True))
     sx, sy = base.sight
     spots: dict[tuple[float, float], Spot] = {}
     heads = []
@@ -554,10 +623,20 @@ def destinations(
         ends = [
             (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
         ]
-        clear = _corridors_clear((sx, sy), ends, base.width, obstacles)
-        for k, t, ok in zip(left, travels, clear, strict=True):
+        if near is far:
+            clear = _corridors_clear((sx, sy), ends, base.width, far)
+        else:
+            clear = [False] * len(left)
+            for obstacles, short in ((near, True), (far, False)):
+                group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
+                if not group:
+                    continue
+                found = _corridors_clear((sx, sy), [ends[n] for n in group], base.width, obstacles)
+                for n, ok in zip(group, found, strict=True):
+                    clear[n] = ok
+        for k, ok in zip(left, clear, strict=True):
             if ok:
-                bests[k] = t
+                bests[k] = heads[k][2] * fraction
         left = [k for k, ok in zip(left, clear, strict=True) if not ok]
     for (label, heading, _, ux, uy), best in zip(heads, bests, strict=True):
         for travel in (best, best / 2.0):
@@ -566,8 +645,8 @@ def destinations(
             sight = (sx + ux * travel, sy + uy * travel)
             facing = heading
             if enemies:
-                near = min(enemies, key=lambda e: math.dist(e.centre, sight))
-                facing = math.degrees(math.atan2(near.y - sight[1], near.x - sight[0]))
+                near_enemy = min(enemies, key=lambda e: math.dist(e.centre, sight))
+                facing = math.degrees(math.atan2(near_enemy.y - sight[1], near_enemy.x - sight[0]))
             spot = rounded(placed(base, sight, facing))
             key = (round(spot.x, 1), round(spot.y, 1))
             if key in spots:
@@ -575,7 +654,8 @@ def destinations(
             moved = math.dist(base.sight, spot.sight)
             if moved > potential + 1e-6:
                 continue
-            if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=at_most_mov):
+            short = moved <= mov + 1e-6
+            if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
                 continue
             spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
     return list(spots.values())

@@ -86,6 +86,7 @@ from confrontation.engine.state import (
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import ContactPlacement, in_contact
 from confrontation.geometry.measure import distance
+from confrontation.geometry.paths import Path
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.charge import (
     AssaultKind,
@@ -444,13 +445,12 @@ def _destination_spots(state: GameState) -> list[Place]:
     action = action_of(state)
     here = field_of(state)
     mover = action.fighter
-    at_most = action.potential <= movement(state, state.fighter(mover)) + 1e-9
     spots = destinations(
         state,
         mover,
         action.potential,
         pass_through=pass_through(state, here, mover),
-        at_most_mov=at_most,
+        mov=_crossing_budget(state),
     )
     return [Place(s.x, s.y, s.facing) for s in spots]
 
@@ -518,13 +518,36 @@ def _destination_describe(state: GameState, choices: Sequence[Choice]) -> Questi
 # --- assaults (V-B-3) ---------------------------------------------------------------------------
 
 
+def _crossing_budget(state: GameState) -> float:
+    """V-A, CLARIFICATIONS §9: how much farther the acting fighter may move and still cross
+    landforms of his size — MOV x 1 less what this movement has already covered (a redirected
+    assault, V-B-3)."""
+    action = action_of(state)
+    return max(movement(state, state.fighter(action.fighter)) - action.moved, 0.0)
+
+
+def _path(state: GameState, here: Field, goal: tuple[float, float] | str) -> Path | None:
+    """V-A: the most direct legal way of the acting fighter's move to ``goal``; it crosses
+    landforms of his size only if he moves at most MOV x 1 along it (its length, or his
+    potential if that is shorter: CLARIFICATIONS §9)."""
+    action = action_of(state)
+    mover = action.fighter
+    return here.move_path(
+        mover,
+        goal,
+        pass_through(state, here, mover),
+        mov=_crossing_budget(state),
+        potential=action.potential,
+    )
+
+
 def _placements(state: GameState, here: Field, mover: str, target: str) -> list[ContactPlacement]:
     """Places in contact with ``target`` (V-B-3), the nearest first, then one in contact
     with each other enemy close enough to be charged too ("charging several enemies")."""
     action = action_of(state)
     if is_full(state, here, target, leaving=(mover,)):
         return []  # II-E-3: he may take no more enemies (the assault falls short)
-    path = here.path(mover, target, pass_through(state, here, mover))
+    path = _path(state, here, target)
     if path is None:
         return []
     within = placement_filter(state, here, mover, target)  # II-E-3, every place offered
@@ -547,7 +570,7 @@ def _placements(state: GameState, here: Field, mover: str, target: str) -> list[
             continue
         if not _placement_ok(here, mover, extra):
             continue
-        to = here.path(mover, extra.base.sight, pass_through(state, here, mover))
+        to = _path(state, here, extra.base.sight)
         if to is not None and to.length <= action.potential + 1e-6:
             out.append(extra)
     return out
@@ -571,12 +594,12 @@ def assault(state: GameState) -> Transition:
     if not state.fighter(target).in_play:
         return _target_gone(state)
     here = field_of(state)
-    path = here.path(action.fighter, target, pass_through(state, here, action.fighter))
+    path = _path(state, here, target)
     measured = None if path is None else round(path.length, 2)
     if path is not None and path.length <= action.potential + 1e-6:
         placements = _placements(state, here, action.fighter, target)
         if len(placements) > 1:
-            state = update(state, stage="contact", moved=path.length)
+            state = update(state, stage="contact")
             return ask(state, "assault_contact", state.fighter(action.fighter).player), []
         if placements:
             return _in_contact(state, placements[0], path.length)
@@ -588,7 +611,7 @@ def _fall_short(state: GameState, measured: float | None) -> Transition:
     action = action_of(state)
     assert action.target is not None
     here = field_of(state)
-    path = here.path(action.fighter, action.target, pass_through(state, here, action.fighter))
+    path = _path(state, here, action.target)
     moved = 0.0
     events: list[Event] = []
     if path is not None:
@@ -764,7 +787,9 @@ def _contact_apply(state: GameState, choice: Choice) -> Transition:
             choice.y,
             choice.facing,
         ):
-            return _in_contact(state, p, action.moved)
+            path = _path(state, here, action.target)
+            assert path is not None
+            return _in_contact(state, p, path.length)
     raise AssertionError("a legal contact place was not found again")
 
 
@@ -795,7 +820,7 @@ def _target_gone(state: GameState) -> Transition:
     here = field_of(state)
     events: list[Event] = []
     base = here.base(action.fighter)
-    path = here.path(action.fighter, (gone.x, gone.y), pass_through(state, here, action.fighter))
+    path = _path(state, here, (gone.x, gone.y))
     moved = 0.0
     if path is not None:
         travel = min(action.potential, max(path.length - 1.5, 0.0))
@@ -810,7 +835,12 @@ def _target_gone(state: GameState) -> Transition:
                 events.append(Moved(fighter.id, action.kind, spot.x, spot.y, spot.facing, moved))
                 break
             travel -= 0.5
-    state = update(state, stage="redirect", potential=max(action.potential - moved, 0.0))
+    state = update(
+        state,
+        stage="redirect",
+        potential=max(action.potential - moved, 0.0),
+        moved=action.moved + moved,  # V-A: counted towards MOV x 1 for crossing
+    )
     return ask(state, "redirect", state.fighter(action.fighter).player), events
 
 

@@ -28,7 +28,7 @@ from confrontation.engine.combat_phase import (
 )
 from confrontation.engine.combat_questions import Pursue
 from confrontation.engine.contact_limits import is_full, placement_filter
-from confrontation.engine.field import Field, destinations, field_of, has_field
+from confrontation.engine.field import Field, destinations, field_of, has_field, movement
 from confrontation.engine.movement import pass_through
 from confrontation.engine.state import GameState
 from confrontation.geometry.bases import Base
@@ -62,7 +62,9 @@ def pursuit_placement(
     if is_full(state, here, enemy, leaving=(fighter,)):
         return None  # II-E-3: he may take no more enemies
     through = pass_through(state, here, fighter)
-    path = here.path(fighter, enemy, through)
+    # V-A, CLARIFICATIONS §9: a pursuit of at most MOV x 1 crosses landforms of his size
+    mov = movement(state, state.fighter(fighter))
+    path = here.move_path(fighter, enemy, through, mov=mov)
     if path is None or path.length > reach + _EPS:
         return None
     within = placement_filter(state, here, fighter, enemy)  # II-E-3
@@ -72,7 +74,7 @@ def pursuit_placement(
     travelled = path.length
     if math.dist(placement.base.sight, path.end) > 0.01:
         # The nearest free place is not where the path meets the base: measure to it.
-        to = here.path(fighter, placement.base.sight, through)
+        to = here.move_path(fighter, placement.base.sight, through, mov=mov)
         if to is None or to.length > reach + _EPS:
             return None
         travelled = to.length
@@ -136,7 +138,8 @@ def table_pursuits(state: GameState, fighter: str, reach: int) -> list[Pursue]:
             )
         )
     seen: set[str] = set()
-    for spot in destinations(state, fighter, float(reach)):
+    mov = movement(state, state.fighter(fighter))
+    for spot in destinations(state, fighter, float(reach), mov=mov):
         if len(seen) >= FREE_MOVES:
             break
         if spot.towards in seen or spot.distance <= 0.05:

@@ -47,7 +47,14 @@ from confrontation.engine.events import (
     ShotMissed,
     TookCover,
 )
-from confrontation.engine.field import Field, current, field_of, has_field, shot_distance
+from confrontation.engine.field import (
+    Field,
+    current,
+    field_of,
+    has_field,
+    movement,
+    shot_distance,
+)
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import (
     Choice,
@@ -223,8 +230,14 @@ def _measure(state: GameState) -> Transition:
     if action.assault:
         from confrontation.engine.movement import pass_through, potential_of
 
-        path = here.path(shooter.id, action.target, pass_through(state, here, shooter.id))
         reach = potential_of(state, shooter, "charge", False)
+        path = here.move_path(  # V-A: across landforms of his size within MOV x 1
+            shooter.id,
+            action.target,
+            pass_through(state, here, shooter.id),
+            mov=movement(state, shooter),
+            potential=reach,
+        )
         if path is None or path.length > reach + 1e-6:  # VI-B-3: not fired
             return _lost(state, "the target is beyond the reach of the assault (VI-B-3)")
         difficulty = assault_shot_difficulty(target)

@@ -330,7 +330,9 @@ class ActionInProgress:
     """The fighter action being resolved (V, VI) and where its resolution stands.
 
     Plain data shared by the movement and shooting modules: ``kind`` (walk, run, cover,
-    charge, engage, shoot), ``stage`` (the next step), ``potential`` and ``moved`` (cm),
+    charge, engage, shoot), ``stage`` (the next step), ``potential`` (cm left) and ``moved``
+    (cm this movement covered before a redirected assault, V-B-3, counted towards MOV x 1
+    for crossing landforms, V-A),
     the disengagement ``method``, the shot's ``target``/``difficulty``/``still``
     (unmoving, VI-B-2)/``assault``, the ``test`` on the table, the melee ``distribution``
     face and ``victim``, the ``wound`` dice so far.

@@ -78,7 +78,9 @@ def crossable(element: Scenery, mover_size: str, move_at_most_mov: bool) -> bool
     """V-A: can a fighter of ``mover_size`` move through ``element``?
 
     Smaller landforms are crossed without penalty; one of the same size only if the fighter
-    moves no more than MOV x 1; larger ones never. Impassable elements never.
+    moves no more than MOV x 1; larger ones never. Impassable elements never. The caller
+    says whether the move is at most MOV x 1 (the distance actually moved along the path;
+    the engine's ``Field.move_path`` decides it).
     """
     if not element.passable:
         return False

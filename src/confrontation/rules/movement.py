@@ -366,7 +366,8 @@ def may_take_cover_as_reaction(activated: bool, free_of_enemy: bool) -> bool:
 
 def can_cross_landform(landform_size: int, fighter_size: int, distance: float, mov: float) -> bool:
     """V-A: a smaller landform is crossed freely; one of the fighter's size only by a move of
-    at most MOV x 1; a larger one never."""
+    at most MOV x 1; a larger one never. ``distance`` is what the fighter actually moves in
+    that movement, whatever the action (CLARIFICATIONS §9), not the action's potential."""
     if landform_size < fighter_size:
         return True
     if landform_size == fighter_size:
