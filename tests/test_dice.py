@@ -18,14 +18,18 @@ from confrontation.dice import (
     PendingTest,
     RaiseDecision,
     RaisePolicy,
+    RollOff,
     ScriptedRoller,
     SeededRoller,
     final_distribution,
+    first_to_decide,
     natural_distribution,
     opposed_round,
     p_ends_on_one,
     p_opposed,
     p_success,
+    rank_opposed,
+    roll_off,
     roll_opposed,
     roll_opposed_round,
     roll_test,
@@ -343,3 +347,29 @@ def test_keyed_rollers_depend_on_seed_and_key_only() -> None:
     assert stream(3, "attack test of A#1") != stream(4, "attack test of A#1")
     faces = [SeededRoller.keyed(5, f"die {k}").d6() for k in range(600)]
     assert all(60 <= faces.count(f) <= 140 for f in range(1, 7))
+
+
+@pytest.mark.rule("II-A-3")
+def test_a_roll_off_among_three_sides_re_rolls_only_equal_faces() -> None:
+    """CLARIFICATIONS §9: "each side rolls a d6, again until the faces differ, and the lower
+    face decides first". Three sides: 3, 3, 5 — the two 3s roll again (2 against 4); the 5
+    keeps its place."""
+    roller = ScriptedRoller([3, 3, 5, 2, 4])
+    assert roll_off(roller, 3) == (0, 1, 2)
+    assert roller.remaining == 0
+    off = RollOff.between({0: 9, 1: 9})
+    assert off.due == 0
+    off = off.add(4).add(4)
+    assert off.due == 0  # equal faces: again
+    off = off.add(5).add(2)
+    assert off.due is None and off.order == (1, 0)
+    assert off.covers({0: 9, 1: 9}) and not off.covers({0: 9, 1: 10})
+
+
+@pytest.mark.rule("II-A-3", "II-A-4")
+def test_results_of_zero_or_less_are_equal_for_the_order_and_the_ranking() -> None:
+    """CLARIFICATIONS §9: "A final result ≤ 0 is an automatic failure in every test, opposed
+    ones included … two failures are a tie": −1 and 0 are equal results, 1 beats both."""
+    assert rank_opposed({"a": -1, "b": 0, "c": 1}) == (("c",), ("a", "b"))
+    assert first_to_decide({"a": -1, "b": 0}) == ("a", "b")
+    assert first_to_decide({"a": 3, "b": 2}) == ("b",)

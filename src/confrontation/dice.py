@@ -11,12 +11,12 @@ from __future__ import annotations
 import enum
 import random
 from collections import defaultdict
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from math import comb
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 
@@ -289,7 +289,8 @@ def roll_test(
 
 def standing(final: int) -> int:
     """What a final result is worth in an opposed test: every result ≤ 0 is an automatic
-    failure (II-A-4), so they all count as 0 (docs/rulings.md, "II-A-3 / II-A-4")."""
+    failure (II-A-4), so they all count as 0: a side that fails loses to a side that does not,
+    two failures are a tie, rolled again (CLARIFICATIONS §9)."""
     return max(final, 0)
 
 
@@ -312,13 +313,100 @@ class OpposedResult:
         return standing(self.a.final) > standing(self.b.final)
 
 
-def roll_off(roller: Roller) -> bool:
-    """Both players roll a d6 until the faces differ; ``True`` when A's is lower (A decides
-    first when both show a 6 with equal final results: docs/rulings.md, "II-A-3")."""
-    while True:
-        a, b = roller.d6(), roller.d6()
-        if a != b:
-            return a < b
+S = TypeVar("S", bound=Hashable)
+
+
+def rank_opposed(finals: Mapping[S, int]) -> tuple[tuple[S, ...], ...]:
+    """The sides of an opposed test by decreasing result, tied sides grouped (II-A-3; several
+    sides: XX-F-5). Results ≤ 0 all count as 0 (:func:`standing`, CLARIFICATIONS §9). A group
+    of more than one side is a tie: those sides roll again among themselves. The one rule of
+    every opposed roll: Tactics roll, Discipline, Authority, initiative."""
+    groups: dict[int, list[S]] = {}
+    for side, final in finals.items():
+        groups.setdefault(standing(final), []).append(side)
+    return tuple(tuple(groups[key]) for key in sorted(groups, reverse=True))
+
+
+def first_to_decide(raisers: Mapping[S, int]) -> tuple[S, ...]:
+    """II-A-3: of the sides showing a 6 that may be raised (side → current final result), the
+    one with the lower result decides first whether to raise. Several sides returned: their
+    results are equal (as :func:`standing` counts them) and a roll-off orders them
+    (CLARIFICATIONS §9: :class:`RollOff`)."""
+    if not raisers:
+        return ()
+    low = min(standing(f) for f in raisers.values())
+    return tuple(side for side, f in raisers.items() if standing(f) == low)
+
+
+@dataclass(frozen=True)
+class RollOff:
+    """A roll-off (II-A-3, CLARIFICATIONS §9): sides showing a 6 with equal final results
+    each roll a d6, again until the faces differ; the lower face decides first whether to
+    raise, as if it were the lower result. It orders the decisions only.
+
+    ``sides`` (in rolling order), ``finals`` their final results when it began (it orders
+    them while those results stand), ``faces`` each side's roll-off faces so far. With three
+    sides or more, sides whose faces are equal roll again among themselves (the others keep
+    their place), so the faces give a full order.
+    """
+
+    sides: tuple[int, ...]
+    finals: tuple[int, ...]
+    faces: tuple[tuple[int, ...], ...] = ()
+
+    @classmethod
+    def between(cls, finals: Mapping[int, int]) -> RollOff:
+        """A new roll-off between the sides of ``finals`` (side → its current final result)."""
+        if len(finals) < 2:
+            raise ValueError("a roll-off needs two sides or more")
+        return cls(tuple(finals), tuple(finals.values()), ((),) * len(finals))
+
+    @property
+    def due(self) -> int | None:
+        """The side whose die is due now, or None once the order is settled.
+
+        A side rolls while its faces so far are a prefix of (or equal to) another side's:
+        the shortest such first, then by rolling order."""
+        waiting = [
+            (len(mine), i)
+            for i, mine in enumerate(self.faces)
+            if any(j != i and theirs[: len(mine)] == mine for j, theirs in enumerate(self.faces))
+        ]
+        return self.sides[min(waiting)[1]] if waiting else None
+
+    def add(self, face: int) -> RollOff:
+        """The due side's die shows ``face``."""
+        side = self.due
+        if side is None:
+            raise ValueError("the roll-off is settled")
+        at = self.sides.index(side)
+        faces = list(self.faces)
+        faces[at] = (*faces[at], face)
+        return replace(self, faces=tuple(faces))
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The sides, the one deciding first first (the lower faces, compared in turn)."""
+        if self.due is not None:
+            raise ValueError("the roll-off is not settled")
+        ranked = sorted(range(len(self.sides)), key=lambda i: self.faces[i])
+        return tuple(self.sides[i] for i in ranked)
+
+    def covers(self, tied: Mapping[int, int]) -> bool:
+        """This roll-off orders ``tied`` (side → current final): every one of them took part
+        and still has the final result it had then."""
+        finals = dict(zip(self.sides, self.finals, strict=True))
+        return all(side in finals and finals[side] == f for side, f in tied.items())
+
+
+def roll_off(roller: Roller, sides: int = 2) -> tuple[int, ...]:
+    """Roll a :class:`RollOff` between ``sides`` sides (numbered 0…) with ``roller``: the
+    sides in the order they decide (CLARIFICATIONS §9). Two sides: ``(0, 1)`` when A's face
+    is lower, A deciding first."""
+    off = RollOff(tuple(range(sides)), (0,) * sides, ((),) * sides)
+    while off.due is not None:
+        off = off.add(roller.d6())
+    return off.order
 
 
 def roll_opposed_round(
@@ -336,12 +424,16 @@ def roll_opposed_round(
     A side with a 6 waits for the other side's result, so its decision is told
     ``needed`` = the other side's standing + 1. When both show a 6 the lower final result
     decides first (against the other's current result), then the other answers knowing it;
-    equal final results are settled by :func:`roll_off`.
+    equal final results (as :func:`standing` counts them) are settled by :func:`roll_off`
+    (:func:`first_to_decide`, CLARIFICATIONS §9).
     """
     a = PendingTest.roll(roller, a_value, dice_a)
     b = PendingTest.roll(roller, b_value, dice_b)
     if a.can_raise and b.can_raise:
-        if a.final < b.final or (a.final == b.final and roll_off(roller)):
+        first = first_to_decide({0: a.final, 1: b.final})
+        if len(first) > 1:
+            first = roll_off(roller)
+        if first[0] == 0:
             ra = finish_test(roller, a, decide_a, standing(b.final) + 1)
             rb = finish_test(roller, b, decide_b, standing(ra.final) + 1)
         else:
@@ -577,7 +669,8 @@ def opposed_round(
     raising sensibly: a side with a 6 aims at one more than the other side's current standing
     (:func:`standing`); when both show a 6 the lower final result plays first against the
     other's current result, the other answers against that final result; equal final results
-    are settled by a roll-off, each order with chance 1/2 (docs/rulings.md, "II-A-3").
+    (as :func:`standing` counts them) are settled by a roll-off, each order with chance 1/2
+    (:func:`first_to_decide`, CLARIFICATIONS §9).
     """
     if dice_a < 1 or dice_b < 1:
         raise ValueError("each side rolls at least one die")
@@ -619,9 +712,10 @@ def opposed_round(
                 score(na + a, fb, pa * pb * q)
         for jb, pb in six_b:
             p = pa * pb
-            if a < b:
+            first = first_to_decide({0: 6 + a, 1: 6 + b})
+            if first == (0,):
                 first_then_second(a, ja, b, jb, p, True)
-            elif b < a:
+            elif first == (1,):
                 first_then_second(b, jb, a, ja, p, False)
             else:
                 first_then_second(a, ja, b, jb, p / 2, True)

@@ -21,7 +21,7 @@ from confrontation.engine.combat_questions import (
     NameFighter,
     Pursue,
 )
-from confrontation.engine.events import Event, GameStarted
+from confrontation.engine.events import Event, GameStarted, RolledOff
 from confrontation.engine.narrate import narrate
 from confrontation.engine.neutral import (
     NeutralSpec,
@@ -29,7 +29,7 @@ from confrontation.engine.neutral import (
     add_neutrals,
     draw_groups,
 )
-from confrontation.engine.questions import Choice, DieFace
+from confrontation.engine.questions import Choice, DieFace, KeepResult
 from confrontation.engine.record import replay
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import (
@@ -101,6 +101,39 @@ def test_tied_sides_roll_again_among_themselves() -> None:
     rolled = only(events, ce.InitiativeRolled)
     assert rolled[0].finals == (4, 9, 5)
     assert rolled[0].order == (1, NEUTRAL, 0)
+
+
+@pytest.mark.rule("XX-F-5", "XX-E-3", "II-A-3")
+def test_equal_sixes_among_three_sides_are_ordered_by_a_roll_off() -> None:
+    """CLARIFICATIONS §9: "One rule everywhere (engine, odds, every opposed roll): each side
+    rolls a d6, again until the faces differ, and the lower face decides first whether to
+    raise" — with three sides, among the sides whose equal results are the lowest."""
+    with register_contacts(lambda state: list(STAR)):
+        state, _ = advance(_game())
+        state, _ = _play(state, *ALLOCATED)
+        # All three show a 6: Orc 6 + 3 = 9, Scorpion 6 + 4 = 10, animal 6 + 3 = 9.
+        state, events = _play(state, NameFighter(SENTINEL), 6, 6, 6)
+        asked = question(state)
+        assert asked is not None and asked.kind == "rolloff_die"
+        # The roll-off between the Orc and the animal: 2 and 2, again, then 5 and 3.
+        state, events = _play(state, 2, 2, 5, 3)
+        assert only(events, RolledOff) == [
+            RolledOff("initiative", (0, NEUTRAL), (9, 9), ((2, 5), (2, 3)), NEUTRAL)
+        ]
+        # The animal decides first and always raises (XX-E-3): its die, 2: 6 + 2 + 3 = 11.
+        asked = question(state)
+        assert asked is not None and asked.kind == "contest_die"
+        state, _ = _play(state, 2)
+        # Then the lower of the others, the Orc (9), then the Scorpion (10).
+        asked = question(state)
+        assert asked is not None and (asked.kind, asked.player) == ("contest_raise", 0)
+        state, events = _play(state, KeepResult())
+        asked = question(state)
+        assert asked is not None and (asked.kind, asked.player) == ("contest_raise", 1)
+        state, events = _play(state, KeepResult())
+    rolled = only(events, ce.InitiativeRolled)
+    assert rolled[0].finals == (9, 10, 11)
+    assert rolled[0].order == (NEUTRAL, 1, 0)
 
 
 @pytest.mark.rule("XX-E")

@@ -7,6 +7,7 @@ Every sentence of IV-B-1 has a test here; games are built from small fixtures wi
 from __future__ import annotations
 
 import dataclasses
+import io
 
 import pytest
 
@@ -16,15 +17,18 @@ from confrontation.engine.events import (
     CardRefused,
     CardRevealed,
     CardsWithdrawn,
+    DieRolled,
     Event,
     FighterActivated,
     MaintenanceStepStarted,
     MarkersRemoved,
     RefusalsGranted,
+    RolledOff,
     TacticsRolled,
     TacticsTied,
 )
 from confrontation.engine.maintenance import register_maintenance_hook, step_names
+from confrontation.engine.narrate import narrate
 from confrontation.engine.questions import (
     Choice,
     ChooseFirst,
@@ -40,6 +44,7 @@ from confrontation.engine.questions import (
     Refuse,
     TacticsFighter,
 )
+from confrontation.engine.record import event_line, read_log, replay
 from confrontation.engine.registry import IllegalChoice, Transition
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import GameState, Pending, Phase, ProfileSummary
@@ -373,6 +378,94 @@ def test_when_both_show_a_six_the_lower_final_result_decides_first() -> None:
     assert state.pending == Pending("tactics_raise", 0)  # Player 1 decides knowing it
     state, events = answer(state, KeepResult())
     assert only(events, TacticsRolled) == [TacticsRolled((10, 13), 1)]
+
+
+def _low_discipline_game(dis0: int, dis1: int) -> GameState:
+    """One fighter a side, with the given Discipline, the sequences built and both Tactics
+    fighters chosen: the first Tactics die is due."""
+    specs = [
+        SideSpec("A", "lion", ((profile("lion-1", "lion", dis0), 1),)),
+        SideSpec("B", "wolf", ((profile("wolf-1", "wolf", dis1), 1),)),
+    ]
+    state, _ = start(game_from_specs(specs))
+    state = place_all(state)
+    state, _ = answer(state, TacticsFighter("p1-c1-1"), TacticsFighter("p2-c1-1"))
+    return state
+
+
+@pytest.mark.rule("IV-A-2", "II-A-3", "II-A-4")
+def test_two_results_of_zero_or_less_are_a_tie_rolled_again() -> None:
+    """II-A-4: "If the final result of a characteristic test is less than or equal to 0, the
+    test is an automatic failure." CLARIFICATIONS §9: "In an opposed test a side that fails
+    loses to a side that does not; two failures are a tie and are rolled again like any tie.
+    This holds for every opposed roll alike: Tactics roll, …". So −1 against 0 is no win for
+    the 0 (the old ruling let "the higher final result win even if it is 0 or less")."""
+    state = _low_discipline_game(-2, -1)
+    state, events = answer(state, DieFace(1), DieFace(1))  # 1 − 2 = −1 against 1 − 1 = 0
+    assert only(events, TacticsRolled) == []
+    assert only(events, TacticsTied) == [TacticsTied((-1, 0))]
+    assert state.pending == Pending("tactics_die", None)
+    assert "−1 and 0 are both failures" in " ".join(narrate(events)).replace("-", "−")
+    # A failure loses to a result of 1 or more: 2 − 2 = 0 against 2 − 1 = 1.
+    state, events = answer(state, DieFace(2), DieFace(2))
+    assert only(events, TacticsRolled) == [TacticsRolled((0, 1), 1)]
+
+
+@pytest.mark.rule("IV-A-2", "II-A-3")
+def test_equal_sixes_are_ordered_by_a_roll_off_of_the_game_dice() -> None:
+    """II-A-3: "If both players roll a '6', the player with the lower final score (before a
+    possible re-roll) decides first whether to re-roll his die." CLARIFICATIONS §9, both
+    dice show a 6 with equal final results: "each side rolls a d6, again until the faces
+    differ, and the lower face decides first whether to raise, as if it were the lower
+    result. The roll-off orders the decisions only; its dice are chance steps of the game
+    like any other." (The old engine let Player 1 decide first.)"""
+    specs = [
+        SideSpec("A", "lion", ((profile("lion-1", "lion", 3), 1),)),
+        SideSpec("B", "wolf", ((profile("wolf-1", "wolf", 3), 1),)),
+    ]
+    state, log = start(game_from_specs(specs))
+    inputs: list[Choice] = [PlaceCard("p1-c1"), PlaceCard("p2-c1")]
+    inputs += [TacticsFighter("p1-c1-1"), TacticsFighter("p2-c1-1")]
+    inputs += [DieFace(6), DieFace(6)]  # 9 against 9, both may raise
+    state, events = answer(state, *inputs)
+    assert state.pending == Pending("rolloff_die", None)
+    # The roll-off: 4 and 4 (equal: again), then 5 and 2: Player 2's face is lower.
+    rolloff = [DieFace(4), DieFace(4), DieFace(5), DieFace(2)]
+    state, more = answer(state, *rolloff)
+    events += more
+    assert [e for e in more if isinstance(e, DieRolled)] == [
+        DieRolled("rolloff_die", 0, 4),
+        DieRolled("rolloff_die", 1, 4),
+        DieRolled("rolloff_die", 0, 5),
+        DieRolled("rolloff_die", 1, 2),
+    ]
+    assert only(more, RolledOff) == [RolledOff("tactics", (0, 1), (9, 9), ((4, 5), (4, 2)), 1)]
+    assert state.pending == Pending("tactics_raise", 1)  # Player 2 decides first
+    # Player 2 raises: 6 + 3 + 3 = 12; Player 1 decides knowing it, raises: 6 + 5 + 3 = 14.
+    state, more = answer(state, Raise(), DieFace(3))
+    events += more
+    assert state.pending == Pending("tactics_raise", 0)
+    state, more = answer(state, Raise(), DieFace(5))
+    events += more
+    assert only(more, TacticsRolled) == [TacticsRolled((14, 12), 0)]
+    text = "\n".join(narrate(events))
+    assert (
+        "Player 1 and Player 2 show a 6 with equal results (9) in the Tactics roll; roll-off: "
+        "Player 1 4 then 5, Player 2 4 then 2: Player 2 decides first whether to raise."
+    ) in text
+    # The record replays: the roll-off's dice are inputs like any other die.
+    record = read_log(io.StringIO("".join(event_line(e) + "\n" for e in log + events)))
+    replayed = replay(record)
+    assert replayed == state
+
+
+@pytest.mark.rule("IV-A-2", "II-A-3")
+def test_the_roll_off_orders_only_the_equal_results() -> None:
+    """II-A-3: with unequal results the lower one decides first, no roll-off is rolled."""
+    state = _low_discipline_game(4, 3)
+    state, events = answer(state, DieFace(6), DieFace(6))  # 10 against 9
+    assert state.pending == Pending("tactics_raise", 1)
+    assert only(events, RolledOff) == []
 
 
 @pytest.mark.rule("IV-A-2")

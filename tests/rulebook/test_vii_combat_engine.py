@@ -31,6 +31,7 @@ from confrontation.engine.combat_questions import (
 from confrontation.engine.events import Event, GameStarted, PhaseEnded, RoundStarted
 from confrontation.engine.melee import Combat
 from confrontation.engine.questions import Choice, DieFace, KeepResult, Raise
+from confrontation.engine.record import replay
 from confrontation.engine.setup import SideSpec, game_from_specs, summarise
 from confrontation.engine.state import GameState, Phase, ProfileSummary
 from confrontation.engine.step import advance, legal, question, step
@@ -467,3 +468,43 @@ def test_staying_in_place_joins_the_unresolved_combat() -> None:
         # B fights a second time this phase; A and Z for the first time.
         assert script.state.combat is not None
         assert script.state.combat.pursued == (B,)
+
+
+# ---------------------------------------------------------------------------------------------
+# II-A-3 in the combat phase: equal 6s are ordered by a roll-off (CLARIFICATIONS §9)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("VII-C-2", "II-A-3")
+def test_equal_sixes_at_the_initiative_are_ordered_by_a_roll_off() -> None:
+    """II-A-3: "If both players roll a '6', the player with the lower final score (before a
+    possible re-roll) decides first whether to re-roll his die." CLARIFICATIONS §9: with
+    equal final results "each side rolls a d6, again until the faces differ, and the lower
+    face decides first whether to raise … One rule everywhere (engine, odds, every opposed
+    roll)" — the initiative too (the old engine let Player 1 decide first)."""
+    with register_contacts(lambda state: [(B, Y)]):
+        script = Script(_pursuit_game())
+        script.play(5, 1)  # Authority: B 5 + 3 = 8 against Y 1 + 2 = 3
+        script.play(AllocateDice(Y, 1, 1), AllocateDice(B, 2, 0))
+        # Initiative: B (INI 3) and Y (INI 3) both roll a 6: 9 against 9.
+        events = script.play(6, 6)
+        assert script.asked == "rolloff_die"
+        assert only(events, ce.InitiativeRolled) == []
+        events = script.play(5, 2)  # Player 2's face is lower: he decides first
+        assert only(events, ev.RolledOff) == [
+            ev.RolledOff("initiative", (0, 1), (9, 9), ((5,), (2,)), DIRZ)
+        ]
+        asked = question(script.state)
+        assert asked is not None and (asked.kind, asked.player) == ("contest_raise", DIRZ)
+        # Player 2 keeps 9; Player 1 decides knowing it, raises: 6 + 4 + 3 = 13.
+        events = script.play(KeepResult(), Raise(), 4)
+        assert only(events, ce.InitiativeRolled)[0].order == (GRIFFIN, DIRZ)
+        text = "\n".join(narrate(script.events))
+        assert (
+            "Player 1 and Player 2 show a 6 with equal results (9) in the initiative test; "
+            "roll-off: Player 1 5, Player 2 2: Player 2 decides first whether to raise."
+        ) in text
+        # The record replays, the roll-off's dice included (the game starts in the combat
+        # phase: the round began before the log).
+        log = [e for e in script.events if not isinstance(e, RoundStarted)]
+        assert replay(log) == script.state

@@ -27,7 +27,7 @@ from confrontation.agents.assess import (
     worth,
 )
 from confrontation.agents.random import uniform_index
-from confrontation.dice import Roller, SeededRoller
+from confrontation.dice import Roller, SeededRoller, standing
 from confrontation.engine.combat_questions import (
     AllocateDice,
     ChooseCombat,
@@ -137,10 +137,11 @@ class GreedyAgent:
         return self.best(legal, score)
 
     def tactics_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
-        """Raise while not ahead (a tie is rolled again; a raise wins 5 times in 6)."""
+        """Raise while not ahead (a tie is rolled again; a raise wins 5 times in 6); a result
+        ≤ 0 fails, so it is never ahead (CLARIFICATIONS §9)."""
         assert state.strategic is not None
         hands = state.strategic.hands
-        return _raise_to(hands[player].final, hands[opponent(player)].final + 1)
+        return _raise_to(hands[player].final, standing(hands[opponent(player)].final) + 1)
 
     def choose_first(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
         """Speak first when a card has something to do at once (a charge, a shot);

@@ -82,7 +82,8 @@ def odds_opposed(
     dice_b: str = typer.Option("1", "--dice-b", metavar="INT", help="d6 rolled by side B."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Chance that side A wins an opposed test (II-A-3), both sides raising sensibly."""
+    """Chance that side A wins an opposed test (II-A-3), both sides raising sensibly; two
+    results ≤ 0 are a tie, re-rolled (II-A-4, CLARIFICATIONS §9)."""
     va = _integer("--a", a, -MAX_SPREAD, MAX_SPREAD)
     vb = _integer("--b", b, va - MAX_SPREAD, va + MAX_SPREAD)
     na = _integer("--dice-a", dice_a, 1, MAX_DICE)

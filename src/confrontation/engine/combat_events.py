@@ -40,7 +40,8 @@ class ContestFighterNamed(Event):
 
 @dataclass(frozen=True)
 class ContestTied(Event):
-    """The opposed test is tied: both roll again (II-A-3)."""
+    """The opposed test is tied — equal results, or failures (≤ 0) that count alike: the tied
+    sides roll again (II-A-3, II-A-4, CLARIFICATIONS §9)."""
 
     kind = "contest_tied"
     purpose: str

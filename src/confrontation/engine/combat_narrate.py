@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from confrontation.engine import combat_events as ce
 from confrontation.engine.events import Event
 from confrontation.engine.melee import Combat
-from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.narrate import Narrator, register_sentence, tied_sentence
 from confrontation.engine.state import player_name
 
 _RESULTS = {
@@ -54,8 +54,7 @@ def tell(n: Narrator, event: Event) -> str | None:
             unit = "INI + X" if purpose == "initiative" else "DIS"
             return f"{player_name(player)} names {n.fighter(fighter)} for {what} ({unit} {v})."
         case ce.ContestTied(purpose=purpose, finals=finals):
-            what = _PURPOSES.get(purpose, "the initiative test")
-            return f"{what} is tied at {finals[0]}: both roll again."
+            return tied_sentence(_PURPOSES.get(purpose, "the initiative test"), finals)
         case ce.SplitRolled(finals=finals, winner=winner):
             other = finals[1 - winner] if len(finals) == 2 else max(finals)
             return (

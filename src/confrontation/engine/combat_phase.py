@@ -6,8 +6,8 @@ The phase driver (registered for ``Phase.COMBAT`` on import) runs chapter VII in
    finder of :mod:`.combat` plus the contacts of pursuit moves) gives the melees
    (``MeleeFound``). A melee with one valid separation is separated at once; otherwise each
    player names a fighter who is not routed and they roll Discipline in opposition (raises
-   are questions, ties re-rolled); the winner chooses a separation among every valid one
-   (``split_melee``; ``CombatSplit``).
+   are questions, ties re-rolled, a roll-off orders equal 6s: ``engine.rolloff``); the
+   winner chooses a separation among every valid one (``split_melee``; ``CombatSplit``).
 2. **Order** (VII-B): each player names a fighter, and so the combat he wants to start
    with; the Authority roll (Discipline in opposition) gives the first turn to speak, whose
    combat is resolved first. Then the players take turns choosing a combat; combats caused
@@ -46,7 +46,7 @@ from typing import Any
 
 import networkx as nx
 
-from confrontation.dice import FACES
+from confrontation.dice import FACES, RollOff
 from confrontation.engine import (
     combat_narrate,  # noqa: F401  (the events' sentences)
     scenery_attack,
@@ -110,6 +110,8 @@ from confrontation.engine.registry import (
     register_handler,
     register_phase,
 )
+from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
+from confrontation.engine.rolloff import next_decider
 from confrontation.engine.state import (
     NEUTRAL,
     Fighter,
@@ -436,6 +438,9 @@ def _drive_contest(state: GameState) -> Transition:
     if any(h.roll is not None and h.roll.awaiting for h in contest.hands):
         return evolve(state, pending=Pending("contest_die", None)), []
     decider = _contest_decider(contest)
+    if isinstance(decider, RollOff):  # CLARIFICATIONS §9: the roll-off's dice
+        contest = evolve(contest, rolloff=decider)
+        return _set(evolve(state, pending=Pending(ROLLOFF_DIE, None)), contest=contest), []
     if decider is not None:
         return evolve(state, pending=Pending("contest_raise", decider.player)), []
     finals = tuple(h.roll.final if h.roll else 0 for h in contest.hands)
@@ -450,7 +455,7 @@ def _drive_contest(state: GameState) -> Transition:
             evolve(h, roll=DiceOnTable.start(h.value)) if h.player in again else h
             for h in contest.hands
         )
-        tied = evolve(contest, hands=hands, ties=contest.ties + 1, ranking=ranking)
+        tied = evolve(contest, hands=hands, ties=contest.ties + 1, ranking=ranking, rolloff=None)
         return _set(state, contest=tied), [ContestTied(contest.purpose, finals)]
     order = tuple(p for group in ranking for p in group)
     return _contest_won(state, contest, order, finals)
@@ -470,13 +475,17 @@ def _ranking(contest: Contest) -> tuple[tuple[int, ...], ...]:
     return tuple(ranked)
 
 
-def _contest_decider(contest: Contest) -> Hand | None:
-    """II-A-3: who decides now whether to raise a 6: the one showing it; when both do, the
-    lower final result first (equal: Player 1, as in the Tactics roll)."""
-    raisers = [h for h in contest.hands if h.roll is not None and h.roll.may_raise]
-    if not raisers:
-        return None
-    return min(raisers, key=lambda h: (h.roll.final if h.roll else 0, h.player))
+def _contest_decider(contest: Contest) -> Hand | RollOff | None:
+    """II-A-3: who decides now whether to raise a 6: the one showing it; when several do, the
+    lower final result first; equal results: the roll-off (CLARIFICATIONS §9, as in the
+    Tactics roll), a :class:`RollOff` while its dice are due."""
+    raisers = {
+        h.player: h.roll.final for h in contest.hands if h.roll is not None and h.roll.may_raise
+    }
+    decider = next_decider(raisers, contest.rolloff)
+    if decider is None or isinstance(decider, RollOff):
+        return decider
+    return contest.hand(decider)
 
 
 def _contest_won(
@@ -598,7 +607,7 @@ def _contest_raise_apply(state: GameState, choice: Choice) -> Transition:
     contest = _progress(state).contest
     assert contest is not None
     hand = _contest_decider(contest)
-    assert hand is not None and hand.roll is not None
+    assert isinstance(hand, Hand) and hand.roll is not None
     roll = hand.roll
     events: list[Event] = []
     if isinstance(choice, Raise):
@@ -621,7 +630,7 @@ def _contest_raise_describe(state: GameState, choices: Sequence[Choice]) -> Ques
     contest = _progress(state).contest
     assert contest is not None
     hand = _contest_decider(contest)
-    assert hand is not None and hand.roll is not None
+    assert isinstance(hand, Hand) and hand.roll is not None
     others = ", ".join(
         f"{player_name(h.player)} has {h.roll.final if h.roll else 0}"
         for h in contest.hands

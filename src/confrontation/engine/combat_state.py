@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from confrontation.dice import PendingTest, TestResult, standing
+from confrontation.dice import PendingTest, RollOff, TestResult, standing
 from confrontation.engine.frozen import evolve
 from confrontation.engine.melee import Combat
 from confrontation.rules.combat import CombatState, DefenceChoice
@@ -119,12 +119,15 @@ class Contest:
     """An opposed test (II-A-3) between the players: ``purpose`` is "split" (VII-A),
     "authority" (VII-B) or "initiative" (VII-C-2); ``ties`` counts the re-rolled ties.
     ``ranking``: with three or more sides (XX-F-5, XX-E-4), the groups of players already
-    ordered by earlier rolls, best first; a group of several rolls again among themselves."""
+    ordered by earlier rolls, best first; a group of several rolls again among themselves.
+    ``rolloff``: sides showing a 6 with equal results, the roll-off ordering their decisions
+    to raise (II-A-3, CLARIFICATIONS §9)."""
 
     purpose: str
     hands: tuple[Hand, ...]
     ties: int = 0
     ranking: tuple[tuple[int, ...], ...] = ()
+    rolloff: RollOff | None = None
 
     def hand(self, player: int) -> Hand:
         return next(h for h in self.hands if h.player == player)

@@ -116,8 +116,23 @@ class TestRaised(Event):
 
 
 @dataclass(frozen=True)
+class RolledOff(Event):
+    """A roll-off is settled (II-A-3, CLARIFICATIONS §9): ``sides`` showed a 6 with equal
+    final results (``finals``) in the opposed test ``purpose``; each rolled ``faces`` (again
+    until they differed) and ``first`` (the lower face) decides first whether to raise."""
+
+    kind = "rolled_off"
+    purpose: str
+    sides: tuple[int, ...]
+    finals: tuple[int, ...]
+    faces: tuple[tuple[int, ...], ...]
+    first: int
+
+
+@dataclass(frozen=True)
 class TacticsTied(Event):
-    """Both Tactics results are equal: both roll again (II-A-3)."""
+    """Both Tactics results are equal, or both are failures (≤ 0): both roll again (II-A-3,
+    II-A-4, CLARIFICATIONS §9)."""
 
     kind = "tactics_tied"
     finals: tuple[int, int]

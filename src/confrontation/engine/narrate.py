@@ -9,7 +9,7 @@ by its kind, so plug-ins' events still show.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from confrontation.engine import events as ev
 from confrontation.engine.state import GameState, player_name
@@ -82,7 +82,11 @@ class Narrator:
             case ev.TestRaised(player=player):
                 return f"{player_name(player)} raises the 6."
             case ev.TacticsTied(finals=finals):
-                return f"the Tactics roll is tied at {finals[0]}: both roll again."
+                return tied_sentence("the Tactics roll", finals)
+            case ev.RolledOff(
+                purpose=purpose, sides=sides, finals=finals, faces=faces, first=first
+            ):
+                return rolled_off_sentence(purpose, sides, finals, faces, first)
             case ev.TacticsRolled(finals=finals, winner=winner, uncontested=uncontested):
                 if uncontested:
                     return (
@@ -165,6 +169,47 @@ class Narrator:
         if event.kind in SILENT:
             return None
         return f"{event.kind.replace('_', ' ')}."
+
+
+_TESTS = {
+    "tactics": "the Tactics roll",
+    "split": "the Discipline test",
+    "authority": "the Authority roll",
+    "initiative": "the initiative test",
+}
+
+
+def tied_sentence(what: str, finals: Sequence[int]) -> str:
+    """An opposed test tied (II-A-3), or every result a failure (≤ 0: II-A-4, CLARIFICATIONS
+    §9): the tied sides roll again."""
+    if len(finals) == 2 and finals[0] == finals[1]:
+        return f"{what} is tied at {finals[0]}: both roll again."
+    if len(finals) == 2:
+        return (
+            f"{what}: {finals[0]} and {finals[1]} are both failures (0 or less), a tie: "
+            "both roll again."
+        )
+    results = ", ".join(str(f) for f in finals)
+    return f"{what}: {results} (0 or less counts as 0): the tied sides roll again."
+
+
+def rolled_off_sentence(
+    purpose: str,
+    sides: Sequence[int],
+    finals: Sequence[int],
+    faces: Sequence[Sequence[int]],
+    first: int,
+) -> str:
+    """II-A-3, CLARIFICATIONS §9: a roll-off between sides showing a 6 with equal results."""
+    who = " and ".join(player_name(s) for s in sides)
+    rolls = ", ".join(
+        f"{player_name(s)} {' then '.join(str(f) for f in mine)}"
+        for s, mine in zip(sides, faces, strict=True)
+    )
+    return (
+        f"{who} show a 6 with equal results ({finals[0]}) in {_TESTS.get(purpose, purpose)}; "
+        f"roll-off: {rolls}: {player_name(first)} decides first whether to raise."
+    )
 
 
 def narrate(log: Iterable[ev.Event]) -> list[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from confrontation.dice import chain_natural
+from confrontation.dice import RollOff, chain_natural
 from confrontation.engine.codec import Tagged, decode, encode
 from confrontation.engine.combat_state import CombatProgress as CombatProgress
 from confrontation.engine.frozen import evolve
@@ -227,13 +227,17 @@ class TacticsHand:
 
 @dataclass(frozen=True)
 class StrategicProgress:
-    """The strategic phase (IV-A) under way: sequences being built, then the Tactics roll."""
+    """The strategic phase (IV-A) under way: sequences being built, then the Tactics roll.
+
+    ``rolloff``: both Tactics dice show a 6 with equal results, the roll-off that orders the
+    decisions to raise (II-A-3, CLARIFICATIONS §9)."""
 
     building: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     to_place: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     hands: tuple[TacticsHand, TacticsHand] = (TacticsHand(), TacticsHand())
     attempts: int = 0
     winner: int | None = None
+    rolloff: RollOff | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from confrontation.engine import (  # noqa: F401
     movement,
     neutral,
     pursuit,
+    rolloff,
     shooting,
     strategic,
 )

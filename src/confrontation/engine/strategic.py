@@ -6,6 +6,8 @@
    fighters were all eliminated in earlier rounds are withdrawn first (IV-A-1 note).
 2. The Tactics roll (IV-A-2): each player picks a fighter of the army's people; both roll
    an opposed Discipline test (II-A-3) with raises of 6s (II-A-1) and re-rolls of ties.
+   A result ≤ 0 fails: two failures are a tie (II-A-4, CLARIFICATIONS §9); both 6s with
+   equal results: a roll-off says who decides first (``engine.rolloff``).
    The winner chooses who speaks first in the activation phase (IV-B-1).
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confrontation.dice import FACES
+from confrontation.dice import FACES, RollOff, rank_opposed
 from confrontation.engine.events import (
     CardsWithdrawn,
     Event,
@@ -46,6 +48,8 @@ from confrontation.engine.registry import (
     register_handler,
     register_phase,
 )
+from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
+from confrontation.engine.rolloff import next_decider
 from confrontation.engine.rounddata import load_round_data
 from confrontation.engine.state import (
     PLAYERS,
@@ -134,15 +138,13 @@ def _begin_round(state: GameState) -> Transition:
     return evolve(state, strategic=progress), events
 
 
-def _decide_raise_order(hands: tuple[TacticsHand, TacticsHand]) -> int | None:
+def _decide_raise_order(progress: StrategicProgress) -> int | RollOff | None:
     """Who decides next whether to raise a 6 (II-A-3): the one showing a 6; if both do,
-    the lower final result first (ruling: on equal results, Player 1)."""
-    raisers = [p for p in PLAYERS if hands[p].may_raise]
-    if not raisers:
-        return None
-    if len(raisers) == 1:
-        return raisers[0]
-    return min(raisers, key=lambda p: (hands[p].final, p))
+    the lower final result first; equal results: the roll-off (CLARIFICATIONS §9), a
+    :class:`RollOff` while its dice are due."""
+    hands = progress.hands
+    raisers = {p: hands[p].final for p in PLAYERS if hands[p].may_raise}
+    return next_decider(raisers, progress.rolloff)
 
 
 def drive(state: GameState) -> Transition:
@@ -164,15 +166,26 @@ def drive(state: GameState) -> Transition:
             return _decided(state, progress, winner, uncontested=True)
         if any(hand.awaiting_die for hand in hands):
             return evolve(state, pending=Pending("tactics_die", None)), []
-        decider = _decide_raise_order(hands)
+        decider = _decide_raise_order(progress)
+        if isinstance(decider, RollOff):  # CLARIFICATIONS §9: the roll-off's dice
+            progress = evolve(progress, rolloff=decider)
+            return evolve(state, strategic=progress, pending=Pending(ROLLOFF_DIE, None)), []
         if decider is not None:
             return evolve(state, pending=Pending("tactics_raise", decider)), []
         finals = (hands[0].final, hands[1].final)
-        if finals[0] == finals[1]:  # II-A-3: roll again until the tie is broken
+        ranking = rank_opposed(dict(enumerate(finals)))
+        if len(ranking[0]) > 1:
+            # II-A-3: roll again until the tie is broken; II-A-4 and CLARIFICATIONS §9: two
+            # results ≤ 0 are two failures, a tie like any other.
             fresh = tuple(evolve(h, dice=(), awaiting_die=True, stopped=False) for h in hands)
-            progress = evolve(progress, hands=(fresh[0], fresh[1]), attempts=progress.attempts + 1)
+            progress = evolve(
+                progress,
+                hands=(fresh[0], fresh[1]),
+                attempts=progress.attempts + 1,
+                rolloff=None,
+            )
             return evolve(state, strategic=progress), [TacticsTied(finals)]
-        return _decided(state, progress, 0 if finals[0] > finals[1] else 1, uncontested=False)
+        return _decided(state, progress, ranking[0][0], uncontested=False)
     if state.first_speaker is None:
         return evolve(state, pending=Pending("choose_first", progress.winner)), []
     # The phase is over: on to the activation phase (or, before round 1, to the drawing of
@@ -317,8 +330,8 @@ def _raise_legal(state: GameState) -> list[Choice]:
 def _raise_apply(state: GameState, choice: Choice) -> Transition:
     assert state.pending is None
     progress = _progress(state)
-    player = _decide_raise_order(progress.hands)
-    assert player is not None
+    player = _decide_raise_order(progress)
+    assert isinstance(player, int)
     hand = progress.hands[player]
     if isinstance(choice, Raise):
         hand = evolve(hand, awaiting_die=True)

@@ -41,7 +41,7 @@ from confrontation.dice import (
     finish_test,
     natural_distribution,
     p_success,
-    standing,
+    rank_opposed,
 )
 from confrontation.rules.characteristics import (
     HEALTHY,
@@ -148,11 +148,9 @@ def speaker(order: Sequence[str], turn: int) -> str:
 def rank_results(finals: Mapping[S, int]) -> tuple[tuple[S, ...], ...]:
     """Sides by decreasing final result, tied sides grouped (XX-F-5 initiative per side,
     XX-F-5 Discipline test of a melee). Every result ≤ 0 counts as 0 (II-A-4). A group of more
-    than one side must roll again among themselves (docs/rulings.md, "XX-F-5")."""
-    groups: dict[int, list[S]] = {}
-    for side, final in finals.items():
-        groups.setdefault(standing(final), []).append(side)
-    return tuple(tuple(groups[key]) for key in sorted(groups, reverse=True))
+    than one side must roll again among themselves (docs/rulings.md, "XX-F-5"). The rule of
+    every opposed test: :func:`confrontation.dice.rank_opposed` (CLARIFICATIONS §9)."""
+    return rank_opposed(finals)
 
 
 def authority_ranking(entries: Mapping[S, tuple[bool, int]]) -> tuple[tuple[S, ...], ...]:
