@@ -60,6 +60,7 @@ def _wall(x: float, y: float, width: float, depth: float) -> SceneryPiece:
 
 # A wall 1 cm thick from y = 10 to y = 50 across x = 34.5-35.5: going round it is long.
 WALL = _wall(35.0, 30.0, 1.0, 40.0)
+WALL_SHAPE = Scenery.rect("wall", 35.0, 30.0, 1.0, 40.0, height="normal").footprint
 
 
 def _assault(target_x: float) -> tuple[GameState, list[Event]]:
@@ -111,6 +112,23 @@ def test_an_assault_longer_than_mov_x_1_goes_round_the_landform_of_his_size() ->
     a = state.fighter(A)
     assert a.x < 34.5 - 1.0  # still on his side of the wall, gone along it
     assert abs(a.y - 30.0) > 9.0
+
+
+@pytest.mark.rule("V-A", "V-B-3")
+def test_an_assault_within_mov_x_1_may_end_on_a_landform_of_his_size() -> None:
+    """V-A: "If it is of the same size, he can cross it if he does not move more than
+    MOV x 1"; a movement allowed to cross the landform may end on it (docs/rulings.md, "V-A —
+    ending a movement on a landform"), as a walk may. Z stands with his back against the wall
+    (his base touches its far face): the only places in contact are partly on the wall. A's
+    sight moves 4.25 cm (at most MOV x 1 = 10): he engages Z with his base over the wall
+    (the engine refused any place on the wall to an assault and let it fall short)."""
+    state, log = _assault(35.5 + 1.25)
+    assert not only(log, AssaultFellShort)
+    [engaged] = only(log, Engaged)
+    assert engaged.targets == (Z,) and engaged.distance == pytest.approx(4.25, abs=0.01)
+    here = field_of(state)
+    assert here.enemies_in_contact(A) == [Z]
+    assert here.base(A).polygon.intersection(WALL_SHAPE).area > 1.0  # standing on the wall
 
 
 @pytest.mark.rule("V-A", "V-B-2")

@@ -552,7 +552,8 @@ def _placements(state: GameState, here: Field, mover: str, target: str) -> list[
         return []
     within = placement_filter(state, here, mover, target)  # II-E-3, every place offered
     first = here.contact_position(mover, target, reference=path.end, accept=within)
-    if first is None or not _placement_ok(here, mover, first):
+    budget = _crossing_budget(state)
+    if first is None or not _placement_ok(here, first, path.length <= budget + 1e-6):
         return []
     out = [first]
     target_base = here.base(target)
@@ -568,19 +569,22 @@ def _placements(state: GameState, here: Field, mover: str, target: str) -> list[
         extra = here.contact_position(mover, target, reference=other_base.centre, accept=within)
         if extra is None or not in_contact(extra.base, other_base):
             continue
-        if not _placement_ok(here, mover, extra):
-            continue
         to = _path(state, here, extra.base.sight)
-        if to is not None and to.length <= action.potential + 1e-6:
+        if to is None or to.length > action.potential + 1e-6:
+            continue
+        if _placement_ok(here, extra, to.length <= budget + 1e-6):
             out.append(extra)
     return out
 
 
-def _placement_ok(here: Field, mover: str, placement: ContactPlacement) -> bool:
+def _placement_ok(here: Field, placement: ContactPlacement, within_mov: bool) -> bool:
+    """On the table and on no scenery he may not stand on: a landform of his size only at
+    the end of a movement of at most MOV x 1 (``within_mov``; V-A, docs/rulings.md "V-A —
+    ending a movement on a landform")."""
     base = placement.base
     if not here.table.area.buffer(1e-6).covers(base.polygon):
         return False
-    for shape in here.blocked_for(base.size, False):
+    for shape in here.blocked_for(base.size, within_mov):
         if base.polygon.intersection(shape).area > 1e-4:
             return False
     return True

@@ -42,11 +42,13 @@ FREE_MOVES = 4
 _EPS = 1e-6
 
 
-def _placement_ok(here: Field, base: Base) -> bool:
-    """On the table and on no scenery he may not stand on (V-A)."""
+def _placement_ok(here: Field, base: Base, within_mov: bool) -> bool:
+    """On the table and on no scenery he may not stand on: a landform of his size only at
+    the end of a move of at most MOV x 1 (``within_mov``; V-A, docs/rulings.md "V-A —
+    ending a movement on a landform")."""
     if not here.table.area.buffer(1e-6).covers(base.polygon):
         return False
-    blocked = here.blocked_for(base.size, False)
+    blocked = here.blocked_for(base.size, within_mov)
     return all(base.polygon.intersection(shape).area <= 1e-4 for shape in blocked)
 
 
@@ -69,7 +71,7 @@ def pursuit_placement(
         return None
     within = placement_filter(state, here, fighter, enemy)  # II-E-3
     placement = here.contact_position(fighter, enemy, reference=path.end, accept=within)
-    if placement is None or not _placement_ok(here, placement.base):
+    if placement is None:
         return None
     travelled = path.length
     if math.dist(placement.base.sight, path.end) > 0.01:
@@ -78,6 +80,8 @@ def pursuit_placement(
         if to is None or to.length > reach + _EPS:
             return None
         travelled = to.length
+    if not _placement_ok(here, placement.base, travelled <= mov + _EPS):
+        return None
     return placement, travelled
 
 
