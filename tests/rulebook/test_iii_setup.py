@@ -26,8 +26,8 @@ from confrontation.engine.field import (
     scenery_of,
 )
 from confrontation.engine.questions import ChooseZone, Place, PutInReserve
-from confrontation.engine.registry import IllegalChoice
 from confrontation.engine.record import replay
+from confrontation.engine.registry import IllegalChoice
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield
 from confrontation.engine.state import GameState, Phase, SceneryPiece
 from confrontation.engine.step import is_chance, legal, question, start, step
@@ -170,9 +170,10 @@ def test_the_deployment_band_is_open_at_15_and_at_50_cm() -> None:
         spots = deployment_spots(state, fighter_)
         assert spots
         for spot in spots:
-            x0, _, x1, _ = base_of(state, fighter_).moved(spot.x, spot.y, spot.facing).polygon.bounds
+            placed = base_of(state, fighter_).moved(spot.x, spot.y, spot.facing)
+            x0, _, x1, _ = placed.polygon.bounds
             gaps = (abs(x0 - 60), abs(x1 - 60))
-            assert 15 < min(gaps) and max(gaps) < 50, (fighter_id, spot)
+            assert min(gaps) > 15 and max(gaps) < 50, (fighter_id, spot)
     # the old grid's first column, its base's edge on the 50 cm line, is refused
     assert state.pending is not None and state.pending.kind == "deploy"
     with pytest.raises(IllegalChoice):
