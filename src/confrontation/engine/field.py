@@ -583,7 +583,7 @@ def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
     scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3). The area is open
     (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line."""
     zone = deployment_zone(state, fighter.player)
-    facing = _deployment_facing(state, fighter.player)
+    facing = median_facing(state, fighter.player)
     template = base_of(state, fighter)
     check = _deployment_check(state, fighter)
     minx, miny, maxx, maxy = zone.area.bounds
@@ -613,12 +613,14 @@ def _up(value: float) -> float:
     return math.ceil(round(value * 100.0, 6)) / 100.0
 
 
-def _deployment_facing(state: GameState, player: int) -> float:
+def median_facing(state: GameState, player: int) -> float:
+    """The facing straight at the median line from ``player``'s side of it, towards the
+    enemy's table edge (III-A-1; deployment areas not chosen yet: Player 1 in area 1)."""
     ground = _ground(state)
-    first = ground.zones is not None and ground.zones[player] == 0
+    zone = ground.zones[player] if ground.zones is not None else player
     if ground.split == "width":
-        return 0.0 if first else 180.0
-    return 90.0 if first else 270.0
+        return 0.0 if zone == 0 else 180.0
+    return 90.0 if zone == 0 else 270.0
 
 
 def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bool]:
