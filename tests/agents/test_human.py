@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import sys
 from pathlib import Path
@@ -13,8 +14,12 @@ from positions import decision_states
 from rich.console import Console
 
 from confrontation.agents.human import HumanAgent, HumanQuit
-from confrontation.engine.questions import Question
+from confrontation.engine.field import field_of
+from confrontation.engine.movement import turned
+from confrontation.engine.questions import AnnouncementsDone, Place, Question, Walk
 from confrontation.engine.state import GameState
+from confrontation.engine.step import question, refusal, step
+from engine_support import activate, answer, fighter, skirmish
 
 
 def _agent(answers: str) -> tuple[HumanAgent, io.StringIO]:
@@ -52,6 +57,67 @@ def test_q_or_the_end_of_input_quits_cleanly(answers: str) -> None:
     assert issubclass(HumanQuit, KeyboardInterrupt)
 
 
+def _walk_destination() -> tuple[GameState, Question, int]:
+    """A (p1-c1-1, at x 30) walks; Z (p2-c1-1) stands at x 40: the destination question and
+    the number of an option well off the line to Z (its offered facing is not 0°)."""
+    a, z = fighter("A"), fighter("Z")
+    state = skirmish([[(a, 1)], [(z, 1)]], {"p1-c1-1": (30, 30, 0), "p2-c1-1": (40, 30, 180)})
+    state = activate(state, "p1-c1")
+    state = answer(state, AnnouncementsDone(), [])
+    state = answer(state, Walk("p1-c1-1"), [])
+    asked = question(state)
+    assert asked is not None and asked.kind == "destination"
+    places = [(n, o.choice) for n, o in enumerate(asked.options, start=1)]
+    spots = [(n, c) for n, c in places if isinstance(c, Place)]
+    # off Z's line, far from him: every facing leaves room
+    aside = max(spots, key=lambda p: (abs(p[1].y - 30), -p[1].x))
+    return state, asked, aside[0]
+
+
+@pytest.mark.rule("V-B-1")
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("137.5", 137.5),
+        ("137.5°", 137.5),
+        ("median", 0.0),  # Player 1 faces the median line (x = 60) along +x
+        ("stood", 0.0),
+        ("p2-c1-1", None),  # straight at Z
+        ("z", None),  # by name
+    ],
+)
+def test_the_terminal_player_gives_the_facing_after_a_walk(
+    typed: str, expected: float | None
+) -> None:
+    """V-B-1: "At the end of a walk a fighter can be turned in any direction, at the
+    controlling player's choice"; CLARIFICATIONS §9: "a person must be able to give any
+    angle". The terminal player picks a destination, then names an enemy, the median line,
+    or types an angle; bad angles get a one-line error and the question again."""
+    state, asked, number = _walk_destination()
+    agent, out = _agent(f"{number}\n400\nnowhere\n{typed}\n")
+    choice = agent.choose(state, asked, asked.choices)
+    assert isinstance(choice, Place)
+    assert refusal(state, choice) is None  # step accepts it
+    shown = out.getvalue()
+    assert "An angle is at least 0 and less than 360 degrees, not 400." in shown
+    assert "Type an enemy's id or name" in shown
+    listed = asked.options[number - 1].choice
+    assert isinstance(listed, Place) and listed.facing % 360 != 0.0
+    if expected is None:  # facing Z: the angle from the (unmoved) sight to Z's centre
+        sx, sy = field_of(state).base("p1-c1-1").moved(listed.x, listed.y, listed.facing).sight
+        expected = round(math.degrees(math.atan2(30 - sy, 40 - sx)) % 360, 1)
+    assert choice.facing == pytest.approx(expected, abs=1e-9)
+    assert choice in (listed, turned(state, listed, expected))
+    after, _ = step(state, choice)
+    assert after.fighter("p1-c1-1").facing == pytest.approx(expected, abs=1e-9)
+
+
+def test_enter_keeps_the_offered_facing() -> None:
+    state, asked, number = _walk_destination()
+    agent, _ = _agent(f"{number}\n\n")
+    assert agent.choose(state, asked, asked.choices) == asked.options[number - 1].choice
+
+
 def test_a_whole_human_game_at_the_terminal_to_the_scoreboard(tmp_path: Path) -> None:
     command = Path(sys.executable).with_name("confrontation")
     args = [
@@ -74,9 +140,9 @@ def test_a_whole_human_game_at_the_terminal_to_the_scoreboard(tmp_path: Path) ->
     child.logfile_read = io.StringIO()
     answered = 0
     while True:
-        found = child.expect([r"Your choice", r"losses \(AP\)", pexpect.EOF])
-        if found == 0:
-            child.sendline("1")
+        found = child.expect([r"Your choice", r"losses \(AP\)", pexpect.EOF, r"Facing \(Enter"])
+        if found in (0, 3):
+            child.sendline("1" if found == 0 else "")  # the facing offered (V-B-1)
             answered += 1
             assert answered < 2000, "the game does not end"
             continue

@@ -180,7 +180,9 @@ def test_the_candidates_are_the_fallback_holding_back_and_assaults_in_reach() ->
 
 @pytest.mark.rule("V-B-3")
 def test_the_search_charges_where_its_fallback_would_hold_back() -> None:
-    state, asked, legal = _announcement(2000, 13)
+    # the 16th such announcement since the deployment band is open (III-A-1): the seed-2000
+    # game changed (the 14th was the greedy charge before)
+    state, asked, legal = _announcement(2000, 15)
     assert asked.player is not None
     charge = GreedyAgent(1, asked.player).choose(state, asked, legal)
     assert isinstance(charge, Announce) and charge.action == "charge"

@@ -6,6 +6,7 @@ import pytest
 
 from confrontation.geometry import Base, Table, in_field_of_view, max_enemies_in_contact
 from confrontation.geometry.bases import load_base_table
+from confrontation.geometry.table import OPEN_BOUND_CM
 
 
 @pytest.mark.rule("I-B")
@@ -85,22 +86,27 @@ def test_sight_is_the_front_centre() -> None:
     assert cav.sight == pytest.approx((10, 12.5))
 
 
+T = OPEN_BOUND_CM
+
+
 @pytest.mark.rule("III-A-1")
 @pytest.mark.parametrize(
     ("fmt", "split", "one", "two"),
     [
-        ("120x60", "width", (10, 0, 45, 60), (75, 0, 110, 60)),
-        ("120x60", "length", (0, 0, 120, 15), (0, 45, 120, 60)),
-        ("90x90", "width", (0, 0, 30, 90), (60, 0, 90, 90)),
-        ("60x60", "length", (0, 0, 60, 15), (0, 45, 60, 60)),
+        # III-A-1 "more than 15 cm and less than 50 cm": both bounds open (CLARIFICATIONS §9),
+        # T short of each; the table's edges stay closed
+        ("120x60", "width", (10 + T, 0, 45 - T, 60), (75 + T, 0, 110 - T, 60)),
+        ("120x60", "length", (0, 0, 120, 15 - T), (0, 45 + T, 120, 60)),
+        ("90x90", "width", (0, 0, 30 - T, 90), (60 + T, 0, 90, 90)),
+        ("60x60", "length", (0, 0, 60, 15 - T), (0, 45 + T, 60, 60)),
     ],
 )
 def test_line_of_battle_zones(
     fmt: str, split: str, one: tuple[float, ...], two: tuple[float, ...]
 ) -> None:
     a, b = Table.of(fmt).line_of_battle(split)  # type: ignore[arg-type]
-    assert a.area.bounds == pytest.approx(one)
-    assert b.area.bounds == pytest.approx(two)
+    assert a.area.bounds == pytest.approx(one, abs=1e-9)
+    assert b.area.bounds == pytest.approx(two, abs=1e-9)
 
 
 def test_unknown_table_format() -> None:

@@ -107,6 +107,29 @@ def test_iron_in_a_bundled_army_is_priced_on_the_final_profile() -> None:
     assert ghorak.unit_ap == 55 + 22
 
 
+@pytest.mark.rule("I-D-2", "II-A-4")
+def test_a_cost_expression_with_a_third_rounds_up_in_the_army_list(tmp_path: Path) -> None:
+    """CLARIFICATIONS §9: "Every division rounds up to the next whole number, not only
+    halves: army-list cost expressions (I-D-2) included." Arkeon Sanath (RES 9) with a relic
+    costing (RES + 1) / 3 + 43 AP: 10/3 = 3.33 is 4 AP, so he is worth 74 + 47 = 121 AP, over
+    40 % of 300 AP (I-D-3); rounded to the nearest AP he would have been worth exactly 120."""
+    write(
+        tmp_path,
+        "lib.toml",
+        '[[artifacts]]\nid = "relic"\nname = "Relic"\ncost = "(res + 1) / 3 + 43"\n',
+    )
+    text = (
+        'name = "x"\npeople = "scorpion"\npoints = 300\nprofiles = ["lib.toml"]\n'
+        '[[cards]]\nprofile = "arkeon-sanath"\nartifacts = ["relic"]\n'
+    )
+    report = army(write(tmp_path, "army.toml", text))
+    [line] = report.lines
+    assert line.unit_ap == 74 + 4 + 43
+    assert [str(v) for v in report.violations] == [
+        "I-D-3: Arkeon Sanath is worth 121 AP, above 40 % of 300 AP (120 AP)"
+    ]
+
+
 # -- I-D-3 -----------------------------------------------------------------------------------
 
 

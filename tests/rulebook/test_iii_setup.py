@@ -17,9 +17,17 @@ from confrontation.engine.events import (
     SceneryLaid,
     ZoneChosen,
 )
-from confrontation.engine.field import deployment_spots, deployment_zone, field_of, scenery_of
-from confrontation.engine.questions import ChooseZone, PutInReserve
+from confrontation.engine.field import (
+    base_of,
+    can_deploy,
+    deployment_spots,
+    deployment_zone,
+    field_of,
+    scenery_of,
+)
+from confrontation.engine.questions import ChooseZone, Place, PutInReserve
 from confrontation.engine.record import replay
+from confrontation.engine.registry import IllegalChoice
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield
 from confrontation.engine.state import GameState, Phase, SceneryPiece
 from confrontation.engine.step import is_chance, legal, question, start, step
@@ -129,3 +137,44 @@ def test_deployment_spots_avoid_scenario_scenery_and_keep_scouts_beyond_mov() ->
             base = Base.of("normal", "square", spot.x, spot.y, spot.facing)
             gap = float(base.polygon.distance(footprint))
             assert gap > margin if margin else not base.polygon.intersects(footprint)
+
+
+def _at_first_deployment() -> GameState:
+    """Three soldiers (Player 1, area 1: x < 45) against an archer (Player 2, area 2: x > 75)
+    on an empty 120x60 table split across its width (median line x = 60), at the first
+    deployment question."""
+    state = on_battlefield(game_from_specs(sides()), scenery=(), zones=(0, 1))
+    state, _ = start(state)
+    faces = iter([5, 2])  # the deployment Tactics roll: Player 1 wins
+    while state.pending is not None and state.pending.kind != "deploy":
+        choice = legal(state)[next(faces) - 1] if is_chance(state) else legal(state)[0]
+        state, _ = step(state, choice)
+    return state
+
+
+@pytest.mark.rule("III-A-1", "III-B-2")
+def test_the_deployment_band_is_open_at_15_and_at_50_cm() -> None:
+    """III-A-1: a deployment area lies "more than 15 cm and less than 50 cm" from the median
+    line; CLARIFICATIONS §9: "both bounds are open". A base whose edge is exactly 15 cm (or
+    50 cm) from the median line is outside; one at 15.5 cm (49.5 cm) is inside."""
+    state = _at_first_deployment()
+    soldier = state.fighter("p1-c1-1")
+    half = base_of(state, soldier).width / 2  # 1.25: facing 0°, the base spans x ± 1.25
+    assert not can_deploy(state, soldier, 60 - 15 - half, 30, 0.0)
+    assert can_deploy(state, soldier, 60 - 15.5 - half, 30, 0.0)
+    assert not can_deploy(state, soldier, 60 - 50 + half, 30, 0.0)
+    assert can_deploy(state, soldier, 60 - 49.5 + half, 30, 0.0)
+    # nothing offered touches either line, in either area
+    for fighter_id in ("p1-c1-1", "p2-c1-1"):
+        fighter_ = state.fighter(fighter_id)
+        spots = deployment_spots(state, fighter_)
+        assert spots
+        for spot in spots:
+            placed = base_of(state, fighter_).moved(spot.x, spot.y, spot.facing)
+            x0, _, x1, _ = placed.polygon.bounds
+            gaps = (abs(x0 - 60), abs(x1 - 60))
+            assert min(gaps) > 15 and max(gaps) < 50, (fighter_id, spot)
+    # the old grid's first column, its base's edge on the 50 cm line, is refused
+    assert state.pending is not None and state.pending.kind == "deploy"
+    with pytest.raises(IllegalChoice):
+        step(state, Place(60 - 50 + half, 1.25, 0.0))

@@ -6,6 +6,7 @@ The pure arithmetic is tested in test_v_movement.py and test_vi_shooting.py."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
 
@@ -24,8 +25,10 @@ from confrontation.engine.events import (
     Wounded,
 )
 from confrontation.engine.field import field_of, piece_of
+from confrontation.engine.movement import turned
 from confrontation.engine.narrate import narrate
 from confrontation.engine.questions import (
+    FREE_FACING,
     Announce,
     AnnouncementsDone,
     DieFace,
@@ -38,8 +41,10 @@ from confrontation.engine.questions import (
     TakeCover,
     Walk,
 )
+from confrontation.engine.record import event_line, read_log, replay
+from confrontation.engine.registry import IllegalChoice
 from confrontation.engine.state import GameState
-from confrontation.engine.step import legal
+from confrontation.engine.step import legal, question, refusal, step
 from confrontation.geometry.measure import distance
 from confrontation.geometry.scenery import Scenery
 from engine_support import activate, answer, fighter, only, profile, skirmish
@@ -210,6 +215,86 @@ def test_walk_destinations_are_within_mov_and_never_in_contact() -> None:
     state = answer(state, places[0], log)
     assert only(log, Moved) and state.fighter("p1-c1-1").walked
     assert Walk("p1-c1-1") not in legal(state)  # V-B-1: one walk per round
+
+
+def _walking(action: str = "walk") -> tuple[GameState, list[Event], Place]:
+    """A walks (or runs) with Z 10 cm away; the destination farthest from Z (room round it)."""
+    a, z = fighter("A"), fighter("Z")
+    positions = {"p1-c1-1": (30, 30, 0), "p2-c1-1": (40, 30, 180)}
+    state = skirmish([[(a, 1)], [(z, 1)]], positions)
+    log: list[Event] = []
+    state = activate(state, "p1-c1", log)
+    if action == "walk":
+        state = answer(state, AnnouncementsDone(), log)
+        state = answer(state, Walk("p1-c1-1"), log)
+    else:
+        state = announce(state, log, Announce("p1-c1-1", action))
+    assert state.pending is not None and state.pending.kind == "destination"
+    places = [c for c in legal(state) if isinstance(c, Place)]
+    far = max(places, key=lambda c: (c.x - 40) ** 2 + (c.y - 30) ** 2)
+    return state, log, far
+
+
+@pytest.mark.rule("V-B-1", "V-A")
+def test_a_walk_ends_facing_any_angle_the_player_gives() -> None:
+    """V-B-1: "At the end of a walk a fighter can be turned in any direction, at the
+    controlling player's choice"; CLARIFICATIONS §9: "a person must be able to give any
+    angle". The base turns about its sight (V-A), so the move's length does not change; the
+    record keeps the angle and replays."""
+    state, log, far = _walking()
+    question_ = question(state)
+    assert question_ is not None and question_.free == FREE_FACING
+    here = field_of(state)
+    start = here.base("p1-c1-1")
+    facing = turned(state, far, 137.5)
+    assert facing not in legal(state)  # not among the listed ones: a free answer
+    assert refusal(state, facing) is None
+    state = answer(state, facing, log)
+    walker = state.fighter("p1-c1-1")
+    assert walker.facing == 137.5
+    end = field_of(state).base("p1-c1-1")
+    assert end.sight == pytest.approx(start.moved(far.x, far.y, far.facing).sight, abs=1e-3)
+    [moved] = only(log, Moved)
+    assert moved.facing == 137.5 and moved.distance == pytest.approx(
+        math.dist(start.sight, end.sight), abs=0.01
+    )
+    text = "".join(event_line(e) + "\n" for e in log)
+    assert replay(read_log(text.splitlines())) == state
+
+
+@pytest.mark.rule("V-B-2", "V-B-4")
+@pytest.mark.parametrize("action", ["run", "cover"])
+def test_a_run_or_a_move_under_cover_ends_facing_any_angle(action: str) -> None:
+    """V-B-2: "At the end of a run, a fighter can be oriented in any direction, at the choice
+    of the player controlling it" (CLARIFICATIONS §9, "Facing after a move"); a move under
+    cover is a movement action too (V-A: "any rotation ... around his sight is free")."""
+    state, log, far = _walking(action)
+    state = answer(state, turned(state, far, 301.25), log)
+    assert state.fighter("p1-c1-1").facing == 301.25
+
+
+@pytest.mark.rule("V-B-1")
+@pytest.mark.parametrize("angle", [360.0, -10.0, math.nan, math.inf])
+def test_a_facing_outside_0_to_360_degrees_is_refused(angle: float) -> None:
+    """CLARIFICATIONS §9: "a person must be able to give any angle" — an angle, from 0° up to
+    360° (excluded); anything else is refused with a clear error."""
+    state, _, far = _walking()
+    with pytest.raises(IllegalChoice, match="at least 0° and less than 360°"):
+        step(state, Place(far.x, far.y, angle))
+
+
+@pytest.mark.rule("V-B-1", "V-B")
+def test_a_free_facing_keeps_a_listed_sight_and_a_legal_base() -> None:
+    """The facing is free, the destination is not: a place whose sight is no listed
+    destination's is refused, and so is a turn that would put the base on Z's (V-B-1: "a
+    fighter can never reach an enemy at the end of a walk")."""
+    state, _, far = _walking()
+    with pytest.raises(IllegalChoice, match="no listed destination"):
+        step(state, Place(far.x + 3, far.y, 10.0))
+    near = Place(35.25, 30.0, 0.0)  # straight at Z, stopping 0.5 cm short of his base
+    assert near in legal(state)
+    with pytest.raises(IllegalChoice, match="his base would be on another fighter's base"):
+        step(state, turned(state, near, 137.5))
 
 
 def _in_contact_game(ini: int = 3) -> GameState:

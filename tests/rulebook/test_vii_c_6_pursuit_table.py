@@ -223,6 +223,22 @@ def test_reach_is_half_mov_rounded_up(mov: float, reach: int) -> None:
     assert not [m for m in table_pursuits(far, "p1-c1-1", reach) if z in m.engage]
 
 
+@pytest.mark.rule("VII-C-6", "II-A-4")
+def test_a_half_centimetre_mov_is_halved_then_rounded_up() -> None:
+    """VII-C-6 a: "MOU/2 cm (rounded up to the next cm)"; CLARIFICATIONS §9: "Every division
+    rounds up to the next whole number". A pursuer with MOV 12.5 (the Echahym's) pursues up
+    to 7 cm (6.25 rounded up), not 6 (12.5 first rounded to 12 by the engine)."""
+    guard = dataclasses.replace(profile("praetorian-guard"), mov=12.5)
+    cards = [[(guard, 2)], [(profile("dawn-warrior"), 3)]]
+    script = Script(skirmish(cards, EXAMPLE_1))
+    _b_kills_y(script)
+    assert script.asked == "pursue"
+    asked = question(script.state)
+    assert asked is not None and "up to 7 cm" in asked.prompt
+    events = script.play(Pursue(B, (Z,), "stay in place"))
+    assert [e.reach for e in only(events, ce.Pursued)] == [7]
+
+
 @pytest.mark.rule("VII-C-6", "V-A")
 def test_the_reach_is_measured_along_the_path_round_an_obstacle() -> None:
     # A house (nobody crosses it) between B and Z: the straight gap is 4 cm, but the way

@@ -129,3 +129,24 @@ def test_at_most_one_controller_and_only_with_both_sums_greater(
 @given(st.integers(0, 100), st.integers(0, 4))
 def test_wounded_value_never_negative_and_never_above_the_value(value: int, levels: int) -> None:
     assert 0 <= wounded_value(value, levels) <= value
+
+
+@pytest.mark.rule("III-A-1", "III-A-2")
+def test_a_base_on_the_15_cm_line_is_in_no_area_and_the_centre_keeps_its_bound() -> None:
+    """III-A-1: deployment areas lie "more than 15 cm" from the median line (CLARIFICATIONS
+    §9: "both bounds are open"); Conquest's neutral area is the band within 15 cm of it
+    (docs/rulings.md, III-A-2). A footman whose edge touches the 15 cm line from his own side
+    is wholly in neither; one touching it from the centre's side is in the centre."""
+    state = conquest(
+        {
+            "p1-c1-1": (60 - 15 - 1.25, 20, 0),  # x 42.5-45: on the line, area 1's side
+            "p1-c1-2": (60 - 15 + 1.25, 40, 0),  # x 45-47.5: on the line, the centre's side
+            "p2-c1-1": (100, 30, 180),
+        }
+    )
+    mine = control(state, area(state, "Player 1's deployment area"))
+    centre = control(state, area(state, "the centre"))
+    assert mine.fighters[0] == ()
+    assert centre.fighters[0] == ("p1-c1-2",)
+    moved = conquest({"p1-c1-1": (60 - 15.5 - 1.25, 20, 0), "p2-c1-1": (100, 30, 180)})
+    assert control(moved, area(moved, "Player 1's deployment area")).fighters[0] == ("p1-c1-1",)

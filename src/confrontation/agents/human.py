@@ -5,12 +5,20 @@ engine tells about them (distances, odds) — and the player types a number. ``?
 and the state of his fighters, ``q`` (or the end of the input) quits the game cleanly by
 raising :class:`HumanQuit`, which the play command treats as Ctrl-C.
 
+After a destination of a walk, a run or a move under cover (a question whose ``free`` is
+:data:`~confrontation.engine.questions.FREE_FACING`) he is asked the facing (V-B-1, V-B-2:
+the player's choice): Enter keeps the one offered; an enemy's id or name, ``median`` (straight
+at the median line), ``stood`` (as he stood), or an angle in degrees (0 along the table's
+length, 90 across it) turns the base about its sight. A bad answer gets a one-line error and
+the question again.
+
 The input is any text stream (standard input by default), so a test or a script can drive
 a whole game.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -18,12 +26,22 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from confrontation.engine.questions import Choice, Question
+from confrontation.engine.movement import facing_options, turned
+from confrontation.engine.questions import FREE_FACING, Choice, Place, Question
 from confrontation.engine.state import GameState, player_name
+from confrontation.engine.step import refusal
 
 HELP = """Type the number of an option and press Enter.
   ?  this help and the state of your fighters
   q  quit the game (it can be resumed later when it is saved)"""
+
+FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turns about its sight.
+  Enter       the facing offered
+  an enemy    his id (p2-c1-1) or his name: face him
+  median      face the median line (towards the enemy's table edge)
+  stood       the facing he had before moving
+  a number    an angle in degrees, 0 up to (not including) 360: 0 along the table's length
+              (towards higher x), 90 across it (towards higher y)"""
 
 
 class HumanQuit(KeyboardInterrupt):
@@ -68,8 +86,46 @@ class HumanAgent:
                 self.show_fighters(state, question.player)
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1].choice
+                choice = options[int(answer) - 1].choice
+                if question.free == FREE_FACING and isinstance(choice, Place):
+                    return self.facing(state, choice)
+                return choice
             self.console.print(f"[red]Please type a number from 1 to {len(options)}.[/]")
+
+    def facing(self, state: GameState, place: Place) -> Place:
+        """Ask the facing at ``place`` (V-B-1, V-B-2): the place offered, or turned."""
+        menu = facing_options(state, place)
+        shown = "; ".join(f"{label} {angle:g}°" for label, angle in menu)
+        self.console.print(f"[bold cyan]Facing[/] ({shown})")
+        while True:
+            self.console.print(
+                "[bold]Facing[/] (Enter as offered, an enemy, median, stood, or degrees; "
+                "? help, q quit): ",
+                end="",
+            )
+            line = self._readline()
+            if line is None:
+                self.console.print()
+                raise HumanQuit("end of input")
+            answer = line.strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise HumanQuit("the player quit")
+            if answer in ("?", "h", "help"):
+                self.console.print(FACING_HELP)
+                continue
+            if not answer:
+                return place
+            angle, error = _angle(answer, menu)
+            if angle is None:
+                self.console.print(f"[red]{error}[/]")
+                continue
+            if angle == place.facing:
+                return place
+            candidate = turned(state, place, angle)
+            refused = refusal(state, candidate)
+            if refused is None:
+                return candidate
+            self.console.print(f"[red]{refused}.[/]")
 
     def _readline(self) -> str | None:
         stream = self.stdin if self.stdin is not None else sys.stdin
@@ -116,3 +172,29 @@ class HumanAgent:
                     ", ".join(marks),
                 )
             self.console.print(table)
+
+
+def _angle(answer: str, menu: Sequence[tuple[str, float]]) -> tuple[float | None, str]:
+    """The facing a typed answer names: a number of degrees, ``median``, ``stood``, or an
+    enemy by id or name (as listed in ``menu``); else None and why."""
+    text = answer.removesuffix("°").strip()
+    try:
+        value = float(text)
+    except ValueError:
+        value = None
+    if value is not None:
+        if math.isfinite(value) and 0.0 <= value < 360.0:
+            return value, ""
+        return None, f"An angle is at least 0 and less than 360 degrees, not {text}."
+    keys = {"median": "the median line", "stood": "as he stood"}
+    if text in keys:
+        return next(angle for label, angle in menu if label == keys[text]), ""
+    enemies = [(label, angle) for label, angle in menu if label.startswith("towards ")]
+    found = [angle for label, angle in enemies if f"({text})" in label.lower()]
+    if not found:  # by name: "towards Z (p2-c1-1)"
+        found = [a for label, a in enemies if label.lower().startswith(f"towards {text} (")]
+    if len(found) == 1:
+        return found[0], ""
+    if found:
+        return None, f"Several enemies are called {text}: type his id."
+    return None, f"Type an enemy's id or name, median, stood, or an angle, not {answer!r}."

@@ -2,8 +2,12 @@
 
 Artifact costs may be expressions such as ``"att + def + res"``. They are parsed with
 :mod:`ast` (never ``eval``) and may use integers, characteristic names, ``+ - * /``, unary
-minus and parentheses. Arithmetic is exact (fractions); a fractional result is rounded to
-the nearest whole AP, halves up (CLARIFICATIONS §2, "halves round up").
+minus and parentheses. Arithmetic is exact (fractions), and **every division rounds up**
+to the next whole number where it occurs (II-A-4: "the eventual rounding is always done to
+the higher integer"; CLARIFICATIONS §9 "Rounding": "army-list cost expressions (I-D-2)
+included"): ``str * 3 / 2 + att / 3`` is ⌈3·STR/2⌉ + ⌈ATT/3⌉, read as written (``3 / 2 * str``
+is ⌈3/2⌉ × STR = 2 × STR). A value still fractional at the end (a half-centimetre MOV with no
+division) is rounded up too.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import floor
+from math import ceil
 
 from confrontation.model.profile import CHARACTERISTICS, Artifact, Profile
 
@@ -91,20 +95,20 @@ def _value(node: ast.AST, names: Mapping[str, int | float], expression: str) -> 
             return left * right
         if right == 0:
             raise CostError(f"cost {expression!r} divides by zero")
-        return left / right
+        return Fraction(round_up(left / right))  # II-A-4, CLARIFICATIONS §9: each division
     raise CostError(f"cost {expression!r} cannot be evaluated")  # parse_cost forbids this
 
 
-def round_half_up(value: Fraction) -> int:
-    """Nearest integer, halves rounded up (CLARIFICATIONS §2)."""
-    return floor(value + Fraction(1, 2))
+def round_up(value: Fraction) -> int:
+    """The next whole number at or above ``value`` (II-A-4, CLARIFICATIONS §9 "Rounding")."""
+    return ceil(value)
 
 
 def evaluate_cost(expression: int | str, characteristics: Mapping[str, int | float]) -> int:
     """The AP cost of ``expression`` for a fighter with these final characteristics."""
     if isinstance(expression, int):
         return expression
-    result = round_half_up(_value(parse_cost(expression), characteristics, expression))
+    result = round_up(_value(parse_cost(expression), characteristics, expression))
     if result < 0:
         raise CostError(f"cost {expression!r} comes to {result} AP, below zero")
     return result

@@ -91,7 +91,7 @@ from confrontation.engine.combat_state import (
     Hand,
 )
 from confrontation.engine.events import Event, PhaseEnded, PhaseStarted, TestRaised
-from confrontation.engine.field import has_field
+from confrontation.engine.field import has_field, movement
 from confrontation.engine.frozen import evolve
 from confrontation.engine.melee import (
     Combat,
@@ -1171,9 +1171,9 @@ def _end_fight(state: GameState) -> Transition:
 
 
 def _reach(state: GameState, fighter_id: str) -> int:
-    fighter = state.fighter(fighter_id)
-    mov = state.profile(fighter.profile).mov
-    return pursuit_distance(current_value(C.MOV, round(mov), health=health(fighter)))
+    # VII-C-6 a, II-A-4: the current MOV (12.5 cm stays 12.5: no wound penalty, II-B-4)
+    # halved and rounded up: 7 cm, not the 6 of a MOV rounded to a whole number first
+    return pursuit_distance(movement(state, state.fighter(fighter_id)))
 
 
 def _drive_pursuit(state: GameState) -> Transition:

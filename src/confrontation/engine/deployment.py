@@ -208,6 +208,8 @@ def _zone_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     for c in choices:
         assert isinstance(c, ChooseZone)
         minx, miny, maxx, maxy = table.zones[c.zone].area.bounds
+        # the open bounds (III-A-1) lie 0.05 mm inside the lines: shown at the lines
+        minx, miny, maxx, maxy = (round(v, 1) for v in (minx, miny, maxx, maxy))
         detail = f"x {minx:g}-{maxx:g} cm, y {miny:g}-{maxy:g} cm"
         options.append(Option(c, f"deployment area {c.zone + 1}", detail))
     player = _progress(state).chooser

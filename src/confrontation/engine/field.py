@@ -664,33 +664,58 @@ def destinations(
 def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
     """III-B-2: a grid of legal places in the player's deployment area, facing the median
     line; none on another base or on scenery he cannot cross, none on or in scenario
-    scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3)."""
-    here = field_of(state)
+    scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3). The area is open
+    (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line."""
     zone = deployment_zone(state, fighter.player)
-    ground = _ground(state)
-    profile = state.profile(fighter.profile)
-    if ground.split == "width":
-        facing = 0.0 if ground.zones is not None and ground.zones[fighter.player] == 0 else 180.0
-    else:
-        facing = 90.0 if ground.zones is not None and ground.zones[fighter.player] == 0 else 270.0
+    facing = median_facing(state, fighter.player)
     template = base_of(state, fighter)
-    scenario = [scenery_of(p).footprint for p in ground.scenery or () if p.scenario]
-    scout = any(a.split("/")[0].strip().casefold() == "scout" for a in profile.abilities)
+    check = _deployment_check(state, fighter)
     minx, miny, maxx, maxy = zone.area.bounds
     half = max(template.width, template.depth) / 2.0
     spots = []
-    x = minx + half
+    x = _up(minx + half)  # the grid starts inside the open bound, not 0.005 mm short of it
     while x <= maxx - half + 1e-9:
-        y = miny + half
+        y = _up(miny + half)
         while y <= maxy - half + 1e-9:
             base = template.moved(round(x, 2), round(y, 2), facing)
-            if _deployable(
-                here, fighter.id, base, zone.area, scenario, profile.mov if scout else None
-            ):
+            if check(base):
                 spots.append(Spot(base.x, base.y, facing, "deployment area", 0.0))
             y += GRID_CM
         x += GRID_CM
     return spots
+
+
+def can_deploy(state: GameState, fighter: Fighter, x: float, y: float, facing: float) -> bool:
+    """III-B-2: may ``fighter`` be deployed with his base's centre at (x, y) facing
+    ``facing``? The tests of :func:`deployment_spots`: wholly in his open deployment area
+    (III-A-1), on no base, on no scenery he cannot cross, off scenario scenery (XX-A-3)."""
+    return _deployment_check(state, fighter)(base_of(state, fighter).moved(x, y, facing))
+
+
+def _up(value: float) -> float:
+    """``value`` rounded up to the 0.01 cm the engine stores."""
+    return math.ceil(round(value * 100.0, 6)) / 100.0
+
+
+def median_facing(state: GameState, player: int) -> float:
+    """The facing straight at the median line from ``player``'s side of it, towards the
+    enemy's table edge (III-A-1; deployment areas not chosen yet: Player 1 in area 1)."""
+    ground = _ground(state)
+    zone = ground.zones[player] if ground.zones is not None else player
+    if ground.split == "width":
+        return 0.0 if zone == 0 else 180.0
+    return 90.0 if zone == 0 else 270.0
+
+
+def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bool]:
+    here = field_of(state)
+    zone = deployment_zone(state, fighter.player)
+    ground = _ground(state)
+    profile = state.profile(fighter.profile)
+    scenario = [scenery_of(p).footprint for p in ground.scenery or () if p.scenario]
+    scout = any(a.split("/")[0].strip().casefold() == "scout" for a in profile.abilities)
+    mov = profile.mov if scout else None
+    return lambda base: _deployable(here, fighter.id, base, zone.area, scenario, mov)
 
 
 def _deployable(

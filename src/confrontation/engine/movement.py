@@ -11,7 +11,11 @@ Measuring only after declaring (IV-B-2): an assault names its target without a d
 the engine measures along the path of V-A (:mod:`~.field`) and either puts the fighter in
 contact (V-B-3) or moves him his whole potential towards the target. A walk, a run or a
 move under cover is declared first; then the player picks one of a finite set of legal
-destinations (:func:`~.field.destinations`), none in contact with an enemy (V-D).
+destinations (:func:`~.field.destinations`), none in contact with an enemy (V-D), each
+facing the nearest enemy. The facing is the player's (V-B-1, V-B-2, CLARIFICATIONS §9):
+the question also accepts any listed destination turned about its sight (V-A) to any angle
+(:func:`turned`, a free answer of the ``destination`` handler); :func:`facing_options` lists
+the sensible ones for a person (each enemy, the median line, as he stood).
 """
 
 from __future__ import annotations
@@ -56,12 +60,14 @@ from confrontation.engine.field import (
     enemy_contacts,
     field_of,
     has_field,
+    median_facing,
     movement,
     placed,
     rounded,
 )
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import (
+    FREE_FACING,
     Announce,
     AnnouncementsDone,
     Choice,
@@ -455,6 +461,69 @@ def _destination_spots(state: GameState) -> list[Place]:
     return [Place(s.x, s.y, s.facing) for s in spots]
 
 
+SIGHT_MATCH_CM = 0.001
+"""A turned place keeps the sight of its listed destination to this much (its centre is
+stored to 0.001 mm)."""
+
+
+def turned(state: GameState, place: Place, facing: float) -> Place:
+    """``place`` (a destination of the walk, run or move under cover under way) turned to
+    ``facing`` degrees about its sight: "any rotation of the fighter's base around his sight
+    is free" (V-A), "at the end of a walk a fighter can be turned in any direction" (V-B-1).
+    ``step`` accepts it when ``facing`` is in [0, 360) and the turned base stands legally."""
+    template = field_of(state).base(action_of(state).fighter)
+    sight = template.moved(place.x, place.y, place.facing).sight
+    base = placed(template, sight, facing)
+    return Place(round(base.x, 4), round(base.y, 4), facing)
+
+
+def facing_options(state: GameState, place: Place) -> list[tuple[str, float]]:
+    """The sensible facings at ``place`` for a person, (label, degrees): as offered, towards
+    each enemy on the table (nearest first), straight at the median line (towards the
+    enemy's table edge), as he stood. Any other angle may be given too (:func:`turned`)."""
+    action = action_of(state)
+    here = field_of(state)
+    fighter = state.fighter(action.fighter)
+    sight = here.base(fighter.id).moved(place.x, place.y, place.facing).sight
+    out = [("as offered", place.facing)]
+    foes = [i for i in here.ids() if here.owners[i] != fighter.player]
+    for foe in sorted(foes, key=lambda i: math.dist(here.base(i).centre, sight)):
+        x, y = here.base(foe).centre
+        angle = math.degrees(math.atan2(y - sight[1], x - sight[0])) % 360.0
+        out.append((f"towards {_name(state, foe)}", round(angle, 1) % 360.0))
+    out.append(("the median line", median_facing(state, fighter.player)))
+    out.append(("as he stood", fighter.facing % 360.0))
+    return out
+
+
+def _destination_free(state: GameState, choice: Choice) -> str | None:
+    """V-B-1, V-B-2 (CLARIFICATIONS §9 "the controlling player chooses the facing freely"):
+    a listed destination turned about its sight to any facing in [0, 360)."""
+    if not isinstance(choice, Place):
+        return f"{choice!r} is not a legal answer to 'destination'"
+    facing = choice.facing
+    if not (isinstance(facing, int | float) and math.isfinite(facing) and 0 <= facing < 360):
+        return f"a facing is an angle of at least 0° and less than 360°, not {facing!r}"
+    action = action_of(state)
+    here = field_of(state)
+    template = here.base(action.fighter)
+    base = template.moved(choice.x, choice.y, facing)
+    listed = (template.moved(p.x, p.y, p.facing).sight for p in _destination_spots(state))
+    if not any(math.dist(sight, base.sight) <= SIGHT_MATCH_CM for sight in listed):
+        return (
+            f"({choice.x:g}, {choice.y:g}) facing {facing:g}° is no listed destination turned "
+            "about its sight (V-A, V-B-1)"
+        )
+    # V-A: he may stand on a landform of his size when he moved at most MOV x 1 (a straight
+    # move from where he stands, CLARIFICATIONS §9)
+    moved = math.dist(template.sight, base.sight)
+    within = moved <= _crossing_budget(state) + 1e-6
+    problem = here.spot_problem(action.fighter, base, enemies_apart=True, at_most_mov=within)
+    if problem is not None:
+        return f"turned to {facing:g}° his base would be {problem}"
+    return None
+
+
 def _destination_legal(state: GameState) -> list[Choice]:
     spots: list[Choice] = list(_destination_spots(state))
     if not spots or action_of(state).kind != "walk":
@@ -512,7 +581,8 @@ def _destination_describe(state: GameState, choices: Sequence[Choice]) -> Questi
         f"{player_name(fighter.player)}: {_name(state, fighter.id)} — {verb}, up to "
         f"{action.potential:g} cm. Where to?"
     )
-    return Question("destination", fighter.player, prompt, tuple(options))
+    free = FREE_FACING if any(isinstance(c, Place) for c in choices) else None
+    return Question("destination", fighter.player, prompt, tuple(options), free)
 
 
 # --- assaults (V-B-3) ---------------------------------------------------------------------------
@@ -905,7 +975,13 @@ def _redirect_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 register_action_provider("movement", MovementProvider())
 register_contacts(enemy_contacts)
 register_handler(
-    Handler("destination", _destination_legal, _destination_apply, _destination_describe)
+    Handler(
+        "destination",
+        _destination_legal,
+        _destination_apply,
+        _destination_describe,
+        free=_destination_free,
+    )
 )
 register_handler(Handler("assault_contact", _contact_legal, _contact_apply, _contact_describe))
 register_handler(Handler("rotate_charged", _rotate_legal, _rotate_apply, _rotate_describe))

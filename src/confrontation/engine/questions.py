@@ -229,6 +229,10 @@ class ChooseVictim(Choice):
 
 # --- questions ----------------------------------------------------------------------------
 
+FREE_FACING = "facing"
+"""``Question.free`` of a walk's, run's or move under cover's destination (V-B-1, V-B-2,
+CLARIFICATIONS §9): a listed place turned about its sight to any facing in [0, 360)."""
+
 
 @dataclass(frozen=True)
 class Option:
@@ -242,12 +246,18 @@ class Option:
 
 @dataclass(frozen=True)
 class Question:
-    """What the engine asks: who answers (None = chance), about what, and the options."""
+    """What the engine asks: who answers (None = chance), about what, and the options.
+
+    ``free`` (None: only the options) says which other answers ``step`` accepts — e.g.
+    :data:`FREE_FACING`: any listed :class:`Place` turned about its sight to any angle
+    (``engine.movement.turned``). Agents may ignore it and pick an option; a person's
+    front-end offers it (``engine.step.refusal`` checks an answer before it is given)."""
 
     kind: str
     player: int | None
     prompt: str
     options: tuple[Option, ...]
+    free: str | None = None
 
     @property
     def choices(self) -> list[Choice]:

@@ -44,6 +44,12 @@ class Handler:
     its events (the pending question is already cleared; ``apply`` may set the next one);
     ``describe(state, choices)`` builds the :class:`Question` people see;
     ``subject(state)`` names the player a die is rolled for (chance steps only).
+
+    ``free(state, choice)``, when set, judges an answer ``legal`` does not list: None
+    accepts it, a sentence says why not. It serves questions whose answers are continuous,
+    where ``legal`` lists a finite set of sensible answers for agents and a person may give
+    any other valid one (a facing of any angle after a walk or a run, V-B-1/V-B-2); the
+    question says so in :attr:`~.questions.Question.free`. Player questions only, never dice.
     """
 
     kind: str
@@ -51,6 +57,7 @@ class Handler:
     apply: Callable[[GameState, Choice], Transition]
     describe: Callable[[GameState, Sequence[Choice]], Question]
     subject: Callable[[GameState], int | None] | None = None
+    free: Callable[[GameState, Choice], str | None] | None = None
 
 
 GENERATION = [0]

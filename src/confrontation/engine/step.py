@@ -87,6 +87,22 @@ def question(state: GameState) -> Question | None:
     return handler.describe(state, legal(state))
 
 
+def refusal(state: GameState, choice: Choice) -> str | None:
+    """Why :func:`step` would refuse ``choice`` now (None: it accepts it).
+
+    Accepted are the choices ``legal`` lists and, for a question that declares free answers
+    (:attr:`~.questions.Question.free`), any answer its handler's ``free`` check accepts."""
+    pending = state.pending
+    if pending is None:
+        return "nothing is pending: start the game with start() or it is over"
+    if choice in legal(state):
+        return None
+    handler = handler_for(pending.kind)
+    if handler.free is not None and pending.player is not None:
+        return handler.free(state, choice)
+    return f"{choice!r} is not a legal answer to {pending.kind!r}"
+
+
 def step(state: GameState, choice: Choice) -> Transition:
     """Apply one answer (or one die face) to the pending question and move the game on."""
     pending = state.pending
@@ -94,7 +110,9 @@ def step(state: GameState, choice: Choice) -> Transition:
         raise EngineError("nothing is pending: start the game with start() or it is over")
     handler = handler_for(pending.kind)
     if choice not in legal(state):
-        raise IllegalChoice(f"{choice!r} is not a legal answer to {pending.kind!r}")
+        refused = refusal(state, choice)
+        if refused is not None:
+            raise IllegalChoice(refused)
     events: list[Event]
     if pending.player is None:
         if not isinstance(choice, DieFace):

@@ -9,6 +9,8 @@ from typing import Literal
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from confrontation.geometry.contact import CONTACT_TOLERANCE_CM
+
 #: III-A-1 / I-A: the table formats, (width along x, height along y) in cm
 FORMATS: dict[str, tuple[float, float]] = {
     "120x60": (120.0, 60.0),
@@ -18,6 +20,10 @@ FORMATS: dict[str, tuple[float, float]] = {
 #: III-A-1: a deployment area lies more than 15 cm and less than 50 cm from the median line
 DEPLOY_NEAR_CM = 15.0
 DEPLOY_FAR_CM = 50.0
+#: III-A-1, CLARIFICATIONS §9: both bounds are open. A base within a tape measure's precision
+#: of a bound (the contact tolerance, 0.05 mm) measures as lying *at* it, so the area stops
+#: this far short of each bound that lies on the table (the table's edges stay closed).
+OPEN_BOUND_CM = CONTACT_TOLERANCE_CM
 
 
 @dataclass(frozen=True)
@@ -78,36 +84,26 @@ class Table:
 
         ``"width"``: the median line crosses the table across its width (Figure 1: parallel
         to the short edges, x = width/2); ``"length"``: along its length (Figure 2, y =
-        height/2). Each area is in its half, more than 15 cm and less than 50 cm from the
-        median line, clipped to the table (bounds inclusive: a tape measure has no
-        "strictly"; docs/rulings.md, III-A-1).
+        height/2). Each area is in its half, "more than 15 cm and less than 50 cm" from the
+        median line, clipped to the table. Both bounds are open (CLARIFICATIONS §9): the
+        area stops :data:`OPEN_BOUND_CM` short of each, so a base whose edge is 15 cm or 50 cm
+        from the median line (to 0.05 mm) is outside it; an edge of the table is no bound of
+        III-A-1 and stays closed (docs/rulings.md, III-A-1).
         """
-        if split == "width":
-            m = self.width / 2.0
-            a = Zone.rect(
-                "deployment-1", max(m - DEPLOY_FAR_CM, 0), 0, m - DEPLOY_NEAR_CM, self.height
-            )
-            b = Zone.rect(
-                "deployment-2",
-                m + DEPLOY_NEAR_CM,
-                0,
-                min(m + DEPLOY_FAR_CM, self.width),
-                self.height,
-            )
-        elif split == "length":
-            m = self.height / 2.0
-            a = Zone.rect(
-                "deployment-1", 0, max(m - DEPLOY_FAR_CM, 0), self.width, m - DEPLOY_NEAR_CM
-            )
-            b = Zone.rect(
-                "deployment-2",
-                0,
-                m + DEPLOY_NEAR_CM,
-                self.width,
-                min(m + DEPLOY_FAR_CM, self.height),
-            )
-        else:
+        if split not in ("width", "length"):
             raise ValueError(f"split must be 'width' or 'length', not {split!r}")
+        size = self.width if split == "width" else self.height
+        m = size / 2.0
+        near, far = DEPLOY_NEAR_CM + OPEN_BOUND_CM, DEPLOY_FAR_CM - OPEN_BOUND_CM
+        # (low, high) along the axis across the median line; the far bound only if on the table
+        one = (m - far if m - DEPLOY_FAR_CM > 0 else 0.0, m - near)
+        two = (m + near, m + far if m + DEPLOY_FAR_CM < size else size)
+        if split == "width":
+            a = Zone.rect("deployment-1", one[0], 0, one[1], self.height)
+            b = Zone.rect("deployment-2", two[0], 0, two[1], self.height)
+        else:
+            a = Zone.rect("deployment-1", 0, one[0], self.width, one[1])
+            b = Zone.rect("deployment-2", 0, two[0], self.width, two[1])
         return a, b
 
 
