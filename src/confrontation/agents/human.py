@@ -73,14 +73,7 @@ class HumanAgent:
             raise ValueError("a question without options")
         self.show(state, question)
         while True:
-            self.console.print(f"[bold]Your choice[/] (1-{len(options)}, ? help, q quit): ", end="")
-            line = self._readline()
-            if line is None:
-                self.console.print()
-                raise HumanQuit("end of input")
-            answer = line.strip().lower()
-            if answer in ("q", "quit", "exit"):
-                raise HumanQuit("the player quit")
+            answer = self._answer(f"[bold]Your choice[/] (1-{len(options)}, ? help, q quit): ")
             if answer in ("?", "h", "help"):
                 self.console.print(HELP)
                 self.show_fighters(state, question.player)
@@ -98,18 +91,10 @@ class HumanAgent:
         shown = "; ".join(f"{label} {angle:g}°" for label, angle in menu)
         self.console.print(f"[bold cyan]Facing[/] ({shown})")
         while True:
-            self.console.print(
+            answer = self._answer(
                 "[bold]Facing[/] (Enter as offered, an enemy, median, stood, or degrees; "
-                "? help, q quit): ",
-                end="",
+                "? help, q quit): "
             )
-            line = self._readline()
-            if line is None:
-                self.console.print()
-                raise HumanQuit("end of input")
-            answer = line.strip().lower()
-            if answer in ("q", "quit", "exit"):
-                raise HumanQuit("the player quit")
             if answer in ("?", "h", "help"):
                 self.console.print(FACING_HELP)
                 continue
@@ -126,6 +111,19 @@ class HumanAgent:
             if refused is None:
                 return candidate
             self.console.print(f"[red]{refused}.[/]")
+
+    def _answer(self, prompt: str) -> str:
+        """Show ``prompt`` and read one answer, stripped and lower-case; the end of the input
+        or "q" is :class:`HumanQuit`."""
+        self.console.print(prompt, end="")
+        line = self._readline()
+        if line is None:
+            self.console.print()
+            raise HumanQuit("end of input")
+        answer = line.strip().lower()
+        if answer in ("q", "quit", "exit"):
+            raise HumanQuit("the player quit")
+        return answer
 
     def _readline(self) -> str | None:
         stream = self.stdin if self.stdin is not None else sys.stdin
