@@ -12,7 +12,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from golden_support import divergence, games, play, recorded, write
+from golden_support import (
+    divergence,
+    games,
+    narration,
+    play,
+    recorded,
+    recorded_narration,
+    recorded_result,
+    result_text,
+    text_divergence,
+    write,
+)
 
 
 def main() -> int:
@@ -27,16 +38,23 @@ def main() -> int:
         return 2
     differ = 0
     for game in chosen:
-        new = play(game)
-        old = recorded(game) if game.path.exists() else []
-        where = divergence(old, new) if old else "no record yet"
+        result = play(game)
+        new = list(result.events)
+        stored = all(p.exists() for p in (game.path, game.narration_path, game.result_path))
+        where: str | None = "no record yet"
+        if stored:
+            where = (
+                divergence(recorded(game), new)
+                or text_divergence(recorded_narration(game), narration(new))
+                or text_divergence(recorded_result(game), result_text(result))
+            )
         if where is None:
             print(f"{game.name}: unchanged ({len(new)} events)")
             continue
         differ += 1
         print(f"{game.name}: differs — {where}")
         if args.write:
-            write(game, new)
+            write(game, result)
             print(f"  recorded anew: {game.path} ({len(new)} events)")
     return 1 if differ and not args.write else 0
 

@@ -1,15 +1,18 @@
 """Golden playthroughs: seeded whole games recorded as files (tests/golden/).
 
-:func:`games` reads the manifest ``tests/golden/games.toml``; :func:`play` plays one of its
-games with the engine as it is; :func:`recorded` reads the stored record; :func:`divergence`
-says where two event logs part (the first differing event), so that a change that alters a
-golden game can say how.
+Each game is kept three ways: its event log (``<name>.jsonl.gz``), the log narrated in plain
+English (``<name>.narration.txt.gz``) and the final result as ``play --json`` prints it
+(``<name>.result.json``). :func:`games` reads the manifest ``tests/golden/games.toml``;
+:func:`play` plays one of its games with the engine as it is; :func:`recorded` reads the
+stored record; :func:`divergence` says where two event logs part (the first differing event),
+so that a change that alters a golden game can say how.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import json
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,8 +20,9 @@ from pathlib import Path
 
 from confrontation.agents.spec import parse_agent_spec
 from confrontation.engine.events import Event
+from confrontation.engine.narrate import narrate
 from confrontation.engine.record import event_line, read_log, write_log
-from confrontation.sim.game import GameConfig, play_game
+from confrontation.sim.game import GameConfig, GameResult, play_game, result_document
 
 GOLDEN = Path(__file__).parent / "golden"
 MANIFEST = GOLDEN / "games.toml"
@@ -34,6 +38,14 @@ class GoldenGame:
     @property
     def path(self) -> Path:
         return GOLDEN / f"{self.name}.jsonl.gz"
+
+    @property
+    def narration_path(self) -> Path:
+        return GOLDEN / f"{self.name}.narration.txt.gz"
+
+    @property
+    def result_path(self) -> Path:
+        return GOLDEN / f"{self.name}.result.json"
 
 
 def games() -> list[GoldenGame]:
@@ -55,9 +67,19 @@ def games() -> list[GoldenGame]:
     return result
 
 
-def play(game: GoldenGame) -> list[Event]:
-    """The game's event log, played now."""
-    return list(play_game(game.config).events)
+def play(game: GoldenGame) -> GameResult:
+    """The game, played now."""
+    return play_game(game.config)
+
+
+def narration(events: Sequence[Event]) -> str:
+    """The log in plain English, one sentence a line."""
+    return "".join(f"{line}\n" for line in narrate(events))
+
+
+def result_text(result: GameResult) -> str:
+    """The final result as ``confrontation play --json`` prints it."""
+    return json.dumps(result_document(result), indent=2, ensure_ascii=False) + "\n"
 
 
 def recorded(game: GoldenGame) -> list[Event]:
@@ -66,12 +88,39 @@ def recorded(game: GoldenGame) -> list[Event]:
         return read_log(stream)
 
 
-def write(game: GoldenGame, events: Sequence[Event]) -> None:
-    """Store ``events`` as the game's record (gzip with a fixed mtime: same log, same bytes)."""
+def recorded_narration(game: GoldenGame) -> str:
+    with gzip.open(game.narration_path, "rt", encoding="utf-8") as stream:
+        return stream.read()
+
+
+def recorded_result(game: GoldenGame) -> str:
+    return game.result_path.read_text(encoding="utf-8")
+
+
+def _write_gzip(path: Path, text: str) -> None:
+    """Gzip with a fixed mtime: the same text gives the same bytes."""
+    with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
+        out.write(text.encode("utf-8"))
+
+
+def write(game: GoldenGame, result: GameResult) -> None:
+    """Store the game's record, narration and result."""
     text = io.StringIO()
-    write_log(events, text)
-    with game.path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as out:
-        out.write(text.getvalue().encode("utf-8"))
+    write_log(result.events, text)
+    _write_gzip(game.path, text.getvalue())
+    _write_gzip(game.narration_path, narration(result.events))
+    game.result_path.write_text(result_text(result), encoding="utf-8")
+
+
+def text_divergence(old: str, new: str) -> str | None:
+    """The first line where two texts differ, or None."""
+    a, b = old.splitlines(), new.splitlines()
+    for index, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return f"line {index + 1}: was {x[:200]!r}, now {y[:200]!r}"
+    if len(a) != len(b):
+        return f"{len(a)} and {len(b)} lines (equal up to the shorter)"
+    return None
 
 
 def divergence(old: Sequence[Event], new: Sequence[Event]) -> str | None:

@@ -10,17 +10,31 @@ import pytest
 
 from confrontation.engine.events import GameEnded
 from confrontation.engine.record import replay
-from golden_support import GoldenGame, divergence, games, play, recorded
+from golden_support import (
+    GoldenGame,
+    divergence,
+    games,
+    narration,
+    play,
+    recorded,
+    recorded_narration,
+    recorded_result,
+    result_text,
+    text_divergence,
+)
 
 GAMES = games()
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 def test_the_seeded_game_is_played_exactly_as_recorded(game: GoldenGame) -> None:
-    old = recorded(game)
-    new = play(game)
-    where = divergence(old, new)
+    result = play(game)
+    where = divergence(recorded(game), list(result.events))
     assert where is None, f"{game.name} differs from its record ({where}); see tests/golden"
+    told = text_divergence(recorded_narration(game), narration(result.events))
+    assert told is None, f"{game.name}'s narration differs ({told}); see tests/golden"
+    summed = text_divergence(recorded_result(game), result_text(result))
+    assert summed is None, f"{game.name}'s result differs ({summed}); see tests/golden"
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])

@@ -273,6 +273,16 @@ def test_narration_tells_the_tactics_roll_and_the_cards() -> None:
     ]
 
 
+def test_every_narrated_sentence_begins_with_a_capital_letter_before_round_1_too() -> None:
+    """The set-up and deployment (round 0) have no "Round N —" prefix: their sentences are
+    capitalised themselves ("The deployment phase begins.", not "the deployment phase…")."""
+    from golden_support import games, recorded
+
+    lines = narrate(recorded(games()[0]))
+    assert any(line.startswith("The deployment phase begins") for line in lines)
+    assert all(line[0].isupper() for line in lines), [line for line in lines if line[0].islower()]
+
+
 # --- the random agent ----------------------------------------------------------------------
 
 

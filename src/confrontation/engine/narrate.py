@@ -220,7 +220,8 @@ def narrate(log: Iterable[ev.Event]) -> list[str]:
         sentence = narrator.sentence(event)
         if sentence is None:
             continue
+        sentence = f"{sentence[0].upper()}{sentence[1:]}"
         if narrator.round:
-            sentence = f"Round {narrator.round} — {sentence[0].upper()}{sentence[1:]}"
+            sentence = f"Round {narrator.round} — {sentence}"
         lines.append(sentence)
     return lines
