@@ -6,7 +6,7 @@ import math
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import product
+from itertools import pairwise, product
 from typing import TypeVar
 
 import pytest
@@ -373,3 +373,46 @@ def test_results_of_zero_or_less_are_equal_for_the_order_and_the_ranking() -> No
     assert rank_opposed({"a": -1, "b": 0, "c": 1}) == (("c",), ("a", "b"))
     assert first_to_decide({"a": -1, "b": 0}) == ("a", "b")
     assert first_to_decide({"a": 3, "b": 2}) == ("b",)
+
+
+@given(
+    sides=st.integers(min_value=2, max_value=5),
+    faces=st.lists(st.integers(min_value=1, max_value=6), min_size=60, max_size=60),
+)
+def test_a_settled_roll_off_orders_every_side_by_strictly_lower_faces(
+    sides: int, faces: list[int]
+) -> None:
+    """Property (CLARIFICATIONS §9 roll-off): whatever the faces, a settled roll-off orders
+    every side once, each one's faces strictly before the next's (no tie left), and only
+    sides whose faces were equal so far ever rolled again."""
+    off = RollOff.between(dict.fromkeys(range(sides), 7))
+    stream = iter(faces)
+    while off.due is not None:
+        face = next(stream, None)
+        if face is None:
+            return  # a long run of equal faces: not settled within the script
+        off = off.add(face)
+    order = off.order
+    assert sorted(order) == list(range(sides))
+    ranked = [off.faces[off.sides.index(side)] for side in order]
+    assert all(a < b for a, b in pairwise(ranked))
+    for mine in off.faces:  # a side rolled again only while it tied another's faces so far
+        for k in range(1, len(mine)):
+            assert any(t[:k] == mine[:k] for t in off.faces if t is not mine)
+
+
+@given(st.dictionaries(st.sampled_from("abcdef"), st.integers(-8, 12), min_size=1))
+def test_the_opposed_ranking_counts_every_failure_as_zero(finals: dict[str, int]) -> None:
+    """Property (CLARIFICATIONS §9, II-A-4): the ranking groups every side exactly once, in
+    strictly decreasing results, every result ≤ 0 in one group (two failures are a tie), and
+    the side deciding first on a raise is among the lowest."""
+    groups = rank_opposed(finals)
+    assert sorted(s for g in groups for s in g) == sorted(finals)
+    levels = [max(finals[g[0]], 0) for g in groups]
+    assert levels == sorted(set(levels), reverse=True)
+    for group in groups:
+        assert len({max(finals[s], 0) for s in group}) == 1
+    failed = {s for s, f in finals.items() if f <= 0}
+    assert not failed or any(set(g) == failed for g in groups)
+    first = first_to_decide(finals)
+    assert first and set(first) == set(groups[-1])
