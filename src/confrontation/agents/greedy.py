@@ -655,7 +655,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
 
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
-    from confrontation.engine.movement import pass_through
+    from confrontation.engine.field import pass_through
 
     reach = charge_reach(state, fighter)
     if gap(state, fighter.id, target.id) > reach:

@@ -59,10 +59,13 @@ from confrontation.engine.field import (
     destinations,
     enemy_contacts,
     field_of,
+    free,
     has_field,
     median_facing,
     movement,
+    pass_through,
     placed,
+    potential_of,
     rounded,
 )
 from confrontation.engine.frozen import evolve
@@ -114,31 +117,7 @@ EXCLUSIVE = ("run", "charge", "engage", "cover")
 """IV-B-2: the exclusive actions (all of them movement actions of chapter V)."""
 
 
-def potential_of(state: GameState, fighter: Fighter, action: str, disengaged: bool) -> float:
-    """V-D: MOV x 1 or x 2 (x 1 after a disengagement)."""
-    row = default_movement_table()[action]
-    factor = row.potential_disengaged if disengaged and row.potential_disengaged else row.potential
-    return movement(state, fighter) * factor
-
-
 # --- what a fighter may do ----------------------------------------------------------------------
-
-
-def free(here: Field, fighter_id: str) -> bool:
-    """Free of any enemy: in contact with none (V-B)."""
-    return not here.enemies_in_contact(fighter_id)
-
-
-def pass_through(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
-    """V-A: friends free of any enemy and activated this round may be passed through."""
-    me = state.fighter(mover).player
-    return tuple(
-        sorted(
-            i
-            for i in here.ids()
-            if i != mover and here.owners[i] == me and state.fighter(i).activated and free(here, i)
-        )
-    )
 
 
 def _enemies(state: GameState, here: Field, fighter_id: str) -> list[str]:
@@ -343,6 +322,10 @@ def _name(state: GameState, fighter_id: str) -> str:
 def next_exclusive(state: GameState) -> Transition:
     """VI-B-3 then IV-B-2: the announced assault shots, then the exclusive actions in the
     order announced, then the cumulative actions."""
+    # Imported here, not at the top, only so that importing this module does not register
+    # shooting's action provider before movement's: the providers are offered in the order
+    # they registered (the rules value will say that order itself). Not a cycle: shooting
+    # does not import this module.
     from confrontation.engine.shooting import start_assault_shot
 
     activation = activation_of(state)

@@ -53,6 +53,8 @@ from confrontation.engine.field import (
     field_of,
     has_field,
     movement,
+    pass_through,
+    potential_of,
     shot_distance,
 )
 from confrontation.engine.frozen import evolve
@@ -228,8 +230,6 @@ def _measure(state: GameState) -> Transition:
     shots_before = shooter.shots
     state = state.with_fighters(evolve(shooter, shots=shooter.shots + 1))
     if action.assault:
-        from confrontation.engine.movement import pass_through, potential_of
-
         reach = potential_of(state, shooter, "charge", False)
         path = here.move_path(  # V-A: across landforms of his size within MOV x 1
             shooter.id,
