@@ -64,7 +64,7 @@ from confrontation.engine.questions import (
     TakeCover,
     Walk,
 )
-from confrontation.engine.state import Fighter, GameState, Phase, opponent
+from confrontation.engine.state import ActivationStage, Fighter, GameState, Phase, opponent
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
@@ -206,7 +206,7 @@ class GreedyAgent:
         walks, fighter by fighter."""
         assert state.activation is not None and state.activation.current is not None
         current_ = state.activation.current
-        if current_.stage == "announce":
+        if current_.stage == ActivationStage.ANNOUNCE:
             return self._announce(state, legal)
         return self._cumulative(state, legal)
 

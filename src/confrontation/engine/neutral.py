@@ -79,7 +79,9 @@ from confrontation.engine.scenery_attack import AttackScenery
 from confrontation.engine.state import (
     NEUTRAL,
     ActionInProgress,
+    ActionStage,
     Activation,
+    ActivationStage,
     Card,
     Fighter,
     GameState,
@@ -473,14 +475,14 @@ def _next_assault(state: GameState, legal: list[Choice]) -> tuple[str, tuple[str
 def _assault_draw(state: GameState, legal: list[Choice]) -> Transition | None:
     """XX-E: a d6 when several nearest fighters tie in the XX-E order (``neutral_assault_die``);
     the tie is kept in the activation while the die is rolled."""
-    if _current(state).stage != "announce":
+    if _current(state).stage != ActivationStage.ANNOUNCE:
         return None
     nxt = _next_assault(state, legal)
     if nxt is None or len(nxt[1]) < 2:
         return None
     fighter, tied = nxt
     current = _current(state)
-    drawing = ActionInProgress("neutral_target", fighter, "draw", options=tied)
+    drawing = ActionInProgress("neutral_target", fighter, ActionStage.DRAW, options=tied)
     assert state.activation is not None
     progress = evolve(state.activation, current=evolve(current, action=drawing))
     return evolve(state, activation=progress, pending=Pending("neutral_assault_die", None)), []
@@ -495,7 +497,7 @@ def _announce(fighter: str, target: str, legal: Sequence[Choice]) -> Choice:
 def _activation(state: GameState, legal: list[Choice]) -> Choice:
     """XX-E-1: announce the assault of each free neutral fighter on the nearest non-neutral
     fighter, then resolve them; nothing else (docs/rulings.md "XX-E-1")."""
-    if _current(state).stage == "announce":
+    if _current(state).stage == ActivationStage.ANNOUNCE:
         nxt = _next_assault(state, legal)
         if nxt is not None:
             return _announce(nxt[0], nxt[1][0], legal)
