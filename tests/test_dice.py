@@ -24,6 +24,7 @@ from confrontation.dice import (
     final_distribution,
     first_to_decide,
     natural_distribution,
+    next_decider,
     opposed_round,
     p_ends_on_one,
     p_opposed,
@@ -373,3 +374,18 @@ def test_results_of_zero_or_less_are_equal_for_the_order_and_the_ranking() -> No
     assert rank_opposed({"a": -1, "b": 0, "c": 1}) == (("c",), ("a", "b"))
     assert first_to_decide({"a": -1, "b": 0}) == ("a", "b")
     assert first_to_decide({"a": 3, "b": 2}) == ("b",)
+
+
+@pytest.mark.rule("II-A-3")
+def test_next_decider_is_the_pure_rule_the_phases_ask() -> None:
+    """CLARIFICATIONS §9: "each side rolls a d6, again until the faces differ, and the lower
+    face decides first whether to raise, as if it were the lower result." ``next_decider``
+    (in ``dice``, beside ``RollOff``) names the side deciding now, or the roll-off due."""
+    assert next_decider({}, None) is None
+    assert next_decider({0: 9, 1: 7}, None) == 1  # the lower result decides first
+    due = next_decider({0: 9, 1: 9}, None)
+    assert due == RollOff.between({0: 9, 1: 9})
+    assert isinstance(due, RollOff)
+    settled = due.add(5).add(2)  # Player 2's face is lower: he decides first
+    assert next_decider({0: 9, 1: 9}, settled) == 1
+    assert next_decider({0: 9, 1: 10}, settled) == 0  # results changed: no roll-off needed

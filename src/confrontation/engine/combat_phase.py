@@ -46,7 +46,7 @@ from typing import Any
 
 import networkx as nx
 
-from confrontation.dice import FACES, RollOff
+from confrontation.dice import FACES, RollOff, next_decider
 from confrontation.engine import (
     combat_narrate,  # noqa: F401  (the events' sentences)
     scenery_attack,
@@ -113,7 +113,6 @@ from confrontation.engine.registry import (
     register_phase,
 )
 from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
-from confrontation.engine.rolloff import next_decider
 from confrontation.engine.state import (
     NEUTRAL,
     Fighter,

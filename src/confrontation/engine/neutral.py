@@ -89,7 +89,7 @@ from confrontation.engine.state import (
     ProfileSummary,
 )
 from confrontation.rules.characteristics import Characteristic
-from confrontation.rules.combat import neutral_target_order
+from confrontation.rules.combat import draw_groups, neutral_target_order
 
 __all__ = [
     "NeutralAssaultRolled",
@@ -98,7 +98,6 @@ __all__ = [
     "NeutralTargetRolled",
     "add_neutrals",
     "decide",
-    "draw_groups",
     "is_neutral",
     "nearest_enemies",
     "nearest_enemy",
@@ -323,28 +322,6 @@ def _attack(state: GameState, legal: list[Choice]) -> Choice:
     (every member of the first group will be attacked, so the smallest id goes first)."""
     attacker, ranked = _priorities(state, legal)
     return MakeAttack(attacker, ranked[0][0])
-
-
-def draw_groups(tied: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """What each face of the XX-E d6 keeps among ``tied`` (faces 1..6, in order; an empty
-    group: roll again). Up to six targets share the faces evenly (2 targets: 1-3 and 4-6;
-    4 targets: 1 to 4, 5 and 6 roll again); more are cut into six near-equal groups, the face
-    keeping one group to roll again among (docs/rulings.md "XX-E")."""
-    items = tuple(sorted(tied))
-    k = len(items)
-    if k < 2:
-        raise ValueError("a die chooses among two targets or more")
-    if k <= len(FACES):
-        per = len(FACES) // k
-        return tuple((items[(face - 1) // per],) if face <= per * k else () for face in FACES)
-    size, extra = divmod(k, len(FACES))
-    groups: list[tuple[str, ...]] = []
-    at = 0
-    for face in FACES:
-        take = size + (1 if face <= extra else 0)
-        groups.append(items[at : at + take])
-        at += take
-    return tuple(groups)
 
 
 def _target_die_apply(state: GameState, choice: Choice) -> Transition:
