@@ -22,6 +22,7 @@ play: venv
 lint: venv
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/lint-imports
 
 typecheck: venv
 	$(BIN)/mypy

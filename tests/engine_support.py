@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from confrontation.armylists.load import bundled_catalog
-from confrontation.engine.events import Event, PhaseEnded
+from confrontation.engine.events import Event, GameStarted, PhaseEnded, RoundStarted
 from confrontation.engine.questions import (
     Choice,
     ChooseFirst,
@@ -21,6 +21,7 @@ from confrontation.engine.questions import (
 from confrontation.engine.registry import Registration, Transition, register_phase
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place, summarise
 from confrontation.engine.state import (
+    NEUTRAL,
     GameState,
     MaintenanceProgress,
     Phase,
@@ -29,6 +30,7 @@ from confrontation.engine.state import (
 )
 from confrontation.engine.step import (
     Agent,
+    advance,
     game_roller,
     is_chance,
     is_over,
@@ -81,6 +83,49 @@ def skirmish(
     state = game_from_specs(specs, rounds=rounds, seed=seed)
     state = on_battlefield(state, scenery=tuple(scenery), zones=(0, 1), deploy=False)
     return place(state, positions)
+
+
+class Script:
+    """Plays a list of answers and die faces through ``step``: each must be legal, a die face
+    (an ``int``) only where chance is asked and an answer only where a player is, never the
+    neutral side (the engine answers for it, XX-E).
+
+    ``phase``: the state is first put in that phase (e.g. ``Phase.COMBAT`` for a combat
+    phase about to begin). ``whole_log``: :attr:`events` begins as a whole game's log would
+    (``GameStarted``, ``RoundStarted``), e.g. for the narration.
+    """
+
+    def __init__(
+        self, state: GameState, *, phase: Phase | None = None, whole_log: bool = False
+    ) -> None:
+        if phase is not None:
+            state = dataclasses.replace(state, phase=phase)
+        self.state, self.events = advance(state)
+        if whole_log:  # the round began earlier
+            self.events = [GameStarted(state), RoundStarted(state.round), *self.events]
+
+    def play(self, *inputs: Choice | int) -> list[Event]:
+        happened: list[Event] = []
+        for item in inputs:
+            asked = question(self.state)
+            assert asked is not None, f"nothing is asked, yet {item!r} is scripted"
+            choice = DieFace(item) if isinstance(item, int) else item
+            if isinstance(item, int):
+                assert asked.player is None, f"{asked.kind} asks {asked.player}, not a die"
+            else:
+                assert asked.player is not None, f"{asked.kind} wants a die, not {item!r}"
+                assert asked.player != NEUTRAL, f"{asked.kind} asks the neutral side"
+            assert choice in legal(self.state), f"{choice!r} not legal at {asked.kind}"
+            self.state, events = step(self.state, choice)
+            happened.extend(events)
+        self.events.extend(happened)
+        return happened
+
+    @property
+    def asked(self) -> str | None:
+        """The kind of question the game waits on (None once nothing is asked)."""
+        asked = question(self.state)
+        return None if asked is None else asked.kind
 
 
 def answer(state: GameState, choice: Choice, log: list[Event]) -> GameState:

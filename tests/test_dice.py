@@ -24,6 +24,7 @@ from confrontation.dice import (
     final_distribution,
     first_to_decide,
     natural_distribution,
+    next_decider,
     opposed_round,
     p_ends_on_one,
     p_opposed,
@@ -416,3 +417,18 @@ def test_the_opposed_ranking_counts_every_failure_as_zero(finals: dict[str, int]
     assert not failed or any(set(g) == failed for g in groups)
     first = first_to_decide(finals)
     assert first and set(first) == set(groups[-1])
+
+
+@pytest.mark.rule("II-A-3")
+def test_next_decider_is_the_pure_rule_the_phases_ask() -> None:
+    """CLARIFICATIONS §9: "each side rolls a d6, again until the faces differ, and the lower
+    face decides first whether to raise, as if it were the lower result." ``next_decider``
+    (in ``dice``, beside ``RollOff``) names the side deciding now, or the roll-off due."""
+    assert next_decider({}, None) is None
+    assert next_decider({0: 9, 1: 7}, None) == 1  # the lower result decides first
+    due = next_decider({0: 9, 1: 9}, None)
+    assert due == RollOff.between({0: 9, 1: 9})
+    assert isinstance(due, RollOff)
+    settled = due.add(5).add(2)  # Player 2's face is lower: he decides first
+    assert next_decider({0: 9, 1: 9}, settled) == 1
+    assert next_decider({0: 9, 1: 10}, settled) == 0  # results changed: no roll-off needed

@@ -399,6 +399,27 @@ class RollOff:
         return all(side in finals and finals[side] == f for side, f in tied.items())
 
 
+def next_decider(raisers: Mapping[int, int], rolloff: RollOff | None) -> int | RollOff | None:
+    """Who decides now whether to raise a 6 (II-A-3, CLARIFICATIONS §9).
+
+    ``raisers``: side → current final result of every side showing a 6 it may still raise;
+    ``rolloff``: the roll-off of this test so far, if any. Returns None when nobody may raise,
+    the side deciding now, or a :class:`RollOff` whose next die is due (a new one, or the one
+    under way): the caller keeps it and asks for ``rolloff_die``.
+    """
+    tied = first_to_decide(raisers)
+    if not tied:
+        return None
+    if len(tied) == 1:
+        return tied[0]
+    finals = {side: raisers[side] for side in tied}
+    if rolloff is None or not rolloff.covers(finals):
+        return RollOff.between(finals)
+    if rolloff.due is not None:
+        return rolloff
+    return next(side for side in rolloff.order if side in finals)
+
+
 def roll_off(roller: Roller, sides: int = 2) -> tuple[int, ...]:
     """Roll a :class:`RollOff` between ``sides`` sides (numbered 0…) with ``roller``: the
     sides in the order they decide (CLARIFICATIONS §9). Two sides: ``(0, 1)`` when A's face

@@ -14,7 +14,8 @@ from confrontation.armylists.load import (
     load_ranks,
 )
 from confrontation.armylists.validate import validate
-from confrontation.model.profile import CHARACTERISTICS, Profile, Rank
+from confrontation.model.cost_expression import CHARACTERISTICS
+from confrontation.model.profile import Profile, Rank
 
 # Numbers the rule documents print, by profile id (characteristic → value).
 BOOK: dict[str, dict[str, int]] = {

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from confrontation.armylists.cost import CostError, evaluate_cost, parse_cost, round_up
+from confrontation.model.cost_expression import CostError, evaluate_cost, parse_cost, round_up
 
 VALUES = {"att": 9, "def": 5, "res": 8, "str": 7, "mov": 12.5}
 

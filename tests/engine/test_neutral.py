@@ -27,7 +27,6 @@ from confrontation.engine.neutral import (
     NeutralSpec,
     NeutralTargetRolled,
     add_neutrals,
-    draw_groups,
 )
 from confrontation.engine.questions import Choice, DieFace, KeepResult
 from confrontation.engine.record import replay
@@ -42,6 +41,7 @@ from confrontation.engine.state import (
 )
 from confrontation.engine.step import advance, is_over, legal, question, roll, start, step
 from confrontation.engine.views import redact
+from confrontation.rules.combat import draw_groups
 from engine_support import only
 
 JACKAL, CLONE, SENTINEL = "p1-c1-1", "p2-c1-1", "p2-c2-1"

@@ -20,10 +20,10 @@ import pytest
 from confrontation.engine import combat_events as ce
 from confrontation.engine import scenery_attack as sa
 from confrontation.engine.combat_questions import AllocateDice, NameFighter
-from confrontation.engine.events import Event, PhaseEnded
+from confrontation.engine.events import PhaseEnded
 from confrontation.engine.field import field_of
 from confrontation.engine.narrate import narrate
-from confrontation.engine.questions import Choice, DieFace, KeepResult, Raise
+from confrontation.engine.questions import KeepResult, Raise
 from confrontation.engine.state import (
     GameState,
     Phase,
@@ -32,8 +32,8 @@ from confrontation.engine.state import (
     state_from_json,
     state_to_json,
 )
-from confrontation.engine.step import advance, legal, question, step
-from engine_support import fighter, only, profile, skirmish
+from confrontation.engine.step import legal
+from engine_support import Script, fighter, only, profile, skirmish
 
 CONSCRIPT = "p1-c1-1"
 ENEMY = "p2-c1-1"
@@ -42,30 +42,6 @@ GATE = ((31.25, 25.0), (32.75, 25.0), (32.75, 35.0), (31.25, 35.0))
 
 def _gate(points: int = 3, resistance: int = 4) -> SceneryPiece:
     return SceneryPiece("gate", GATE, "very-large", False, True, points, resistance)
-
-
-class Script:
-    """Plays answers and die faces through ``step``; each must be legal."""
-
-    def __init__(self, state: GameState) -> None:
-        self.state, self.events = advance(dataclasses.replace(state, phase=Phase.COMBAT))
-
-    def play(self, *inputs: Choice | int) -> list[Event]:
-        happened: list[Event] = []
-        for item in inputs:
-            asked = question(self.state)
-            assert asked is not None, f"nothing is asked, yet {item!r} is scripted"
-            choice = DieFace(item) if isinstance(item, int) else item
-            assert choice in legal(self.state), f"{choice!r} not legal at {asked.kind}"
-            self.state, events = step(self.state, choice)
-            happened.extend(events)
-        self.events.extend(happened)
-        return happened
-
-    @property
-    def asked(self) -> str | None:
-        asked = question(self.state)
-        return None if asked is None else asked.kind
 
 
 def _alone(gate: SceneryPiece, attacker: ProfileSummary | None = None) -> GameState:
@@ -82,7 +58,7 @@ def _alone(gate: SceneryPiece, attacker: ProfileSummary | None = None) -> GameSt
 @pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
 def test_a_conscript_in_contact_with_scenery_alone_has_two_combat_dice() -> None:
     # "A Griffin Conscript in contact with an element of scenery will have two combat dice."
-    script = Script(_alone(_gate()))
+    script = Script(_alone(_gate()), phase=Phase.COMBAT)
     assert script.asked == "attack_scenery"
     assert legal(script.state) == [
         sa.AttackScenery(CONSCRIPT, ()),
@@ -97,7 +73,7 @@ def test_with_an_enemy_too_he_still_has_just_two_dice_and_assigns_them_together(
     # dice." The Dawn Warrior touches his back; the gate his front.
     cards = [[(profile("griffin-conscript"), 1)], [(profile("dawn-warrior"), 1)]]
     positions = {CONSCRIPT: (30.0, 30.0, 0.0), ENEMY: (27.5, 30.0, 0.0)}
-    script = Script(skirmish(cards, positions, scenery=[_gate()]))
+    script = Script(skirmish(cards, positions, scenery=[_gate()]), phase=Phase.COMBAT)
     script.play(5, 1)  # the Authority roll: one combat, nobody to name
     # The Conscript (11 AP) allocates first: 1 + 1 opponent = 2 dice, the gate adds none.
     assert set(legal(script.state)) == {AllocateDice(CONSCRIPT, a, 2 - a) for a in (0, 1, 2)}
@@ -144,7 +120,7 @@ def test_the_attack_test_fails_only_on_a_final_result_of_0_or_less(
     # Under Confédé a natural 1 is no automatic failure (CLARIFICATIONS §6): ATT 2 with a 1
     # is 3, a hit; ATT -1 needs a 2.
     clumsy = fighter("Clumsy", att=att, strength=4)
-    script = Script(_alone(_gate(), clumsy))
+    script = Script(_alone(_gate(), clumsy), phase=Phase.COMBAT)
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), face)
     [rolled] = only(events, sa.SceneryAttackRolled)
     assert rolled == sa.SceneryAttackRolled(CONSCRIPT, "gate", att, (face,), face, face + att, hit)
@@ -158,17 +134,17 @@ def test_the_attack_test_fails_only_on_a_final_result_of_0_or_less(
 @pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY", "II-A-1")
 def test_a_failing_six_may_be_raised_a_succeeding_one_is_not_asked() -> None:
     hopeless = fighter("Hopeless", att=-6, strength=4)
-    script = Script(_alone(_gate(), hopeless))
+    script = Script(_alone(_gate(), hopeless), phase=Phase.COMBAT)
     script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 6)
     assert script.asked == "scenery_attack_raise"  # 6 - 6 = 0 fails: raise?
     events = script.play(Raise(), 2)
     assert only(events, sa.SceneryAttackRolled) == [
         sa.SceneryAttackRolled(CONSCRIPT, "gate", -6, (6, 2), 8, 2, True)
     ]
-    keeper = Script(_alone(_gate(), hopeless))
+    keeper = Script(_alone(_gate(), hopeless), phase=Phase.COMBAT)
     events = keeper.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 6, KeepResult())
     assert [e.hit for e in only(events, sa.SceneryAttackRolled)] == [False]
-    able = Script(_alone(_gate()))
+    able = Script(_alone(_gate()), phase=Phase.COMBAT)
     able.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 6)
     assert able.asked == "scenery_damage_die"  # 6 + 2 = 8 already hits
 
@@ -192,7 +168,7 @@ def test_a_failing_six_may_be_raised_a_succeeding_one_is_not_asked() -> None:
 def test_structure_points_lost_per_damage_result(
     dice: tuple[int, int], resistance: int, row: int, result: str, lost: int
 ) -> None:
-    script = Script(_alone(_gate(points=10, resistance=resistance)))
+    script = Script(_alone(_gate(points=10, resistance=resistance)), phase=Phase.COMBAT)
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 1),)), 3, *dice)
     assert only(events, sa.SceneryDamaged) == [
         sa.SceneryDamaged("gate", CONSCRIPT, dice, 4, resistance, row, result, lost, 10 - lost)
@@ -213,7 +189,7 @@ def test_a_destroyed_element_leaves_the_table_and_grants_no_pursuit() -> None:
     state = _alone(_gate(points=3, resistance=4))
     before = field_of(state)
     assert [s.name for s in before.scenery] == ["gate"]
-    script = Script(state)
+    script = Script(state, phase=Phase.COMBAT)
     # First die: 4 + 2 hits; 2 and 5: arms, row 5, Light: 1 SP (2 left). Second: 3 + 2 hits;
     # 5 and 5: head, row 5, Critical: 3 SP, the last 2.
     events = script.play(sa.AttackScenery(CONSCRIPT, (("gate", 2),)), 4, 2, 5, 3, 5, 5)
@@ -236,12 +212,12 @@ def test_a_destroyed_element_leaves_the_table_and_grants_no_pursuit() -> None:
     # The narration tells the damage and the destruction.
     told = narrate(script.events)
     assert any("2 SP lost, 0 left" in line for line in told)
-    assert any("gate is destroyed" in line for line in told)
+    assert any("Gate is destroyed" in line for line in told)  # round 0: sentences capitalised
 
 
 @pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
 def test_declining_the_attack_ends_the_phase_and_the_element_is_untouched() -> None:
-    script = Script(_alone(_gate()))
+    script = Script(_alone(_gate()), phase=Phase.COMBAT)
     events = script.play(sa.AttackScenery(CONSCRIPT, ()))
     assert not only(events, sa.SceneryAttacksAssigned)
     assert _phase_over(script)
@@ -252,12 +228,12 @@ def test_declining_the_attack_ends_the_phase_and_the_element_is_untouched() -> N
 @pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY", "C3-DAMAGING-ELEMENTS-OF-SCENERY")
 def test_inalterable_scenery_and_fighters_not_in_contact_attack_nothing() -> None:
     inalterable = dataclasses.replace(_gate(), structure_points=None, resistance=None)
-    script = Script(_alone(inalterable))
+    script = Script(_alone(inalterable), phase=Phase.COMBAT)
     assert _phase_over(script)
     apart = _alone(_gate())
     apart = apart.with_fighters(dataclasses.replace(apart.fighter(CONSCRIPT), x=28.0))
     assert sa.scenery_contacts(apart) == ()
-    assert _phase_over(Script(apart))
+    assert _phase_over(Script(apart, phase=Phase.COMBAT))
 
 
 # --- pursuit: only from contact at the start of the phase, never after a pursuit move --------
@@ -271,7 +247,9 @@ def test_no_scenery_attack_after_a_pursuit_move() -> None:
     guard, warrior = profile("praetorian-guard"), profile("dawn-warrior")
     b, y, z = "p1-c1-1", "p2-c1-1", "p2-c1-2"
     positions = {b: (30.0, 30.0, 0.0), y: (27.5, 30.0, 0.0), z: (30.0, 27.5, 90.0)}
-    script = Script(skirmish([[(guard, 1)], [(warrior, 2)]], positions, scenery=[_gate()]))
+    script = Script(
+        skirmish([[(guard, 1)], [(warrior, 2)]], positions, scenery=[_gate()]), phase=Phase.COMBAT
+    )
     assert script.state.combat is not None
     assert (b, "gate") in script.state.combat.scenery.contacts
     # One melee Y-B-Z, B against both; Player 2 names Y for the Authority roll.
@@ -303,7 +281,7 @@ def test_contact_made_during_the_phase_gives_no_attack() -> None:
         ENEMY: (82.5, 30.0, 180.0),
         "p2-c1-2": (110.0, 50.0, 180.0),
     }
-    script = Script(skirmish(cards, positions, scenery=[_gate()]))
+    script = Script(skirmish(cards, positions, scenery=[_gate()]), phase=Phase.COMBAT)
     assert script.asked == "contest_die"
     assert script.state.combat is not None and script.state.combat.scenery.contacts == ()
     moved = script.state.with_fighters(dataclasses.replace(script.state.fighter(CONSCRIPT), x=30.0))
@@ -354,7 +332,7 @@ def test_a_users_file_replaces_the_kinds_and_bad_files_name_the_key(tmp_path: Pa
 
 @pytest.mark.rule("C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY")
 def test_a_scenery_attack_in_progress_round_trips_through_json() -> None:
-    script = Script(_alone(_gate()))
+    script = Script(_alone(_gate()), phase=Phase.COMBAT)
     script.play(sa.AttackScenery(CONSCRIPT, (("gate", 2),)), 4)
     assert script.state.combat is not None and script.state.combat.scenery.busy
     assert state_from_json(state_to_json(script.state)) == script.state

@@ -20,39 +20,15 @@ from confrontation.engine.field import field_of
 from confrontation.engine.melee import Combat
 from confrontation.engine.narrate import narrate
 from confrontation.engine.pursuit import table_pursuits
-from confrontation.engine.questions import Choice, DieFace, KeepResult
+from confrontation.engine.questions import KeepResult
 from confrontation.engine.state import GameState, Phase
-from confrontation.engine.step import advance, legal, question, step
+from confrontation.engine.step import legal, question
 from confrontation.geometry.contact import in_contact, sight_touches
 from confrontation.rules.combat import pursuit_distance
-from engine_support import fighter, only, profile, skirmish
+from engine_support import Script, fighter, only, profile, skirmish
 
 A, B = "p1-c1-1", "p1-c1-2"
 X, Y, Z = "p2-c1-1", "p2-c1-2", "p2-c1-3"
-
-
-class Script:
-    """Plays answers and die faces through ``step``; each must be legal."""
-
-    def __init__(self, state: GameState) -> None:
-        self.state, self.events = advance(dataclasses.replace(state, phase=Phase.COMBAT))
-
-    def play(self, *inputs: Choice | int) -> list[Event]:
-        happened: list[Event] = []
-        for item in inputs:
-            asked = question(self.state)
-            assert asked is not None, f"nothing is asked, yet {item!r} is scripted"
-            choice = DieFace(item) if isinstance(item, int) else item
-            assert choice in legal(self.state), f"{choice!r} not legal at {asked.kind}"
-            self.state, events = step(self.state, choice)
-            happened.extend(events)
-        self.events.extend(happened)
-        return happened
-
-    @property
-    def asked(self) -> str | None:
-        asked = question(self.state)
-        return None if asked is None else asked.kind
 
 
 def _guards_and_warriors(positions: dict[str, tuple[float, float, float]]) -> GameState:
@@ -94,7 +70,7 @@ EXAMPLE_1 = {
 
 @pytest.mark.rule("VII-C-6", "VII-A")
 def test_example_1_stay_in_place_resolves_z_against_a_and_b_at_once() -> None:
-    script = Script(_guards_and_warriors(EXAMPLE_1))
+    script = Script(_guards_and_warriors(EXAMPLE_1), phase=Phase.COMBAT)
     # The geometry finds the chain A-Z-B-Y; Y touches only B: one way to separate it.
     assert only(script.events, ce.CombatSplit) == [
         ce.CombatSplit((A, B, Y, Z), (Combat.of(A, [Z]), Combat.of(B, [Y])), None)
@@ -121,7 +97,7 @@ def test_example_1_stay_in_place_resolves_z_against_a_and_b_at_once() -> None:
 
 @pytest.mark.rule("VII-C-6")
 def test_example_1_moving_away_leaves_a_against_z_for_a_later_turn() -> None:
-    script = Script(_guards_and_warriors(EXAMPLE_1))
+    script = Script(_guards_and_warriors(EXAMPLE_1), phase=Phase.COMBAT)
     _b_kills_y(script)
     moves = [c for c in legal(script.state) if isinstance(c, Pursue)]
     away = max((m for m in moves if m.x is not None and not m.engage), key=lambda m: m.distance)
@@ -162,7 +138,7 @@ def _example_2(with_x: bool) -> dict[str, tuple[float, float, float]]:
 @pytest.mark.rule("VII-C-6", "VII-A", "V-B-3")
 @pytest.mark.parametrize("with_x", [False, True])
 def test_example_2_b_engages_z(with_x: bool) -> None:
-    script = Script(_guards_and_warriors(_example_2(with_x)))
+    script = Script(_guards_and_warriors(_example_2(with_x)), phase=Phase.COMBAT)
     _b_kills_y(script)
     moves = [c for c in legal(script.state) if isinstance(c, Pursue)]
     [engage] = [m for m in moves if Z in m.engage]
@@ -230,7 +206,7 @@ def test_a_half_centimetre_mov_is_halved_then_rounded_up() -> None:
     to 7 cm (6.25 rounded up), not 6 (12.5 first rounded to 12 by the engine)."""
     guard = dataclasses.replace(profile("praetorian-guard"), mov=12.5)
     cards = [[(guard, 2)], [(profile("dawn-warrior"), 3)]]
-    script = Script(skirmish(cards, EXAMPLE_1))
+    script = Script(skirmish(cards, EXAMPLE_1), phase=Phase.COMBAT)
     _b_kills_y(script)
     assert script.asked == "pursue"
     asked = question(script.state)
@@ -294,7 +270,7 @@ def test_a_pursuer_who_kills_again_does_not_pursue_twice_in_a_round() -> None:
         A: (10.0, 10.0, 0.0),
         X: (110.0, 50.0, 180.0),
     }
-    script = Script(_guards_and_warriors(positions))
+    script = Script(_guards_and_warriors(positions), phase=Phase.COMBAT)
     # One combat: nobody to name for the Authority roll; 5 against 1.
     script.play(5, 1)
     script.play(AllocateDice(Y, 0, 2), AllocateDice(B, 2, 0), 5, 1, Defend(0), 6, 6)
@@ -323,7 +299,7 @@ def test_engaging_a_fighter_who_has_fought_brings_nothing() -> None:
         Y: (60.0, 26.5, 270.0),
         Z: (110.0, 50.0, 180.0),
     }
-    script = Script(_guards_and_warriors(positions))
+    script = Script(_guards_and_warriors(positions), phase=Phase.COMBAT)
     script.play(NameFighter(A), NameFighter(X), 5, 1)
     script.play(AllocateDice(X, 0, 2), AllocateDice(A, 0, 2), 5, 1)
     # B against Y starts at once (Player 2's turn, the only combat left).

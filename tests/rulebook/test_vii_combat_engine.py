@@ -28,14 +28,14 @@ from confrontation.engine.combat_questions import (
     Pursue,
     SplitMelee,
 )
-from confrontation.engine.events import Event, GameStarted, PhaseEnded, RoundStarted
+from confrontation.engine.events import Event, PhaseEnded, RoundStarted
 from confrontation.engine.melee import Combat
-from confrontation.engine.questions import Choice, DieFace, KeepResult, Raise
+from confrontation.engine.questions import KeepResult, Raise
 from confrontation.engine.record import replay
 from confrontation.engine.setup import SideSpec, game_from_specs, summarise
 from confrontation.engine.state import GameState, Phase, ProfileSummary
-from confrontation.engine.step import advance, legal, question, step
-from engine_support import only
+from confrontation.engine.step import legal, question
+from engine_support import Script, only
 
 GRIFFIN, DIRZ = 0, 1
 GUARD = "p1-c1-1"
@@ -51,36 +51,6 @@ def _in_combat_phase(state: GameState) -> GameState:
     """The game at the start of the combat phase of round 1 (the earlier phases are chapter
     IV's tests)."""
     return dataclasses.replace(state, phase=Phase.COMBAT)
-
-
-class Script:
-    """Plays a list of answers and die faces through ``step``; each must be legal."""
-
-    def __init__(self, state: GameState) -> None:
-        self.state, self.events = advance(state)
-        # The log as a whole game would have it: the round began earlier.
-        self.events = [GameStarted(state), RoundStarted(state.round), *self.events]
-
-    def play(self, *inputs: Choice | int) -> list[Event]:
-        happened: list[Event] = []
-        for item in inputs:
-            asked = question(self.state)
-            assert asked is not None, f"nothing is asked, yet {item!r} is scripted"
-            choice = DieFace(item) if isinstance(item, int) else item
-            if isinstance(item, int):
-                assert asked.player is None, f"{asked.kind} asks {asked.player}, not a die"
-            else:
-                assert asked.player is not None, f"{asked.kind} wants a die, not {item!r}"
-            assert choice in legal(self.state), f"{choice!r} not legal at {asked.kind}"
-            self.state, events = step(self.state, choice)
-            happened.extend(events)
-        self.events.extend(happened)
-        return happened
-
-    @property
-    def asked(self) -> str | None:
-        asked = question(self.state)
-        return None if asked is None else asked.kind
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,7 +75,7 @@ def _book_game() -> GameState:
 
 @pytest.fixture
 def book(guard_contacts: None) -> Script:
-    script = Script(_book_game())
+    script = Script(_book_game(), whole_log=True)
     # VII-A: one melee, one way to separate it (the Guard against the three): no dice.
     split = only(script.events, ce.CombatSplit)
     assert split == [
@@ -337,7 +307,7 @@ def test_three_ways_to_split_offered_to_the_discipline_winner() -> None:
     # in three different ways".
     pairs = [(A, X), (A, Y), (A, Z), (B, Y), (B, Z)]
     with register_contacts(lambda state: list(pairs)):
-        script = Script(_five())
+        script = Script(_five(), whole_log=True)
         assert only(script.events, ce.MeleeFound) == [ce.MeleeFound(tuple(sorted((A, B, X, Y, Z))))]
         # Each side names a fighter who is not routed; Discipline in opposition:
         # A, 5 + DIS 3 = 8, against Y, 1 + DIS 2 = 3.
@@ -401,7 +371,7 @@ def test_pursuit_engages_z_and_the_new_combat_is_resolved_at_once(with_x: bool) 
     # player; only B against Z is resolved at once.
     pairs = [(A, Z), (B, Y)] + ([(A, X)] if with_x else [])
     with register_contacts(lambda state: list(pairs)), register_pursuits(_engage_z):
-        script = Script(_pursuit_game())
+        script = Script(_pursuit_game(), whole_log=True)
         # Authority: Player 1 names B (so B's combat comes first), Player 2 names Y.
         script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())
         assert only(script.events, ce.AuthorityRolled)[0].winner == 0
@@ -447,7 +417,7 @@ def test_staying_in_place_joins_the_unresolved_combat() -> None:
     # B touches Y and Z, A touches Z: Player 1 separates B-Y and A-Z.
     pairs = [(A, Z), (B, Y), (B, Z)]
     with register_contacts(lambda state: list(pairs)):
-        script = Script(_pursuit_game())
+        script = Script(_pursuit_game(), whole_log=True)
         # Y touches only B: one way to separate (A against Z, B against Y), no dice.
         assert only(script.events, ce.CombatSplit) == [
             ce.CombatSplit((A, B, Y, Z), (Combat.of(A, [Z]), Combat.of(B, [Y])), None)
@@ -483,7 +453,7 @@ def test_equal_sixes_at_the_initiative_are_ordered_by_a_roll_off() -> None:
     face decides first whether to raise … One rule everywhere (engine, odds, every opposed
     roll)" — the initiative too (the old engine let Player 1 decide first)."""
     with register_contacts(lambda state: [(B, Y)]):
-        script = Script(_pursuit_game())
+        script = Script(_pursuit_game(), whole_log=True)
         script.play(5, 1)  # Authority: B 5 + 3 = 8 against Y 1 + 2 = 3
         script.play(AllocateDice(Y, 1, 1), AllocateDice(B, 2, 0))
         # Initiative: B (INI 3) and Y (INI 3) both roll a 6: 9 against 9.

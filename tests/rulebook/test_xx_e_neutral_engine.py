@@ -21,14 +21,11 @@ from confrontation.engine import events as ev
 from confrontation.engine.combat import register_contacts
 from confrontation.engine.combat_phase import register_dice_bonus
 from confrontation.engine.combat_questions import AllocateDice, Defend, MakeAttack, NameFighter
-from confrontation.engine.events import Event
 from confrontation.engine.narrate import narrate
 from confrontation.engine.neutral import NeutralDecided, NeutralSpec, add_neutrals
-from confrontation.engine.questions import Choice, DieFace
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import NEUTRAL, GameState, Phase, ProfileSummary
-from confrontation.engine.step import advance, legal, question, step
-from engine_support import only
+from engine_support import Script, only
 
 ORC, SCORPION = 0, 1
 JACKAL, CLONE, SENTINEL = "p1-c1-1", "p2-c1-1", "p2-c2-1"
@@ -67,31 +64,6 @@ def animal_in_contact() -> Iterator[None]:
 
     with register_contacts(lambda state: list(pairs)), register_dice_bonus(war_fury):
         yield
-
-
-class Script:
-    """Answers and die faces through ``step``; the neutral side is never asked."""
-
-    def __init__(self, state: GameState) -> None:
-        self.state, self.events = advance(state)
-
-    def play(self, *inputs: Choice | int) -> list[Event]:
-        happened: list[Event] = []
-        for item in inputs:
-            asked = question(self.state)
-            assert asked is not None, f"nothing is asked, yet {item!r} is scripted"
-            assert asked.player != NEUTRAL
-            choice = DieFace(item) if isinstance(item, int) else item
-            assert choice in legal(self.state), f"{choice!r} is not legal at {asked.kind}"
-            self.state, events = step(self.state, choice)
-            happened.extend(events)
-        self.events.extend(happened)
-        return happened
-
-    @property
-    def asked(self) -> str | None:
-        asked = question(self.state)
-        return None if asked is None else asked.kind
 
 
 HARMLESS = (1, 2)  # legs, 2 + 0 - 12 < 0: no damage

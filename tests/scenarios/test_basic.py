@@ -10,6 +10,7 @@ import pytest
 
 from confrontation.dice import ScriptedRoller
 from confrontation.engine.events import Event, FighterKilled, GameEnded
+from confrontation.engine.outcome import Outcome, Termination
 from confrontation.engine.questions import (
     AnnouncementsDone,
     Choice,
@@ -74,6 +75,7 @@ def test_conquest_scores_every_area_after_the_last_round() -> None:
     assert [a.controller for a in areas] == [0, 1, 0]
     assert end.scores == (3, 1) and end.winner == 0
     assert events[-1] == GameEnded("all rounds played", (3, 1), 0)
+    assert events[-1].outcome == Outcome(Termination.ROUNDS_PLAYED, 0, (3, 1))
 
 
 @pytest.mark.rule("III-A-2")
@@ -89,6 +91,7 @@ def test_conquest_enemy_area_is_worth_three_and_equal_vp_is_a_draw() -> None:
     end, events = run(level, [Passive(), Passive()], ScriptedRoller([3, 4] * 50))
     assert end.scores == (0, 0) and end.winner is None  # equal Power and value: disputed
     assert events[-1] == GameEnded("all rounds played", (0, 0), None)
+    assert events[-1].outcome.result() == "1/2-1/2"
 
 
 @pytest.mark.rule("III-A-2")
@@ -151,6 +154,11 @@ def test_killing_the_target_wins_immediately() -> None:
         ObjectiveScored(0, "execution", 1),
         GameEnded("Execution: Player 1 has killed his target", (1, 0), 0),
     ]
+    ended = events[-1]
+    assert isinstance(ended, GameEnded)
+    assert ended.outcome == Outcome(
+        Termination.EXECUTION, 0, (1, 0), "Player 1 has killed his target"
+    )
     assert losses_ap(end, 1) == 45 and losses_ap(end, 0) == 0
 
 

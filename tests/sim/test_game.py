@@ -6,6 +6,7 @@ import pytest
 
 from confrontation.armylists.load import LoadError
 from confrontation.engine.events import Event, FighterKilled, GameEnded, GameStarted
+from confrontation.engine.outcome import Termination
 from confrontation.engine.record import replay
 from confrontation.engine.state import Phase
 from confrontation.scenarios import BasicScenario, ObjectiveScored
@@ -93,4 +94,7 @@ def test_a_real_execution_game_ends_on_the_step_that_kills_the_target() -> None:
         ObjectiveScored(result.winner, "execution", 1),
         GameEnded(result.reason, result.state.scores, result.winner),
     ]
+    assert result.outcome is not None
+    assert result.outcome.termination is Termination.EXECUTION
+    assert result.outcome.winner == result.winner and result.outcome.result() in ("1-0", "0-1")
     assert result.rounds <= 5 and replay(events) == result.state

@@ -204,15 +204,16 @@ def test_a_game_runner_game_is_stored_with_its_config_and_replays_to_its_final_s
     tmp_path: Path,
 ) -> None:
     from confrontation.sim.game import GameConfig, play_game
+    from confrontation.sim.saved import outcome_of, setup_of
     from games_support import small_armies
 
     config = GameConfig(
         armies=small_armies(tmp_path), agents=("random", "greedy"), seed=31, rounds=2
     )
     store = open_store(str(tmp_path / "games.db"))
-    game_id = store.begin(config)
+    game_id = store.begin(setup_of(config))
     result = play_game(config, on_event=store.recorder(game_id))
-    store.finish(game_id, result)
+    store.finish(game_id, outcome_of(result))
     game = open_store(str(tmp_path / "games.db")).load(game_id)
     assert game.events == list(result.events)
     assert state_to_json(replay(game.events)) == state_to_json(result.state)

@@ -64,7 +64,7 @@ from confrontation.engine.questions import (
     TakeCover,
     Walk,
 )
-from confrontation.engine.state import Fighter, GameState, Phase, opponent
+from confrontation.engine.state import ActivationStage, Fighter, GameState, Phase, opponent
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
@@ -206,7 +206,7 @@ class GreedyAgent:
         walks, fighter by fighter."""
         assert state.activation is not None and state.activation.current is not None
         current_ = state.activation.current
-        if current_.stage == "announce":
+        if current_.stage == ActivationStage.ANNOUNCE:
             return self._announce(state, legal)
         return self._cumulative(state, legal)
 
@@ -655,7 +655,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
 
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
-    from confrontation.engine.movement import pass_through
+    from confrontation.engine.field import pass_through
 
     reach = charge_reach(state, fighter)
     if gap(state, fighter.id, target.id) > reach:

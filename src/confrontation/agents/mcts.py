@@ -50,10 +50,11 @@ from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
 from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.combat_state import FightStage
 from confrontation.engine.field import field_of
 from confrontation.engine.melee import Combat
 from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
-from confrontation.engine.state import GameState, Phase, opponent
+from confrontation.engine.state import ActivationStage, GameState, Phase, opponent
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 
 SEARCHED: frozenset[str] = frozenset({"allocate_dice", "defend", "make_attack", "name_fighter"})
@@ -530,7 +531,7 @@ class MctsAgent:
             return False
         fight = state.combat.fight if state.combat is not None else None
         # The combat is resolved once its pursuit begins (VII-C-6): wounds are all dealt.
-        return fight is None or fight.combat != self._fight or fight.stage == "pursuit"
+        return fight is None or fight.combat != self._fight or fight.stage == FightStage.PURSUIT
 
     def _draw(self, state: GameState) -> Choice:
         """A die face drawn from the exact distribution of the pending die (keyed by the
@@ -593,7 +594,7 @@ def _assaults(state: GameState, legal: Sequence[Choice]) -> bool:
         state.phase is Phase.ACTIVATION
         and state.activation is not None
         and state.activation.current is not None
-        and state.activation.current.stage == "announce"
+        and state.activation.current.stage == ActivationStage.ANNOUNCE
         and any(isinstance(c, Announce) and c.action in ASSAULTS for c in legal)
     )
 

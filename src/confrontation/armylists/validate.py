@@ -13,15 +13,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from confrontation.armylists.cost import (
-    CostError,
-    Priced,
-    evaluate_cost,
-    final_characteristics,
-    strategic_value,
-)
+from confrontation.armylists.cost import Priced, final_characteristics, strategic_value
 from confrontation.armylists.load import Alliances, bundled_alliances
 from confrontation.model.army import Army, Card
+from confrontation.model.cost_expression import CostError, evaluate_cost
 
 
 @dataclass(frozen=True, slots=True)

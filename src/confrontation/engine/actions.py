@@ -27,6 +27,7 @@ from confrontation.engine.state import (
     KILLED_LEVELS,
     ActionInProgress,
     Activation,
+    ActivationStage,
     GameState,
     Pending,
     TestInProgress,
@@ -97,7 +98,7 @@ def finish(state: GameState) -> Transition:
     the activation (IV-B-2)."""
     state = with_action(state, None)
     current = activation_of(state)
-    if current.stage in ("shots", "moves"):
+    if current.stage in (ActivationStage.SHOTS, ActivationStage.MOVES):
         return AFTER_EXCLUSIVE["next"](state)
     return state, []
 

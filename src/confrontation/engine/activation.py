@@ -63,6 +63,7 @@ from confrontation.engine.state import (
     PLAYERS,
     Activation,
     ActivationProgress,
+    ActivationStage,
     Fighter,
     GameState,
     Pending,
@@ -317,7 +318,7 @@ def _activation_legal(state: GameState) -> list[Choice]:
     choices: list[Choice] = []
     for provider in ACTION_PROVIDERS.values():
         choices.extend(provider.choices(state, current))
-    if current.stage == "announce" and any(
+    if current.stage == ActivationStage.ANNOUNCE and any(
         isinstance(c, Announce | AnnouncementsDone) for c in choices
     ):
         return choices

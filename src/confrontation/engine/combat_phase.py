@@ -46,7 +46,7 @@ from typing import Any
 
 import networkx as nx
 
-from confrontation.dice import FACES, RollOff
+from confrontation.dice import FACES, RollOff, next_decider
 from confrontation.engine import (
     combat_narrate,  # noqa: F401  (the events' sentences)
     scenery_attack,
@@ -84,10 +84,12 @@ from confrontation.engine.combat_questions import (
 )
 from confrontation.engine.combat_state import (
     AttackInProgress,
+    AttackStage,
     CombatProgress,
     Contest,
     DiceOnTable,
     Fight,
+    FightStage,
     Hand,
 )
 from confrontation.engine.events import Event, PhaseEnded, PhaseStarted, TestRaised
@@ -111,7 +113,6 @@ from confrontation.engine.registry import (
     register_phase,
 )
 from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
-from confrontation.engine.rolloff import next_decider
 from confrontation.engine.state import (
     NEUTRAL,
     Fighter,
@@ -503,7 +504,7 @@ def _contest_won(
         return state, [AuthorityRolled(fighters, finals, winner)]
     fight = _fight(state)
     board = evolve(fight.board, side_order=tuple(str(p) for p in order))
-    state = _set_fight(state, board=board, stage="attacks", side=0, made=())
+    state = _set_fight(state, board=board, stage=FightStage.ATTACKS, side=0, made=())
     values = tuple(h.value for h in contest.hands)
     naturals = tuple(h.roll.result().natural if h.roll else 0 for h in contest.hands)
     return state, [
@@ -726,7 +727,7 @@ def _start_fight(state: GameState, combat: Combat, speaker: int) -> Transition:
         [Allocant(f.id, f.side, f.strategic_value) for f in sorted(fighters, key=lambda f: f.id)],
         chooser=str(speaker),
     )
-    fight = Fight(combat, speaker, board, "allocate", order)
+    fight = Fight(combat, speaker, board, FightStage.ALLOCATE, order)
     fought = progress.fought + tuple(f for f in sorted(combat.fighters) if f not in progress.fought)
     state = _set(
         state,
@@ -743,21 +744,21 @@ def _start_fight(state: GameState, combat: Combat, speaker: int) -> Transition:
 
 def _drive_fight(state: GameState) -> Transition:
     fight = _fight(state)
-    if fight.stage == "allocate":
+    if fight.stage == FightStage.ALLOCATE:
         if not fight.to_allocate:
             sides = sorted({int(f.side) for f in fight.board.fighters})
             contest = Contest("initiative", tuple(Hand(p) for p in sides))
-            return _set(_set_fight(state, stage="initiative"), contest=contest), []
+            return _set(_set_fight(state, stage=FightStage.INITIATIVE), contest=contest), []
         fighter = fight.to_allocate[0]
         options = _allocations(state, fighter)
         if len(options) == 1:
             return _allocate(state, fighter, options[0])
         return evolve(state, pending=Pending("allocate_dice", _player_of(state, fighter))), []
-    if fight.stage == "attacks":
+    if fight.stage == FightStage.ATTACKS:
         return _drive_attacks(state)
-    if fight.stage == "pursuit":
+    if fight.stage == FightStage.PURSUIT:
         return _drive_pursuit(state)
-    raise EngineError(f"the combat is stuck at its {fight.stage!r} stage")
+    raise EngineError(f"the combat is stuck at its {str(fight.stage)!r} stage")
 
 
 def _allocations(state: GameState, fighter_id: str) -> tuple[Allocation, ...]:
@@ -896,12 +897,12 @@ def _values(board: CombatState, attack: AttackInProgress) -> tuple[int, int]:
 def _drive_attack(state: GameState) -> Transition:
     board = _fight(state).board
     attack = _attack(state)
-    if attack.stage == "defence":
+    if attack.stage == AttackStage.DEFENCE:
         choices = defence_choices(board.fighter(attack.target))
         if len(choices) == 1:
             return _announce(state, choices[0])
         return evolve(state, pending=Pending("defend", _player_of(state, attack.target))), []
-    if attack.stage == "attack":
+    if attack.stage == AttackStage.ATTACK:
         roll = attack.attack_test
         assert roll is not None
         if roll.awaiting:
@@ -911,7 +912,7 @@ def _drive_attack(state: GameState) -> Transition:
                 state, pending=Pending("attack_raise", _player_of(state, attack.attacker))
             ), []
         return _attack_rolled(state)
-    if attack.stage == "defence-test":
+    if attack.stage == AttackStage.DEFENCE_TEST:
         roll = attack.defence_test
         assert roll is not None
         if roll.awaiting:
@@ -921,11 +922,11 @@ def _drive_attack(state: GameState) -> Transition:
                 state, pending=Pending("defence_raise", _player_of(state, attack.target))
             ), []
         return _defence_rolled(state)
-    if attack.stage == "wound":
+    if attack.stage == AttackStage.WOUND:
         if len(attack.wound) < 2:
             return evolve(state, pending=Pending("combat_wound_die", None)), []
         return _finish_attack(state)
-    raise EngineError(f"an attack is stuck at its {attack.stage!r} stage")
+    raise EngineError(f"an attack is stuck at its {str(attack.stage)!r} stage")
 
 
 def _announce(state: GameState, defence: DefenceChoice) -> Transition:
@@ -937,11 +938,11 @@ def _announce(state: GameState, defence: DefenceChoice) -> Transition:
         events.append(SustainedDefence(attack.target, target.current(C.DEF)))
     elif defence.dice:
         events.append(DefenceAnnounced(attack.target, defence.dice))
-    attack = evolve(attack, defence=defence, stage="attack")
+    attack = evolve(attack, defence=defence, stage=AttackStage.ATTACK)
     att, _ = _values(board, attack)
     if defence.dice == 0 and att >= 0:
         # VII-C-4 c and the book's example: the test cannot fail and nothing opposes it.
-        attack = evolve(attack, stage="wound")
+        attack = evolve(attack, stage=AttackStage.WOUND)
         events.append(AttackRolled(attack.attacker, att, (), 0, 0, False, rolled=False))
     else:
         attack = evolve(attack, attack_test=DiceOnTable.start(att))
@@ -1071,10 +1072,10 @@ def _attack_rolled(state: GameState) -> Transition:
         state, events = _finish_attack(state)
         return state, [event, *events]
     if attack.defence.dice == 0:
-        return _set_fight(state, attack=evolve(attack, stage="wound")), [event]
+        return _set_fight(state, attack=evolve(attack, stage=AttackStage.WOUND)), [event]
     _, def_ = _values(board, attack)
     defence_test = DiceOnTable.start(def_, attack.defence.dice)
-    attack = evolve(attack, stage="defence-test", defence_test=defence_test)
+    attack = evolve(attack, stage=AttackStage.DEFENCE_TEST, defence_test=defence_test)
     return _set_fight(state, attack=attack), [event]
 
 
@@ -1097,7 +1098,7 @@ def _defence_rolled(state: GameState) -> Transition:
     if blocked:
         state, events = _finish_attack(state)
         return state, [event, *events]
-    return _set_fight(state, attack=evolve(attack, stage="wound")), [event]
+    return _set_fight(state, attack=evolve(attack, stage=AttackStage.WOUND)), [event]
 
 
 def _finish_attack(state: GameState) -> Transition:
@@ -1158,7 +1159,7 @@ def _end_fight(state: GameState) -> Transition:
         for f in sorted(board.fighters, key=lambda f: rank[f.side])
         if may_pursue(board, f.id, pursued_this_round=f.id in progress.pursued)
     )
-    state = _set_fight(state, board=board, stage="pursuit", pursuers=pursuers)
+    state = _set_fight(state, board=board, stage=FightStage.PURSUIT, pursuers=pursuers)
     # XX-E-5: a neutral killed by fighters of both players: the best initiative chooses who
     # pursues first.
     players = _pursuing_players(state)

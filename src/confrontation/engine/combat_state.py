@@ -15,6 +15,7 @@ test (II-A-3) between the players (Discipline to separate a melee, Authority, in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from confrontation.dice import PendingTest, RollOff, TestResult, standing
 from confrontation.engine.frozen import evolve
@@ -136,6 +137,32 @@ class Contest:
         return evolve(self, hands=tuple(hand if h.player == hand.player else h for h in self.hands))
 
 
+class AttackStage(StrEnum):
+    """Where one attack stands (VII-C-4 b-e); the values are the record's."""
+
+    DEFENCE = "defence"
+    """b: the target announces his defence."""
+    ATTACK = "attack"
+    """c: the attack test."""
+    DEFENCE_TEST = "defence-test"
+    """d: the defence test."""
+    WOUND = "wound"
+    """e: the wound roll."""
+
+
+class FightStage(StrEnum):
+    """Where the combat being resolved stands (VII-C); the values are the record's."""
+
+    ALLOCATE = "allocate"
+    """VII-C-1: the combat dice allocated, fighter by fighter."""
+    INITIATIVE = "initiative"
+    """VII-C-2: the initiative test."""
+    ATTACKS = "attacks"
+    """VII-C-3: the weapon combats."""
+    PURSUIT = "pursuit"
+    """VII-C-6: the pursuits."""
+
+
 @dataclass(frozen=True)
 class AttackInProgress:
     """One attack, VII-C-4 a-e: ``stage`` is "defence" (b, the target's announcement),
@@ -143,7 +170,7 @@ class AttackInProgress:
 
     attacker: str
     target: str
-    stage: str = "defence"
+    stage: AttackStage = AttackStage.DEFENCE
     defence: DefenceChoice | None = None
     attack_test: DiceOnTable | None = None
     defence_test: DiceOnTable | None = None
@@ -164,7 +191,7 @@ class Fight:
     combat: Combat
     chooser: int
     board: CombatState
-    stage: str = "allocate"
+    stage: FightStage = FightStage.ALLOCATE
     to_allocate: tuple[str, ...] = ()
     side: int = 0
     made: tuple[tuple[str, str], ...] = ()

@@ -5,11 +5,13 @@ Two extension points for scenario rules (``confrontation.scenarios`` registers i
 - a **scoring hook**, ``hook(state) -> (state, events)``, runs when the game ends (after
   the last round, or at once after an immediate victory): it may set ``state.scores`` and
   ``state.winner`` and tell what it scored (``ObjectiveScored``…);
-- a **watch**, ``watch(state, events) -> (reason, winner) | None``, looks at every step's
-  new events: a result ends the game at once (Execution: "declared the winner immediately").
+- a **watch**, ``watch(state, events) -> Ending | None``, looks at every step's new events:
+  an :class:`~.outcome.Ending` (termination, winner, detail) ends the game at once
+  (Execution: "declared the winner immediately").
 
-:func:`finish` ends a game: scoring hooks, then :class:`~.events.GameEnded` with the scores
-and the winner. Without hooks the scores stay as they are and there is no winner.
+:func:`finish` ends a game: scoring hooks, then :class:`~.events.GameEnded` recording the
+:class:`~.outcome.Outcome` (termination, winner, scores). Without hooks the scores stay as they
+are and there is no winner.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from collections.abc import Callable, Sequence
 
 from confrontation.engine.events import Event, GameEnded
 from confrontation.engine.frozen import evolve
+from confrontation.engine.outcome import Ending, Outcome, Termination
 from confrontation.engine.registry import Registration, Transition
 from confrontation.engine.state import GameState, Phase
 
 ScoringHook = Callable[[GameState], Transition]
-Watch = Callable[[GameState, Sequence[Event]], tuple[str, int | None] | None]
+Watch = Callable[[GameState, Sequence[Event]], Ending | None]
 
 SCORING: dict[str, ScoringHook] = {}
 WATCHES: dict[str, Watch] = {}
@@ -42,14 +45,17 @@ def register_watch(name: str, watch: Watch) -> Registration[str, Watch]:
     return Registration(WATCHES, name, previous)
 
 
-def finish(state: GameState, reason: str, winner: int | None = None) -> Transition:
-    """End the game: the scoring hooks, then ``GameEnded`` (``winner`` unless a hook set one)."""
+def finish(
+    state: GameState, termination: Termination, winner: int | None = None, detail: str = ""
+) -> Transition:
+    """End the game: the scoring hooks, then ``GameEnded`` with the :class:`Outcome`
+    (``winner`` unless a hook set one)."""
     state = evolve(state, phase=Phase.OVER, pending=None, winner=winner)
     events: list[Event] = []
     for hook in list(SCORING.values()):
         state, scored = hook(state)
         events.extend(scored)
-    events.append(GameEnded(reason, state.scores, state.winner))
+    events.append(GameEnded.of(Outcome(termination, state.winner, state.scores, detail)))
     return state, events
 
 
@@ -58,6 +64,5 @@ def watched(state: GameState, events: Sequence[Event]) -> Transition | None:
     for watch in list(WATCHES.values()):
         seen = watch(state, events)
         if seen is not None:
-            reason, winner = seen
-            return finish(state, reason, winner)
+            return finish(state, seen.termination, seen.winner, seen.detail)
     return None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from confrontation.engine.codec import Tagged, decode, encode
+from confrontation.engine.outcome import Outcome, Termination
 from confrontation.engine.questions import Choice
 from confrontation.engine.state import GameState
 
@@ -234,12 +235,24 @@ class MarkersRemoved(Event):
 @dataclass(frozen=True)
 class GameEnded(Event):
     """The game is over: why, the victory points, and the winner (None: a draw or no
-    scenario decided one; see ``engine.ending``)."""
+    scenario decided one; see ``engine.ending``). ``reason`` is the text of an
+    ``engine.outcome.Termination`` (:attr:`outcome` reads it back)."""
 
     kind = "game_ended"
     reason: str
     scores: tuple[int, int]
     winner: int | None = None
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> GameEnded:
+        """The event that records ``outcome``."""
+        return cls(outcome.reason, (outcome.scores[0], outcome.scores[1]), outcome.winner)
+
+    @property
+    def outcome(self) -> Outcome:
+        """The typed end (``reason`` is a :class:`Termination`'s text)."""
+        termination, detail = Termination.parse(self.reason)
+        return Outcome(termination, self.winner, self.scores, detail)
 
 
 # --- set-up and deployment (III-A, III-B) ------------------------------------------------

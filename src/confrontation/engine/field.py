@@ -32,7 +32,12 @@ from confrontation.geometry.sight import Sight
 from confrontation.geometry.table import Table, Zone
 from confrontation.rules.characteristics import Characteristic, HealthState, current_value
 from confrontation.rules.charge import charge_modifiers
-from confrontation.rules.movement import can_cross_landform
+from confrontation.rules.movement import (
+    can_cross_landform,
+    default_movement_table,
+    movement_potential,
+    passable_friends,
+)
 
 CLEARANCE_CM = 0.5
 """How far short of an enemy base a walk or run that heads for him stops (V-B-1: a walk
@@ -138,6 +143,14 @@ def current(state: GameState, fighter: Fighter, characteristic: Characteristic) 
 def movement(state: GameState, fighter: Fighter) -> float:
     """Current MOV in cm (II-A-4: never below 0)."""
     return max(state.profile(fighter.profile).mov, 0.0)
+
+
+def potential_of(state: GameState, fighter: Fighter, action: str, disengaged: bool) -> float:
+    """V-D: MOV x 1 or x 2 (x 1 after a disengagement) for ``action`` of the movement table;
+    an action the table does not allow after a disengagement keeps its usual potential."""
+    row = default_movement_table()[action]
+    after = disengaged and row.potential_disengaged is not None
+    return movement_potential(row, movement(state, fighter), disengaged=after)
 
 
 # --- the cached field -----------------------------------------------------------------------
@@ -368,6 +381,28 @@ def _reach(base: Base) -> float:
 
 
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
+
+
+def free(here: Field, fighter_id: str) -> bool:
+    """Free of any enemy: in contact with none (V-B)."""
+    return not here.enemies_in_contact(fighter_id)
+
+
+def pass_through(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
+    """V-A (``rules.movement.passable_friends``): the friends ``mover`` may pass through,
+    free of any enemy and activated this round."""
+    me = state.fighter(mover).player
+    others = (i for i in here.ids() if i != mover)
+    return tuple(
+        sorted(
+            passable_friends(
+                others,
+                friend=lambda i: here.owners[i] == me,
+                activated=lambda i: state.fighter(i).activated,
+                free=lambda i: free(here, i),
+            )
+        )
+    )
 
 
 def field_of(state: GameState) -> Field:

@@ -26,6 +26,7 @@ from confrontation.engine.events import (
     PhaseStarted,
 )
 from confrontation.engine.frozen import evolve
+from confrontation.engine.outcome import Termination
 from confrontation.engine.registry import EngineError, Transition, register_phase
 from confrontation.engine.rounddata import load_round_data
 from confrontation.engine.state import Fighter, GameState, MaintenanceProgress, Phase
@@ -125,7 +126,7 @@ def drive(state: GameState) -> Transition:
         state = evolve(state, maintenance=progress)
     events.append(PhaseEnded(state.round, Phase.MAINTENANCE.value))
     if state.round >= state.rounds:  # III-A-2: the scenario's last round is over
-        over, ended = finish(evolve(state, maintenance=None), "all rounds played")
+        over, ended = finish(evolve(state, maintenance=None), Termination.ROUNDS_PLAYED)
         return over, events + ended
     next_round = evolve(
         state, round=state.round + 1, phase=Phase.STRATEGIC, maintenance=None, strategic=None

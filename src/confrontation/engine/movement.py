@@ -59,10 +59,13 @@ from confrontation.engine.field import (
     destinations,
     enemy_contacts,
     field_of,
+    free,
     has_field,
     median_facing,
     movement,
+    pass_through,
     placed,
+    potential_of,
     rounded,
 )
 from confrontation.engine.frozen import evolve
@@ -82,7 +85,9 @@ from confrontation.engine.questions import (
 from confrontation.engine.registry import Handler, Transition, register_handler
 from confrontation.engine.state import (
     ActionInProgress,
+    ActionStage,
     Activation,
+    ActivationStage,
     Announcement,
     ChargeRecord,
     Fighter,
@@ -114,31 +119,7 @@ EXCLUSIVE = ("run", "charge", "engage", "cover")
 """IV-B-2: the exclusive actions (all of them movement actions of chapter V)."""
 
 
-def potential_of(state: GameState, fighter: Fighter, action: str, disengaged: bool) -> float:
-    """V-D: MOV x 1 or x 2 (x 1 after a disengagement)."""
-    row = default_movement_table()[action]
-    factor = row.potential_disengaged if disengaged and row.potential_disengaged else row.potential
-    return movement(state, fighter) * factor
-
-
 # --- what a fighter may do ----------------------------------------------------------------------
-
-
-def free(here: Field, fighter_id: str) -> bool:
-    """Free of any enemy: in contact with none (V-B)."""
-    return not here.enemies_in_contact(fighter_id)
-
-
-def pass_through(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
-    """V-A: friends free of any enemy and activated this round may be passed through."""
-    me = state.fighter(mover).player
-    return tuple(
-        sorted(
-            i
-            for i in here.ids()
-            if i != mover and here.owners[i] == me and state.fighter(i).activated and free(here, i)
-        )
-    )
 
 
 def _enemies(state: GameState, here: Field, fighter_id: str) -> list[str]:
@@ -258,9 +239,9 @@ class MovementProvider:
     def choices(self, state: GameState, activation: Activation) -> list[Choice]:
         if not has_field(state) or activation.action is not None:
             return []
-        if activation.stage == "announce":
+        if activation.stage == ActivationStage.ANNOUNCE:
             return announce_choices(state, activation)
-        if activation.stage == "cumulative":
+        if activation.stage == ActivationStage.CUMULATIVE:
             return cumulative_choices(state, activation)
         return []
 
@@ -288,7 +269,7 @@ class MovementProvider:
                 if state.fighter(f).must_cover
             ]
             state = state.with_fighters(*cleared)
-            state = with_activation(state, evolve(activation, stage="shots", index=0))
+            state = with_activation(state, evolve(activation, stage=ActivationStage.SHOTS, index=0))
             return next_exclusive(state)
         if isinstance(choice, FighterDone):
             done = evolve(activation, done=(*activation.done, choice.fighter), acting=None)
@@ -299,7 +280,7 @@ class MovementProvider:
         action = ActionInProgress(
             "walk",
             choice.fighter,
-            stage="destination",
+            stage=ActionStage.DESTINATION,
             potential=potential_of(state, fighter, "walk", False),
             method=choice.method,
         )
@@ -343,10 +324,14 @@ def _name(state: GameState, fighter_id: str) -> str:
 def next_exclusive(state: GameState) -> Transition:
     """VI-B-3 then IV-B-2: the announced assault shots, then the exclusive actions in the
     order announced, then the cumulative actions."""
+    # Imported here, not at the top, only so that importing this module does not register
+    # shooting's action provider before movement's: the providers are offered in the order
+    # they registered (the rules value will say that order itself). Not a cycle: shooting
+    # does not import this module.
     from confrontation.engine.shooting import start_assault_shot
 
     activation = activation_of(state)
-    if activation.stage == "shots":
+    if activation.stage == ActivationStage.SHOTS:
         index = activation.index
         while index < len(activation.exclusive):
             announcement = activation.exclusive[index]
@@ -354,9 +339,9 @@ def next_exclusive(state: GameState) -> Transition:
             if announcement.shoot and state.fighter(announcement.fighter).in_play:
                 state = with_activation(state, evolve(activation, index=index))
                 return start_assault_shot(state, announcement)
-        activation = evolve(activation, stage="moves", index=0)
+        activation = evolve(activation, stage=ActivationStage.MOVES, index=0)
         state = with_activation(state, activation)
-    if activation.stage == "moves":
+    if activation.stage == ActivationStage.MOVES:
         index = activation.index
         while index < len(activation.exclusive):
             announcement = activation.exclusive[index]
@@ -364,7 +349,9 @@ def next_exclusive(state: GameState) -> Transition:
             if state.fighter(announcement.fighter).in_play:
                 state = with_activation(state, evolve(activation, index=index))
                 return _start_exclusive(state, announcement)
-        state = with_activation(state, evolve(activation, stage="cumulative", index=0))
+        state = with_activation(
+            state, evolve(activation, stage=ActivationStage.CUMULATIVE, index=0)
+        )
     return state, []
 
 
@@ -377,7 +364,7 @@ def _start_exclusive(state: GameState, announcement: Announcement) -> Transition
     action = ActionInProgress(
         announcement.action,
         fighter.id,
-        stage="destination",
+        stage=ActionStage.DESTINATION,
         target=announcement.target,
         potential=potential_of(state, fighter, announcement.action, disengaging),
         method=announcement.method,
@@ -403,7 +390,7 @@ def _start_disengagement(state: GameState) -> Transition:
     if value is None:  # the situation changed since it was offered: no attempt possible
         return _disengage_failed(state)
     difficulty = disengage_difficulty(len(foes))
-    state = update(state, stage="disengage")
+    state = update(state, stage=ActionStage.DISENGAGE)
     return actions.start_test(state, "disengagement", fighter.player, value, difficulty), []
 
 
@@ -433,7 +420,7 @@ def resume(state: GameState) -> Transition:
     if not action.test.success:
         return _disengage_failed(state)
     event = Disengaged(action.fighter, action.method or "")
-    state = update(state, test=None, stage="destination")
+    state = update(state, test=None, stage=ActionStage.DESTINATION)
     if action.kind == "walk":
         return ask(state, "destination", state.fighter(action.fighter).player), [event]
     state, events = assault(state)
@@ -673,7 +660,7 @@ def assault(state: GameState) -> Transition:
     if path is not None and path.length <= action.potential + 1e-6:
         placements = _placements(state, here, action.fighter, target)
         if len(placements) > 1:
-            state = update(state, stage="contact")
+            state = update(state, stage=ActionStage.CONTACT)
             return ask(state, "assault_contact", state.fighter(action.fighter).player), []
         if placements:
             return _in_contact(state, placements[0], path.length)
@@ -753,7 +740,7 @@ def _charged(state: GameState, targets: tuple[str, ...], travelled: float) -> Tr
     state = state.with_fighters(*(evolve(state.fighter(f), charged=True) for f in newly))
     event = Charged(mover.id, targets, travelled, newly)
     if _rotation_sets(state):
-        state = update(state, stage="rotate")
+        state = update(state, stage=ActionStage.ROTATE)
         return ask(state, "rotate_charged", mover.player), [event]
     state, after = finish(state)
     return state, [event, *after]
@@ -911,7 +898,7 @@ def _target_gone(state: GameState) -> Transition:
             travel -= 0.5
     state = update(
         state,
-        stage="redirect",
+        stage=ActionStage.REDIRECT,
         potential=max(action.potential - moved, 0.0),
         moved=action.moved + moved,  # V-A: counted towards MOV x 1 for crossing
     )
@@ -940,13 +927,13 @@ def _redirect_apply(state: GameState, choice: Choice) -> Transition:
         state, after = finish(state)
         return state, [event, *after]
     if choice.run:
-        state = update(state, kind="run", stage="destination", target=None)
+        state = update(state, kind="run", stage=ActionStage.DESTINATION, target=None)
         return ask(state, "destination", state.fighter(action.fighter).player), [event]
     here = field_of(state)
     assert choice.to is not None
     original = AssaultKind.CHARGE if action.kind == "charge" else AssaultKind.ENGAGE
     kind = redirected_kind(original, here.sight(action.fighter, choice.to).any)
-    state = update(state, kind=kind.value, target=choice.to, stage="destination")
+    state = update(state, kind=kind.value, target=choice.to, stage=ActionStage.DESTINATION)
     state, after = assault(state)
     return state, [event, *after]
 

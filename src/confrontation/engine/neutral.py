@@ -79,7 +79,9 @@ from confrontation.engine.scenery_attack import AttackScenery
 from confrontation.engine.state import (
     NEUTRAL,
     ActionInProgress,
+    ActionStage,
     Activation,
+    ActivationStage,
     Card,
     Fighter,
     GameState,
@@ -87,7 +89,7 @@ from confrontation.engine.state import (
     ProfileSummary,
 )
 from confrontation.rules.characteristics import Characteristic
-from confrontation.rules.combat import neutral_target_order
+from confrontation.rules.combat import draw_groups, neutral_target_order
 
 __all__ = [
     "NeutralAssaultRolled",
@@ -96,7 +98,6 @@ __all__ = [
     "NeutralTargetRolled",
     "add_neutrals",
     "decide",
-    "draw_groups",
     "is_neutral",
     "nearest_enemies",
     "nearest_enemy",
@@ -323,28 +324,6 @@ def _attack(state: GameState, legal: list[Choice]) -> Choice:
     return MakeAttack(attacker, ranked[0][0])
 
 
-def draw_groups(tied: Sequence[str]) -> tuple[tuple[str, ...], ...]:
-    """What each face of the XX-E d6 keeps among ``tied`` (faces 1..6, in order; an empty
-    group: roll again). Up to six targets share the faces evenly (2 targets: 1-3 and 4-6;
-    4 targets: 1 to 4, 5 and 6 roll again); more are cut into six near-equal groups, the face
-    keeping one group to roll again among (docs/rulings.md "XX-E")."""
-    items = tuple(sorted(tied))
-    k = len(items)
-    if k < 2:
-        raise ValueError("a die chooses among two targets or more")
-    if k <= len(FACES):
-        per = len(FACES) // k
-        return tuple((items[(face - 1) // per],) if face <= per * k else () for face in FACES)
-    size, extra = divmod(k, len(FACES))
-    groups: list[tuple[str, ...]] = []
-    at = 0
-    for face in FACES:
-        take = size + (1 if face <= extra else 0)
-        groups.append(items[at : at + take])
-        at += take
-    return tuple(groups)
-
-
 def _target_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     fight = combat_phase._fight(state)
@@ -473,14 +452,14 @@ def _next_assault(state: GameState, legal: list[Choice]) -> tuple[str, tuple[str
 def _assault_draw(state: GameState, legal: list[Choice]) -> Transition | None:
     """XX-E: a d6 when several nearest fighters tie in the XX-E order (``neutral_assault_die``);
     the tie is kept in the activation while the die is rolled."""
-    if _current(state).stage != "announce":
+    if _current(state).stage != ActivationStage.ANNOUNCE:
         return None
     nxt = _next_assault(state, legal)
     if nxt is None or len(nxt[1]) < 2:
         return None
     fighter, tied = nxt
     current = _current(state)
-    drawing = ActionInProgress("neutral_target", fighter, "draw", options=tied)
+    drawing = ActionInProgress("neutral_target", fighter, ActionStage.DRAW, options=tied)
     assert state.activation is not None
     progress = evolve(state.activation, current=evolve(current, action=drawing))
     return evolve(state, activation=progress, pending=Pending("neutral_assault_die", None)), []
@@ -495,7 +474,7 @@ def _announce(fighter: str, target: str, legal: Sequence[Choice]) -> Choice:
 def _activation(state: GameState, legal: list[Choice]) -> Choice:
     """XX-E-1: announce the assault of each free neutral fighter on the nearest non-neutral
     fighter, then resolve them; nothing else (docs/rulings.md "XX-E-1")."""
-    if _current(state).stage == "announce":
+    if _current(state).stage == ActivationStage.ANNOUNCE:
         nxt = _next_assault(state, legal)
         if nxt is not None:
             return _announce(nxt[0], nxt[1][0], legal)

@@ -28,8 +28,14 @@ from confrontation.engine.combat_phase import (
 )
 from confrontation.engine.combat_questions import Pursue
 from confrontation.engine.contact_limits import is_full, placement_filter
-from confrontation.engine.field import Field, destinations, field_of, has_field, movement
-from confrontation.engine.movement import pass_through
+from confrontation.engine.field import (
+    Field,
+    destinations,
+    field_of,
+    has_field,
+    movement,
+    pass_through,
+)
 from confrontation.engine.state import GameState
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import ContactPlacement, in_contact

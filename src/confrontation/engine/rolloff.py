@@ -12,15 +12,16 @@ the initiative (VII-C-2), with three sides or more too (XX-F-5) — CLARIFICATIO
   through ``step`` like any other die, so a record replays them; :class:`~.events.RolledOff`
   tells the outcome.
 
-:func:`next_decider` is what the phases call; the ``rolloff_die`` handler finds the roll-off
-under way in the Tactics roll (``state.strategic``) or in the combat phase's contest.
+The phases call :func:`confrontation.dice.next_decider` (pure: who decides now, or the
+roll-off due); the ``rolloff_die`` handler here finds the roll-off under way in the Tactics
+roll (``state.strategic``) or in the combat phase's contest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from confrontation.dice import FACES, RollOff, first_to_decide
+from confrontation.dice import FACES, RollOff
 from confrontation.engine.events import Event, RolledOff
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, DieFace, Option, Question
@@ -29,27 +30,6 @@ from confrontation.engine.state import GameState, Phase, player_name
 
 KIND = "rolloff_die"
 """The chance step of a roll-off die."""
-
-
-def next_decider(raisers: Mapping[int, int], rolloff: RollOff | None) -> int | RollOff | None:
-    """Who decides now whether to raise a 6 (II-A-3, CLARIFICATIONS §9).
-
-    ``raisers``: side → current final result of every side showing a 6 it may still raise;
-    ``rolloff``: the roll-off of this test so far, if any. Returns None when nobody may raise,
-    the side deciding now, or a :class:`RollOff` whose next die is due (a new one, or the one
-    under way): the caller keeps it and asks for ``rolloff_die``.
-    """
-    tied = first_to_decide(raisers)
-    if not tied:
-        return None
-    if len(tied) == 1:
-        return tied[0]
-    finals = {side: raisers[side] for side in tied}
-    if rolloff is None or not rolloff.covers(finals):
-        return RollOff.between(finals)
-    if rolloff.due is not None:
-        return rolloff
-    return next(side for side in rolloff.order if side in finals)
 
 
 # --- the chance step ---------------------------------------------------------------------------

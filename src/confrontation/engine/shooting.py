@@ -53,6 +53,8 @@ from confrontation.engine.field import (
     field_of,
     has_field,
     movement,
+    pass_through,
+    potential_of,
     shot_distance,
 )
 from confrontation.engine.frozen import evolve
@@ -68,7 +70,9 @@ from confrontation.engine.questions import (
 from confrontation.engine.registry import Handler, Transition, register_handler
 from confrontation.engine.state import (
     ActionInProgress,
+    ActionStage,
     Activation,
+    ActivationStage,
     Announcement,
     Fighter,
     GameState,
@@ -130,7 +134,7 @@ class ShootingProvider:
     def choices(self, state: GameState, activation: Activation) -> list[Choice]:
         if not has_field(state) or activation.action is not None:
             return []
-        if activation.stage != "cumulative":
+        if activation.stage != ActivationStage.CUMULATIVE:
             return []
         here = field_of(state)
         announced = {a.fighter for a in activation.exclusive}
@@ -161,7 +165,11 @@ class ShootingProvider:
         still = activation.still + ((choice.fighter,) if choice.still else ())
         state = with_activation(state, evolve(activation, acting=choice.fighter, still=still))
         action = ActionInProgress(
-            "shoot", choice.fighter, stage="cover", target=choice.target, still=choice.still
+            "shoot",
+            choice.fighter,
+            stage=ActionStage.COVER,
+            target=choice.target,
+            still=choice.still,
         )
         state = actions.with_action(state, action)
         announced = ActionAnnounced(choice.fighter, "shoot", choice.target)
@@ -184,7 +192,11 @@ def start_assault_shot(state: GameState, announcement: Announcement) -> Transiti
     """VI-B-3: an assault shot, before any figure moves."""
     assert announcement.target is not None
     action = ActionInProgress(
-        "shoot", announcement.fighter, stage="cover", target=announcement.target, assault=True
+        "shoot",
+        announcement.fighter,
+        stage=ActionStage.COVER,
+        target=announcement.target,
+        assault=True,
     )
     state = actions.with_action(state, action)
     if not state.fighter(announcement.target).in_play:
@@ -212,7 +224,7 @@ def _cover_or_measure(state: GameState) -> Transition:
     assert action.target is not None
     target = state.fighter(action.target)
     if _may_take_cover(state, target):
-        return ask(update(state, stage="cover"), "take_cover", target.player), []
+        return ask(update(state, stage=ActionStage.COVER), "take_cover", target.player), []
     return _measure(state)
 
 
@@ -228,8 +240,6 @@ def _measure(state: GameState) -> Transition:
     shots_before = shooter.shots
     state = state.with_fighters(evolve(shooter, shots=shooter.shots + 1))
     if action.assault:
-        from confrontation.engine.movement import pass_through, potential_of
-
         reach = potential_of(state, shooter, "charge", False)
         path = here.move_path(  # V-A: across landforms of his size within MOV x 1
             shooter.id,
@@ -259,7 +269,7 @@ def _measure(state: GameState) -> Transition:
         difficulty.explain(),
         unmoving,
     )
-    state = update(state, stage="test", difficulty=difficulty.total, still=unmoving)
+    state = update(state, stage=ActionStage.TEST, difficulty=difficulty.total, still=unmoving)
     aim = current(state, shooter, Characteristic.AIM)
     return start_test(state, "shooting", shooter.player, aim, difficulty.total), [fired]
 
@@ -268,13 +278,15 @@ def resume(state: GameState) -> Transition:
     """After the Shooting test or the wound dice."""
     action = action_of(state)
     assert action.target is not None
-    if action.stage == "test":
+    if action.stage == ActionStage.TEST:
         assert action.test is not None
         if not action.test.success:
             return _lost(state, "the Shooting test failed")
         friends = _friends_in_contact(state, action.fighter, action.target)
         if friends:  # VI-B-1
-            return ask(update(state, stage="distribution", test=None), "distribution_die", None), []
+            return ask(
+                update(state, stage=ActionStage.DISTRIBUTION, test=None), "distribution_die", None
+            ), []
         return _hit(state, action.target, None)
     # the wound dice are on the table
     shooter = state.fighter(action.fighter)
@@ -320,7 +332,7 @@ def _hit(state: GameState, victim: str, face: int | None) -> Transition:
     action = action_of(state)
     assert action.target is not None
     event = ShotHit(action.fighter, action.target, victim, face)
-    state = update(state, stage="wound", victim=victim, distribution=face, test=None)
+    state = update(state, stage=ActionStage.WOUND, victim=victim, distribution=face, test=None)
     return start_wound(state), [event]
 
 

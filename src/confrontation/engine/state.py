@@ -329,6 +329,44 @@ class TestInProgress:
         return self.final > 0 and self.final >= self.difficulty
 
 
+class ActionStage(enum.StrEnum):
+    """The next step of the fighter action under way (V, VI); the values are the record's."""
+
+    DESTINATION = "destination"
+    """V-B: where the mover goes (and, for an assault, the place of contact)."""
+    DISENGAGE = "disengage"
+    """V-C: the disengagement test."""
+    CONTACT = "contact"
+    """V-B-3: the place of contact with the target."""
+    ROTATE = "rotate"
+    """V-B-3: turning the charged fighters to face the charger."""
+    REDIRECT = "redirect"
+    """V-B-3: the target gone, another one or a run."""
+    COVER = "cover"
+    """VI-A: the target's cover reaction."""
+    TEST = "test"
+    """VI-A-1: the Shooting test."""
+    DISTRIBUTION = "distribution"
+    """VI-C: the shot into a melee, the distribution roll."""
+    WOUND = "wound"
+    """II-B: the wound roll."""
+    DRAW = "draw"
+    """XX-E: a d6 among the tied targets of a neutral fighter."""
+
+
+class ActivationStage(enum.StrEnum):
+    """Where an activation stands (IV-B-2); the values are the record's."""
+
+    ANNOUNCE = "announce"
+    """The exclusive actions are announced together."""
+    SHOTS = "shots"
+    """Their assault shots (VI-B-3)."""
+    MOVES = "moves"
+    """The exclusive actions resolved in turn."""
+    CUMULATIVE = "cumulative"
+    """The other fighters, one after the other."""
+
+
 @dataclass(frozen=True)
 class ActionInProgress:
     """The fighter action being resolved (V, VI) and where its resolution stands.
@@ -344,7 +382,7 @@ class ActionInProgress:
 
     kind: str
     fighter: str
-    stage: str
+    stage: ActionStage
     target: str | None = None
     potential: float = 0.0
     moved: float = 0.0
@@ -374,7 +412,7 @@ class Activation:
     cards: tuple[str, ...]
     fighters: tuple[str, ...]
     done: tuple[str, ...] = ()
-    stage: str = "announce"
+    stage: ActivationStage = ActivationStage.ANNOUNCE
     exclusive: tuple[Announcement, ...] = ()
     index: int = 0
     acting: str | None = None

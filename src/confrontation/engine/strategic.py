@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confrontation.dice import FACES, RollOff, rank_opposed
+from confrontation.dice import FACES, RollOff, next_decider, rank_opposed
 from confrontation.engine.events import (
     CardsWithdrawn,
     Event,
@@ -49,7 +49,6 @@ from confrontation.engine.registry import (
     register_phase,
 )
 from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
-from confrontation.engine.rolloff import next_decider
 from confrontation.engine.rounddata import load_round_data
 from confrontation.engine.state import (
     PLAYERS,

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from confrontation.model.cost_expression import CHARACTERISTICS, parse_cost
+
 Rank = Literal[
     "irregular",
     "regular",
@@ -35,21 +37,6 @@ Rank = Literal[
 ]
 Size = Literal["small", "normal", "large", "very-large"]
 
-#: Characteristics a cost expression or an artifact modifier may name (I-C ⑤).
-CHARACTERISTICS: tuple[str, ...] = (
-    "mov",
-    "ini",
-    "att",
-    "str",
-    "def",
-    "res",
-    "courage",
-    "fear",
-    "dis",
-    "aim",
-    "aim_str",
-    "power",
-)
 
 #: Abilities whose effect the rule documents define (CLARIFICATIONS §5), with the section.
 APPLIED_ABILITIES: dict[str, str] = {
@@ -257,7 +244,7 @@ class Artifact(_Strict):
     """An artifact or optional equipment (I-D-6) and its cost (I-D-2).
 
     ``cost`` is a whole number of AP or an expression over the bearer's final
-    characteristics, e.g. ``"att + def + res"`` (see :mod:`confrontation.armylists.cost`).
+    characteristics, e.g. ``"att + def + res"`` (see :mod:`confrontation.model.cost_expression`).
     ``kind = "equipment"`` marks options that are not artifacts (I-D-6 note): they cost AP
     but do not use an 'Artifact/X' slot.
     """
@@ -274,8 +261,6 @@ class Artifact(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Artifact:
-        from confrontation.armylists.cost import parse_cost  # local: cost imports this module
-
         unknown = sorted(set(self.modifiers) - set(CHARACTERISTICS))
         if unknown:
             raise FieldProblem(

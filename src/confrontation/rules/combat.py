@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from confrontation.dice import (
+    FACES,
     PendingTest,
     RaiseDecision,
     RaisePolicy,
@@ -94,6 +95,7 @@ __all__ = [
     "combat_dice",
     "combat_over",
     "defence_choices",
+    "draw_groups",
     "end_combat",
     "fight",
     "initiative_value",
@@ -807,6 +809,28 @@ def neutral_target_order(
     for fighter, (value, wounds) in candidates.items():
         groups.setdefault((value, -wounds), []).append(fighter)
     return tuple(tuple(sorted(groups[key])) for key in sorted(groups))
+
+
+def draw_groups(tied: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """What each face of the XX-E d6 keeps among ``tied`` (faces 1..6, in order; an empty
+    group: roll again). Up to six targets share the faces evenly (2 targets: 1-3 and 4-6;
+    4 targets: 1 to 4, 5 and 6 roll again); more are cut into six near-equal groups, the face
+    keeping one group to roll again among (docs/rulings.md "XX-E")."""
+    items = tuple(sorted(tied))
+    k = len(items)
+    if k < 2:
+        raise ValueError("a die chooses among two targets or more")
+    if k <= len(FACES):
+        per = len(FACES) // k
+        return tuple((items[(face - 1) // per],) if face <= per * k else () for face in FACES)
+    size, extra = divmod(k, len(FACES))
+    groups: list[tuple[str, ...]] = []
+    at = 0
+    for face in FACES:
+        take = size + (1 if face <= extra else 0)
+        groups.append(items[at : at + take])
+        at += take
+    return tuple(groups)
 
 
 # ---------------------------------------------------------------------------------------------

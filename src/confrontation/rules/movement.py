@@ -10,12 +10,13 @@ sight) is the caller's business; this module only sees its answers (distances, b
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from confrontation.rules.characteristics import Characteristic
 
@@ -36,6 +37,7 @@ __all__ = [
     "may_rotate",
     "may_take_cover_as_reaction",
     "movement_potential",
+    "passable_friends",
 ]
 
 
@@ -252,6 +254,24 @@ def movement_potential(action: MovementAction, mov: float, *, disengaged: bool =
             raise ValueError(f"{action.name} cannot follow a disengagement (V-D)")
         return mov * action.potential_disengaged
     return mov * action.potential
+
+
+_T = TypeVar("_T")
+
+
+def passable_friends(
+    others: Iterable[_T],
+    friend: Callable[[_T], bool],
+    activated: Callable[[_T], bool],
+    free: Callable[[_T], bool],
+) -> list[_T]:
+    """V-A: "A combatant can pass "through" friendly combatants free of any enemy if they are
+    activated during the same turn as him."
+
+    The fighters among ``others`` the mover may pass through; each test is asked only when
+    the ones before it hold (``free`` is the costly one: it looks at the bases in contact).
+    """
+    return [other for other in others if friend(other) and activated(other) and free(other)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from confrontation.engine import strategic as _strategic  # noqa: F401
 from confrontation.engine.ending import register_scoring, register_watch
 from confrontation.engine.events import Event, FighterKilled
 from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.outcome import Ending, Termination
 from confrontation.engine.questions import Choice, DieFace, Option, Question
 from confrontation.engine.registry import (
     DRIVERS,
@@ -213,7 +214,7 @@ def execution_met(state: GameState, player: int) -> bool:
     return any(dead) if scenario.target == "highest-value" else all(dead)
 
 
-def watch(state: GameState, events: Sequence[Event]) -> tuple[str, int | None] | None:
+def watch(state: GameState, events: Sequence[Event]) -> Ending | None:
     """III-A-2 Execution: "declared the winner immediately"."""
     scenario = scenario_of(state)
     if scenario is None or scenario.goal != "execution":
@@ -223,7 +224,8 @@ def watch(state: GameState, events: Sequence[Event]) -> tuple[str, int | None] |
             continue
         for player in PLAYERS:
             if event.fighter in scenario.targets[player] and execution_met(state, player):
-                return (f"Execution: {player_name(player)} has killed his target", player)
+                detail = f"{player_name(player)} has killed his target"
+                return Ending(Termination.EXECUTION, player, detail)
     return None
 
 

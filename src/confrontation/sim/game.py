@@ -20,6 +20,7 @@ from confrontation.armylists.load import LoadError, bundled_army_files, load_arm
 from confrontation.dice import Roller
 from confrontation.engine.events import Event, GameEnded, GameStarted
 from confrontation.engine.field import base_of
+from confrontation.engine.outcome import Outcome
 from confrontation.engine.setup import new_game, on_battlefield
 from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
@@ -67,7 +68,8 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class GameResult:
-    """A played game: ``rounds`` is the round it ended in; ``winner`` 0, 1 or None (draw)."""
+    """A played game: ``rounds`` is the round it ended in; ``winner`` 0, 1 or None (draw);
+    ``outcome`` how it ended (None while it is not over)."""
 
     scenario: str
     seed: int
@@ -76,7 +78,12 @@ class GameResult:
     players: tuple[PlayerResult, PlayerResult]
     state: GameState
     events: tuple[Event, ...]
-    reason: str = ""
+    outcome: Outcome | None = None
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended, as the record says it ("" while it is not over)."""
+        return "" if self.outcome is None else self.outcome.reason
 
 
 # --- setting up ------------------------------------------------------------------------------
@@ -241,7 +248,7 @@ def _result(
     state: GameState,
     events: list[Event],
 ) -> GameResult:
-    reason = next((e.reason for e in reversed(events) if isinstance(e, GameEnded)), "")
+    ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
     players = tuple(
         PlayerResult(
             army=armies[p].name,
@@ -259,7 +266,7 @@ def _result(
         players=(players[0], players[1]),
         state=state,
         events=tuple(events),
-        reason=reason,
+        outcome=None if ended is None else ended.outcome,
     )
 
 

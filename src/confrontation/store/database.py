@@ -117,10 +117,9 @@ class Store:
 
     # --- writing a game as it is played ---------------------------------------------------
 
-    def begin(self, config: GameSetup | Any) -> int:
-        """A new game, status ``running``: its id. ``config`` is a :class:`GameSetup` or the
-        game runner's ``GameConfig`` (kept with its armies' text: ``sim.saved.setup_of``)."""
-        setup = _setup(config)
+    def begin(self, setup: GameSetup) -> int:
+        """A new game, status ``running``: its id. (The game runner's ``GameConfig`` becomes a
+        :class:`GameSetup`, its armies' text kept, with ``sim.saved.setup_of``.)"""
         now = _now()
         row = GameRow(
             created=now,
@@ -175,10 +174,9 @@ class Store:
             del self._buffers[game_id]
         self._set_status(game_id, INTERRUPTED)
 
-    def finish(self, game_id: int, result: Outcome | Any) -> None:
-        """The game is over: commit the rest of its record and its result (an
-        :class:`Outcome` or the game runner's ``GameResult``)."""
-        outcome = _outcome(result)
+    def finish(self, game_id: int, outcome: Outcome) -> None:
+        """The game is over: commit the rest of its record and its result (the game runner's
+        ``GameResult`` becomes an :class:`Outcome` with ``sim.saved.outcome_of``)."""
         buffer = self._buffers.pop(game_id, None)
         rows = buffer.rows if buffer is not None else []
         with self._session() as session, session.begin():
@@ -314,22 +312,6 @@ class Store:
             )
             if getattr(done, "rowcount", 1) == 0:
                 raise StoreError(f"no game {game_id} in {self.url}")
-
-
-def _setup(config: GameSetup | Any) -> GameSetup:
-    if isinstance(config, GameSetup):
-        return config
-    from confrontation.sim.saved import setup_of  # the runner imports the store: import late
-
-    return setup_of(config)
-
-
-def _outcome(result: Outcome | Any) -> Outcome:
-    if isinstance(result, Outcome):
-        return result
-    from confrontation.sim.saved import outcome_of
-
-    return outcome_of(result)
 
 
 def _outcome_values(outcome: Outcome) -> dict[str, Any]:

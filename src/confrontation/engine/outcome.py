@@ -1,0 +1,77 @@
+"""How a game ended, as a value: python-chess's ``Termination`` and ``Outcome`` are the model.
+
+:class:`Termination` says why a game is over; :class:`Outcome` is the termination with the
+winner (None: a draw, or no scenario decided one) and the victory points. The record keeps the
+end as ``GameEnded(reason, scores, winner)``, whose ``reason`` text is the termination's value,
+alone or followed by ``": "`` and a detail (``"Execution: Player 1 has killed his target"``):
+:meth:`Termination.parse` reads it back, so records stay as they were and every end is typed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import NamedTuple
+
+__all__ = ["Ending", "Outcome", "Termination"]
+
+
+class Termination(StrEnum):
+    """Why a game is over (the values head the recorded ``reason`` text)."""
+
+    ROUNDS_PLAYED = "all rounds played"
+    """III-A-2: the scenario's last round is over; the scenario's scoring decides."""
+    EXECUTION = "Execution"
+    """III-A-2 Execution: a player's target is killed, "declared the winner immediately"."""
+
+    def reason(self, detail: str = "") -> str:
+        """The recorded text: the value, with ``": "`` and the detail if there is one."""
+        return f"{self.value}: {detail}" if detail else self.value
+
+    @classmethod
+    def parse(cls, reason: str) -> tuple[Termination, str]:
+        """The termination and the detail of a recorded ``reason`` text (a ``ValueError`` if
+        it names no termination)."""
+        for termination in cls:
+            if reason == termination.value:
+                return termination, ""
+            if reason.startswith(f"{termination.value}: "):
+                return termination, reason[len(termination.value) + 2 :]
+        raise ValueError(f"{reason!r} names no way a game ends ({', '.join(cls)})")
+
+
+class Ending(NamedTuple):
+    """What ends a game at once (a scenario's watch): why, who won, and a detail."""
+
+    termination: Termination
+    winner: int | None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A finished game: why it ended, the winner (0-based; None: a draw or no winner) and
+    each player's victory points."""
+
+    termination: Termination
+    winner: int | None
+    scores: tuple[int, ...]
+    detail: str = ""
+
+    @property
+    def reason(self) -> str:
+        """The text the record keeps (``GameEnded.reason``)."""
+        return self.termination.reason(self.detail)
+
+    def points(self) -> tuple[Fraction, ...]:
+        """Each player's share of the game: 1 to the winner, 0 to the others; a draw shares
+        the point equally."""
+        players = len(self.scores)
+        if self.winner is None:
+            return tuple(Fraction(1, players) for _ in range(players))
+        return tuple(Fraction(int(p == self.winner)) for p in range(players))
+
+    def result(self) -> str:
+        """The result as in chess: ``1-0``, ``0-1``, ``1/2-1/2`` (one figure per player)."""
+        return "-".join(str(share) for share in self.points())
