@@ -257,6 +257,11 @@ def _id(name: str, options: Mapping[str, str] | None) -> RulesetId:
     return RulesetId(name, tuple(sorted((options or {}).items())))
 
 
+def known_rulesets() -> tuple[str, ...]:
+    """The names of the rulesets this process can build (``--rules`` of the front-ends)."""
+    return tuple(RULESETS)
+
+
 def register_ruleset(name: str, builder: Sequence[str] | Builder) -> None:
     """Make ``name`` a ruleset: its contributing modules, or ``builder(id) -> Ruleset``."""
     if name in RULESETS:
