@@ -14,7 +14,7 @@ and the winner. Without hooks the scores stay as they are and there is no winner
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from confrontation.engine.events import Event, GameEnded
 from confrontation.engine.frozen import evolve
@@ -37,9 +37,12 @@ def finish(state: GameState, reason: str, winner: int | None = None) -> Transiti
     return state, events
 
 
-def watched(state: GameState, events: Sequence[Event]) -> Transition | None:
-    """The game's end if a watch sees an immediate victory in ``events``, else None."""
-    for watch in rules_of(state).watches.values():
+def watched(
+    state: GameState, events: Sequence[Event], watches: Mapping[str, Watch] | None = None
+) -> Transition | None:
+    """The game's end if a watch sees an immediate victory in ``events``, else None
+    (``watches``: the state's rules' watches, when the caller has them at hand)."""
+    for watch in (rules_of(state).watches if watches is None else watches).values():
         seen = watch(state, events)
         if seen is not None:
             reason, winner = seen

@@ -312,12 +312,24 @@ def ruleset(name: str = "confede", options: Mapping[str, str] | None = None) -> 
     return load(_id(name, options))
 
 
+_RECENT: tuple[RulesetId | None, Ruleset | None] = (None, None)
+"""The last name :func:`rules_of` looked up and its value: every state of a game shares its
+initial state's ``RulesetId`` object, so an identity check answers nearly every look-up (one
+tuple, replaced whole, so threads never see a name with another name's rules)."""
+
+
 def rules_of(state: GameState) -> Ruleset:
     """The rules ``state`` is played with."""
-    try:
-        return _LIVE[state.rules]
-    except KeyError:
-        return load(state.rules)
+    global _RECENT
+    key = state.rules
+    recent = _RECENT
+    if recent[0] is key:
+        return recent[1]  # type: ignore[return-value]
+    found = _LIVE.get(key)
+    if found is None:
+        found = load(key)
+    _RECENT = (key, found)
+    return found
 
 
 def with_rules(state: GameState, rules: Ruleset) -> GameState:

@@ -88,7 +88,8 @@ def step(state: GameState, choice: Choice) -> Transition:
     pending = state.pending
     if pending is None:
         raise EngineError("nothing is pending: start the game with start() or it is over")
-    handler = rules_of(state).handler(pending.kind)
+    rules = rules_of(state)
+    handler = rules.handler(pending.kind)
     if choice not in legal(state):
         refused = refusal(state, choice)
         if refused is not None:
@@ -105,15 +106,15 @@ def step(state: GameState, choice: Choice) -> Transition:
         state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
     events.extend(applied)
-    watches = rules_of(state).watches
+    watches = rules.watches
     if watches:  # an immediate victory ends the game before anything else happens
-        ended = watched(state, applied)
+        ended = watched(state, applied, watches)
         if ended is not None:
             return ended[0], events + ended[1]
     state, advanced = advance(state)
     events.extend(advanced)
-    if watches and not is_over(state):
-        ended = watched(state, advanced)
+    if watches and state.phase is not Phase.OVER:
+        ended = watched(state, advanced, watches)
         if ended is not None:
             return ended[0], events + ended[1]
     return state, events
