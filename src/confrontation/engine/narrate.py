@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from confrontation.engine import events as ev
-from confrontation.engine.ruleset import rules_of
+from confrontation.engine.ruleset import default_rules, rules_of
 from confrontation.engine.state import GameState, player_name
 
 SILENT: frozenset[str] = frozenset(
@@ -157,7 +157,9 @@ class Narrator:
             case ev.GameEnded(reason=reason, scores=scores, winner=winner):
                 won = "a draw" if winner is None else f"{player_name(winner)} wins"
                 return f"the game ends ({reason}); score {scores[0]} to {scores[1]}: {won}."
-        teller = None if self.state is None else rules_of(self.state).sentences.get(event.kind)
+        # the rules the game_started state names; a log without it is told with confede's
+        rules = default_rules() if self.state is None else rules_of(self.state)
+        teller = rules.sentences.get(event.kind)
         if teller is not None:
             return teller(self, event)
         if event.kind in SILENT:
