@@ -19,7 +19,8 @@ from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.armylists.load import bundled_catalog
 from confrontation.dice import SeededRoller
 from confrontation.engine.events import PhaseEnded
-from confrontation.engine.registry import Transition, register_phase
+from confrontation.engine.registry import Transition
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, summarise
 from confrontation.engine.state import GameState, MaintenanceProgress, Phase, ProfileSummary
 from confrontation.engine.step import game_roller, is_chance, is_over, question, start, step
@@ -53,8 +54,10 @@ def engine_steps(table: bool, seconds: float = SECONDS) -> tuple[int, int, float
     while time.perf_counter() - begin < seconds:
         seed += 1
         initial = game_from_specs(_sides(), rounds=6, seed=seed)
-        if table:
+        if table:  # no melee engine on the table: a combat phase that passes
             initial = on_battlefield(initial)
+            passing = rules_of(initial).with_phase(Phase.COMBAT, _passing_combat)
+            initial = with_rules(initial, passing)
         state, _ = start(initial)
         agents = [RandomAgent(seed), RandomAgent(seed + 1000)]
         dice = game_roller(state)
@@ -92,8 +95,7 @@ def main() -> None:
     chess_rate = plies / chess_time
     print(f"python-chess: {chess_rate:,.0f} random plies/s ({chess_games} games)")
     rounds_only = engine_steps(table=False)
-    with register_phase(Phase.COMBAT, _passing_combat):
-        on_table = engine_steps(table=True)
+    on_table = engine_steps(table=True)
     for name, (steps, games, elapsed) in (
         ("engine, rounds without a table", rounds_only),
         ("engine, games on a table", on_table),

@@ -22,7 +22,8 @@ from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import MctsAgent, _fight_of
 from confrontation.dice import SeededRoller
 from confrontation.engine import frozen
-from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.combat_phase import stay_in_place
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.state import GameState
 from confrontation.sim.game import GameConfig
 from recorded import questions_met
@@ -40,14 +41,14 @@ def positions(seed: int) -> list[GameState]:
 def rollouts(states: list[GameState]) -> int:
     """Every position played to the end of its combat; the engine steps taken."""
     steps = 0
-    with register_pursuits(stay_in_place):
-        for k, state in enumerate(states):
-            agent = MctsAgent(k, 0)
-            agent.policies = [GreedyAgent(k, 0), GreedyAgent(k + 1, 1)]
-            agent.roller = SeededRoller(k)
-            agent._fight = _fight_of(state)
-            _, taken = agent._rollout(state, state.phase, 0)
-            steps += taken
+    for k, state in enumerate(states):
+        imagined = rules_of(state).with_pursuits(stay_in_place)
+        agent = MctsAgent(k, 0)
+        agent.policies = [GreedyAgent(k, 0), GreedyAgent(k + 1, 1)]
+        agent.roller = SeededRoller(k)
+        agent._fight = _fight_of(state)
+        _, taken = agent._rollout(with_rules(state, imagined), state.phase, 0)
+        steps += taken
     return steps
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from confrontation.armylists.load import bundled_catalog
 from confrontation.engine.events import Event, GameStarted, PhaseEnded, RoundStarted
@@ -18,7 +18,8 @@ from confrontation.engine.questions import (
     PlayTop,
     Question,
 )
-from confrontation.engine.registry import Registration, Transition, register_phase
+from confrontation.engine.registry import Handler, PhaseDriver, Transition
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place, summarise
 from confrontation.engine.state import (
     NEUTRAL,
@@ -170,9 +171,39 @@ def passing_combat(state: GameState) -> Transition:
     )
 
 
-def passing_combat_phase() -> Registration[Phase, object]:
-    """Register :func:`passing_combat` (use in a ``with`` block)."""
-    return register_phase(Phase.COMBAT, passing_combat)  # type: ignore[return-value]
+def passing_combat_phase(state: GameState) -> GameState:
+    """``state`` played with :func:`passing_combat` as its combat phase (a derived ruleset)."""
+    return plugged(state, phases={Phase.COMBAT: passing_combat})
+
+
+def plugged(
+    state: GameState,
+    *,
+    contacts: Callable[[GameState], list[tuple[str, str]]] | None = None,
+    pursuits: Callable[[GameState, str, int], list[Any]] | None = None,
+    dice_bonus: Callable[[GameState, str], int] | None = None,
+    handlers: Sequence[Handler] = (),
+    phases: Mapping[Phase, PhaseDriver] | None = None,
+    action_providers: Mapping[str, Any] | None = None,
+    maintenance_hooks: Sequence[tuple[str, Callable[[GameState], Transition]]] = (),
+) -> GameState:
+    """``state`` played with its rules derived by these plug-ins (nothing global changes)."""
+    rules = rules_of(state)
+    if contacts is not None:
+        rules = rules.with_contacts(contacts)
+    if pursuits is not None:
+        rules = rules.with_pursuits(pursuits)
+    if dice_bonus is not None:
+        rules = rules.with_dice_bonus(dice_bonus)
+    for handler in handlers:
+        rules = rules.with_handler(handler)
+    for phase, driver in (phases or {}).items():
+        rules = rules.with_phase(phase, driver)
+    for name, provider in (action_providers or {}).items():
+        rules = rules.with_action_provider(name, provider)
+    for step_name, hook in maintenance_hooks:
+        rules = rules.with_maintenance_hook(step_name, hook)
+    return with_rules(state, rules)
 
 
 class KindAgent:

@@ -3,22 +3,20 @@ states collected from seeded random games."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import pytest
 
 from confrontation.agents.random import RandomAgent
 from confrontation.dice import SeededRoller
-from confrontation.engine.combat import register_contacts
 from confrontation.engine.questions import Choice, Question
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent, is_over, question, roll, start, step
 from confrontation.engine.views import redact
 from confrontation.sim.game import GameConfig, initial_state, play_game
-from engine_support import fighter
+from engine_support import fighter, plugged
 
 HERO = fighter("Hero", ini=5, att=6, strength=10, defense=6, res=10)
 PEASANT = fighter("Peasant", ini=1, att=-2, strength=1, defense=5, res=3)
@@ -33,11 +31,9 @@ def duel_game(seed: int = 0, rounds: int = 1) -> GameState:
     return game_from_specs(specs, rounds=rounds, seed=seed)
 
 
-@contextmanager
-def held_in_contact(pairs: Sequence[tuple[str, str]]) -> Iterator[None]:
-    """The fighters of ``pairs`` are in contact whatever happens (no table)."""
-    with register_contacts(lambda state: [p for p in pairs if _alive(state, p)]):
-        yield
+def held_in_contact(state: GameState, pairs: Sequence[tuple[str, str]]) -> GameState:
+    """``state`` played with the fighters of ``pairs`` in contact whatever happens (no table)."""
+    return plugged(state, contacts=lambda state: [p for p in pairs if _alive(state, p)])
 
 
 def _alive(state: GameState, pair: tuple[str, str]) -> bool:

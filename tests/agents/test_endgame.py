@@ -14,8 +14,9 @@ from shapely.geometry import Point
 from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent, area_shape
 from confrontation.agents.mcts import WIN, MctsAgent, outcome
-from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.combat_phase import stay_in_place
 from confrontation.engine.questions import Choice, ChooseFirst, Place, PlaceCard, Question
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import game_roller, is_over, step
 from confrontation.scenarios.control import scenario_of
@@ -175,14 +176,14 @@ def test_the_round_before_is_searched_to_the_end_only_with_finale_rounds() -> No
     assert MctsAgent(3, me, kinds=(), announcements=False).choose(state, asked, legal) in legal
     after = step(state, legal[0])[0]
     agent._fight = None
-    with register_pursuits(stay_in_place):
-        agent._to_the_end = True  # what the last rounds' search imagines: the whole game
-        end, _ = agent._rollout(after, state.phase, 1)
-        assert is_over(end)
-        # any other search of the round (here an announcement's) stops at the end of the
-        # combat phase, although the step that ends it may start the last round
-        agent._to_the_end = False
-        end, _ = agent._rollout(after, state.phase, 1)
+    agent._to_the_end = True  # what the last rounds' search imagines: the whole game
+    after = with_rules(after, rules_of(after).with_pursuits(stay_in_place))
+    end, _ = agent._rollout(after, state.phase, 1)
+    assert is_over(end)
+    # any other search of the round (here an announcement's) stops at the end of the
+    # combat phase, although the step that ends it may start the last round
+    agent._to_the_end = False
+    end, _ = agent._rollout(after, state.phase, 1)
     assert not is_over(end) and end.round == state.round + 1
 
 

@@ -11,8 +11,9 @@ from positions import position_in_game
 from confrontation.agents.assess import blow_of, hit_value
 from confrontation.agents.fights import exchange, opponents
 from confrontation.agents.mcts import MctsAgent, _assaults
-from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.combat_phase import stay_in_place
 from confrontation.engine.questions import Choice, Question
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import is_over, step
 
@@ -88,8 +89,8 @@ def test_with_expected_fights_an_announcement_is_imagined_to_the_combat_phase_on
     agent._fight = None
     agent._expected = True
     after = step(state, legal[0])[0]
-    with register_pursuits(stay_in_place):
-        end, _ = agent._rollout(after, state.phase, 1)
+    after = with_rules(after, rules_of(after).with_pursuits(stay_in_place))
+    end, _ = agent._rollout(after, state.phase, 1)
     assert is_over(end) or (end.phase is Phase.COMBAT and end.round == state.round)
     # the search is judged there with the fights formed, and sets the flag back
     assert agent.choose(state, asked, legal) in legal

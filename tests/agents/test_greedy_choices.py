@@ -17,17 +17,16 @@ PAIR = (("p1-c1-1", "p2-c1-1"),)
 @pytest.mark.rule("VII-C-1")
 def test_a_much_stronger_fighter_attacks_with_every_die_and_the_weaker_defends() -> None:
     greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
-    with held_in_contact(PAIR):
-        state, asked = first_question(duel_game(), "allocate_dice", greedy)
-        seen = {}
-        while asked.kind == "allocate_dice":
-            choice = greedy[asked.player or 0].choose(state, asked, asked.choices)
-            assert isinstance(choice, AllocateDice)
-            seen[choice.fighter] = choice
-            state, _ = step(state, choice)
-            nxt = question(state)
-            assert nxt is not None
-            asked = nxt
+    state, asked = first_question(held_in_contact(duel_game(), PAIR), "allocate_dice", greedy)
+    seen = {}
+    while asked.kind == "allocate_dice":
+        choice = greedy[asked.player or 0].choose(state, asked, asked.choices)
+        assert isinstance(choice, AllocateDice)
+        seen[choice.fighter] = choice
+        state, _ = step(state, choice)
+        nxt = question(state)
+        assert nxt is not None
+        asked = nxt
     assert (seen["p1-c1-1"].attack, seen["p1-c1-1"].defence) == (2, 0)
     assert (seen["p2-c1-1"].attack, seen["p2-c1-1"].defence) == (0, 2)
 
@@ -35,9 +34,8 @@ def test_a_much_stronger_fighter_attacks_with_every_die_and_the_weaker_defends()
 @pytest.mark.rule("VII-C-4")
 def test_defence_dice_are_spent_against_a_deadly_attack() -> None:
     greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
-    with held_in_contact(PAIR):
-        state, asked = first_question(duel_game(), "defend", greedy)
-        choice = greedy[1].choose(state, asked, asked.choices)
+    state, asked = first_question(held_in_contact(duel_game(), PAIR), "defend", greedy)
+    choice = greedy[1].choose(state, asked, asked.choices)
     assert asked.player == 1
     assert Defend(0) in asked.choices
     assert isinstance(choice, Defend) and choice.dice >= 1

@@ -12,9 +12,10 @@ from positions import duel_game, first_question, held_in_contact, position_in_ga
 from confrontation.agents.assess import charge_reach, gap
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import KeyedDice, MctsAgent, _assaults, _within_reach
-from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.combat_phase import stay_in_place
 from confrontation.engine.combat_questions import Defend
 from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.state import GameState, Phase
 from confrontation.engine.step import is_over, step
 
@@ -71,24 +72,22 @@ class _NoDefence:
 @pytest.mark.rule("VII-C-4")
 def test_the_search_defends_against_a_deadly_attack_when_its_fallback_would_not() -> None:
     greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
-    with held_in_contact(PAIR):
-        state, asked = first_question(duel_game(), "defend", greedy)
-        assert asked.player == 1 and Defend(0) in asked.choices
-        agent = MctsAgent(3, 1, iterations=64)
-        agent.greedy = _NoDefence()  # type: ignore[assignment]
-        choice = agent.choose(state, asked, asked.choices)
+    state, asked = first_question(held_in_contact(duel_game(), PAIR), "defend", greedy)
+    assert asked.player == 1 and Defend(0) in asked.choices
+    agent = MctsAgent(3, 1, iterations=64)
+    agent.greedy = _NoDefence()  # type: ignore[assignment]
+    choice = agent.choose(state, asked, asked.choices)
     assert isinstance(choice, Defend) and choice.dice >= 1
     assert agent.overruled == 1
 
 
 def test_the_same_seed_searches_alike() -> None:
     greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
-    with held_in_contact(PAIR):
-        state, asked = first_question(duel_game(), "allocate_dice", greedy)
-        answers = {
-            MctsAgent(9, asked.player, iterations=12).choose(state, asked, asked.choices)
-            for _ in range(2)
-        }
+    state, asked = first_question(held_in_contact(duel_game(), PAIR), "allocate_dice", greedy)
+    answers = {
+        MctsAgent(9, asked.player, iterations=12).choose(state, asked, asked.choices)
+        for _ in range(2)
+    }
     assert len(answers) == 1
 
 
@@ -97,20 +96,19 @@ def test_the_opponents_decisions_are_searched_only_with_opponent_tree(
     opponent_tree: bool,
 ) -> None:
     greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
-    with held_in_contact(PAIR):
-        state, asked = first_question(duel_game(), "allocate_dice", greedy)
-        assert asked.player is not None
-        agent = MctsAgent(9, asked.player, iterations=24, opponent_tree=opponent_tree)
-        deciders: list[int] = []
-        first_try = agent._first_try
+    state, asked = first_question(held_in_contact(duel_game(), PAIR), "allocate_dice", greedy)
+    assert asked.player is not None
+    agent = MctsAgent(9, asked.player, iterations=24, opponent_tree=opponent_tree)
+    deciders: list[int] = []
+    first_try = agent._first_try
 
-        def spy(state: GameState, untried: Sequence[Choice]) -> Choice:
-            assert state.pending is not None and state.pending.player is not None
-            deciders.append(state.pending.player)
-            return first_try(state, untried)
+    def spy(state: GameState, untried: Sequence[Choice]) -> Choice:
+        assert state.pending is not None and state.pending.player is not None
+        deciders.append(state.pending.player)
+        return first_try(state, untried)
 
-        agent._first_try = spy  # type: ignore[method-assign]
-        assert agent.choose(state, asked, asked.choices) in asked.choices
+    agent._first_try = spy  # type: ignore[method-assign]
+    assert agent.choose(state, asked, asked.choices) in asked.choices
     # the tree grows at both players' decisions, or at the searching player's alone
     assert asked.player in deciders
     assert (1 - asked.player in deciders) is opponent_tree
@@ -205,8 +203,8 @@ def test_an_announcement_is_imagined_to_the_end_of_the_combat_phase() -> None:
     agent = MctsAgent(3, asked.player, announcements=True)
     agent._fight = None
     after = step(state, legal[0])[0]
-    with register_pursuits(stay_in_place):
-        end, _ = agent._rollout(after, state.phase, 1)
+    after = with_rules(after, rules_of(after).with_pursuits(stay_in_place))
+    end, _ = agent._rollout(after, state.phase, 1)
     assert state.phase is Phase.ACTIVATION
     assert is_over(end) or end.phase not in (Phase.ACTIVATION, Phase.COMBAT)
     assert end.round in (state.round, state.round + 1)

@@ -14,8 +14,6 @@ from confrontation.agents.random import RandomAgent
 from confrontation.armylists.load import bundled_catalog
 from confrontation.dice import SeededRoller
 from confrontation.engine import combat_events as ce
-from confrontation.engine.combat import register_contacts
-from confrontation.engine.combat_phase import register_pursuits
 from confrontation.engine.combat_questions import Pursue
 from confrontation.engine.events import CardsWithdrawn, Event, GameStarted, PhaseStarted
 from confrontation.engine.narrate import narrate
@@ -24,6 +22,7 @@ from confrontation.engine.setup import SideSpec, game_from_specs, summarise
 from confrontation.engine.state import GameState, state_from_json, state_to_json
 from confrontation.engine.step import is_over, question, roll, start, step
 from confrontation.engine.views import redact
+from engine_support import plugged
 
 
 def _game(seed: int) -> GameState:
@@ -61,15 +60,15 @@ def _anyone(state: GameState, fighter: str, reach: int) -> list[Pursue]:
 
 @pytest.fixture(scope="module")
 def games() -> Iterator[list[tuple[GameState, list[Event]]]]:
-    with register_contacts(_lines), register_pursuits(_anyone):
-        yield [_play(seed) for seed in SEEDS]
+    yield [_play(seed) for seed in SEEDS]
 
 
 def _play(seed: int) -> tuple[GameState, list[Event]]:
     """A whole game of random agents, checking the invariants after every step (the
     invariants are asserted inside, so every seed is checked when the fixture builds)."""
-    state, log = start(_game(seed))
-    log = [GameStarted(_game(seed)), *log[1:]]
+    initial = plugged(_game(seed), contacts=_lines, pursuits=_anyone)
+    state, log = start(initial)
+    log = [GameStarted(initial), *log[1:]]
     roller = SeededRoller(seed)
     agents = (RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2))
     checker = Invariants(state)

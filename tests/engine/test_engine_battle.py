@@ -76,7 +76,7 @@ def check(state: GameState, events: list[Event]) -> None:
 
 
 def play(seed: int, rounds: int = 4) -> tuple[GameState, list[Event]]:
-    state, log = start(armies(seed, rounds))
+    state, log = start(passing_combat_phase(armies(seed, rounds)))
     agents = [KindAgent(seed + 100), KindAgent(seed + 200)]
 
     def after(state: GameState, _: Question, events: list[Event]) -> None:
@@ -89,14 +89,13 @@ def play(seed: int, rounds: int = 4) -> tuple[GameState, list[Event]]:
 @pytest.mark.rule("III-B-2", "IV-B-2", "V-B", "V-D", "VI-A", "II-E")
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_games_stay_legal_and_replay(seed: int) -> None:
-    with passing_combat_phase():
-        final, log = play(seed)
-        kinds = {e.kind for e in log}
-        assert {"deployed", "moved", "action_announced"} <= kinds
-        assert replay(log) == final
-        again, log_again = play(seed)
-        assert again == final and log_again == log  # same seed, same game
-        assert state_from_json(state_to_json(final)) == final
+    final, log = play(seed)
+    kinds = {e.kind for e in log}
+    assert {"deployed", "moved", "action_announced"} <= kinds
+    assert replay(log) == final
+    again, log_again = play(seed)
+    assert again == final and log_again == log  # same seed, same game
+    assert state_from_json(state_to_json(final)) == final
 
 
 def crowd(seed: int) -> GameState:
@@ -123,18 +122,17 @@ def test_random_crowds_never_pass_the_contact_limits() -> None:
     games: after every step nobody touches more enemies than his size allows (``check``),
     and the imps do reach their limit of 3."""
     most = 0
-    with passing_combat_phase():
-        for seed in range(1, 13):
-            state, _ = start(crowd(seed))
-            agents = [KindAgent(seed + 100), KindAgent(seed + 200)]
+    for seed in range(1, 13):
+        state, _ = start(passing_combat_phase(crowd(seed)))
+        agents = [KindAgent(seed + 100), KindAgent(seed + 200)]
 
-            def after(state: GameState, _: Question, events: list[Event]) -> None:
-                nonlocal most
-                check(state, events)
-                here = field_of(state)
-                most = max([most, *(len(here.enemies_in_contact(i)) for i in here.ids())])
+        def after(state: GameState, _: Question, events: list[Event]) -> None:
+            nonlocal most
+            check(state, events)
+            here = field_of(state)
+            most = max([most, *(len(here.enemies_in_contact(i)) for i in here.ids())])
 
-            play_out(state, agents, after)
+        play_out(state, agents, after)
     assert most == 3
 
 

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import ScriptedRoller, SeededRoller
-from confrontation.engine import activation
 from confrontation.engine.events import (
     ActivationEnded,
     CardRevealed,
@@ -40,6 +39,7 @@ from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import Activation, GameState, Phase, ProfileSummary
 from confrontation.engine.step import is_chance, legal, outcomes, question, roll, run, start, step
 from confrontation.engine.views import redact
+from engine_support import plugged
 
 
 def small_game(rounds: int = 3, seed: int = 0, counts: tuple[int, ...] = (1, 2, 3)) -> GameState:
@@ -151,12 +151,12 @@ def test_registered_action_providers_offer_their_actions_to_activated_fighters()
     state, _ = to_first_floor(small_game(counts=(2, 1)))
     state, _ = step(state, PlayTop())
     assert legal(state) == [EndActivation()]  # no provider: ending is the only answer
-    with activation.register_action_provider("shout", ShoutProvider()):
-        fighters = state.activation.current.fighters  # type: ignore[union-attr]
-        assert legal(state) == [*[Shout(f) for f in fighters], EndActivation()]
-        state, _ = step(state, Shout(fighters[0]))
-        assert legal(state) == [*[Shout(f) for f in fighters[1:]], EndActivation()]
-    assert legal(state) == [EndActivation()]
+    shouting = plugged(state, action_providers={"shout": ShoutProvider()})
+    fighters = state.activation.current.fighters  # type: ignore[union-attr]
+    assert legal(shouting) == [*[Shout(f) for f in fighters], EndActivation()]
+    shouting, _ = step(shouting, Shout(fighters[0]))
+    assert legal(shouting) == [*[Shout(f) for f in fighters[1:]], EndActivation()]
+    assert legal(state) == [EndActivation()]  # the game played with the confede rules: none
 
 
 # --- hidden information --------------------------------------------------------------------

@@ -11,8 +11,7 @@ from typing import TypeVar
 
 import pytest
 
-from confrontation.engine.combat import register_contacts
-from confrontation.engine.combat_phase import PursueFirst, register_pursuits
+from confrontation.engine.combat_phase import PursueFirst
 from confrontation.engine.combat_questions import AllocateDice, MakeAttack, NameFighter, Pursue
 from confrontation.engine.events import Event, ShotHit, Wounded
 from confrontation.engine.field import field_of
@@ -21,7 +20,7 @@ from confrontation.engine.questions import AnnouncementsDone, Choice, DieFace, S
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import NEUTRAL, GameState, Phase, ProfileSummary
 from confrontation.engine.step import advance, legal, question, step
-from engine_support import activate, answer, fighter, profile, skirmish
+from engine_support import activate, answer, fighter, plugged, profile, skirmish
 
 JACKAL, CLONE, SENTINEL, ANIMAL = "p1-c1-1", "p2-c1-1", "p2-c2-1", "n-c1-1"
 E = TypeVar("E", bound=Event)
@@ -72,28 +71,27 @@ def test_the_best_initiative_pursues_first_or_lets_his_opponent(
     first: int, order: list[str]
 ) -> None:
     star = [(ANIMAL, JACKAL), (ANIMAL, CLONE), (ANIMAL, SENTINEL)]
-    with register_contacts(lambda s: list(star)), register_pursuits(_step_aside):
-        state, _ = advance(_combat())
-        state, _ = _play(
-            state,
-            NameFighter(SENTINEL), 4, 2,  # the Authority roll: Scorpion
-            AllocateDice(CLONE, 1, 1), AllocateDice(JACKAL, 1, 1), AllocateDice(SENTINEL, 2, 0),
-            NameFighter(SENTINEL), 1, 5, 3,  # initiative: Orc 4, Scorpion 8, animal 6
-            MakeAttack(CLONE, ANIMAL), 6, 6,  # killed outright
-        )  # fmt: skip
-        asked = question(state)
-        # Scorpion, best initiative, is asked (not the Orc, not the dead animal's side).
-        assert asked is not None and (asked.kind, asked.player) == ("pursue_first", 1)
-        assert {c for c in asked.choices} == {PursueFirst(1), PursueFirst(0)}
-        state, _ = _play(state, PursueFirst(first))
-        pursuers = []
-        for _ in range(3):
-            q = question(state)
-            assert q is not None and q.kind == "pursue" and q.player != NEUTRAL
-            move = q.choices[1]
-            assert isinstance(move, Pursue)
-            pursuers.append(move.fighter)
-            state, _ = step(state, move)
+    state, _ = advance(plugged(_combat(), contacts=lambda s: list(star), pursuits=_step_aside))
+    state, _ = _play(
+        state,
+        NameFighter(SENTINEL), 4, 2,  # the Authority roll: Scorpion
+        AllocateDice(CLONE, 1, 1), AllocateDice(JACKAL, 1, 1), AllocateDice(SENTINEL, 2, 0),
+        NameFighter(SENTINEL), 1, 5, 3,  # initiative: Orc 4, Scorpion 8, animal 6
+        MakeAttack(CLONE, ANIMAL), 6, 6,  # killed outright
+    )  # fmt: skip
+    asked = question(state)
+    # Scorpion, best initiative, is asked (not the Orc, not the dead animal's side).
+    assert asked is not None and (asked.kind, asked.player) == ("pursue_first", 1)
+    assert {c for c in asked.choices} == {PursueFirst(1), PursueFirst(0)}
+    state, _ = _play(state, PursueFirst(first))
+    pursuers = []
+    for _ in range(3):
+        q = question(state)
+        assert q is not None and q.kind == "pursue" and q.player != NEUTRAL
+        move = q.choices[1]
+        assert isinstance(move, Pursue)
+        pursuers.append(move.fighter)
+        state, _ = step(state, move)
     assert pursuers == order
 
 

@@ -29,7 +29,6 @@ from confrontation.armylists.load import bundled_catalog
 from confrontation.cli import app
 from confrontation.dice import SeededRoller, standing
 from confrontation.engine import combat_events as ce
-from confrontation.engine.combat import register_contacts
 from confrontation.engine.events import Event, TacticsRolled
 from confrontation.engine.questions import (
     Choice,
@@ -45,6 +44,7 @@ from confrontation.engine.step import advance, is_chance, legal, step
 from confrontation.odds.combat import Fighter, initial_state, initiative_odds
 from confrontation.rules.characteristics import HealthState
 from confrontation.rules.combat import Stats
+from engine_support import plugged
 
 SIGMAS = 4.5
 RUNS = 6000
@@ -106,6 +106,7 @@ def _initiative_start() -> GameState:
         dataclasses.replace(state.fighter(CLONE), wounds=3),
     )
     state = dataclasses.replace(state.with_fighters(*hurt), phase=Phase.COMBAT)
+    state = plugged(state, contacts=lambda state: [(CONSCRIPT, CLONE)])
     state, _ = advance(state)
     faces = iter([5, 1])  # the Authority roll: 5 + 2 against 1 + 1
     while not (
@@ -133,12 +134,11 @@ def test_initiative_odds_agree_with_the_engine_between_critically_wounded_fighte
     ones included. In an opposed test a side that fails loses to a side that does not; two
     failures are a tie and are rolled again like any tie. This holds for every opposed roll
     alike: Tactics roll, initiative, …" — in the engine and in the odds alike."""
-    with register_contacts(lambda state: [(CONSCRIPT, CLONE)]):
-        start = _initiative_start()
-        assert start.combat is not None and start.combat.contest is not None
-        values = {h.player: h.value for h in start.combat.contest.hands}
-        assert values == {0: -2, 1: -1}  # II-B-4: −4 and −3 on INI 2
-        wins = _monte_carlo(start, _initiative_finals, _initiative_winner, seed=19)
+    start = _initiative_start()
+    assert start.combat is not None and start.combat.contest is not None
+    values = {h.player: h.value for h in start.combat.contest.hands}
+    assert values == {0: -2, 1: -1}  # II-B-4: −4 and −3 on INI 2
+    wins = _monte_carlo(start, _initiative_finals, _initiative_winner, seed=19)
     cli = _cli_opposed(-2, -1)
     lone = Fighter("conscript", Stats(ini=2, att=2, str_=4, def_=2, res=6), None)
     clone = Fighter("clone", Stats(ini=2, att=2, str_=4, def_=2, res=6), None)

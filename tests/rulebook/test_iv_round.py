@@ -27,7 +27,7 @@ from confrontation.engine.events import (
     TacticsRolled,
     TacticsTied,
 )
-from confrontation.engine.maintenance import register_maintenance_hook, step_names
+from confrontation.engine.maintenance import step_names
 from confrontation.engine.narrate import narrate
 from confrontation.engine.questions import (
     Choice,
@@ -50,7 +50,7 @@ from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import GameState, Pending, Phase, ProfileSummary
 from confrontation.engine.step import legal, start, step
 from confrontation.engine.strategic import tactics_candidates
-from engine_support import only
+from engine_support import only, plugged
 
 
 def profile(pid: str, people: str = "lion", dis: int = 3, *abilities: str) -> ProfileSummary:
@@ -542,13 +542,9 @@ def test_maintenance_runs_its_steps_in_the_rulebook_order() -> None:
 
         return hook
 
-    registrations = [register_maintenance_hook(n, hook_for(n)) for n in reversed(step_names())]
-    try:
-        state, _ = to_floor(game([1], [1]))
-        state, events = play_round(state)
-    finally:
-        for registration in registrations:
-            registration.undo()
+    hooks = [(n, hook_for(n)) for n in reversed(step_names())]
+    state, _ = to_floor(plugged(game([1], [1]), maintenance_hooks=hooks))
+    state, events = play_round(state)
     assert calls == list(step_names())
     started = [e.step for e in only(events, MaintenanceStepStarted)]
     assert started == list(step_names())
@@ -566,8 +562,8 @@ def test_stunned_charged_and_defence_markers_are_removed_last() -> None:
     marked = dataclasses.replace(state.fighter("p1-c1-1"), stunned=True, charged=True)
     guarded = dataclasses.replace(state.fighter("p2-c1-1"), defence=True)
     state = state.with_fighters(marked, guarded)
-    with register_maintenance_hook("returns", late_effect):
-        state, events = play_round(state)
+    state = plugged(state, maintenance_hooks=[("returns", late_effect)])
+    state, events = play_round(state)
     assert seen == [True]
     assert only(events, MarkersRemoved) == [
         MarkersRemoved("p1-c1-1", ("stunned", "charged")),
@@ -580,7 +576,7 @@ def test_stunned_charged_and_defence_markers_are_removed_last() -> None:
 @pytest.mark.rule("IV-D")
 def test_a_maintenance_hook_may_ask_a_question_and_the_phase_resumes() -> None:
     from confrontation.engine.questions import Option, Question
-    from confrontation.engine.registry import Handler, register_handler
+    from confrontation.engine.registry import Handler
 
     order: list[str] = []
 
@@ -602,16 +598,12 @@ def test_a_maintenance_hook_may_ask_a_question_and_the_phase_resumes() -> None:
         apply,
         lambda s, cs: Question("test_rally", 0, "?", tuple(Option(c, "ok") for c in cs)),
     )
-    with (
-        register_handler(handler),
-        register_maintenance_hook("rally", ask),
-        register_maintenance_hook("rally", after),
-    ):
-        state, _ = to_floor(game([1], [1]))
-        state, _ = play_round(state)
-        assert state.pending == Pending("test_rally", 0)
-        assert order == ["asked"]
-        state, _ = step(state, EndActivation())
+    hooks = [("rally", ask), ("rally", after)]
+    state, _ = to_floor(plugged(game([1], [1]), handlers=[handler], maintenance_hooks=hooks))
+    state, _ = play_round(state)
+    assert state.pending == Pending("test_rally", 0)
+    assert order == ["asked"]
+    state, _ = step(state, EndActivation())
     assert order == ["asked", "answered", "next hook"]
     assert state.round == 2 and state.phase is Phase.STRATEGIC
 

@@ -10,7 +10,6 @@ diagrams show.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,8 +17,6 @@ from confrontation.armylists.load import bundled_catalog
 from confrontation.engine import combat_events as ce
 from confrontation.engine import events as ev
 from confrontation.engine import narrate
-from confrontation.engine.combat import register_contacts
-from confrontation.engine.combat_phase import register_pursuits
 from confrontation.engine.combat_questions import (
     AllocateDice,
     Defend,
@@ -35,7 +32,7 @@ from confrontation.engine.record import replay
 from confrontation.engine.setup import SideSpec, game_from_specs, summarise
 from confrontation.engine.state import GameState, Phase, ProfileSummary
 from confrontation.engine.step import legal, question
-from engine_support import Script, only
+from engine_support import Script, only, plugged
 
 GRIFFIN, DIRZ = 0, 1
 GUARD = "p1-c1-1"
@@ -58,11 +55,9 @@ def _in_combat_phase(state: GameState) -> GameState:
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def guard_contacts() -> Iterator[None]:
+def guard_contacts(state: GameState) -> GameState:
     pairs = [(GUARD, DW1), (GUARD, DW2), (GUARD, ARKEON)]
-    with register_contacts(lambda state: [p for p in pairs]):
-        yield
+    return plugged(state, contacts=lambda state: [p for p in pairs])
 
 
 def _book_game() -> GameState:
@@ -74,8 +69,8 @@ def _book_game() -> GameState:
 
 
 @pytest.fixture
-def book(guard_contacts: None) -> Script:
-    script = Script(_book_game(), whole_log=True)
+def book() -> Script:
+    script = Script(guard_contacts(_book_game()), whole_log=True)
     # VII-A: one melee, one way to separate it (the Guard against the three): no dice.
     split = only(script.events, ce.CombatSplit)
     assert split == [
@@ -306,42 +301,38 @@ def test_three_ways_to_split_offered_to_the_discipline_winner() -> None:
     # Rebuilt diagram: A touches X, Y and Z; B touches Y and Z: "This melee can be separated
     # in three different ways".
     pairs = [(A, X), (A, Y), (A, Z), (B, Y), (B, Z)]
-    with register_contacts(lambda state: list(pairs)):
-        script = Script(_five(), whole_log=True)
-        assert only(script.events, ce.MeleeFound) == [ce.MeleeFound(tuple(sorted((A, B, X, Y, Z))))]
-        # Each side names a fighter who is not routed; Discipline in opposition:
-        # A, 5 + DIS 3 = 8, against Y, 1 + DIS 2 = 3.
-        assert script.asked == "name_fighter"
-        events = script.play(NameFighter(A), NameFighter(Y), 5, 1)
-        assert only(events, ce.SplitRolled) == [ce.SplitRolled((A, Y), (5 + 3, 1 + 2), 0)]
-        assert script.asked == "split_melee"
-        options = legal(script.state)
-        assert options == [
-            SplitMelee((Combat.of(A, [X]), Combat.of(B, [Y, Z]))),
-            SplitMelee((Combat.of(A, [X, Y]), Combat.of(B, [Z]))),
-            SplitMelee((Combat.of(A, [X, Z]), Combat.of(B, [Y]))),
-        ]
-        asked = question(script.state)
-        assert asked is not None and asked.player == 0
-        assert asked.options[1].label == (
-            "Praetorian Guard (p1-c1-1) against Dawn Warrior (p2-c1-1), Dawn Warrior (p2-c1-2); "
-            "Praetorian Guard (p1-c1-2) against Dawn Warrior (p2-c1-3)"
-        )
-        events = script.play(options[1])
-        chosen = SplitMelee((Combat.of(A, [X, Y]), Combat.of(B, [Z])))
-        assert only(events, ce.CombatSplit) == [
-            ce.CombatSplit(tuple(sorted((A, B, X, Y, Z))), chosen.combats, 0)
-        ]
-        # Every fighter in contact is in exactly one combat.
-        assert script.state.combat is not None
-        in_combats = [f for c in script.state.combat.combats for f in c.fighters]
-        fighting = [f for f in in_combats] + [
-            f
-            for f in (
-                script.state.combat.fight.combat.fighters if script.state.combat.fight else ()
-            )
-        ]
-        assert sorted(fighting) == sorted((A, B, X, Y, Z))
+    script = Script(plugged(_five(), contacts=lambda state: list(pairs)), whole_log=True)
+    assert only(script.events, ce.MeleeFound) == [ce.MeleeFound(tuple(sorted((A, B, X, Y, Z))))]
+    # Each side names a fighter who is not routed; Discipline in opposition:
+    # A, 5 + DIS 3 = 8, against Y, 1 + DIS 2 = 3.
+    assert script.asked == "name_fighter"
+    events = script.play(NameFighter(A), NameFighter(Y), 5, 1)
+    assert only(events, ce.SplitRolled) == [ce.SplitRolled((A, Y), (5 + 3, 1 + 2), 0)]
+    assert script.asked == "split_melee"
+    options = legal(script.state)
+    assert options == [
+        SplitMelee((Combat.of(A, [X]), Combat.of(B, [Y, Z]))),
+        SplitMelee((Combat.of(A, [X, Y]), Combat.of(B, [Z]))),
+        SplitMelee((Combat.of(A, [X, Z]), Combat.of(B, [Y]))),
+    ]
+    asked = question(script.state)
+    assert asked is not None and asked.player == 0
+    assert asked.options[1].label == (
+        "Praetorian Guard (p1-c1-1) against Dawn Warrior (p2-c1-1), Dawn Warrior (p2-c1-2); "
+        "Praetorian Guard (p1-c1-2) against Dawn Warrior (p2-c1-3)"
+    )
+    events = script.play(options[1])
+    chosen = SplitMelee((Combat.of(A, [X, Y]), Combat.of(B, [Z])))
+    assert only(events, ce.CombatSplit) == [
+        ce.CombatSplit(tuple(sorted((A, B, X, Y, Z))), chosen.combats, 0)
+    ]
+    # Every fighter in contact is in exactly one combat.
+    assert script.state.combat is not None
+    in_combats = [f for c in script.state.combat.combats for f in c.fighters]
+    fighting = [f for f in in_combats] + [
+        f for f in (script.state.combat.fight.combat.fighters if script.state.combat.fight else ())
+    ]
+    assert sorted(fighting) == sorted((A, B, X, Y, Z))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -370,35 +361,37 @@ def test_pursuit_engages_z_and_the_new_combat_is_resolved_at_once(with_x: bool) 
     # Z against A and B is resolved at once. With X also touching A: a new separation by B's
     # player; only B against Z is resolved at once.
     pairs = [(A, Z), (B, Y)] + ([(A, X)] if with_x else [])
-    with register_contacts(lambda state: list(pairs)), register_pursuits(_engage_z):
-        script = Script(_pursuit_game(), whole_log=True)
-        # Authority: Player 1 names B (so B's combat comes first), Player 2 names Y.
-        script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())
-        assert only(script.events, ce.AuthorityRolled)[0].winner == 0
-        assert only(script.events, ce.CombatChosen)[-1].combat == Combat.of(B, [Y])
-        _b_kills_y(script)
-        assert not script.state.fighter(Y).alive
-        assert script.asked == "pursue"
-        events = script.play(Pursue(B, (Z,), "engage Z"))
-        assert only(events, ce.Pursued) == [ce.Pursued(B, 5, (Z,), "engage Z")]
-        if not with_x:
-            # "The combat between Z and A and B is immediately resolved."
-            assert only(events, ce.CombatSplit) == [
-                ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
-            ]
-            chosen = only(events, ce.CombatChosen)
-            assert chosen == [ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)]
-        else:
-            # The new melee X-A-Z-B is separated again (by B's player, without dice); X
-            # touches only A, so there is one way: A against X, B against Z.
-            assert only(events, ce.CombatSplit) == [
-                ce.CombatSplit((A, B, X, Z), (Combat.of(A, [X]), Combat.of(B, [Z])), None)
-            ]
-            # "Only the combat between Z and B is immediately resolved."
-            chosen = only(events, ce.CombatChosen)
-            assert chosen == [ce.CombatChosen(0, Combat.of(B, [Z]), 0, True)]
-            assert script.state.combat is not None
-            assert script.state.combat.combats == (Combat.of(A, [X]),)
+    script = Script(
+        plugged(_pursuit_game(), contacts=lambda state: list(pairs), pursuits=_engage_z),
+        whole_log=True,
+    )
+    # Authority: Player 1 names B (so B's combat comes first), Player 2 names Y.
+    script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())
+    assert only(script.events, ce.AuthorityRolled)[0].winner == 0
+    assert only(script.events, ce.CombatChosen)[-1].combat == Combat.of(B, [Y])
+    _b_kills_y(script)
+    assert not script.state.fighter(Y).alive
+    assert script.asked == "pursue"
+    events = script.play(Pursue(B, (Z,), "engage Z"))
+    assert only(events, ce.Pursued) == [ce.Pursued(B, 5, (Z,), "engage Z")]
+    if not with_x:
+        # "The combat between Z and A and B is immediately resolved."
+        assert only(events, ce.CombatSplit) == [
+            ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
+        ]
+        chosen = only(events, ce.CombatChosen)
+        assert chosen == [ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)]
+    else:
+        # The new melee X-A-Z-B is separated again (by B's player, without dice); X
+        # touches only A, so there is one way: A against X, B against Z.
+        assert only(events, ce.CombatSplit) == [
+            ce.CombatSplit((A, B, X, Z), (Combat.of(A, [X]), Combat.of(B, [Z])), None)
+        ]
+        # "Only the combat between Z and B is immediately resolved."
+        chosen = only(events, ce.CombatChosen)
+        assert chosen == [ce.CombatChosen(0, Combat.of(B, [Z]), 0, True)]
+        assert script.state.combat is not None
+        assert script.state.combat.combats == (Combat.of(A, [X]),)
 
 
 def _b_kills_y(script: Script) -> None:
@@ -416,28 +409,25 @@ def test_staying_in_place_joins_the_unresolved_combat() -> None:
     # between Fighter Z and Fighters A and B is immediately resolved or (2) move MOV/2."
     # B touches Y and Z, A touches Z: Player 1 separates B-Y and A-Z.
     pairs = [(A, Z), (B, Y), (B, Z)]
-    with register_contacts(lambda state: list(pairs)):
-        script = Script(_pursuit_game(), whole_log=True)
-        # Y touches only B: one way to separate (A against Z, B against Y), no dice.
-        assert only(script.events, ce.CombatSplit) == [
-            ce.CombatSplit((A, B, Y, Z), (Combat.of(A, [Z]), Combat.of(B, [Y])), None)
-        ]
-        script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())  # Authority
-        before = len(script.events)
-        _b_kills_y(script)
-        events = script.events[before:]
-        # The default pursuit finder: stay in place, in contact with Z who has not fought.
-        pursued = only(events, ce.Pursued)
-        assert pursued == [ce.Pursued(B, 5, (Z,), "stay in place")]
-        assert only(events, ce.CombatSplit) == [
-            ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
-        ]
-        assert only(events, ce.CombatChosen)[-1] == ce.CombatChosen(
-            0, Combat.of(Z, [A, B]), 0, True
-        )
-        # B fights a second time this phase; A and Z for the first time.
-        assert script.state.combat is not None
-        assert script.state.combat.pursued == (B,)
+    script = Script(plugged(_pursuit_game(), contacts=lambda state: list(pairs)), whole_log=True)
+    # Y touches only B: one way to separate (A against Z, B against Y), no dice.
+    assert only(script.events, ce.CombatSplit) == [
+        ce.CombatSplit((A, B, Y, Z), (Combat.of(A, [Z]), Combat.of(B, [Y])), None)
+    ]
+    script.play(NameFighter(B), NameFighter(Y), 6, 1, KeepResult())  # Authority
+    before = len(script.events)
+    _b_kills_y(script)
+    events = script.events[before:]
+    # The default pursuit finder: stay in place, in contact with Z who has not fought.
+    pursued = only(events, ce.Pursued)
+    assert pursued == [ce.Pursued(B, 5, (Z,), "stay in place")]
+    assert only(events, ce.CombatSplit) == [
+        ce.CombatSplit((A, B, Z), (Combat.of(Z, [A, B]),), None)
+    ]
+    assert only(events, ce.CombatChosen)[-1] == ce.CombatChosen(0, Combat.of(Z, [A, B]), 0, True)
+    # B fights a second time this phase; A and Z for the first time.
+    assert script.state.combat is not None
+    assert script.state.combat.pursued == (B,)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -452,29 +442,28 @@ def test_equal_sixes_at_the_initiative_are_ordered_by_a_roll_off() -> None:
     equal final results "each side rolls a d6, again until the faces differ, and the lower
     face decides first whether to raise … One rule everywhere (engine, odds, every opposed
     roll)" — the initiative too (the old engine let Player 1 decide first)."""
-    with register_contacts(lambda state: [(B, Y)]):
-        script = Script(_pursuit_game(), whole_log=True)
-        script.play(5, 1)  # Authority: B 5 + 3 = 8 against Y 1 + 2 = 3
-        script.play(AllocateDice(Y, 1, 1), AllocateDice(B, 2, 0))
-        # Initiative: B (INI 3) and Y (INI 3) both roll a 6: 9 against 9.
-        events = script.play(6, 6)
-        assert script.asked == "rolloff_die"
-        assert only(events, ce.InitiativeRolled) == []
-        events = script.play(5, 2)  # Player 2's face is lower: he decides first
-        assert only(events, ev.RolledOff) == [
-            ev.RolledOff("initiative", (0, 1), (9, 9), ((5,), (2,)), DIRZ)
-        ]
-        asked = question(script.state)
-        assert asked is not None and (asked.kind, asked.player) == ("contest_raise", DIRZ)
-        # Player 2 keeps 9; Player 1 decides knowing it, raises: 6 + 4 + 3 = 13.
-        events = script.play(KeepResult(), Raise(), 4)
-        assert only(events, ce.InitiativeRolled)[0].order == (GRIFFIN, DIRZ)
-        text = "\n".join(narrate(script.events))
-        assert (
-            "Player 1 and Player 2 show a 6 with equal results (9) in the initiative test; "
-            "roll-off: Player 1 5, Player 2 2: Player 2 decides first whether to raise."
-        ) in text
-        # The record replays, the roll-off's dice included (the game starts in the combat
-        # phase: the round began before the log).
-        log = [e for e in script.events if not isinstance(e, RoundStarted)]
-        assert replay(log) == script.state
+    script = Script(plugged(_pursuit_game(), contacts=lambda state: [(B, Y)]), whole_log=True)
+    script.play(5, 1)  # Authority: B 5 + 3 = 8 against Y 1 + 2 = 3
+    script.play(AllocateDice(Y, 1, 1), AllocateDice(B, 2, 0))
+    # Initiative: B (INI 3) and Y (INI 3) both roll a 6: 9 against 9.
+    events = script.play(6, 6)
+    assert script.asked == "rolloff_die"
+    assert only(events, ce.InitiativeRolled) == []
+    events = script.play(5, 2)  # Player 2's face is lower: he decides first
+    assert only(events, ev.RolledOff) == [
+        ev.RolledOff("initiative", (0, 1), (9, 9), ((5,), (2,)), DIRZ)
+    ]
+    asked = question(script.state)
+    assert asked is not None and (asked.kind, asked.player) == ("contest_raise", DIRZ)
+    # Player 2 keeps 9; Player 1 decides knowing it, raises: 6 + 4 + 3 = 13.
+    events = script.play(KeepResult(), Raise(), 4)
+    assert only(events, ce.InitiativeRolled)[0].order == (GRIFFIN, DIRZ)
+    text = "\n".join(narrate(script.events))
+    assert (
+        "Player 1 and Player 2 show a 6 with equal results (9) in the initiative test; "
+        "roll-off: Player 1 5, Player 2 2: Player 2 decides first whether to raise."
+    ) in text
+    # The record replays, the roll-off's dice included (the game starts in the combat
+    # phase: the round began before the log).
+    log = [e for e in script.events if not isinstance(e, RoundStarted)]
+    assert replay(log) == script.state

@@ -6,26 +6,23 @@ rules and the players answering theirs.
 The book gives no dice: the faces here make every wound harmless (STR 0 against RES 12, a
 highest die of 2: no damage) so that the example's attack order plays out in full. The
 animal's War Fury (its fifth die) is an ability the documents do not define (CLARIFICATIONS
-§5): the test plugs it in through ``combat_phase.register_dice_bonus``, as a user would.
+§5): the test plugs it in through a ruleset derived with ``with_dice_bonus``, as a user would.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 
 from confrontation.engine import combat_events as ce
 from confrontation.engine import events as ev
-from confrontation.engine.combat import register_contacts
-from confrontation.engine.combat_phase import register_dice_bonus
 from confrontation.engine.combat_questions import AllocateDice, Defend, MakeAttack, NameFighter
 from confrontation.engine.narrate import narrate
 from confrontation.engine.neutral import NeutralDecided, NeutralSpec, add_neutrals
 from confrontation.engine.setup import SideSpec, game_from_specs
 from confrontation.engine.state import NEUTRAL, GameState, Phase, ProfileSummary
-from engine_support import Script, only
+from engine_support import Script, only, plugged
 
 ORC, SCORPION = 0, 1
 JACKAL, CLONE, SENTINEL = "p1-c1-1", "p2-c1-1", "p2-c2-1"
@@ -55,15 +52,13 @@ def _game(animal_ini: int = 3) -> GameState:
     return dataclasses.replace(state, phase=Phase.COMBAT)
 
 
-@pytest.fixture
-def animal_in_contact() -> Iterator[None]:
+def animal_in_contact(state: GameState) -> GameState:
     pairs = [(ANIMAL, JACKAL), (ANIMAL, CLONE), (ANIMAL, SENTINEL)]
 
     def war_fury(state: GameState, fighter: str) -> int:
         return 1 if state.fighter(fighter).profile == "wild-animal" else 0
 
-    with register_contacts(lambda state: list(pairs)), register_dice_bonus(war_fury):
-        yield
+    return plugged(state, contacts=lambda state: list(pairs), dice_bonus=war_fury)
 
 
 HARMLESS = (1, 2)  # legs, 2 + 0 - 12 < 0: no damage
@@ -79,8 +74,8 @@ def _to_initiative(script: Script) -> None:
 
 
 @pytest.mark.rule("XX-E-4", "XX-F-5", "XX-E", "VII-C-1", "VII-C-2", "VII-C-3")
-def test_wild_animal_example_through_the_engine(animal_in_contact: None) -> None:
-    script = Script(_game())
+def test_wild_animal_example_through_the_engine() -> None:
+    script = Script(animal_in_contact(_game()))
     # One melee, one way to separate it (the animal against the three): nobody is asked.
     assert only(script.events, ce.CombatSplit)[0].combats[0].one == ANIMAL
     _to_initiative(script)
@@ -142,8 +137,8 @@ def test_wild_animal_example_through_the_engine(animal_in_contact: None) -> None
 
 
 @pytest.mark.rule("XX-E-3", "XX-E-4")
-def test_the_neutral_always_raises_its_sixes(animal_in_contact: None) -> None:
-    script = Script(_game())
+def test_the_neutral_always_raises_its_sixes() -> None:
+    script = Script(animal_in_contact(_game()))
     _to_initiative(script)
     # The animal's initiative die shows a 6: re-rolled without a question (XX-E-3).
     events = script.play(NameFighter(SENTINEL), 1, 5, 6, 2)

@@ -18,7 +18,7 @@ from confrontation.engine.questions import (
     Option,
     Question,
 )
-from confrontation.engine.registry import Handler, Transition, register_handler
+from confrontation.engine.registry import Handler, Transition
 from confrontation.engine.state import GameState, Pending, Phase
 from confrontation.engine.step import is_chance, legal, roll, run, start, step
 from confrontation.scenarios import (
@@ -30,7 +30,7 @@ from confrontation.scenarios import (
     resolve,
 )
 from confrontation.scenarios.basic import _digits
-from engine_support import fighter, skirmish
+from engine_support import fighter, plugged, skirmish
 
 FOOT = fighter("Footman", ap=20)
 HERO = fighter("Hero", ap=45)
@@ -146,8 +146,7 @@ def test_execution_targets_the_enemy_with_the_highest_value() -> None:
 @pytest.mark.rule("III-A-2")
 def test_killing_the_target_wins_immediately() -> None:
     state = dataclasses.replace(execution(), pending=Pending(KILL, 0))
-    with register_handler(killing("p2-c1-1")):
-        end, events = step(state, EndActivation())
+    end, events = step(plugged(state, handlers=[killing("p2-c1-1")]), EndActivation())
     assert end.phase is Phase.OVER and end.pending is None and end.winner == 0
     assert isinstance(events[1], FighterKilled)  # nothing else happens after the kill
     assert events[2:] == [
@@ -165,8 +164,7 @@ def test_killing_the_target_wins_immediately() -> None:
 @pytest.mark.rule("III-A-2")
 def test_killing_another_fighter_does_not_end_the_game() -> None:
     state = dataclasses.replace(execution(), pending=Pending(KILL, 0))
-    with register_handler(killing("p2-c2-1")):
-        after, _ = step(state, EndActivation())
+    after, _ = step(plugged(state, handlers=[killing("p2-c2-1")]), EndActivation())
     assert after.phase is not Phase.OVER and after.pending == Pending(KILL, 0)
 
 
@@ -184,11 +182,9 @@ def test_random_card_is_drawn_with_the_game_dice_and_needs_every_fighter() -> No
         TargetsSet(1, ("p1-c2-1", "p1-c2-2"), "p1-c2"),  # face 6 -> value 5 -> card 2
     ]
     state = dataclasses.replace(state, pending=Pending(KILL, 0))
-    with register_handler(killing("p1-c2-1")):
-        after, _ = step(state, EndActivation())
+    after, _ = step(plugged(state, handlers=[killing("p1-c2-1")]), EndActivation())
     assert after.phase is not Phase.OVER  # one of the two fighters of the card is not enough
-    with register_handler(killing("p1-c2-2")):
-        end, _ = step(after, EndActivation())
+    end, _ = step(plugged(after, handlers=[killing("p1-c2-2")]), EndActivation())
     assert end.winner == 1 and end.phase is Phase.OVER and legal(end) == []
 
 

@@ -49,11 +49,12 @@ from confrontation.agents.fights import exchange
 from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
-from confrontation.engine.combat_phase import register_pursuits, stay_in_place
+from confrontation.engine.combat_phase import stay_in_place
 from confrontation.engine.combat_state import FightStage
 from confrontation.engine.field import field_of
 from confrontation.engine.melee import Combat
 from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
+from confrontation.engine.ruleset import rules_of, with_rules
 from confrontation.engine.state import ActivationStage, GameState, Phase, opponent
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 
@@ -376,19 +377,20 @@ class MctsAgent:
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         # Imagined pursuits stay in place: the horizon is reached when a combat's pursuit
         # begins, so the search needs no pursuit geometry (VII-C-6).
-        with register_pursuits(stay_in_place):
-            for sweep in range(sweeps):
-                key = uniform_index(self.roller, KEYS)
-                world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
-                for choice in options:
-                    self._dice = KeyedDice(key)
-                    for p, policy in enumerate(self.policies):
-                        policy.roller = SeededRoller.keyed(key, f"policy {p}")
-                    after = step(world, choice)[0]
-                    change = self._iterate(subtrees[choice], after, me, base, start_phase)
-                    samples[choice].append(change)
-                if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
-                    break
+        imagined = rules_of(state).with_pursuits(stay_in_place)
+        for sweep in range(sweeps):
+            key = uniform_index(self.roller, KEYS)
+            world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
+            world = with_rules(world, imagined)
+            for choice in options:
+                self._dice = KeyedDice(key)
+                for p, policy in enumerate(self.policies):
+                    policy.roller = SeededRoller.keyed(key, f"policy {p}")
+                after = step(world, choice)[0]
+                change = self._iterate(subtrees[choice], after, me, base, start_phase)
+                samples[choice].append(change)
+            if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
+                break
         self._dice = None
         self._to_the_end = self._expected = False
         return samples

@@ -27,6 +27,7 @@ from confrontation.engine.field import base_of
 from confrontation.engine.narrate import Narrator
 from confrontation.engine.record import event_line
 from confrontation.engine.registry import EngineError
+from confrontation.engine.ruleset import known_rulesets
 from confrontation.engine.state import GameState, player_name
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
@@ -35,6 +36,7 @@ from confrontation.scenarios.control import scenario_of, table
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
     DEFAULT_ARMIES,
+    DEFAULT_RULES,
     DEFAULT_SCENARIO,
     GameConfig,
     GameResult,
@@ -65,6 +67,15 @@ def fail(message: str) -> NoReturn:
     """One line on stderr, exit 2 (bad option or unreadable input)."""
     sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
     raise typer.Exit(EXIT_USAGE)
+
+
+def check_rules(name: str | None) -> str:
+    """``--rules NAME`` (default ``confede``): a known ruleset, else a one-line error."""
+    if name is None:
+        return DEFAULT_RULES
+    if name not in known_rulesets():
+        fail(f"--rules: no rules named {name!r} (choose from: {', '.join(known_rulesets())})")
+    return name
 
 
 def parse_agents(text: str) -> tuple[tuple[str, str], tuple[dict[str, Any], dict[str, Any]]]:
@@ -251,6 +262,15 @@ def play_command(
         int | None,
         typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
     ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            metavar="NAME",
+            help=f"The rules the game is played with: {', '.join(known_rulesets())}.",
+            show_default=DEFAULT_RULES,
+        ),
+    ] = None,
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between two agents and show the result.
 
@@ -260,14 +280,15 @@ def play_command(
 
     config: GameConfig | None = None  # None: the saved game ``resume`` goes on
     if resume is not None:
-        given = (scenario, armies, agents, seed, rounds)
+        given = (scenario, armies, agents, seed, rounds, rules)
         if no_store or any(option is not None for option in given):
             fail(
                 "--resume continues a saved game with its own settings (scenario, armies, "
-                "agents and their options, seed, rounds): drop --scenario, --armies, --agents, "
-                "--seed, --rounds and --no-store"
+                "agents and their options, seed, rounds, rules): drop --scenario, --armies, "
+                "--agents, --seed, --rounds, --rules and --no-store"
             )
     else:
+        rules = check_rules(rules)
         names, options = parse_agents(agents if agents is not None else ",".join(DEFAULT_AGENTS))
         config = GameConfig(
             scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
@@ -276,6 +297,7 @@ def play_command(
             seed=seed if seed is not None else secrets.randbits(32),
             rounds=rounds,
             agent_options=options,
+            rules=rules,
         )
     # the output files are opened before a game is saved: one that cannot be written leaves
     # no interrupted game behind

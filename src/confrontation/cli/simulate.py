@@ -23,10 +23,11 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
+from confrontation.engine.ruleset import known_rulesets
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
 from confrontation.sim.batch import simulate as run_batch
-from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, initial_state
+from confrontation.sim.game import DEFAULT_AGENTS, DEFAULT_RULES, GameSetupError, initial_state
 from confrontation.store import Store, StoreError, open_store
 
 EXIT_USAGE = 2
@@ -36,6 +37,15 @@ def fail(message: str) -> NoReturn:
     """One line on stderr and exit 2 (bad option or unreadable input)."""
     sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
     raise typer.Exit(EXIT_USAGE)
+
+
+def check_rules(name: str | None) -> str:
+    """``--rules NAME`` (default ``confede``): a known ruleset, else a one-line error."""
+    if name is None:
+        return DEFAULT_RULES
+    if name not in known_rulesets():
+        fail(f"--rules: no rules named {name!r} (choose from: {', '.join(known_rulesets())})")
+    return name
 
 
 @dataclass(frozen=True)
@@ -174,6 +184,15 @@ def simulate_command(
         typer.Option("--db", metavar="URL", help="Store the games here (default store otherwise)."),
     ] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            metavar="NAME",
+            help=f"The rules the game is played with: {', '.join(known_rulesets())}.",
+            show_default=DEFAULT_RULES,
+        ),
+    ] = None,
 ) -> None:
     """Play N games between two agents (sides and armies alternate) and report win rates
     with 95 % intervals, mean VP and losses, mean rounds and games per second."""
@@ -186,6 +205,7 @@ def simulate_command(
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
     pair = parse_agents(agents)
+    rules = check_rules(rules)
     chosen: tuple[str | None, str | None] = (armies[0], armies[1]) if armies else (None, None)
     specs = plan(
         games,
@@ -196,6 +216,7 @@ def simulate_command(
         rounds=rounds,
         keep_events=not no_store,
         agent_options=pair.options,
+        rules=rules,
     )
     _check_setup(specs[0])
     try:

@@ -2,7 +2,9 @@
 
 Public API::
 
-    new_game(armies, rounds=6, seed=0) -> GameState       # engine.setup
+    new_game(armies, rounds=6, seed=0, rules=CONFEDE)     # engine.setup
+    ruleset(name="confede") -> Ruleset; rules_of(state)   # engine.ruleset: the rules as a value
+    with_rules(state, rules) -> GameState                 # play on with (derived) rules
     start(state) -> (state, events)                       # GameStarted, then the first question
     legal(state) -> list[Choice]
     question(state) -> Question | None
@@ -17,8 +19,15 @@ Public API::
 from confrontation.engine.narrate import narrate
 from confrontation.engine.record import read_log, replay, write_log
 from confrontation.engine.registry import EngineError, IllegalChoice
+from confrontation.engine.ruleset import Ruleset, rules_of, ruleset, with_rules
 from confrontation.engine.setup import new_game
-from confrontation.engine.state import GameState, Phase, state_from_json, state_to_json
+from confrontation.engine.state import (
+    GameState,
+    Phase,
+    RulesetId,
+    state_from_json,
+    state_to_json,
+)
 from confrontation.engine.step import (
     Agent,
     is_chance,
@@ -39,6 +48,8 @@ __all__ = [
     "GameState",
     "IllegalChoice",
     "Phase",
+    "Ruleset",
+    "RulesetId",
     "is_chance",
     "is_over",
     "legal",
@@ -50,10 +61,13 @@ __all__ = [
     "redact",
     "replay",
     "roll",
+    "rules_of",
+    "ruleset",
     "run",
     "start",
     "state_from_json",
     "state_to_json",
     "step",
+    "with_rules",
     "write_log",
 ]

@@ -3,7 +3,7 @@ tests and wound rolls as chance steps, and wounds applied to the state.
 
 An action (walk, run, charge, shoot…) lives in ``state.activation.current.action`` as an
 :class:`~.state.ActionInProgress` while it asks questions and rolls dice. Its module
-registers a *resume* function for its kind (:func:`register_resume`): after each die or
+contributes a *resume* function for its kind to the ruleset (``rules.resume``): after each die or
 answer that belongs to the shared machinery here (a test, a wound roll), the action's resume
 function decides what comes next, and calls :func:`finish` when the action is over.
 
@@ -16,13 +16,14 @@ function decides what comes next, and calls :func:`finish` when the action is ov
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from confrontation.dice import FACES
 from confrontation.engine.events import Event, FighterKilled, TestRaised, TestRolled, Wounded
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, DieFace, KeepResult, Option, Question, Raise
-from confrontation.engine.registry import EngineError, Handler, Transition, register_handler
+from confrontation.engine.registry import EngineError, Handler, Transition
+from confrontation.engine.ruleset import RulesBuilder, rules_of
 from confrontation.engine.state import (
     KILLED_LEVELS,
     ActionInProgress,
@@ -34,16 +35,6 @@ from confrontation.engine.state import (
     player_name,
 )
 from confrontation.rules.wounds import WoundResult, read_wound
-
-Resume = Callable[[GameState], Transition]
-RESUME: dict[str, Resume] = {}
-AFTER_EXCLUSIVE: dict[str, Resume] = {}
-
-
-def register_resume(kind: str, resume: Resume) -> None:
-    """``resume(state)`` continues an action of ``kind`` after a test or a wound roll."""
-    RESUME[kind] = resume
-
 
 # --- the activation and its action -----------------------------------------------------------
 
@@ -83,7 +74,7 @@ def ask(state: GameState, kind: str, player: int | None) -> GameState:
 
 def resume(state: GameState) -> Transition:
     """Hand the action under way back to its module."""
-    return RESUME[action_of(state).kind](state)
+    return rules_of(state).resumes[action_of(state).kind](state)
 
 
 def mark_moved(state: GameState, fighter: str) -> GameState:
@@ -99,7 +90,7 @@ def finish(state: GameState) -> Transition:
     state = with_action(state, None)
     current = activation_of(state)
     if current.stage in (ActivationStage.SHOTS, ActivationStage.MOVES):
-        return AFTER_EXCLUSIVE["next"](state)
+        return rules_of(state).resumes["next_exclusive"](state)
     return state, []
 
 
@@ -236,8 +227,12 @@ def _subject(state: GameState) -> int | None:
     return state.fighter(action.fighter).player
 
 
-register_handler(Handler("test_die", _faces, _test_die_apply, _test_die_describe, subject=_subject))
-register_handler(Handler("test_raise", _raise_legal, _raise_apply, _raise_describe))
-register_handler(
-    Handler("wound_die", _faces, _wound_die_apply, _wound_die_describe, subject=_subject)
-)
+def contribute(rules: RulesBuilder) -> None:
+    """Tests and wound rolls shared by the actions (II-A, II-B)."""
+    rules.handler(
+        Handler("test_die", _faces, _test_die_apply, _test_die_describe, subject=_subject)
+    )
+    rules.handler(Handler("test_raise", _raise_legal, _raise_apply, _raise_describe))
+    rules.handler(
+        Handler("wound_die", _faces, _wound_die_apply, _wound_die_describe, subject=_subject)
+    )

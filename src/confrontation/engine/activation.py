@@ -7,11 +7,11 @@ with fewer cards gets refusals equal to the difference. A player with no cards l
 (deck and reserve) is skipped: the other plays on alone (note 1). A card whose fighters
 all died earlier in the phase is still played, activating nobody (note 2).
 
-The fighters' actions (IV-B-2) are the extension point :data:`ACTION_PROVIDERS`: once a
-card is played, its player is asked what the activated fighters do; the legal choices
-are those every registered :class:`ActionProvider` offers, plus :class:`EndActivation`.
-Movement (chapter V) and shooting (chapter VI) register providers; until they exist the
-only legal answer is to end the activation.
+The fighters' actions (IV-B-2) are the extension point of the ruleset's action providers:
+once a card is played, its player is asked what the activated fighters do; the legal
+choices are those every :class:`ActionProvider` of the game's rules offers, plus
+:class:`EndActivation`. Movement (chapter V) and shooting (chapter VI) contribute providers;
+without any the only legal answer is to end the activation.
 
 Neutral fighters (XX-E-1) have no sequence: those free of any enemy when the phase begins are
 activated (together, as one activation of the neutral side) before anybody has the floor;
@@ -53,11 +53,9 @@ from confrontation.engine.questions import (
 from confrontation.engine.registry import (
     EngineError,
     Handler,
-    Registration,
     Transition,
-    register_handler,
-    register_phase,
 )
+from confrontation.engine.ruleset import RulesBuilder, rules_of
 from confrontation.engine.state import (
     NEUTRAL,
     PLAYERS,
@@ -78,7 +76,7 @@ class ActionProvider(Protocol):
 
     ``choices`` lists the provider's legal choices for the activation under way (e.g. one
     per fighter and destination); ``apply`` resolves one of them (it may set a pending
-    question or die of its own, whose handler it registers, and records acting fighters
+    question or die of its own, whose handler its ruleset holds, and records acting fighters
     in ``Activation.done``). ``handles`` tells whether a choice is one of its own.
     """
 
@@ -87,18 +85,6 @@ class ActionProvider(Protocol):
     def handles(self, choice: Choice) -> bool: ...
 
     def apply(self, state: GameState, choice: Choice) -> Transition: ...
-
-
-ACTION_PROVIDERS: dict[str, ActionProvider] = {}
-
-
-def register_action_provider(
-    name: str, provider: ActionProvider
-) -> Registration[str, ActionProvider]:
-    """Offer ``provider``'s actions to every activated fighter."""
-    previous = ACTION_PROVIDERS.get(name)
-    ACTION_PROVIDERS[name] = provider
-    return Registration(ACTION_PROVIDERS, name, previous)
 
 
 # --- the phase driver ----------------------------------------------------------------------
@@ -316,7 +302,7 @@ def _activation_legal(state: GameState) -> list[Choice]:
     activation cannot end (the announcements end with the provider's own choice)."""
     current = _current(state)
     choices: list[Choice] = []
-    for provider in ACTION_PROVIDERS.values():
+    for provider in rules_of(state).action_providers.values():
         choices.extend(provider.choices(state, current))
     if current.stage == ActivationStage.ANNOUNCE and any(
         isinstance(c, Announce | AnnouncementsDone) for c in choices
@@ -331,14 +317,14 @@ def _activation_apply(state: GameState, choice: Choice) -> Transition:
     if isinstance(choice, EndActivation):
         event = ActivationEnded(current.player, current.cards)
         return _pass_floor(state, current.player), [event]
-    for provider in ACTION_PROVIDERS.values():
+    for provider in rules_of(state).action_providers.values():
         if provider.handles(choice):
             return provider.apply(state, choice)
     raise EngineError(f"no action provider handles {choice!r}")
 
 
 def _provider_option(state: GameState, choice: Choice) -> Option:
-    for provider in ACTION_PROVIDERS.values():
+    for provider in rules_of(state).action_providers.values():
         if provider.handles(choice):
             describe = getattr(provider, "option", None)
             if describe is not None:
@@ -362,6 +348,8 @@ def _activation_describe(state: GameState, choices: Sequence[Choice]) -> Questio
     return Question("activation", current.player, prompt, options)
 
 
-register_phase(Phase.ACTIVATION, drive)
-register_handler(Handler("floor", _floor_legal, _floor_apply, _floor_describe))
-register_handler(Handler("activation", _activation_legal, _activation_apply, _activation_describe))
+def contribute(rules: RulesBuilder) -> None:
+    """The activation phase's driver and questions (IV-B)."""
+    rules.phase(Phase.ACTIVATION, drive)
+    rules.handler(Handler("floor", _floor_legal, _floor_apply, _floor_describe))
+    rules.handler(Handler("activation", _activation_legal, _activation_apply, _activation_describe))

@@ -65,7 +65,10 @@ def encode(value: Any) -> Json:
         if isinstance(value, Tagged):
             out["kind"] = value.kind
         for field in dataclasses.fields(value):
-            out[field.name] = encode(getattr(value, field.name))
+            item = getattr(value, field.name)
+            if field.metadata.get("omit_default") and item == field.default:
+                continue
+            out[field.name] = encode(item)
         return out
     if isinstance(value, tuple | list):
         return [encode(item) for item in value]
@@ -134,6 +137,8 @@ def _decode_record(cls: Any, data: dict[str, Json]) -> Any:
     kwargs = {}
     for field in dataclasses.fields(cls):
         if field.name not in data:
+            if field.metadata.get("omit_default"):
+                continue
             raise KeyError(f"{cls.__name__} record lacks the field {field.name!r}")
         kwargs[field.name] = decode(hints[field.name], data[field.name])
     return cls(**kwargs)

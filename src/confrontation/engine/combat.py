@@ -3,11 +3,11 @@
 "All fighters in contact with an enemy fighter must fight in close combat during the
 combat phase." Two extension points:
 
-- :data:`CONTACTS`: the function that lists the pairs of enemy fighters in base contact.
-  The geometry package (bases, II-E) registers it with :func:`register_contacts`. Until it
-  does, fighters have no interpretable position and none is in contact.
-- the phase driver itself: the melee engine replaces :func:`drive` with
-  ``registry.register_phase(Phase.COMBAT, its_driver)``.
+- the ruleset's **contact finder**: the function that lists the pairs of enemy fighters in
+  base contact. Movement (bases, II-E) contributes it; without it fighters have no
+  interpretable position and none is in contact (:func:`no_geometry`).
+- the phase driver itself: the melee engine replaces :func:`drive` in the ruleset
+  (``rules.phase(Phase.COMBAT, its_driver)``).
 
 This default driver lets the phase pass when nobody is in contact, and refuses to guess
 when somebody is (an :class:`~.registry.EngineError` naming chapter VII).
@@ -19,7 +19,8 @@ from collections.abc import Callable
 
 from confrontation.engine.events import PhaseEnded, PhaseStarted
 from confrontation.engine.frozen import evolve
-from confrontation.engine.registry import EngineError, Registration, Transition, register_phase
+from confrontation.engine.registry import EngineError, Transition
+from confrontation.engine.ruleset import RulesBuilder, rules_of
 from confrontation.engine.state import CombatProgress, GameState, MaintenanceProgress, Phase
 
 ContactFinder = Callable[[GameState], list[tuple[str, str]]]
@@ -30,19 +31,9 @@ def no_geometry(state: GameState) -> list[tuple[str, str]]:
     return []
 
 
-CONTACTS: dict[str, ContactFinder] = {"contacts": no_geometry}
-
-
-def register_contacts(finder: ContactFinder) -> Registration[str, ContactFinder]:
-    """Use ``finder`` to list the enemy fighters in base contact (II-E)."""
-    previous = CONTACTS["contacts"]
-    CONTACTS["contacts"] = finder
-    return Registration(CONTACTS, "contacts", previous)
-
-
 def fighters_in_contact(state: GameState) -> list[tuple[str, str]]:
     """Pairs of living enemy fighters in base contact."""
-    return CONTACTS["contacts"](state)
+    return rules_of(state).contacts(state)
 
 
 def drive(state: GameState) -> Transition:
@@ -59,4 +50,7 @@ def drive(state: GameState) -> Transition:
     )
 
 
-register_phase(Phase.COMBAT, drive)
+def contribute(rules: RulesBuilder) -> None:
+    """The placeholder combat phase and contact finder (replaced by combat_phase, movement)."""
+    rules.phase(Phase.COMBAT, drive)
+    rules.contacts(no_geometry)

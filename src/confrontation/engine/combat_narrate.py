@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from confrontation.engine import combat_events as ce
 from confrontation.engine.events import Event
 from confrontation.engine.melee import Combat
-from confrontation.engine.narrate import Narrator, register_sentence, tied_sentence
+from confrontation.engine.narrate import Narrator, tied_sentence
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import player_name
 
 _RESULTS = {
@@ -140,26 +141,27 @@ def tell(n: Narrator, event: Event) -> str | None:
     return None
 
 
-for _kind in (
-    ce.MeleeFound,
-    ce.ContestFighterNamed,
-    ce.ContestTied,
-    ce.SplitRolled,
-    ce.CombatSplit,
-    ce.AuthorityRolled,
-    ce.CombatChosen,
-    ce.DiceAllocated,
-    ce.InitiativeRolled,
-    ce.WeaponCombatStarted,
-    ce.AttackDeclared,
-    ce.DefenceAnnounced,
-    ce.SustainedDefence,
-    ce.AttackRolled,
-    ce.DefenceRolled,
-    ce.Wounded,
-    ce.FighterKilled,
-    ce.CombatResolved,
-    ce.Pursued,
-):
-    register_sentence(_kind.kind, tell)
-del _kind
+def contribute(rules: RulesBuilder) -> None:
+    """The combat events' sentences."""
+    for kind in (
+        ce.MeleeFound,
+        ce.ContestFighterNamed,
+        ce.ContestTied,
+        ce.SplitRolled,
+        ce.CombatSplit,
+        ce.AuthorityRolled,
+        ce.CombatChosen,
+        ce.DiceAllocated,
+        ce.InitiativeRolled,
+        ce.WeaponCombatStarted,
+        ce.AttackDeclared,
+        ce.DefenceAnnounced,
+        ce.SustainedDefence,
+        ce.AttackRolled,
+        ce.DefenceRolled,
+        ce.Wounded,
+        ce.FighterKilled,
+        ce.CombatResolved,
+        ce.Pursued,
+    ):
+        rules.sentence(kind.kind, tell)

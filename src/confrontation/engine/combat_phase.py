@@ -1,6 +1,6 @@
 """The combat phase (IV-C, chapter VII) through the engine's questions, dice and events.
 
-The phase driver (registered for ``Phase.COMBAT`` on import) runs chapter VII in order:
+The phase driver (the ruleset's driver of ``Phase.COMBAT``) runs chapter VII in order:
 
 1. **Melees** (VII-A): the enemy-contact graph (:func:`contact_graph`, from the contact
    finder of :mod:`.combat` plus the contacts of pursuit moves) gives the melees
@@ -22,9 +22,9 @@ The phase driver (registered for ``Phase.COMBAT`` on import) runs chapter VII in
    fighter's dice are lost at once and he leaves the table.
 4. **Pursuit** (VII-C-6): each survivor whose every opponent was killed may make one pursuit
    move a round, MOV/2 rounded up, engaging (not charging). The moves come from the
-   **pursuit finder** (:func:`register_pursuits`): without a table a fighter stays in place (a
-   move of 0 cm, which engages the enemies already in contact with him); on a table
-   :mod:`.pursuit` (registered by default) offers moves into contact along legal
+   ruleset's **pursuit finder** (``rules.with_pursuits``): without a table a fighter stays in
+   place (a move of 0 cm, which engages the enemies already in contact with him); on a table
+   :mod:`.pursuit` (the ``confede`` default) offers moves into contact along legal
    paths. A fighter who ends in contact with enemies who have not fought makes a new melee,
    separated by his player without dice (Note 2), and his combat is resolved at once.
    When fighters of both players killed a neutral fighter, the player with the best
@@ -107,12 +107,10 @@ from confrontation.engine.questions import Choice, DieFace, KeepResult, Option, 
 from confrontation.engine.registry import (
     EngineError,
     Handler,
-    Registration,
     Transition,
-    register_handler,
-    register_phase,
 )
 from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
+from confrontation.engine.ruleset import RulesBuilder, rules_of
 from confrontation.engine.state import (
     NEUTRAL,
     Fighter,
@@ -157,14 +155,10 @@ from confrontation.rules.wounds import read_wound
 C = Characteristic
 
 __all__ = [
-    "DICE_BONUS",
-    "PURSUITS",
     "DiceBonus",
     "PursuitFinder",
     "contact_graph",
     "drive",
-    "register_dice_bonus",
-    "register_pursuits",
     "stay_in_place",
 ]
 
@@ -182,16 +176,6 @@ def stay_in_place(state: GameState, fighter: str, reach: int) -> list[Pursue]:
     return [Pursue(fighter, _touching(state, fighter), "stay in place")]
 
 
-PURSUITS: dict[str, PursuitFinder] = {"moves": stay_in_place}
-
-
-def register_pursuits(finder: PursuitFinder) -> Registration[str, PursuitFinder]:
-    """Use ``finder`` to list the pursuit moves (geometry, or a test's fixed reach)."""
-    previous = PURSUITS["moves"]
-    PURSUITS["moves"] = finder
-    return Registration(PURSUITS, "moves", previous)
-
-
 DiceBonus = Callable[[GameState, str], int]
 """``bonus(state, fighter)``: combat dice a game effect adds to ``fighter`` (VII-C-1), e.g. an
 ability a user's plug-in defines (CLARIFICATIONS §5: abilities are carried, not applied)."""
@@ -200,16 +184,6 @@ ability a user's plug-in defines (CLARIFICATIONS §5: abilities are carried, not
 def no_bonus(state: GameState, fighter: str) -> int:
     """No game effect adds combat dice (the default)."""
     return 0
-
-
-DICE_BONUS: dict[str, DiceBonus] = {"bonus": no_bonus}
-
-
-def register_dice_bonus(bonus: DiceBonus) -> Registration[str, DiceBonus]:
-    """Use ``bonus`` to add combat dice to fighters (VII-C-1 "game effects")."""
-    previous = DICE_BONUS["bonus"]
-    DICE_BONUS["bonus"] = bonus
-    return Registration(DICE_BONUS, "bonus", previous)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -763,7 +737,7 @@ def _drive_fight(state: GameState) -> Transition:
 
 def _allocations(state: GameState, fighter_id: str) -> tuple[Allocation, ...]:
     board = _fight(state).board
-    bonus = DICE_BONUS["bonus"](state, fighter_id)
+    bonus = rules_of(state).dice_bonus(state, fighter_id)
     dice = combat_dice(len(board.opponents(fighter_id)), bonus=bonus)
     fighter = state.fighter(fighter_id)
     # XX-E-4: a neutral fighter puts every die in attack unless forced to defend (V-C).
@@ -1195,7 +1169,7 @@ def _drive_pursuit(state: GameState) -> Transition:
 
 def _pursuit_moves(state: GameState) -> list[Pursue]:
     fighter = _fight(state).pursuers[0]
-    return PURSUITS["moves"](state, fighter, _reach(state, fighter))
+    return rules_of(state).pursuits(state, fighter, _reach(state, fighter))
 
 
 def _pursue(state: GameState, move: Pursue) -> Transition:
@@ -1337,47 +1311,50 @@ def _target_player(state: GameState) -> int | None:
     return _player_of(state, _attack(state).target)
 
 
-register_phase(Phase.COMBAT, drive)
-for _handler in (
-    Handler("split_melee", _split_legal, _split_apply, _split_describe),
-    Handler("name_fighter", _name_legal, _name_apply, _name_describe),
-    Handler(
-        "contest_die",
-        _faces,
-        _contest_die_apply,
-        _die_describe("contest_die", _contest_die_what),
-        subject=_contest_roller,
-    ),
-    Handler("contest_raise", _raise_legal, _contest_raise_apply, _contest_raise_describe),
-    Handler("choose_combat", _choose_legal, _choose_apply, _choose_describe),
-    Handler("allocate_dice", _allocate_legal, _allocate_apply, _allocate_describe),
-    Handler("make_attack", _attack_legal, _attack_apply, _attack_describe),
-    Handler("defend", _defend_legal, _defend_apply, _defend_describe),
-    Handler(
-        "attack_die",
-        _faces,
-        _attack_die_apply,
-        _die_describe("attack_die", _attack_die_what),
-        subject=_attacker_player,
-    ),
-    Handler("attack_raise", _raise_legal, _attack_raise_apply, _attack_raise_describe),
-    Handler(
-        "defence_die",
-        _faces,
-        _defence_die_apply,
-        _die_describe("defence_die", _defence_die_what),
-        subject=_target_player,
-    ),
-    Handler("defence_raise", _raise_legal, _defence_raise_apply, _defence_raise_describe),
-    Handler(
-        "combat_wound_die",
-        _faces,
-        _wound_die_apply,
-        _die_describe("combat_wound_die", _wound_die_what),
-        subject=_attacker_player,
-    ),
-    Handler("pursue", _pursue_legal, _pursue_apply, _pursue_describe),
-    Handler("pursue_first", _first_legal, _first_apply, _first_describe),
-):
-    register_handler(_handler)
-del _handler
+def contribute(rules: RulesBuilder) -> None:
+    """The combat phase of chapter VII: its driver, questions and default finders."""
+    rules.phase(Phase.COMBAT, drive)
+    rules.pursuits(stay_in_place)
+    rules.dice_bonus(no_bonus)
+    for handler in (
+        Handler("split_melee", _split_legal, _split_apply, _split_describe),
+        Handler("name_fighter", _name_legal, _name_apply, _name_describe),
+        Handler(
+            "contest_die",
+            _faces,
+            _contest_die_apply,
+            _die_describe("contest_die", _contest_die_what),
+            subject=_contest_roller,
+        ),
+        Handler("contest_raise", _raise_legal, _contest_raise_apply, _contest_raise_describe),
+        Handler("choose_combat", _choose_legal, _choose_apply, _choose_describe),
+        Handler("allocate_dice", _allocate_legal, _allocate_apply, _allocate_describe),
+        Handler("make_attack", _attack_legal, _attack_apply, _attack_describe),
+        Handler("defend", _defend_legal, _defend_apply, _defend_describe),
+        Handler(
+            "attack_die",
+            _faces,
+            _attack_die_apply,
+            _die_describe("attack_die", _attack_die_what),
+            subject=_attacker_player,
+        ),
+        Handler("attack_raise", _raise_legal, _attack_raise_apply, _attack_raise_describe),
+        Handler(
+            "defence_die",
+            _faces,
+            _defence_die_apply,
+            _die_describe("defence_die", _defence_die_what),
+            subject=_target_player,
+        ),
+        Handler("defence_raise", _raise_legal, _defence_raise_apply, _defence_raise_describe),
+        Handler(
+            "combat_wound_die",
+            _faces,
+            _wound_die_apply,
+            _die_describe("combat_wound_die", _wound_die_what),
+            subject=_attacker_player,
+        ),
+        Handler("pursue", _pursue_legal, _pursue_apply, _pursue_describe),
+        Handler("pursue_first", _first_legal, _first_apply, _first_describe),
+    ):
+        rules.handler(handler)

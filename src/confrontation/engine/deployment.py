@@ -38,9 +38,8 @@ from confrontation.engine.registry import (
     EngineError,
     Handler,
     Transition,
-    register_handler,
-    register_phase,
 )
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import (
     PLAYERS,
     Battleground,
@@ -279,12 +278,14 @@ def _deploy_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question("deploy", fighter.player, prompt, tuple(options))
 
 
-register_phase(Phase.DEPLOYMENT, drive)
-register_handler(
-    Handler("scenery_die", _faces, _scenery_apply, _scenery_describe, subject=lambda s: None)
-)
-register_handler(
-    Handler("zone_die", _faces, _zone_die_apply, _zone_die_describe, subject=lambda s: None)
-)
-register_handler(Handler("choose_zone", _zone_legal, _zone_apply, _zone_describe))
-register_handler(Handler("deploy", _deploy_legal, _deploy_apply, _deploy_describe))
+def contribute(rules: RulesBuilder) -> None:
+    """The deployment phase's driver and questions (III-B)."""
+    rules.phase(Phase.DEPLOYMENT, drive)
+    rules.handler(
+        Handler("scenery_die", _faces, _scenery_apply, _scenery_describe, subject=lambda s: None)
+    )
+    rules.handler(
+        Handler("zone_die", _faces, _zone_die_apply, _zone_die_describe, subject=lambda s: None)
+    )
+    rules.handler(Handler("choose_zone", _zone_legal, _zone_apply, _zone_describe))
+    rules.handler(Handler("deploy", _deploy_legal, _deploy_apply, _deploy_describe))

@@ -1,6 +1,6 @@
 """How a game ends: the last round's scoring, or an immediate victory (III-A-2, XX-A-4).
 
-Two extension points for scenario rules (``confrontation.scenarios`` registers its own):
+Two extension points of a ruleset (``confrontation.scenarios`` contributes its own):
 
 - a **scoring hook**, ``hook(state) -> (state, events)``, runs when the game ends (after
   the last round, or at once after an immediate victory): it may set ``state.scores`` and
@@ -16,33 +16,17 @@ are and there is no winner.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from confrontation.engine.events import Event, GameEnded
 from confrontation.engine.frozen import evolve
 from confrontation.engine.outcome import Ending, Outcome, Termination
-from confrontation.engine.registry import Registration, Transition
+from confrontation.engine.registry import Transition
+from confrontation.engine.ruleset import rules_of
 from confrontation.engine.state import GameState, Phase
 
 ScoringHook = Callable[[GameState], Transition]
 Watch = Callable[[GameState, Sequence[Event]], Ending | None]
-
-SCORING: dict[str, ScoringHook] = {}
-WATCHES: dict[str, Watch] = {}
-
-
-def register_scoring(name: str, hook: ScoringHook) -> Registration[str, ScoringHook]:
-    """Run ``hook`` when a game ends (hooks run in the order they were registered)."""
-    previous = SCORING.get(name)
-    SCORING[name] = hook
-    return Registration(SCORING, name, previous)
-
-
-def register_watch(name: str, watch: Watch) -> Registration[str, Watch]:
-    """Let ``watch`` end a game at once after any step (an immediate victory)."""
-    previous = WATCHES.get(name)
-    WATCHES[name] = watch
-    return Registration(WATCHES, name, previous)
 
 
 def finish(
@@ -52,16 +36,19 @@ def finish(
     (``winner`` unless a hook set one)."""
     state = evolve(state, phase=Phase.OVER, pending=None, winner=winner)
     events: list[Event] = []
-    for hook in list(SCORING.values()):
+    for hook in rules_of(state).scoring.values():
         state, scored = hook(state)
         events.extend(scored)
     events.append(GameEnded.of(Outcome(termination, state.winner, state.scores, detail)))
     return state, events
 
 
-def watched(state: GameState, events: Sequence[Event]) -> Transition | None:
-    """The game's end if a watch sees an immediate victory in ``events``, else None."""
-    for watch in list(WATCHES.values()):
+def watched(
+    state: GameState, events: Sequence[Event], watches: Mapping[str, Watch] | None = None
+) -> Transition | None:
+    """The game's end if a watch sees an immediate victory in ``events``, else None
+    (``watches``: the state's rules' watches, when the caller has them at hand)."""
+    for watch in (rules_of(state).watches if watches is None else watches).values():
         seen = watch(state, events)
         if seen is not None:
             return finish(state, seen.termination, seen.winner, seen.detail)

@@ -7,8 +7,8 @@ reinforcements, 6) removal of various markers. The steps are data (``data/round.
 
 Rally, faith, mana and the abilities belong to chapters the documents do not contain
 (CLARIFICATIONS §5): they plug in as **hooks**, ``hook(state) -> (state, events)``,
-registered for a step with :func:`register_maintenance_hook`. A hook that needs a player's
-answer or a die sets ``state.pending`` (with its own registered handler); the phase
+added to a step of a ruleset (``rules.with_maintenance_hook(step, hook)``). A hook that needs
+a player's answer or a die sets ``state.pending`` (with its own handler in the ruleset); the phase
 resumes with the next hook once it is answered. Step 6 has a built-in hook: the Stunned
 (II-B-5), charged (V-B-3) and Defense (V-C) markers are removed.
 """
@@ -27,44 +27,17 @@ from confrontation.engine.events import (
 )
 from confrontation.engine.frozen import evolve
 from confrontation.engine.outcome import Termination
-from confrontation.engine.registry import EngineError, Transition, register_phase
+from confrontation.engine.registry import EngineError, Transition
 from confrontation.engine.rounddata import load_round_data
+from confrontation.engine.ruleset import RulesBuilder, rules_of
 from confrontation.engine.state import Fighter, GameState, MaintenanceProgress, Phase
 
 MaintenanceHook = Callable[[GameState], Transition]
-
-HOOKS: dict[str, list[MaintenanceHook]] = {}
-
-
-class HookRegistration:
-    """A registered hook; ``with register_maintenance_hook(...):`` removes it on exit."""
-
-    def __init__(self, step: str, hook: MaintenanceHook) -> None:
-        self.step = step
-        self.hook = hook
-
-    def undo(self) -> None:
-        """Remove the hook."""
-        HOOKS[self.step].remove(self.hook)
-
-    def __enter__(self) -> HookRegistration:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.undo()
 
 
 def step_names() -> tuple[str, ...]:
     """The maintenance steps, in order."""
     return tuple(s.name for s in load_round_data().maintenance)
-
-
-def register_maintenance_hook(step: str, hook: MaintenanceHook) -> HookRegistration:
-    """Run ``hook`` during the maintenance step ``step`` (after those registered before)."""
-    if step not in step_names():
-        raise ValueError(f"no maintenance step {step!r} (steps: {', '.join(step_names())})")
-    HOOKS.setdefault(step, []).append(hook)
-    return HookRegistration(step, hook)
 
 
 def _removed(fighter: Fighter) -> tuple[str, ...]:
@@ -93,9 +66,9 @@ def remove_round_markers(state: GameState) -> Transition:
 BUILT_IN: dict[str, tuple[MaintenanceHook, ...]] = {"markers": (remove_round_markers,)}
 
 
-def hooks_for(step: str) -> tuple[MaintenanceHook, ...]:
-    """The hooks of a step: the registered ones, then the built-in ones."""
-    return tuple(HOOKS.get(step, ())) + BUILT_IN.get(step, ())
+def hooks_for(state: GameState, step: str) -> tuple[MaintenanceHook, ...]:
+    """The hooks of a step: the ruleset's, then the built-in ones."""
+    return rules_of(state).maintenance_hooks.get(step, ()) + BUILT_IN.get(step, ())
 
 
 def drive(state: GameState) -> Transition:
@@ -109,7 +82,7 @@ def drive(state: GameState) -> Transition:
         events.append(PhaseStarted(state.round, Phase.MAINTENANCE.value))
     while progress.step < len(steps):
         current = steps[progress.step]
-        hooks = hooks_for(current.name)
+        hooks = hooks_for(state, current.name)
         if progress.hook == 0:
             events.append(MaintenanceStepStarted(current.name, current.section))
         if progress.hook < len(hooks):
@@ -134,4 +107,6 @@ def drive(state: GameState) -> Transition:
     return next_round, events
 
 
-register_phase(Phase.MAINTENANCE, drive)
+def contribute(rules: RulesBuilder) -> None:
+    """The maintenance phase's driver."""
+    rules.phase(Phase.MAINTENANCE, drive)

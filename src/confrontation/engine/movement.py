@@ -33,8 +33,6 @@ from confrontation.engine.actions import (
     update,
     with_activation,
 )
-from confrontation.engine.activation import register_action_provider
-from confrontation.engine.combat import register_contacts
 from confrontation.engine.contact_limits import (
     is_full,
     limit_of,
@@ -82,7 +80,8 @@ from confrontation.engine.questions import (
     RotateCharged,
     Walk,
 )
-from confrontation.engine.registry import Handler, Transition, register_handler
+from confrontation.engine.registry import Handler, Transition
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import (
     ActionInProgress,
     ActionStage,
@@ -234,7 +233,7 @@ def cumulative_choices(state: GameState, activation: Activation) -> list[Choice]
 
 
 class MovementProvider:
-    """Chapter V for the activation question (``activation.register_action_provider``)."""
+    """Chapter V for the activation question (the ruleset's action provider ``movement``)."""
 
     def choices(self, state: GameState, activation: Activation) -> list[Choice]:
         if not has_field(state) or activation.action is not None:
@@ -355,9 +354,6 @@ def next_exclusive(state: GameState) -> Transition:
     return state, []
 
 
-actions.AFTER_EXCLUSIVE["next"] = next_exclusive
-
-
 def _start_exclusive(state: GameState, announcement: Announcement) -> Transition:
     fighter = state.fighter(announcement.fighter)
     disengaging = announcement.method is not None
@@ -425,10 +421,6 @@ def resume(state: GameState) -> Transition:
         return ask(state, "destination", state.fighter(action.fighter).player), [event]
     state, events = assault(state)
     return state, [event, *events]
-
-
-for _kind in ("walk", "engage", "charge"):
-    actions.register_resume(_kind, resume)
 
 
 # --- destinations of a walk, run or move under cover ----------------------------------------------
@@ -959,17 +951,22 @@ def _redirect_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question("redirect", player, prompt, tuple(options))
 
 
-register_action_provider("movement", MovementProvider())
-register_contacts(enemy_contacts)
-register_handler(
-    Handler(
-        "destination",
-        _destination_legal,
-        _destination_apply,
-        _destination_describe,
-        free=_destination_free,
+def contribute(rules: RulesBuilder) -> None:
+    """Moves, charges and engagements (chapter V): the action provider, resumes, questions."""
+    rules.resume("next_exclusive", next_exclusive)
+    for kind in ("walk", "engage", "charge"):
+        rules.resume(kind, resume)
+    rules.action_provider("movement", MovementProvider())
+    rules.contacts(enemy_contacts)
+    rules.handler(
+        Handler(
+            "destination",
+            _destination_legal,
+            _destination_apply,
+            _destination_describe,
+            free=_destination_free,
+        )
     )
-)
-register_handler(Handler("assault_contact", _contact_legal, _contact_apply, _contact_describe))
-register_handler(Handler("rotate_charged", _rotate_legal, _rotate_apply, _rotate_describe))
-register_handler(Handler("redirect", _redirect_legal, _redirect_apply, _redirect_describe))
+    rules.handler(Handler("assault_contact", _contact_legal, _contact_apply, _contact_describe))
+    rules.handler(Handler("rotate_charged", _rotate_legal, _rotate_apply, _rotate_describe))
+    rules.handler(Handler("redirect", _redirect_legal, _redirect_apply, _redirect_describe))

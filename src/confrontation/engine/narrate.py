@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from confrontation.engine import events as ev
+from confrontation.engine.ruleset import default_rules, rules_of
 from confrontation.engine.state import GameState, player_name
 
 SILENT: frozenset[str] = frozenset(
@@ -20,14 +21,7 @@ SILENT: frozenset[str] = frozenset(
 
 
 Teller = Callable[["Narrator", ev.Event], str | None]
-"""Tells one event of a plug-in's kind (see :func:`register_sentence`)."""
-
-SENTENCES: dict[str, Teller] = {}
-
-
-def register_sentence(kind: str, teller: Teller) -> None:
-    """Let ``teller`` tell the events of ``kind`` (phases living in their own modules)."""
-    SENTENCES[kind] = teller
+"""Tells one event of a plug-in's kind (a ruleset's ``sentences``, ``rules.sentence``)."""
 
 
 class Narrator:
@@ -163,7 +157,9 @@ class Narrator:
             case ev.GameEnded(reason=reason, scores=scores, winner=winner):
                 won = "a draw" if winner is None else f"{player_name(winner)} wins"
                 return f"the game ends ({reason}); score {scores[0]} to {scores[1]}: {won}."
-        teller = SENTENCES.get(event.kind)
+        # the rules the game_started state names; a log without it is told with confede's
+        rules = default_rules() if self.state is None else rules_of(self.state)
+        teller = rules.sentences.get(event.kind)
         if teller is not None:
             return teller(self, event)
         if event.kind in SILENT:

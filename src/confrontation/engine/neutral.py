@@ -55,7 +55,7 @@ from confrontation.engine.combat_questions import (
 from confrontation.engine.contact_limits import check_position
 from confrontation.engine.events import Event
 from confrontation.engine.frozen import evolve
-from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.narrate import Narrator
 from confrontation.engine.questions import (
     Announce,
     AnnouncementsDone,
@@ -72,9 +72,8 @@ from confrontation.engine.registry import (
     EngineError,
     Handler,
     Transition,
-    handler_for,
-    register_handler,
 )
+from confrontation.engine.ruleset import RulesBuilder, rules_of
 from confrontation.engine.scenery_attack import AttackScenery
 from confrontation.engine.state import (
     NEUTRAL,
@@ -221,7 +220,7 @@ def decide(state: GameState) -> Transition:
     policy = POLICIES.get(pending.kind)
     if policy is None:
         raise EngineError(f"no rule of XX-E decides {pending.kind!r} for a neutral fighter")
-    handler = handler_for(pending.kind)
+    handler = rules_of(state).handler(pending.kind)
     legal = handler.legal(state)
     if pending.kind == "make_attack" and _needs_draw(state, legal):
         return _start_draw(state, legal)
@@ -327,7 +326,7 @@ def _attack(state: GameState, legal: list[Choice]) -> Choice:
 def _target_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     fight = combat_phase._fight(state)
-    legal = handler_for("make_attack").legal(state)
+    legal = rules_of(state).handler("make_attack").legal(state)
     attacker = _attacker(legal)
     kept = draw_groups(fight.draw)[choice.face - 1] or fight.draw
     event = NeutralTargetRolled(attacker, fight.draw, choice.face, kept)
@@ -496,7 +495,7 @@ def _assault_die_apply(state: GameState, choice: Choice) -> Transition:
         current = evolve(current, action=evolve(action, options=kept))
         return evolve(state, activation=evolve(state.activation, current=current)), [event]
     state = evolve(state, activation=evolve(state.activation, current=evolve(current, action=None)))
-    handler = handler_for("activation")
+    handler = rules_of(state).handler("activation")
     announce = _announce(action.fighter, kept[0], handler.legal(state))
     state, applied = handler.apply(state, announce)
     return state, [event, NeutralDecided("activation", announce), *applied]
@@ -542,7 +541,7 @@ def _no_cover(state: GameState, legal: list[Choice]) -> Choice:
 
 
 # ---------------------------------------------------------------------------------------------
-# Registration
+# The rules' own answers and contributions
 # ---------------------------------------------------------------------------------------------
 
 POLICIES: dict[str, Callable[[GameState, list[Choice]], Choice]] = {
@@ -569,28 +568,6 @@ def _faces(state: GameState) -> list[Choice]:
     return [DieFace(face) for face in FACES]
 
 
-register_handler(
-    Handler(
-        "neutral_target_die",
-        _faces,
-        _target_die_apply,
-        _target_die_describe,
-        subject=lambda state: NEUTRAL,
-    )
-)
-
-
-register_handler(
-    Handler(
-        "neutral_assault_die",
-        _faces,
-        _assault_die_apply,
-        _assault_die_describe,
-        subject=lambda state: NEUTRAL,
-    )
-)
-
-
 def _tell(n: Narrator, event: Event) -> str | None:
     if isinstance(event, NeutralAssaultRolled):
         tied = ", ".join(n.fighter(f) for f in event.tied)
@@ -615,6 +592,27 @@ def _tell(n: Narrator, event: Event) -> str | None:
     return None
 
 
-register_sentence(NeutralTargetRolled.kind, _tell)
-register_sentence(NeutralAssaultRolled.kind, _tell)
-register_sentence(NeutralDecided.kind, lambda n, event: None)
+def contribute(rules: RulesBuilder) -> None:
+    """The neutral side's dice and their narration (XX-E)."""
+    rules.handler(
+        Handler(
+            "neutral_target_die",
+            _faces,
+            _target_die_apply,
+            _target_die_describe,
+            subject=lambda state: NEUTRAL,
+        )
+    )
+
+    rules.handler(
+        Handler(
+            "neutral_assault_die",
+            _faces,
+            _assault_die_apply,
+            _assault_die_describe,
+            subject=lambda state: NEUTRAL,
+        )
+    )
+    rules.sentence(NeutralTargetRolled.kind, _tell)
+    rules.sentence(NeutralAssaultRolled.kind, _tell)
+    rules.sentence(NeutralDecided.kind, lambda n, event: None)

@@ -13,8 +13,8 @@ may be pushed slightly, II-E-1).
 :func:`table_pursuits` offers: staying in place (a move of 0 cm that keeps the contacts he
 has, docs/rulings.md), one move into contact with each enemy within reach, and a few free
 moves (walk-like destinations within reach that touch no enemy). With no table it is the
-engine's :func:`~confrontation.engine.combat_phase.stay_in_place`. Importing this module
-registers it (:func:`~confrontation.engine.combat_phase.register_pursuits`).
+engine's :func:`~confrontation.engine.combat_phase.stay_in_place`. The ``confede`` ruleset
+uses it (:func:`contribute`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import math
 
 from confrontation.engine.combat_phase import (
     contact_graph,
-    register_pursuits,
     stay_in_place,
 )
 from confrontation.engine.combat_questions import Pursue
@@ -36,6 +35,7 @@ from confrontation.engine.field import (
     movement,
     pass_through,
 )
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import GameState
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import ContactPlacement, in_contact
@@ -169,4 +169,6 @@ def table_pursuits(state: GameState, fighter: str, reach: int) -> list[Pursue]:
     return moves
 
 
-register_pursuits(table_pursuits)
+def contribute(rules: RulesBuilder) -> None:
+    """Pursuits on the table (VII-C-6)."""
+    rules.pursuits(table_pursuits)

@@ -4,7 +4,9 @@ One event per line (:func:`write_log`, :func:`read_log`). The first line is
 :class:`~.events.GameStarted` with the initial state; the players' answers
 (:class:`~.events.ChoiceMade`) and the dice (:class:`~.events.DieRolled`) are the inputs.
 :func:`replay` feeds those inputs to ``step`` again — no random generator — and checks
-that the engine tells the same story as the log.
+that the engine tells the same story as the log. The initial state names the game's rules
+(``state.rules``): reading and replaying a record loads them, so a record replays in a fresh
+process with nothing imported by hand.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from confrontation.engine.events import (
 )
 from confrontation.engine.questions import DieFace
 from confrontation.engine.registry import EngineError
+from confrontation.engine.ruleset import load, rules_named
 from confrontation.engine.state import GameState
 from confrontation.engine.step import start, step
 
@@ -44,15 +47,22 @@ def write_log(events: Iterable[Event], out: IO[str]) -> None:
 
 
 def read_log(lines: Iterable[str]) -> list[Event]:
-    """Read events from JSON lines (blank lines are skipped); a bad line names its number."""
-    events = []
+    """Read events from JSON lines (blank lines are skipped); a bad line names its number.
+
+    The rules the first event (``game_started``) names are loaded before it is decoded:
+    their modules define the records of their plug-ins (a scenario's, its events)."""
+    events: list[Event] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            events.append(event_from_data(json.loads(line)))
-        except (ValueError, TypeError, KeyError) as error:
+            data = json.loads(line)
+            if not events and data.get("kind") == GameStarted.kind:
+                load(rules_named(data["state"]))
+            event = event_from_data(data)
+        except (ValueError, TypeError, KeyError, EngineError) as error:
             raise ValueError(f"game record line {number}: {error}") from None
+        events.append(event)
     return events
 
 

@@ -1,31 +1,25 @@
 """The engine's extension points: question handlers and phase drivers.
 
 - A **handler** answers for one kind of pending question: the legal choices, how a choice
-  changes the state, and how the question reads to a person. Phases, actions and
-  plug-ins register theirs with :func:`register_handler`.
+  changes the state, and how the question reads to a person.
 - A **phase driver** moves the game on while nothing is pending: it either sets the next
-  pending question or die, or moves to another phase. :func:`register_phase` replaces one
-  (the combat phase of chapter VII plugs in this way).
+  pending question or die, or moves to another phase.
 
-Registration happens at import time; tests that add temporary entries use the
-:class:`Registration` returned, as a context manager, to remove them again.
+A game's rules (:class:`~.ruleset.Ruleset`) hold its handlers and drivers; phases, actions
+and plug-ins contribute theirs to a ruleset (``contribute(rules)``), nothing is global.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from confrontation.engine.events import Event
 from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.state import GameState
 
 Transition = tuple[GameState, list[Event]]
 """A new state and the events that led to it."""
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 
 class EngineError(RuntimeError):
@@ -60,57 +54,4 @@ class Handler:
     free: Callable[[GameState, Choice], str | None] | None = None
 
 
-GENERATION = [0]
-"""Bumped by every registration and undo: caches of legal choices (``state.scratch``) are
-valid for one generation of the registries only."""
-
-
-class Registration(Generic[K, V]):
-    """A registry entry; ``with register_...(...):`` removes it again on exit."""
-
-    def __init__(self, table: dict[K, V], key: K, previous: V | None) -> None:
-        self._table = table
-        self._key = key
-        self._previous = previous
-        GENERATION[0] += 1
-
-    def undo(self) -> None:
-        """Restore what the key held before this registration."""
-        GENERATION[0] += 1
-        if self._previous is None:
-            self._table.pop(self._key, None)
-        else:
-            self._table[self._key] = self._previous
-
-    def __enter__(self) -> Registration[K, V]:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.undo()
-
-
-HANDLERS: dict[str, Handler] = {}
 PhaseDriver = Callable[[GameState], Transition]
-DRIVERS: dict[Phase, PhaseDriver] = {}
-
-
-def register_handler(handler: Handler) -> Registration[str, Handler]:
-    """Make ``handler`` answer for questions of its ``kind``."""
-    previous = HANDLERS.get(handler.kind)
-    HANDLERS[handler.kind] = handler
-    return Registration(HANDLERS, handler.kind, previous)
-
-
-def register_phase(phase: Phase, driver: PhaseDriver) -> Registration[Phase, PhaseDriver]:
-    """Make ``driver`` run ``phase`` (replacing the current driver)."""
-    previous = DRIVERS.get(phase)
-    DRIVERS[phase] = driver
-    return Registration(DRIVERS, phase, previous)
-
-
-def handler_for(kind: str) -> Handler:
-    """The handler of a pending question's kind."""
-    try:
-        return HANDLERS[kind]
-    except KeyError:
-        raise EngineError(f"no handler is registered for questions of kind {kind!r}") from None

@@ -25,7 +25,8 @@ from confrontation.dice import FACES, RollOff
 from confrontation.engine.events import Event, RolledOff
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, DieFace, Option, Question
-from confrontation.engine.registry import EngineError, Handler, Transition, register_handler
+from confrontation.engine.registry import EngineError, Handler, Transition
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import GameState, Phase, player_name
 
 KIND = "rolloff_die"
@@ -86,4 +87,6 @@ def _describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question(KIND, None, prompt, options)
 
 
-register_handler(Handler(KIND, _legal, _apply, _describe, subject=_roller))
+def contribute(rules: RulesBuilder) -> None:
+    """The roll-off die (II-A-3)."""
+    rules.handler(Handler(KIND, _legal, _apply, _describe, subject=_roller))

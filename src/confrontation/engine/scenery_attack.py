@@ -42,9 +42,10 @@ from confrontation.engine.combat_state import CombatProgress, DiceOnTable, Scene
 from confrontation.engine.events import Event, TestRaised
 from confrontation.engine.field import field_of, has_field, scenery_of
 from confrontation.engine.frozen import evolve
-from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.narrate import Narrator
 from confrontation.engine.questions import Choice, DieFace, KeepResult, Option, Question, Raise
-from confrontation.engine.registry import EngineError, Handler, Transition, register_handler
+from confrontation.engine.registry import EngineError, Handler, Transition
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import GameState, Pending, SceneryPiece, player_name
 from confrontation.geometry.contact import CONTACT_TOLERANCE_CM
 from confrontation.rules.characteristics import Characteristic, HealthState, current_value
@@ -574,28 +575,6 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question("scenery_attack_raise", player, prompt, options)
 
 
-for _handler in (
-    Handler("attack_scenery", _assign_legal, _assign_apply, _assign_describe),
-    Handler(
-        "scenery_attack_die",
-        _faces,
-        _attack_die_apply,
-        _die_describe("attack test"),
-        subject=_attacker,
-    ),
-    Handler("scenery_attack_raise", _raise_legal, _raise_apply, _raise_describe),
-    Handler(
-        "scenery_damage_die",
-        _faces,
-        _damage_die_apply,
-        _die_describe("damage roll"),
-        subject=_attacker,
-    ),
-):
-    register_handler(_handler)
-del _handler
-
-
 # ---------------------------------------------------------------------------------------------
 # Narration
 # ---------------------------------------------------------------------------------------------
@@ -643,6 +622,26 @@ def _tell(n: Narrator, event: Event) -> str | None:
     return None
 
 
-for _kind in (SceneryAttacksAssigned, SceneryAttackRolled, SceneryDamaged, SceneryDestroyed):
-    register_sentence(_kind.kind, _tell)
-del _kind
+def contribute(rules: RulesBuilder) -> None:
+    """Attacks on scenery: questions and narration."""
+    for handler in (
+        Handler("attack_scenery", _assign_legal, _assign_apply, _assign_describe),
+        Handler(
+            "scenery_attack_die",
+            _faces,
+            _attack_die_apply,
+            _die_describe("attack test"),
+            subject=_attacker,
+        ),
+        Handler("scenery_attack_raise", _raise_legal, _raise_apply, _raise_describe),
+        Handler(
+            "scenery_damage_die",
+            _faces,
+            _damage_die_apply,
+            _die_describe("damage roll"),
+            subject=_attacker,
+        ),
+    ):
+        rules.handler(handler)
+    for kind in (SceneryAttacksAssigned, SceneryAttackRolled, SceneryDamaged, SceneryDestroyed):
+        rules.sentence(kind.kind, _tell)

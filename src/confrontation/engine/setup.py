@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from confrontation.armylists.load import Nation, bundled_nations
 from confrontation.engine.frozen import evolve
 from confrontation.engine.state import (
+    CONFEDE,
     Battleground,
     Card,
     Fighter,
     GameState,
     Phase,
     ProfileSummary,
+    RulesetId,
     SceneryPiece,
     Side,
 )
@@ -65,8 +67,10 @@ def new_game(
     rounds: int = DEFAULT_ROUNDS,
     seed: int = 0,
     nations: Mapping[str, Nation] | None = None,
+    rules: RulesetId = CONFEDE,
 ) -> GameState:
-    """The state before round 1 for ``armies[0]`` (Player 1) and ``armies[1]`` (Player 2).
+    """The state before round 1 for ``armies[0]`` (Player 1) and ``armies[1]`` (Player 2),
+    played with the rules named ``rules`` (``engine.ruleset``).
 
     Card ids are ``p<player>-c<n>`` and fighter ids ``p<player>-c<n>-<k>`` (1-based).
     """
@@ -86,7 +90,7 @@ def new_game(
                 allies=tuple(c.profile.id for c in army.cards if army.is_ally(c.profile)),
             )
         )
-    return game_from_specs(specs, rounds=rounds, seed=seed)
+    return game_from_specs(specs, rounds=rounds, seed=seed, rules=rules)
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,10 @@ class SideSpec:
 
 
 def game_from_specs(
-    specs: Sequence[SideSpec], rounds: int = DEFAULT_ROUNDS, seed: int = 0
+    specs: Sequence[SideSpec],
+    rounds: int = DEFAULT_ROUNDS,
+    seed: int = 0,
+    rules: RulesetId = CONFEDE,
 ) -> GameState:
     """The state before round 1 for two :class:`SideSpec` (ids as in :func:`new_game`).
 
@@ -141,6 +148,7 @@ def game_from_specs(
         profiles=tuple(profiles.values()),
         cards=tuple(cards),
         fighters=tuple(fighters),
+        rules=rules,
     )
 
 

@@ -38,7 +38,6 @@ from confrontation.engine.actions import (
     update,
     with_activation,
 )
-from confrontation.engine.activation import register_action_provider
 from confrontation.engine.events import (
     ActionAnnounced,
     Event,
@@ -67,7 +66,8 @@ from confrontation.engine.questions import (
     Shoot,
     TakeCover,
 )
-from confrontation.engine.registry import Handler, Transition, register_handler
+from confrontation.engine.registry import Handler, Transition
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import (
     ActionInProgress,
     ActionStage,
@@ -301,9 +301,6 @@ def resume(state: GameState) -> Transition:
     return state, events + after
 
 
-actions.register_resume("shoot", resume)
-
-
 def _friends_in_contact(state: GameState, shooter: str, target: str) -> dict[str, float]:
     """VI-B-1: the shooter's fighters in contact with the target, by distance to him."""
     here = field_of(state)
@@ -449,15 +446,18 @@ def chance_to_hit(state: GameState, shooter: str, target: str) -> Fraction:
     return p_hit(aim, None if difficulty is None else difficulty.total)
 
 
-register_action_provider("shooting", ShootingProvider())
-register_handler(
-    Handler(
-        "distribution_die",
-        _faces,
-        _distribution_apply,
-        _distribution_describe,
-        subject=lambda s: s.fighter(action_of(s).fighter).player,
+def contribute(rules: RulesBuilder) -> None:
+    """Shooting (chapter VI): the action, its resume and its questions."""
+    rules.resume("shoot", resume)
+    rules.action_provider("shooting", ShootingProvider())
+    rules.handler(
+        Handler(
+            "distribution_die",
+            _faces,
+            _distribution_apply,
+            _distribution_describe,
+            subject=lambda s: s.fighter(action_of(s).fighter).player,
+        )
     )
-)
-register_handler(Handler("choose_victim", _victim_legal, _victim_apply, _victim_describe))
-register_handler(Handler("take_cover", _cover_legal, _cover_apply, _cover_describe))
+    rules.handler(Handler("choose_victim", _victim_legal, _victim_apply, _victim_describe))
+    rules.handler(Handler("take_cover", _cover_legal, _cover_apply, _cover_describe))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -31,6 +31,25 @@ by the rules (``engine.neutral``). They have no :class:`Side`, deck or score."""
 
 KILLED_LEVELS = 4
 """Four wound levels kill a fighter (II-B-2, II-B-3)."""
+
+
+@dataclass(frozen=True)
+class RulesetId:
+    """The name of a game's rules and its options (``engine.ruleset``): ``confede`` by default.
+
+    The state carries this name, not the rules themselves: :func:`.ruleset.rules_of` finds
+    the rules value from it."""
+
+    name: str = "confede"
+    options: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        extra = ",".join(f"{k}={v}" for k, v in self.options)
+        return f"{self.name}({extra})" if extra else self.name
+
+
+CONFEDE = RulesetId()
+"""The default rules: Confrontation / Conf'fédé as the project plays it."""
 
 
 def player_name(player: int) -> str:
@@ -490,6 +509,8 @@ class GameState:
     deployment: DeploymentProgress | None = None
     scenario: ScenarioRecord | None = None
     winner: int | None = None
+    rules: RulesetId = field(default=CONFEDE, metadata={"omit_default": True})
+    """The rules the game is played with (left out of the JSON when they are the default)."""
 
     @cached_property
     def scratch(self) -> dict[str, Any]:

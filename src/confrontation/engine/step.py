@@ -13,33 +13,13 @@ from fractions import Fraction
 from typing import Protocol
 
 from confrontation.dice import FACES, Roller, SeededRoller
-
-# The phase modules register their handlers and drivers on import.
-from confrontation.engine import (  # noqa: F401
-    activation,
-    combat,
-    combat_phase,
-    deployment,
-    maintenance,
-    movement,
-    neutral,
-    pursuit,
-    rolloff,
-    shooting,
-    strategic,
-)
-from confrontation.engine.ending import WATCHES, watched
+from confrontation.engine import neutral
+from confrontation.engine.ending import watched
 from confrontation.engine.events import ChoiceMade, DieRolled, Event, GameStarted
 from confrontation.engine.frozen import evolve
 from confrontation.engine.questions import Choice, DieFace, Question
-from confrontation.engine.registry import (
-    DRIVERS,
-    GENERATION,
-    EngineError,
-    IllegalChoice,
-    Transition,
-    handler_for,
-)
+from confrontation.engine.registry import EngineError, IllegalChoice, Transition
+from confrontation.engine.ruleset import rules_of
 from confrontation.engine.state import NEUTRAL, GameState, Phase
 from confrontation.engine.views import redact
 
@@ -68,22 +48,22 @@ def is_chance(state: GameState) -> bool:
 def legal(state: GameState) -> list[Choice]:
     """The choices ``step`` accepts now (die faces at a chance step; none once over).
 
-    Computed once per state (``state.scratch``): asking, checking and describing share it.
+    Computed once per state (``state.scratch``): asking, checking and describing share it
+    (the state names its rules, which never change, so the cache needs no key).
     """
     if state.pending is None:
         return []
     cached = state.scratch.get("legal")
-    if cached is None or cached[0] != GENERATION[0]:
-        cached = (GENERATION[0], handler_for(state.pending.kind).legal(state))
-        state.scratch["legal"] = cached
-    return list(cached[1])
+    if cached is None:
+        cached = state.scratch["legal"] = rules_of(state).handler(state.pending.kind).legal(state)
+    return list(cached)
 
 
 def question(state: GameState) -> Question | None:
     """The pending question as a person sees it (None when nothing is pending)."""
     if state.pending is None:
         return None
-    handler = handler_for(state.pending.kind)
+    handler = rules_of(state).handler(state.pending.kind)
     return handler.describe(state, legal(state))
 
 
@@ -97,7 +77,7 @@ def refusal(state: GameState, choice: Choice) -> str | None:
         return "nothing is pending: start the game with start() or it is over"
     if choice in legal(state):
         return None
-    handler = handler_for(pending.kind)
+    handler = rules_of(state).handler(pending.kind)
     if handler.free is not None and pending.player is not None:
         return handler.free(state, choice)
     return f"{choice!r} is not a legal answer to {pending.kind!r}"
@@ -108,7 +88,8 @@ def step(state: GameState, choice: Choice) -> Transition:
     pending = state.pending
     if pending is None:
         raise EngineError("nothing is pending: start the game with start() or it is over")
-    handler = handler_for(pending.kind)
+    rules = rules_of(state)
+    handler = rules.handler(pending.kind)
     if choice not in legal(state):
         refused = refusal(state, choice)
         if refused is not None:
@@ -125,14 +106,15 @@ def step(state: GameState, choice: Choice) -> Transition:
         state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
     events.extend(applied)
-    if WATCHES:  # an immediate victory ends the game before anything else happens
-        ended = watched(state, applied)
+    watches = rules.watches
+    if watches:  # an immediate victory ends the game before anything else happens
+        ended = watched(state, applied, watches)
         if ended is not None:
             return ended[0], events + ended[1]
     state, advanced = advance(state)
     events.extend(advanced)
-    if WATCHES and not is_over(state):
-        ended = watched(state, advanced)
+    if watches and state.phase is not Phase.OVER:
+        ended = watched(state, advanced, watches)
         if ended is not None:
             return ended[0], events + ended[1]
     return state, events
@@ -149,7 +131,7 @@ def advance(state: GameState) -> Transition:
         if state.pending is not None:
             state, driven = neutral.decide(state)
         else:
-            state, driven = DRIVERS[state.phase](state)
+            state, driven = rules_of(state).drivers[state.phase](state)
         events.extend(driven)
         drives += 1
         if drives > MAX_DRIVES:

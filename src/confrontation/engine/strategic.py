@@ -45,11 +45,10 @@ from confrontation.engine.registry import (
     EngineError,
     Handler,
     Transition,
-    register_handler,
-    register_phase,
 )
 from confrontation.engine.rolloff import KIND as ROLLOFF_DIE
 from confrontation.engine.rounddata import load_round_data
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import (
     PLAYERS,
     Fighter,
@@ -383,11 +382,13 @@ def _first_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question("choose_first", player, prompt, options)
 
 
-register_phase(Phase.STRATEGIC, drive)
-register_handler(Handler("place_card", _place_legal, _place_apply, _place_describe))
-register_handler(Handler("tactics_fighter", _fighter_legal, _fighter_apply, _fighter_describe))
-register_handler(
-    Handler("tactics_die", _die_legal, _die_apply, _die_describe, subject=_rolling_player)
-)
-register_handler(Handler("tactics_raise", _raise_legal, _raise_apply, _raise_describe))
-register_handler(Handler("choose_first", _first_legal, _first_apply, _first_describe))
+def contribute(rules: RulesBuilder) -> None:
+    """The strategic phase's driver and questions (IV-A)."""
+    rules.phase(Phase.STRATEGIC, drive)
+    rules.handler(Handler("place_card", _place_legal, _place_apply, _place_describe))
+    rules.handler(Handler("tactics_fighter", _fighter_legal, _fighter_apply, _fighter_describe))
+    rules.handler(
+        Handler("tactics_die", _die_legal, _die_apply, _die_describe, subject=_rolling_player)
+    )
+    rules.handler(Handler("tactics_raise", _raise_legal, _raise_apply, _raise_describe))
+    rules.handler(Handler("choose_first", _first_legal, _first_apply, _first_describe))

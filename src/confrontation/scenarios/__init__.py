@@ -1,8 +1,8 @@
 """Scenarios (III-A-2, chapter XX): scenario files, control of areas, victory points.
 
-Importing this package plugs the basic scenarios' rules into the engine (``engine.ending``
-hooks): any game whose state carries a :class:`~.base.BasicScenario` is scored by them, and a
-record of such a game replays only with this package imported.
+The basic scenarios' rules are part of the ``confede`` ruleset (``basic.contribute``,
+``engine.ruleset``): any game whose state carries a :class:`~.base.BasicScenario` is scored by
+them, and its record replays wherever the ruleset can be built (nothing to import by hand).
 """
 
 from confrontation.scenarios.base import (

@@ -22,19 +22,16 @@ from dataclasses import dataclass
 from confrontation.dice import FACES
 from confrontation.engine import deployment as _deployment  # noqa: F401  (registers its driver)
 from confrontation.engine import strategic as _strategic  # noqa: F401
-from confrontation.engine.ending import register_scoring, register_watch
 from confrontation.engine.events import Event, FighterKilled
-from confrontation.engine.narrate import Narrator, register_sentence
+from confrontation.engine.narrate import Narrator
 from confrontation.engine.outcome import Ending, Termination
 from confrontation.engine.questions import Choice, DieFace, Option, Question
 from confrontation.engine.registry import (
-    DRIVERS,
     Handler,
     PhaseDriver,
     Transition,
-    register_handler,
-    register_phase,
 )
+from confrontation.engine.ruleset import RulesBuilder
 from confrontation.engine.state import NEUTRAL, PLAYERS, GameState, Pending, Phase, player_name
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
@@ -291,19 +288,21 @@ def _tell_targets(narrator: Narrator, event: Event) -> str | None:
     return f"{player_name(event.player)} must kill {names}."
 
 
-register_sentence("area_controlled", _tell_area)
-register_sentence("objective_scored", _tell_scored)
-register_sentence("targets_set", _tell_targets)
-register_handler(
-    Handler(
-        "scenario_draw",
-        lambda s: [DieFace(f) for f in FACES],
-        _draw_apply,
-        _draw_describe,
-        subject=_draw_subject,
+def contribute(rules: RulesBuilder) -> None:
+    """The basic scenarios' rules (III-A-2): draw, scoring, Execution's watch."""
+    rules.sentence("area_controlled", _tell_area)
+    rules.sentence("objective_scored", _tell_scored)
+    rules.sentence("targets_set", _tell_targets)
+    rules.handler(
+        Handler(
+            "scenario_draw",
+            lambda s: [DieFace(f) for f in FACES],
+            _draw_apply,
+            _draw_describe,
+            subject=_draw_subject,
+        )
     )
-)
-for _phase in (Phase.DEPLOYMENT, Phase.STRATEGIC):
-    register_phase(_phase, _with_draw(DRIVERS[_phase]))
-register_scoring("basic-scenarios", score)
-register_watch("execution", watch)
+    for phase in (Phase.DEPLOYMENT, Phase.STRATEGIC):
+        rules.phase(phase, _with_draw(rules.drivers[phase]))
+    rules.scoring("basic-scenarios", score)
+    rules.watch("execution", watch)

@@ -19,7 +19,13 @@ from typing import Any
 
 from confrontation.engine.events import Event
 from confrontation.sim.backends import Backend, LocalBackend
-from confrontation.sim.game import DEFAULT_ARMIES, DEFAULT_SCENARIO, GameConfig, play_game
+from confrontation.sim.game import (
+    DEFAULT_ARMIES,
+    DEFAULT_RULES,
+    DEFAULT_SCENARIO,
+    GameConfig,
+    play_game,
+)
 from confrontation.sim.saved import outcome_of, setup_of
 from confrontation.store.records import GameSetup, Outcome
 
@@ -50,6 +56,7 @@ class GameSpec:
     rounds: int | None = None
     keep_events: bool = False
     agent_options: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+    rules: str = DEFAULT_RULES
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,7 @@ def plan(
     rounds: int | None = None,
     keep_events: bool = False,
     agent_options: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    rules: str = DEFAULT_RULES,
 ) -> list[GameSpec]:
     """The ``games`` games of a batch, with sides and armies alternated (module docstring);
     ``agent_options[i]`` are the options of ``agents[i]``, wherever it plays."""
@@ -93,6 +101,7 @@ def plan(
                 rounds=rounds,
                 keep_events=keep_events,
                 agent_options=(dict(options[seats[0]]), dict(options[seats[1]])),
+                rules=rules,
             )
         )
     return specs
@@ -229,6 +238,7 @@ def config_for(spec: GameSpec) -> GameConfig:
         seed=spec.seed,
         rounds=spec.rounds,
         agent_options=(dict(spec.agent_options[0]), dict(spec.agent_options[1])),
+        rules=spec.rules,
     )
 
 

@@ -21,8 +21,9 @@ from confrontation.dice import Roller
 from confrontation.engine.events import Event, GameEnded, GameStarted
 from confrontation.engine.field import base_of
 from confrontation.engine.outcome import Outcome
+from confrontation.engine.ruleset import known_rulesets
 from confrontation.engine.setup import new_game, on_battlefield
-from confrontation.engine.state import GameState
+from confrontation.engine.state import CONFEDE, GameState, RulesetId
 from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
 from confrontation.engine.views import redact
 from confrontation.model.army import Army
@@ -33,6 +34,7 @@ DEFAULT_SCENARIO = "conquest"
 DEFAULT_ARMIES: tuple[str, str] = ("akkylannie-crusade", "bran-o-kor-horde")
 """Two bundled demo armies of different nations and equal points (Griffin and Jackal, 250 AP)."""
 DEFAULT_AGENTS: tuple[str, str] = ("greedy", "greedy")
+DEFAULT_RULES = CONFEDE.name
 
 
 class GameSetupError(ValueError):
@@ -45,7 +47,8 @@ class GameConfig:
 
     ``scenario``: a bundled id or a scenario file, with an optional ``:variation``;
     ``armies``: two army files or bundled army ids (Player 1 first); ``agents``: two agent
-    names for ``agents.make``; ``rounds`` overrides the scenario's round limit.
+    names for ``agents.make``; ``rounds`` overrides the scenario's round limit; ``rules`` names
+    the ruleset (``engine.ruleset``, one of :func:`~.ruleset.known_rulesets`).
     """
 
     scenario: str = DEFAULT_SCENARIO
@@ -54,6 +57,7 @@ class GameConfig:
     seed: int = 0
     rounds: int | None = None
     agent_options: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+    rules: str = DEFAULT_RULES
 
 
 @dataclass(frozen=True)
@@ -141,7 +145,11 @@ def initial_state(config: GameConfig) -> tuple[GameState, Scenario, tuple[Army, 
     if config.rounds is not None and config.rounds < 1:
         raise GameSetupError(f"a game lasts at least one round, not {config.rounds}")
     rounds = config.rounds if config.rounds is not None else scenario.rounds
-    state = new_game(armies, rounds=rounds, seed=config.seed)
+    if config.rules not in known_rulesets():
+        known = ", ".join(known_rulesets())
+        raise GameSetupError(f"unknown rules {config.rules!r} (rules: {known})")
+    rules = RulesetId(config.rules)
+    state = new_game(armies, rounds=rounds, seed=config.seed, rules=rules)
     state = on_battlefield(
         state, scenario.table, split=scenario.split, scenery_count=scenario.scenery
     )

@@ -17,6 +17,7 @@ from typing import Any
 from confrontation.armylists.load import LoadError
 from confrontation.engine.events import Event
 from confrontation.sim.game import (
+    DEFAULT_RULES,
     GameConfig,
     GameResult,
     GameSetupError,
@@ -52,6 +53,7 @@ def setup_of(config: GameConfig) -> GameSetup:
         "seed": config.seed,
         "rounds": config.rounds,
         "agent_options": [dict(o) for o in config.agent_options],
+        "rules": config.rules,
     }
     return GameSetup(
         scenario=config.scenario,
@@ -98,6 +100,7 @@ def config_of(setup: GameSetup) -> Iterator[GameConfig]:
             seed=int(options.get("seed", setup.seed)),
             rounds=options.get("rounds"),
             agent_options=(dict(agent_options[0]), dict(agent_options[1])),
+            rules=str(options.get("rules", DEFAULT_RULES)),
         )
 
 
