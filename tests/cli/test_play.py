@@ -28,7 +28,13 @@ def test_json_document_follows_the_issue_schema() -> None:
     code, out, _ = play("--seed", "11", "--json", *QUICK)
     assert code == 0
     doc = json.loads(out)
-    assert list(doc) == ["scenario", "seed", "rounds", "winner", "players", "fighters", "events"]
+    assert list(doc) == [
+        "scenario", "seed", "rounds", "winner", "players", "fighters", "events", "outcome"
+    ]  # fmt: skip
+    outcome = doc["outcome"]
+    assert outcome["termination"] == "rounds_played" and outcome["reason"] == "all rounds played"
+    expected = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[doc["winner"]]
+    assert outcome["result"] == expected
     assert (doc["scenario"], doc["seed"], doc["rounds"]) == ("Conquest", 11, 1)
     assert doc["winner"] in (0, 1, None)
     assert isinstance(doc["events"], int) and doc["events"] > 0

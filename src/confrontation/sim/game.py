@@ -315,4 +315,11 @@ def result_document(result: GameResult) -> dict[str, Any]:
         ],
         "fighters": fighters,
         "events": len(result.events),
+        "outcome": None
+        if result.outcome is None
+        else {
+            "termination": result.outcome.termination.name.lower(),
+            "reason": result.outcome.reason,
+            "result": result.outcome.result(),
+        },
     }
