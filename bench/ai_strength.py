@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from confrontation.agents.spec import parse_agent_spec
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import Agent
 from confrontation.sim.game import GameConfig, play_game
 

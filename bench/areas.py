@@ -13,9 +13,9 @@ from __future__ import annotations
 import argparse
 
 from confrontation.agents.spec import parse_agent_spec
-from confrontation.engine.field import field_of
-from confrontation.engine.state import GameState
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import game_roller
+from confrontation.engine.table.field import field_of
 from confrontation.scenarios.control import control, scenario_of
 from confrontation.sim.game import GameConfig, play_on, play_until
 

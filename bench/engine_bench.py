@@ -18,11 +18,11 @@ import chess
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.armylists.load import bundled_catalog
 from confrontation.dice import SeededRoller
-from confrontation.engine.events import PhaseEnded
-from confrontation.engine.registry import Transition
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, summarise
-from confrontation.engine.state import GameState, MaintenanceProgress, Phase, ProfileSummary
+from confrontation.engine.core.events import PhaseEnded
+from confrontation.engine.core.registry import Transition
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import GameState, MaintenanceProgress, Phase, ProfileSummary
+from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, summarise
 from confrontation.engine.step import game_roller, is_chance, is_over, question, start, step
 
 SECONDS = 5.0

@@ -20,7 +20,7 @@ import copy
 import time
 
 from confrontation.agents.spec import parse_agent_spec
-from confrontation.engine.state import GameState
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import game_roller
 from confrontation.sim.game import GameConfig, play_on, play_until
 

@@ -44,8 +44,8 @@ from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import MctsAgent, _assaults, ranked_assaults
 from confrontation.agents.spec import parse_agent_spec
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.state import GameState
 from confrontation.sim.game import GameConfig
 from recorded import Position, questions_met
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import Agent
 from confrontation.sim.game import GameConfig, play_game
 

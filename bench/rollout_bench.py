@@ -5,7 +5,7 @@
 The positions are the dice allocations (VII-C-1) met in a seeded greedy-vs-greedy game
 (Conquest, Lion Vanguard mirror); from each, greedy players and seeded dice play the combat
 to its end, as the search's rollouts do. Two ways, alternated ``--rounds`` times in the same
-run: the engine as it is (``engine.frozen.evolve`` copies a record's fields) and the reference,
+run: the engine as it is (``engine.core.frozen.evolve`` copies a record's fields) and the reference,
 the same engine with ``dataclasses.replace`` put back in every engine module. Prints engine
 steps per CPU second for both and the ratio.
 """
@@ -21,10 +21,10 @@ from collections.abc import Callable
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import MctsAgent, _fight_of
 from confrontation.dice import SeededRoller
-from confrontation.engine import frozen
-from confrontation.engine.combat_phase import stay_in_place
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.state import GameState
+from confrontation.engine.combat.phase import stay_in_place
+from confrontation.engine.core import frozen
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import GameState
 from confrontation.sim.game import GameConfig
 from recorded import questions_met
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from confrontation.armylists.load import bundled_catalog
-from confrontation.engine.events import Event, GameStarted, PhaseEnded, RoundStarted
-from confrontation.engine.questions import (
+from confrontation.engine.core.events import Event, GameStarted, PhaseEnded, RoundStarted
+from confrontation.engine.core.questions import (
     Choice,
     ChooseFirst,
     DieFace,
@@ -18,16 +18,22 @@ from confrontation.engine.questions import (
     PlayTop,
     Question,
 )
-from confrontation.engine.registry import Handler, PhaseDriver, Transition
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place, summarise
-from confrontation.engine.state import (
+from confrontation.engine.core.registry import Handler, PhaseDriver, Transition
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import (
     NEUTRAL,
     GameState,
     MaintenanceProgress,
     Phase,
     ProfileSummary,
     SceneryPiece,
+)
+from confrontation.engine.setup.game import (
+    SideSpec,
+    game_from_specs,
+    on_battlefield,
+    place,
+    summarise,
 )
 from confrontation.engine.step import (
     Agent,

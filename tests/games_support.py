@@ -9,11 +9,11 @@ from pathlib import Path
 
 from confrontation.agents.random import RandomAgent
 from confrontation.armylists.load import bundled_catalog
-from confrontation.engine.events import Event
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, summarise
-from confrontation.engine.state import GameState
+from confrontation.engine.core.events import Event
+from confrontation.engine.core.state import GameState
+from confrontation.engine.core.views import redact
+from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, summarise
 from confrontation.engine.step import game_roller, is_over, question, roll, start, step
-from confrontation.engine.views import redact
 from confrontation.store import ArmyCopy, GameSetup, Outcome
 
 

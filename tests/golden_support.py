@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from confrontation.agents.spec import parse_agent_spec
-from confrontation.engine.events import Event
-from confrontation.engine.narrate import narrate
+from confrontation.engine.core.events import Event
+from confrontation.engine.core.narrate import narrate
 from confrontation.engine.record import event_line, read_log, write_log
 from confrontation.sim.game import GameConfig, GameResult, play_game, result_document
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from confrontation.engine.events import GameEnded
+from confrontation.engine.core.events import GameEnded
 from confrontation.engine.record import replay
 from golden_support import (
     GoldenGame,

@@ -10,11 +10,11 @@ import pytest
 
 from confrontation.agents.random import RandomAgent
 from confrontation.dice import SeededRoller
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.setup import SideSpec, game_from_specs
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.state import GameState
+from confrontation.engine.core.views import redact
+from confrontation.engine.setup.game import SideSpec, game_from_specs
 from confrontation.engine.step import Agent, is_over, question, roll, start, step
-from confrontation.engine.views import redact
 from confrontation.sim.game import GameConfig, initial_state, play_game
 from engine_support import fighter, plugged
 

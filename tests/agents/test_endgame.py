@@ -14,10 +14,10 @@ from shapely.geometry import Point
 from confrontation.agents import endgame
 from confrontation.agents.greedy import GreedyAgent, area_shape
 from confrontation.agents.mcts import WIN, MctsAgent, outcome
-from confrontation.engine.combat_phase import stay_in_place
-from confrontation.engine.questions import Choice, ChooseFirst, Place, PlaceCard, Question
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.combat.phase import stay_in_place
+from confrontation.engine.core.questions import Choice, ChooseFirst, Place, PlaceCard, Question
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import GameState, Phase
 from confrontation.engine.step import game_roller, is_over, step
 from confrontation.scenarios.control import scenario_of
 from confrontation.sim.game import GameConfig, play_on, play_until

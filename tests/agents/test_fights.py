@@ -11,10 +11,10 @@ from positions import position_in_game
 from confrontation.agents.assess import blow_of, hit_value
 from confrontation.agents.fights import exchange, opponents
 from confrontation.agents.mcts import MctsAgent, _assaults
-from confrontation.engine.combat_phase import stay_in_place
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.combat.phase import stay_in_place
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import GameState, Phase
 from confrontation.engine.step import is_over, step
 
 

@@ -6,8 +6,8 @@ import pytest
 from positions import HERO, PEASANT, duel_game, first_question, held_in_contact
 
 from confrontation.agents.greedy import GreedyAgent
-from confrontation.engine.combat_questions import AllocateDice, Defend
-from confrontation.engine.questions import Announce, Raise, Shoot
+from confrontation.engine.combat.questions import AllocateDice, Defend
+from confrontation.engine.core.questions import Announce, Raise, Shoot
 from confrontation.engine.step import question, step
 from engine_support import activate, fighter, skirmish
 
@@ -85,7 +85,7 @@ def test_shoots_the_target_in_range_not_the_one_beyond_it() -> None:
 @pytest.mark.rule("II-A-1")
 def test_raises_while_failing_and_keeps_once_through() -> None:
     from confrontation.agents.greedy import _raise_to
-    from confrontation.engine.questions import KeepResult
+    from confrontation.engine.core.questions import KeepResult
 
     assert _raise_to(7, 9) == Raise()
     assert _raise_to(9, 9) == KeepResult()

@@ -14,11 +14,11 @@ from positions import decision_states
 from rich.console import Console
 
 from confrontation.agents.human import HumanAgent, HumanQuit
-from confrontation.engine.field import field_of
-from confrontation.engine.movement import turned
-from confrontation.engine.questions import AnnouncementsDone, Place, Question, Walk
-from confrontation.engine.state import GameState
+from confrontation.engine.actions.movement import turned
+from confrontation.engine.core.questions import AnnouncementsDone, Place, Question, Walk
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import question, refusal, step
+from confrontation.engine.table.field import field_of
 from engine_support import activate, answer, fighter, skirmish
 
 

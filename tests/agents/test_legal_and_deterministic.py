@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from positions import decision_states
 
 from confrontation.agents import make
-from confrontation.engine.views import redact
+from confrontation.engine.core.views import redact
 from confrontation.sim.game import GameConfig, play_game
 
 SEEDS = (11, 12)

@@ -12,11 +12,17 @@ from positions import duel_game, first_question, held_in_contact, position_in_ga
 from confrontation.agents.assess import charge_reach, gap
 from confrontation.agents.greedy import GreedyAgent
 from confrontation.agents.mcts import KeyedDice, MctsAgent, _assaults, _within_reach
-from confrontation.engine.combat_phase import stay_in_place
-from confrontation.engine.combat_questions import Defend
-from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.combat.phase import stay_in_place
+from confrontation.engine.combat.questions import Defend
+from confrontation.engine.core.questions import (
+    Announce,
+    AnnouncementsDone,
+    Choice,
+    DieFace,
+    Question,
+)
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import GameState, Phase
 from confrontation.engine.step import is_over, step
 
 PAIR = (("p1-c1-1", "p2-c1-1"),)

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from confrontation.cli import app
-from confrontation.engine.narrate import narrate
+from confrontation.engine.core.narrate import narrate
 from confrontation.store import open_store
 from games_support import outcome, play, setup
 

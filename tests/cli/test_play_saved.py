@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from confrontation.agents.random import RandomAgent
 from confrontation.cli import app
+from confrontation.engine.core.state import state_to_json
 from confrontation.engine.record import replay
-from confrontation.engine.state import state_to_json
 from confrontation.store import FINISHED, INTERRUPTED, open_store
 from games_support import small_armies
 

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from confrontation.agents.random import RandomAgent
 from confrontation.cli import app
-from confrontation.engine.events import GameStarted, MarkersRemoved
-from confrontation.engine.registry import Transition
-from confrontation.engine.ruleset import RULESETS, Ruleset, register_ruleset, ruleset
-from confrontation.engine.state import GameState, RulesetId
+from confrontation.engine.core.events import GameStarted, MarkersRemoved
+from confrontation.engine.core.registry import Transition
+from confrontation.engine.core.ruleset import RULESETS, Ruleset, register_ruleset, ruleset
+from confrontation.engine.core.state import GameState, RulesetId
 from confrontation.sim.game import GameConfig, GameSetupError, initial_state
 from confrontation.store import FINISHED, INTERRUPTED, open_store
 from games_support import small_armies

@@ -13,15 +13,15 @@ import pytest
 from confrontation.agents.random import RandomAgent
 from confrontation.armylists.load import bundled_catalog
 from confrontation.dice import SeededRoller
-from confrontation.engine import combat_events as ce
-from confrontation.engine.combat_questions import Pursue
-from confrontation.engine.events import CardsWithdrawn, Event, GameStarted, PhaseStarted
-from confrontation.engine.narrate import narrate
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat.questions import Pursue
+from confrontation.engine.core.events import CardsWithdrawn, Event, GameStarted, PhaseStarted
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.state import GameState, state_from_json, state_to_json
+from confrontation.engine.core.views import redact
 from confrontation.engine.record import replay
-from confrontation.engine.setup import SideSpec, game_from_specs, summarise
-from confrontation.engine.state import GameState, state_from_json, state_to_json
+from confrontation.engine.setup.game import SideSpec, game_from_specs, summarise
 from confrontation.engine.step import is_over, question, roll, start, step
-from confrontation.engine.views import redact
 from engine_support import plugged
 
 

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confrontation.engine.events import Charged, Engaged, Event, Moved
-from confrontation.engine.field import destinations, field_of
-from confrontation.engine.questions import Question
+from confrontation.engine.core.events import Charged, Engaged, Event, Moved
+from confrontation.engine.core.questions import Question
+from confrontation.engine.core.state import GameState, state_from_json, state_to_json
 from confrontation.engine.record import replay
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place
-from confrontation.engine.state import GameState, state_from_json, state_to_json
+from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, place
 from confrontation.engine.step import start
+from confrontation.engine.table.field import destinations, field_of
 from confrontation.geometry.bases import max_enemies_in_contact
 from confrontation.geometry.measure import distance, wholly_within
 from engine_support import KindAgent, fighter, passing_combat_phase, play_out, profile

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import ScriptedRoller, SeededRoller
-from confrontation.engine.events import (
+from confrontation.engine.core.events import (
     ActivationEnded,
     CardRevealed,
     ChoiceMade,
@@ -24,8 +24,8 @@ from confrontation.engine.events import (
     GameStarted,
     RoundStarted,
 )
-from confrontation.engine.narrate import narrate
-from confrontation.engine.questions import (
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.questions import (
     Choice,
     DieFace,
     EndActivation,
@@ -33,12 +33,12 @@ from confrontation.engine.questions import (
     PlayTop,
     Question,
 )
+from confrontation.engine.core.registry import EngineError, IllegalChoice, Transition
+from confrontation.engine.core.state import Activation, GameState, Phase, ProfileSummary
+from confrontation.engine.core.views import redact
 from confrontation.engine.record import ReplayMismatch, read_log, replay, write_log
-from confrontation.engine.registry import EngineError, IllegalChoice, Transition
-from confrontation.engine.setup import SideSpec, game_from_specs
-from confrontation.engine.state import Activation, GameState, Phase, ProfileSummary
+from confrontation.engine.setup.game import SideSpec, game_from_specs
 from confrontation.engine.step import is_chance, legal, outcomes, question, roll, run, start, step
-from confrontation.engine.views import redact
 from engine_support import plugged
 
 

@@ -9,11 +9,11 @@ import pytest
 
 from confrontation.agents.random import RandomAgent
 from confrontation.armylists.load import bundled_army_files, load_army
-from confrontation.engine.codec import decode, encode
-from confrontation.engine.events import Event, event_from_data, event_to_data
-from confrontation.engine.questions import Choice, PlaceCard, TacticsFighter
-from confrontation.engine.setup import new_game
-from confrontation.engine.state import GameState, state_from_json, state_to_json
+from confrontation.engine.core.codec import decode, encode
+from confrontation.engine.core.events import Event, event_from_data, event_to_data
+from confrontation.engine.core.questions import Choice, PlaceCard, TacticsFighter
+from confrontation.engine.core.state import GameState, state_from_json, state_to_json
+from confrontation.engine.setup.game import new_game
 from confrontation.engine.step import run
 
 

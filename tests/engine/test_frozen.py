@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from confrontation.engine.frozen import evolve
+from confrontation.engine.core.frozen import evolve
 from confrontation.sim.game import GameConfig, initial_state
 
 

@@ -1,4 +1,4 @@
-"""Melees and their separation into combats (engine/melee.py, VII-A)."""
+"""Melees and their separation into combats (engine/core/melee.py, VII-A)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from confrontation.dice import ScriptedRoller
-from confrontation.engine.melee import (
+from confrontation.engine.core.melee import (
     Combat,
     combat_of,
     contact_limit_problems,

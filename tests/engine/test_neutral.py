@@ -11,26 +11,19 @@ import pytest
 
 from confrontation.agents.random import RandomAgent
 from confrontation.dice import SeededRoller
-from confrontation.engine import combat_events as ce
-from confrontation.engine.combat_phase import PursueFirst
-from confrontation.engine.combat_questions import (
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat.phase import PursueFirst
+from confrontation.engine.combat.questions import (
     AllocateDice,
     Defend,
     MakeAttack,
     NameFighter,
     Pursue,
 )
-from confrontation.engine.events import Event, GameStarted, RolledOff
-from confrontation.engine.narrate import narrate
-from confrontation.engine.neutral import (
-    NeutralSpec,
-    NeutralTargetRolled,
-    add_neutrals,
-)
-from confrontation.engine.questions import Choice, DieFace, KeepResult
-from confrontation.engine.record import replay
-from confrontation.engine.setup import SideSpec, game_from_specs
-from confrontation.engine.state import (
+from confrontation.engine.core.events import Event, GameStarted, RolledOff
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.questions import Choice, DieFace, KeepResult
+from confrontation.engine.core.state import (
     NEUTRAL,
     GameState,
     Phase,
@@ -38,8 +31,15 @@ from confrontation.engine.state import (
     state_from_json,
     state_to_json,
 )
+from confrontation.engine.core.views import redact
+from confrontation.engine.neutral import (
+    NeutralSpec,
+    NeutralTargetRolled,
+    add_neutrals,
+)
+from confrontation.engine.record import replay
+from confrontation.engine.setup.game import SideSpec, game_from_specs
 from confrontation.engine.step import advance, is_over, legal, question, roll, start, step
-from confrontation.engine.views import redact
 from confrontation.rules.combat import draw_groups
 from engine_support import only, plugged
 

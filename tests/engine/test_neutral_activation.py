@@ -12,7 +12,8 @@ from typing import TypeVar
 
 import pytest
 
-from confrontation.engine.events import (
+from confrontation.engine.combat.scenery_attack import AttackScenery, SceneryAttacksAssigned
+from confrontation.engine.core.events import (
     ActionAnnounced,
     AssaultFellShort,
     CardRevealed,
@@ -22,15 +23,7 @@ from confrontation.engine.events import (
     Moved,
     PhaseEnded,
 )
-from confrontation.engine.field import field_of
-from confrontation.engine.neutral import (
-    NeutralAssaultRolled,
-    NeutralDecided,
-    NeutralSpec,
-    add_neutrals,
-    nearest_enemies,
-)
-from confrontation.engine.questions import (
+from confrontation.engine.core.questions import (
     AnnouncementsDone,
     Choice,
     DieFace,
@@ -38,11 +31,18 @@ from confrontation.engine.questions import (
     PlayTop,
     Question,
 )
+from confrontation.engine.core.state import NEUTRAL, GameState, Phase, SceneryPiece
+from confrontation.engine.neutral import (
+    NeutralAssaultRolled,
+    NeutralDecided,
+    NeutralSpec,
+    add_neutrals,
+    nearest_enemies,
+)
 from confrontation.engine.record import replay
-from confrontation.engine.scenery_attack import AttackScenery, SceneryAttacksAssigned
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield
-from confrontation.engine.state import NEUTRAL, GameState, Phase, SceneryPiece
+from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield
 from confrontation.engine.step import is_chance, legal, start, step
+from confrontation.engine.table.field import field_of
 from engine_support import KindAgent, fighter, play_out, skirmish
 
 P1, P2, BEAST = "p1-c1-1", "p2-c1-1", "n-c1-1"

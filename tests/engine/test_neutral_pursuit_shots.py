@@ -11,15 +11,15 @@ from typing import TypeVar
 
 import pytest
 
-from confrontation.engine.combat_phase import PursueFirst
-from confrontation.engine.combat_questions import AllocateDice, MakeAttack, NameFighter, Pursue
-from confrontation.engine.events import Event, ShotHit, Wounded
-from confrontation.engine.field import field_of
+from confrontation.engine.combat.phase import PursueFirst
+from confrontation.engine.combat.questions import AllocateDice, MakeAttack, NameFighter, Pursue
+from confrontation.engine.core.events import Event, ShotHit, Wounded
+from confrontation.engine.core.questions import AnnouncementsDone, Choice, DieFace, Shoot
+from confrontation.engine.core.state import NEUTRAL, GameState, Phase, ProfileSummary
 from confrontation.engine.neutral import NeutralSpec, add_neutrals
-from confrontation.engine.questions import AnnouncementsDone, Choice, DieFace, Shoot
-from confrontation.engine.setup import SideSpec, game_from_specs
-from confrontation.engine.state import NEUTRAL, GameState, Phase, ProfileSummary
+from confrontation.engine.setup.game import SideSpec, game_from_specs
 from confrontation.engine.step import advance, legal, question, step
+from confrontation.engine.table.field import field_of
 from engine_support import activate, answer, fighter, plugged, profile, skirmish
 
 JACKAL, CLONE, SENTINEL, ANIMAL = "p1-c1-1", "p2-c1-1", "p2-c2-1", "n-c1-1"

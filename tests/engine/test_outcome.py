@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from confrontation.engine.events import GameEnded
-from confrontation.engine.outcome import Outcome, Termination
+from confrontation.engine.core.events import GameEnded
+from confrontation.engine.core.outcome import Outcome, Termination
 from confrontation.engine.record import event_line, read_log
 
 EXECUTED = Outcome(Termination.EXECUTION, 0, (1, 0), "Player 1 has killed his target")

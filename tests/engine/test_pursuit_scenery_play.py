@@ -11,14 +11,14 @@ import pytest
 
 from confrontation.agents.random import RandomAgent
 from confrontation.dice import SeededRoller
-from confrontation.engine import combat_events as ce
-from confrontation.engine import scenery_attack as sa
-from confrontation.engine.events import Event
-from confrontation.engine.field import field_of
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat import scenery_attack as sa
+from confrontation.engine.core.events import Event
+from confrontation.engine.core.state import GameState, Phase, SceneryPiece
+from confrontation.engine.core.views import redact
 from confrontation.engine.record import replay
-from confrontation.engine.state import GameState, Phase, SceneryPiece
 from confrontation.engine.step import is_chance, legal, question, roll, start, step
-from confrontation.engine.views import redact
+from confrontation.engine.table.field import field_of
 from confrontation.rules.combat import load_structure_points, pursuit_distance
 from confrontation.rules.wounds import WoundResult
 from engine_support import profile, skirmish

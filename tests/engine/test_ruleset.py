@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import confrontation
-from confrontation.engine.events import Event, MarkersRemoved
-from confrontation.engine.frozen import evolve
-from confrontation.engine.registry import EngineError, Transition
-from confrontation.engine.ruleset import (
+from confrontation.engine.core.events import Event, MarkersRemoved
+from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.registry import EngineError, Transition
+from confrontation.engine.core.ruleset import (
     RULESETS,
     Ruleset,
     register_ruleset,
@@ -23,9 +23,15 @@ from confrontation.engine.ruleset import (
     ruleset,
     with_rules,
 )
-from confrontation.engine.state import CONFEDE, GameState, RulesetId, state_from_json, state_to_json
+from confrontation.engine.core.state import (
+    CONFEDE,
+    GameState,
+    RulesetId,
+    state_from_json,
+    state_to_json,
+)
+from confrontation.engine.core.views import redact
 from confrontation.engine.step import game_roller, is_over, question, roll, start, step
-from confrontation.engine.views import redact
 from confrontation.sim.game import GameConfig, initial_state, make_players
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from confrontation.engine.codec import encode
-from confrontation.engine.combat_state import AttackStage, FightStage
-from confrontation.engine.events import ChoiceMade, DieRolled, GameStarted
-from confrontation.engine.questions import DieFace
-from confrontation.engine.state import (
+from confrontation.engine.core.codec import encode
+from confrontation.engine.core.combat_state import AttackStage, FightStage
+from confrontation.engine.core.events import ChoiceMade, DieRolled, GameStarted
+from confrontation.engine.core.questions import DieFace
+from confrontation.engine.core.state import (
     ActionStage,
     Activation,
     ActivationStage,

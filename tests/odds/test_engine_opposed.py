@@ -28,9 +28,9 @@ from typer.testing import CliRunner
 from confrontation.armylists.load import bundled_catalog
 from confrontation.cli import app
 from confrontation.dice import SeededRoller, standing
-from confrontation.engine import combat_events as ce
-from confrontation.engine.events import Event, TacticsRolled
-from confrontation.engine.questions import (
+from confrontation.engine.combat import events as ce
+from confrontation.engine.core.events import Event, TacticsRolled
+from confrontation.engine.core.questions import (
     Choice,
     DieFace,
     KeepResult,
@@ -38,8 +38,8 @@ from confrontation.engine.questions import (
     Raise,
     TacticsFighter,
 )
-from confrontation.engine.setup import SideSpec, game_from_specs, summarise
-from confrontation.engine.state import GameState, Phase, ProfileSummary
+from confrontation.engine.core.state import GameState, Phase, ProfileSummary
+from confrontation.engine.setup.game import SideSpec, game_from_specs, summarise
 from confrontation.engine.step import advance, is_chance, legal, step
 from confrontation.odds.combat import Fighter, initial_state, initiative_odds
 from confrontation.rules.characteristics import HealthState

@@ -17,14 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from confrontation.engine import combat_events as ce
-from confrontation.engine import scenery_attack as sa
-from confrontation.engine.combat_questions import AllocateDice, NameFighter
-from confrontation.engine.events import PhaseEnded
-from confrontation.engine.field import field_of
-from confrontation.engine.narrate import narrate
-from confrontation.engine.questions import KeepResult, Raise
-from confrontation.engine.state import (
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat import scenery_attack as sa
+from confrontation.engine.combat.questions import AllocateDice, NameFighter
+from confrontation.engine.core.events import PhaseEnded
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.questions import KeepResult, Raise
+from confrontation.engine.core.state import (
     GameState,
     Phase,
     ProfileSummary,
@@ -33,6 +32,7 @@ from confrontation.engine.state import (
     state_to_json,
 )
 from confrontation.engine.step import legal
+from confrontation.engine.table.field import field_of
 from engine_support import Script, fighter, only, profile, skirmish
 
 CONSCRIPT = "p1-c1-1"

@@ -21,23 +21,16 @@ import math
 
 import pytest
 
-from confrontation.engine.combat_questions import AllocateDice, NameFighter, Pursue
-from confrontation.engine.contact_limits import (
-    ContactLimitError,
-    limit_of,
-    position_problems,
-)
-from confrontation.engine.events import (
+from confrontation.engine.combat.pursuit import table_pursuits
+from confrontation.engine.combat.questions import AllocateDice, NameFighter, Pursue
+from confrontation.engine.core.events import (
     ActionAnnounced,
     AssaultFellShort,
     Charged,
     Engaged,
     Event,
 )
-from confrontation.engine.field import field_of
-from confrontation.engine.neutral import NeutralSpec, add_neutrals
-from confrontation.engine.pursuit import table_pursuits
-from confrontation.engine.questions import (
+from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
@@ -47,9 +40,16 @@ from confrontation.engine.questions import (
     Place,
     PlayTop,
 )
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield, place
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.core.state import GameState, Phase
+from confrontation.engine.neutral import NeutralSpec, add_neutrals
+from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, place
 from confrontation.engine.step import advance, is_chance, legal, start
+from confrontation.engine.table.contact_limits import (
+    ContactLimitError,
+    limit_of,
+    position_problems,
+)
+from confrontation.engine.table.field import field_of
 from confrontation.geometry.contact import in_contact
 from engine_support import activate, answer, fighter, only, skirmish
 

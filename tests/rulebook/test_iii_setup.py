@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from confrontation.agents.random import RandomAgent
-from confrontation.engine.events import (
+from confrontation.engine.core.events import (
     Deployed,
     Event,
     PhaseStarted,
@@ -17,7 +17,13 @@ from confrontation.engine.events import (
     SceneryLaid,
     ZoneChosen,
 )
-from confrontation.engine.field import (
+from confrontation.engine.core.questions import ChooseZone, Place, PutInReserve
+from confrontation.engine.core.registry import IllegalChoice
+from confrontation.engine.core.state import GameState, Phase, SceneryPiece
+from confrontation.engine.record import replay
+from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield
+from confrontation.engine.step import is_chance, legal, question, start, step
+from confrontation.engine.table.field import (
     base_of,
     can_deploy,
     deployment_spots,
@@ -25,12 +31,6 @@ from confrontation.engine.field import (
     field_of,
     scenery_of,
 )
-from confrontation.engine.questions import ChooseZone, Place, PutInReserve
-from confrontation.engine.record import replay
-from confrontation.engine.registry import IllegalChoice
-from confrontation.engine.setup import SideSpec, game_from_specs, on_battlefield
-from confrontation.engine.state import GameState, Phase, SceneryPiece
-from confrontation.engine.step import is_chance, legal, question, start, step
 from confrontation.geometry.measure import wholly_within
 from confrontation.geometry.scenery import layout_problems
 from engine_support import fighter

@@ -11,7 +11,7 @@ import io
 
 import pytest
 
-from confrontation.engine.events import (
+from confrontation.engine.core.events import (
     ActivationEnded,
     CardPlacedInReserve,
     CardRefused,
@@ -27,9 +27,8 @@ from confrontation.engine.events import (
     TacticsRolled,
     TacticsTied,
 )
-from confrontation.engine.maintenance import step_names
-from confrontation.engine.narrate import narrate
-from confrontation.engine.questions import (
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.questions import (
     Choice,
     ChooseFirst,
     DieFace,
@@ -44,12 +43,13 @@ from confrontation.engine.questions import (
     Refuse,
     TacticsFighter,
 )
+from confrontation.engine.core.registry import IllegalChoice, Transition
+from confrontation.engine.core.state import GameState, Pending, Phase, ProfileSummary
 from confrontation.engine.record import event_line, read_log, replay
-from confrontation.engine.registry import IllegalChoice, Transition
-from confrontation.engine.setup import SideSpec, game_from_specs
-from confrontation.engine.state import GameState, Pending, Phase, ProfileSummary
+from confrontation.engine.round.maintenance import step_names
+from confrontation.engine.round.strategic import tactics_candidates
+from confrontation.engine.setup.game import SideSpec, game_from_specs
 from confrontation.engine.step import legal, start, step
-from confrontation.engine.strategic import tactics_candidates
 from engine_support import only, plugged
 
 
@@ -575,8 +575,8 @@ def test_stunned_charged_and_defence_markers_are_removed_last() -> None:
 
 @pytest.mark.rule("IV-D")
 def test_a_maintenance_hook_may_ask_a_question_and_the_phase_resumes() -> None:
-    from confrontation.engine.questions import Option, Question
-    from confrontation.engine.registry import Handler
+    from confrontation.engine.core.questions import Option, Question
+    from confrontation.engine.core.registry import Handler
 
     order: list[str] = []
 

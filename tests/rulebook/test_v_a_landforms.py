@@ -22,9 +22,9 @@ import math
 import pytest
 
 from confrontation.agents.greedy import _reachable
-from confrontation.engine import combat_events as ce
-from confrontation.engine.combat_questions import AllocateDice, Defend, Pursue
-from confrontation.engine.events import (
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat.questions import AllocateDice, Defend, Pursue
+from confrontation.engine.core.events import (
     AssaultFellShort,
     Charged,
     Engaged,
@@ -34,8 +34,7 @@ from confrontation.engine.events import (
     ShotFired,
     ShotMissed,
 )
-from confrontation.engine.field import field_of, piece_of
-from confrontation.engine.questions import (
+from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
@@ -45,8 +44,9 @@ from confrontation.engine.questions import (
     Redirect,
     TakeCover,
 )
-from confrontation.engine.state import GameState, Phase, SceneryPiece
+from confrontation.engine.core.state import GameState, Phase, SceneryPiece
 from confrontation.engine.step import advance, legal, question, step
+from confrontation.engine.table.field import field_of, piece_of
 from confrontation.geometry.scenery import Scenery
 from engine_support import activate, answer, fighter, only, profile, skirmish
 

@@ -10,7 +10,8 @@ import math
 
 import pytest
 
-from confrontation.engine.events import (
+from confrontation.engine.actions.movement import turned
+from confrontation.engine.core.events import (
     AssaultFellShort,
     Charged,
     Disengaged,
@@ -24,10 +25,8 @@ from confrontation.engine.events import (
     TestRolled,
     Wounded,
 )
-from confrontation.engine.field import field_of, piece_of
-from confrontation.engine.movement import turned
-from confrontation.engine.narrate import narrate
-from confrontation.engine.questions import (
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.questions import (
     FREE_FACING,
     Announce,
     AnnouncementsDone,
@@ -41,10 +40,11 @@ from confrontation.engine.questions import (
     TakeCover,
     Walk,
 )
+from confrontation.engine.core.registry import IllegalChoice
+from confrontation.engine.core.state import GameState
 from confrontation.engine.record import event_line, read_log, replay
-from confrontation.engine.registry import IllegalChoice
-from confrontation.engine.state import GameState
 from confrontation.engine.step import legal, question, refusal, step
+from confrontation.engine.table.field import field_of, piece_of
 from confrontation.geometry.measure import distance
 from confrontation.geometry.scenery import Scenery
 from engine_support import activate, answer, fighter, only, profile, skirmish
@@ -403,7 +403,7 @@ def test_a_target_that_takes_cover_is_harder_to_hit_and_must_move_under_cover() 
     state = answer(state, EndActivation(), log)
     # the Wolfen's card: his only exclusive action is the move under cover
     assert state.pending is not None and state.pending.kind == "floor"
-    from confrontation.engine.questions import PlayTop
+    from confrontation.engine.core.questions import PlayTop
 
     state = answer(state, PlayTop(), log)
     assert legal(state) == [Announce("p2-c1-1", "cover")]

@@ -1,5 +1,5 @@
 """VII-C-6 pursuit moves on a real table: the engine's default pursuit finder
-(:mod:`confrontation.engine.pursuit`) with fighters placed at coordinates chosen to satisfy
+(:mod:`confrontation.engine.combat.pursuit`) with fighters placed at coordinates chosen to satisfy
 the book's text, the contacts coming from the geometry.
 
 Square 25 mm bases; facing 0° looks along +x, so a fighter at (x, y, 0) has his sight at
@@ -13,16 +13,16 @@ import math
 
 import pytest
 
-from confrontation.engine import combat_events as ce
-from confrontation.engine.combat_questions import AllocateDice, Defend, NameFighter, Pursue
-from confrontation.engine.events import Event, PhaseEnded
-from confrontation.engine.field import field_of
-from confrontation.engine.melee import Combat
-from confrontation.engine.narrate import narrate
-from confrontation.engine.pursuit import table_pursuits
-from confrontation.engine.questions import KeepResult
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat.pursuit import table_pursuits
+from confrontation.engine.combat.questions import AllocateDice, Defend, NameFighter, Pursue
+from confrontation.engine.core.events import Event, PhaseEnded
+from confrontation.engine.core.melee import Combat
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.questions import KeepResult
+from confrontation.engine.core.state import GameState, Phase
 from confrontation.engine.step import legal, question
+from confrontation.engine.table.field import field_of
 from confrontation.geometry.contact import in_contact, sight_touches
 from confrontation.rules.combat import pursuit_distance
 from engine_support import Script, fighter, only, profile, skirmish
@@ -219,7 +219,7 @@ def test_a_half_centimetre_mov_is_halved_then_rounded_up() -> None:
 def test_the_reach_is_measured_along_the_path_round_an_obstacle() -> None:
     # A house (nobody crosses it) between B and Z: the straight gap is 4 cm, but the way
     # round is longer than 5 cm, so Z is out of reach.
-    from confrontation.engine.state import SceneryPiece
+    from confrontation.engine.core.state import SceneryPiece
 
     outline = ((23.0, 25.0), (24.5, 25.0), (24.5, 35.0), (23.0, 35.0))
     house = SceneryPiece("house", outline, "very-large", False)
@@ -239,7 +239,7 @@ def test_the_reach_is_measured_along_the_path_round_an_obstacle() -> None:
 
 @pytest.mark.rule("VII-C-6")
 def test_without_a_table_the_finder_stays_in_place() -> None:
-    from confrontation.engine.setup import SideSpec, game_from_specs
+    from confrontation.engine.setup.game import SideSpec, game_from_specs
 
     state = game_from_specs(
         [

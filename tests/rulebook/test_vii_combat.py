@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from confrontation.dice import PendingTest, RaisePolicy, ScriptedRoller, roll_opposed
-from confrontation.engine.melee import (
+from confrontation.engine.core.melee import (
     Combat,
     combat_of,
     enemy_contacts,

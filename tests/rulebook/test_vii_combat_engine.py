@@ -14,10 +14,9 @@ import dataclasses
 import pytest
 
 from confrontation.armylists.load import bundled_catalog
-from confrontation.engine import combat_events as ce
-from confrontation.engine import events as ev
 from confrontation.engine import narrate
-from confrontation.engine.combat_questions import (
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat.questions import (
     AllocateDice,
     Defend,
     MakeAttack,
@@ -25,12 +24,13 @@ from confrontation.engine.combat_questions import (
     Pursue,
     SplitMelee,
 )
-from confrontation.engine.events import Event, PhaseEnded, RoundStarted
-from confrontation.engine.melee import Combat
-from confrontation.engine.questions import KeepResult, Raise
+from confrontation.engine.core import events as ev
+from confrontation.engine.core.events import Event, PhaseEnded, RoundStarted
+from confrontation.engine.core.melee import Combat
+from confrontation.engine.core.questions import KeepResult, Raise
+from confrontation.engine.core.state import GameState, Phase, ProfileSummary
 from confrontation.engine.record import replay
-from confrontation.engine.setup import SideSpec, game_from_specs, summarise
-from confrontation.engine.state import GameState, Phase, ProfileSummary
+from confrontation.engine.setup.game import SideSpec, game_from_specs, summarise
 from confrontation.engine.step import legal, question
 from engine_support import Script, only, plugged
 

@@ -15,13 +15,13 @@ import dataclasses
 
 import pytest
 
-from confrontation.engine import combat_events as ce
-from confrontation.engine import events as ev
-from confrontation.engine.combat_questions import AllocateDice, Defend, MakeAttack, NameFighter
-from confrontation.engine.narrate import narrate
+from confrontation.engine.combat import events as ce
+from confrontation.engine.combat.questions import AllocateDice, Defend, MakeAttack, NameFighter
+from confrontation.engine.core import events as ev
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.state import NEUTRAL, GameState, Phase, ProfileSummary
 from confrontation.engine.neutral import NeutralDecided, NeutralSpec, add_neutrals
-from confrontation.engine.setup import SideSpec, game_from_specs
-from confrontation.engine.state import NEUTRAL, GameState, Phase, ProfileSummary
+from confrontation.engine.setup.game import SideSpec, game_from_specs
 from engine_support import Script, only, plugged
 
 ORC, SCORPION = 0, 1

@@ -9,17 +9,17 @@ from collections.abc import Sequence
 import pytest
 
 from confrontation.dice import ScriptedRoller
-from confrontation.engine.events import Event, FighterKilled, GameEnded
-from confrontation.engine.outcome import Outcome, Termination
-from confrontation.engine.questions import (
+from confrontation.engine.core.events import Event, FighterKilled, GameEnded
+from confrontation.engine.core.outcome import Outcome, Termination
+from confrontation.engine.core.questions import (
     AnnouncementsDone,
     Choice,
     EndActivation,
     Option,
     Question,
 )
-from confrontation.engine.registry import Handler, Transition
-from confrontation.engine.state import GameState, Pending, Phase
+from confrontation.engine.core.registry import Handler, Transition
+from confrontation.engine.core.state import GameState, Pending, Phase
 from confrontation.engine.step import is_chance, legal, roll, run, start, step
 from confrontation.scenarios import (
     AreaControlled,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from confrontation.engine.state import GameState
+from confrontation.engine.core.state import GameState
 from confrontation.scenarios import control, controller, install, resolve, wounded_value
 from confrontation.scenarios.base import Area, BasicScenario
 from engine_support import fighter, skirmish

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from confrontation.armylists.load import LoadError
-from confrontation.engine.events import Event, FighterKilled, GameEnded, GameStarted
-from confrontation.engine.outcome import Termination
+from confrontation.engine.core.events import Event, FighterKilled, GameEnded, GameStarted
+from confrontation.engine.core.outcome import Termination
+from confrontation.engine.core.state import Phase
 from confrontation.engine.record import replay
-from confrontation.engine.state import Phase
 from confrontation.scenarios import BasicScenario, ObjectiveScored
 from confrontation.sim.game import GameConfig, GameSetupError, play_game, result_document
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import Agent
 from confrontation.sim.game import GameConfig, play_game
 

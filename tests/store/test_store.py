@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from confrontation.engine.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.core.state import state_to_json
 from confrontation.engine.record import replay
-from confrontation.engine.state import state_to_json
 from confrontation.store import (
     FINISHED,
     INTERRUPTED,

@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from confrontation.engine.field import current, field_of, has_field, shot_distance
-from confrontation.engine.state import KILLED_LEVELS, Fighter, GameState, opponent
+from confrontation.engine.core.state import KILLED_LEVELS, Fighter, GameState, opponent
+from confrontation.engine.table.field import current, field_of, has_field, shot_distance
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.shooting import range_band, shot_distribution
@@ -165,7 +165,7 @@ def shot_value(state: GameState, shooter: str, target: str, *, unmoving: bool) -
     """Expected worth (AP) a shot of ``shooter`` takes from ``target`` now (0: out of
     range). A target in contact with the shooter's friends may be missed for a friend
     (VI-B-1): such a shot counts half its value."""
-    from confrontation.engine.shooting import difficulty_of
+    from confrontation.engine.actions.shooting import difficulty_of
 
     difficulty = difficulty_of(state, shooter, target)
     if difficulty is None:

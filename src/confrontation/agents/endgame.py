@@ -16,7 +16,7 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.agents.assess import shot_value
 from confrontation.agents.greedy import area_shape, position_value
-from confrontation.engine.questions import (
+from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
@@ -35,7 +35,7 @@ from confrontation.engine.questions import (
     Shoot,
     Walk,
 )
-from confrontation.engine.state import GameState, Phase
+from confrontation.engine.core.state import GameState, Phase
 from confrontation.scenarios.control import scenario_of
 
 MOVES = frozenset({"floor", "activation", "destination"})

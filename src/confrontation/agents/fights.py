@@ -17,8 +17,8 @@ predict the round.
 from __future__ import annotations
 
 from confrontation.agents.assess import Blow, blow_of, hit_value
-from confrontation.engine.field import field_of, has_field
-from confrontation.engine.state import GameState
+from confrontation.engine.core.state import GameState
+from confrontation.engine.table.field import field_of, has_field
 
 
 def opponents(state: GameState) -> dict[str, list[str]]:

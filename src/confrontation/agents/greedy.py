@@ -28,7 +28,7 @@ from confrontation.agents.assess import (
 )
 from confrontation.agents.random import uniform_index
 from confrontation.dice import Roller, SeededRoller, standing
-from confrontation.engine.combat_questions import (
+from confrontation.engine.combat.questions import (
     AllocateDice,
     ChooseCombat,
     Defend,
@@ -37,8 +37,7 @@ from confrontation.engine.combat_questions import (
     Pursue,
     SplitMelee,
 )
-from confrontation.engine.field import current, field_of, has_field
-from confrontation.engine.questions import (
+from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
@@ -64,7 +63,8 @@ from confrontation.engine.questions import (
     TakeCover,
     Walk,
 )
-from confrontation.engine.state import ActivationStage, Fighter, GameState, Phase, opponent
+from confrontation.engine.core.state import ActivationStage, Fighter, GameState, Phase, opponent
+from confrontation.engine.table.field import current, field_of, has_field
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
@@ -655,7 +655,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
 
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
-    from confrontation.engine.field import pass_through
+    from confrontation.engine.table.field import pass_through
 
     reach = charge_reach(state, fighter)
     if gap(state, fighter.id, target.id) > reach:

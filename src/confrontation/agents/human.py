@@ -6,7 +6,7 @@ and the state of his fighters, ``q`` (or the end of the input) quits the game cl
 raising :class:`HumanQuit`, which the play command treats as Ctrl-C.
 
 After a destination of a walk, a run or a move under cover (a question whose ``free`` is
-:data:`~confrontation.engine.questions.FREE_FACING`) he is asked the facing (V-B-1, V-B-2:
+:data:`~confrontation.engine.core.questions.FREE_FACING`) he is asked the facing (V-B-1, V-B-2:
 the player's choice): Enter keeps the one offered; an enemy's id or name, ``median`` (straight
 at the median line), ``stood`` (as he stood), or an angle in degrees (0 along the table's
 length, 90 across it) turns the base about its sight. A bad answer gets a one-line error and
@@ -26,9 +26,9 @@ from typing import TextIO
 from rich.console import Console
 from rich.table import Table
 
-from confrontation.engine.movement import facing_options, turned
-from confrontation.engine.questions import FREE_FACING, Choice, Place, Question
-from confrontation.engine.state import GameState, player_name
+from confrontation.engine.actions.movement import facing_options, turned
+from confrontation.engine.core.questions import FREE_FACING, Choice, Place, Question
+from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.step import refusal
 
 HELP = """Type the number of an option and press Enter.

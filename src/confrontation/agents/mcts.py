@@ -4,7 +4,7 @@ At the decisions that matter (by default the questions of the combat phase, wher
 changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
 
 - **determinization**: every iteration starts from a copy of the position the player sees
-  (:func:`~confrontation.engine.views.redact`) whose hidden part — the opponent's activation
+  (:func:`~confrontation.engine.core.views.redact`) whose hidden part — the opponent's activation
   sequence order, his reserve card, the order of the sequence he is building — is filled in
   at random, consistently with what is known (:func:`determinize`);
 - **chance**: every die is drawn from :func:`~confrontation.engine.step.outcomes` with the
@@ -49,14 +49,20 @@ from confrontation.agents.fights import exchange
 from confrontation.agents.greedy import GreedyAgent, charged_blow
 from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
-from confrontation.engine.combat_phase import stay_in_place
-from confrontation.engine.combat_state import FightStage
-from confrontation.engine.field import field_of
-from confrontation.engine.melee import Combat
-from confrontation.engine.questions import Announce, AnnouncementsDone, Choice, DieFace, Question
-from confrontation.engine.ruleset import rules_of, with_rules
-from confrontation.engine.state import ActivationStage, GameState, Phase, opponent
+from confrontation.engine.combat.phase import stay_in_place
+from confrontation.engine.core.combat_state import FightStage
+from confrontation.engine.core.melee import Combat
+from confrontation.engine.core.questions import (
+    Announce,
+    AnnouncementsDone,
+    Choice,
+    DieFace,
+    Question,
+)
+from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.state import ActivationStage, GameState, Phase, opponent
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
+from confrontation.engine.table.field import field_of
 
 SEARCHED: frozenset[str] = frozenset({"allocate_dice", "defend", "make_attack", "name_fighter"})
 """The questions the search answers by default: the decisions inside a combat (VII-C), where a

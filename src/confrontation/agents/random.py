@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from confrontation.dice import Roller, SeededRoller
-from confrontation.engine.questions import Choice, Question
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.state import GameState
 
 
 def uniform_index(roller: Roller, n: int) -> int:

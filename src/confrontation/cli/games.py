@@ -14,11 +14,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from confrontation.cli.play import battlefield_svg
-from confrontation.engine.events import GameEnded
-from confrontation.engine.field import has_field
-from confrontation.engine.narrate import narrate
-from confrontation.engine.registry import EngineError
-from confrontation.engine.state import player_name
+from confrontation.engine.core.events import GameEnded
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.registry import EngineError
+from confrontation.engine.core.state import player_name
+from confrontation.engine.table.field import has_field
 from confrontation.store import Store, StoredGame, StoreError, open_store
 from confrontation.store.records import STATUSES, GameSummary
 from confrontation.store.replays import replay_rounds

@@ -22,13 +22,13 @@ from rich.table import Table
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.stored import play_saved, resume_saved
-from confrontation.engine import events as ev
-from confrontation.engine.field import base_of
-from confrontation.engine.narrate import Narrator
+from confrontation.engine.core import events as ev
+from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.registry import EngineError
+from confrontation.engine.core.ruleset import known_rulesets
+from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.record import event_line
-from confrontation.engine.registry import EngineError
-from confrontation.engine.ruleset import known_rulesets
-from confrontation.engine.state import GameState, player_name
+from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
 from confrontation.scenarios import area_geometry
@@ -178,7 +178,7 @@ def scoreboard(result: GameResult, console: Console) -> None:
 
 def battlefield_svg(state: GameState) -> str:
     """The final battlefield: scenery, the scenario's areas, the fighters still in play."""
-    from confrontation.engine.field import scenery_of
+    from confrontation.engine.table.field import scenery_of
 
     board = table(state)
     ground = state.battleground

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.engine.ruleset import known_rulesets
+from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
 from confrontation.sim.batch import simulate as run_batch

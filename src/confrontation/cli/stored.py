@@ -10,8 +10,8 @@ from typing import NoReturn
 import typer
 
 from confrontation.armylists.load import LoadError
-from confrontation.engine.events import Event
-from confrontation.engine.registry import EngineError
+from confrontation.engine.core.events import Event
+from confrontation.engine.core.registry import EngineError
 from confrontation.sim.game import GameConfig, GameResult, GameSetupError, initial_state
 from confrontation.sim.saved import config_of, outcome_of, setup_of
 from confrontation.store import FINISHED, Store, StoreError, open_store

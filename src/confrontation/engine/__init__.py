@@ -2,8 +2,8 @@
 
 Public API::
 
-    new_game(armies, rounds=6, seed=0, rules=CONFEDE)     # engine.setup
-    ruleset(name="confede") -> Ruleset; rules_of(state)   # engine.ruleset: the rules as a value
+    new_game(armies, rounds=6, seed=0, rules=CONFEDE)     # engine.setup.game
+    ruleset(name="confede") -> Ruleset; rules_of(state)   # engine.core.ruleset: rules as a value
     with_rules(state, rules) -> GameState                 # play on with (derived) rules
     start(state) -> (state, events)                       # GameStarted, then the first question
     legal(state) -> list[Choice]
@@ -13,21 +13,22 @@ Public API::
     roll(state, roller) -> (state, events)
     run(state, agents, roller=None, max_steps=None) -> (state, events)
     redact(state, player) -> GameState                    # what a player knows
-    replay(log) -> GameState; narrate(log) -> list[str]   # engine.record, engine.narrate
+    replay(log) -> GameState; narrate(log) -> list[str]   # engine.record, engine.core.narrate
 """
 
-from confrontation.engine.narrate import narrate
-from confrontation.engine.record import read_log, replay, write_log
-from confrontation.engine.registry import EngineError, IllegalChoice
-from confrontation.engine.ruleset import Ruleset, rules_of, ruleset, with_rules
-from confrontation.engine.setup import new_game
-from confrontation.engine.state import (
+from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.registry import EngineError, IllegalChoice
+from confrontation.engine.core.ruleset import Ruleset, rules_of, ruleset, with_rules
+from confrontation.engine.core.state import (
     GameState,
     Phase,
     RulesetId,
     state_from_json,
     state_to_json,
 )
+from confrontation.engine.core.views import redact
+from confrontation.engine.record import read_log, replay, write_log
+from confrontation.engine.setup.game import new_game
 from confrontation.engine.step import (
     Agent,
     is_chance,
@@ -40,7 +41,6 @@ from confrontation.engine.step import (
     start,
     step,
 )
-from confrontation.engine.views import redact
 
 __all__ = [
     "Agent",

@@ -24,7 +24,7 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
 - ``pursue``: towards the nearest non-neutral fighter, whatever his side (XX-E-5);
 - ``split_melee`` (after a neutral fighter's pursuit, VII-C-6 Note 2): the separation giving
   the pursuer the most opponents (docs/rulings.md "XX-E-5");
-- ``activation`` (XX-E-1; ``engine.activation`` activates them first, or last when in
+- ``activation`` (XX-E-1; ``engine.round.activation`` activates them first, or last when in
   contact): each neutral fighter free of any enemy announces an assault on the nearest
   non-neutral fighter of his level (a charge when he sees him, an engagement otherwise;
   ties in the XX-E order, then a d6: ``neutral_assault_die``); he never disengages, walks,
@@ -44,19 +44,19 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from confrontation.dice import FACES
-from confrontation.engine import combat_phase
-from confrontation.engine.combat_questions import (
+from confrontation.engine.combat import phase as combat_phase
+from confrontation.engine.combat.questions import (
     Defend,
     MakeAttack,
     NameFighter,
     Pursue,
     SplitMelee,
 )
-from confrontation.engine.contact_limits import check_position
-from confrontation.engine.events import Event
-from confrontation.engine.frozen import evolve
-from confrontation.engine.narrate import Narrator
-from confrontation.engine.questions import (
+from confrontation.engine.combat.scenery_attack import AttackScenery
+from confrontation.engine.core.events import Event
+from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
     Choice,
@@ -68,14 +68,13 @@ from confrontation.engine.questions import (
     Redirect,
     TakeCover,
 )
-from confrontation.engine.registry import (
+from confrontation.engine.core.registry import (
     EngineError,
     Handler,
     Transition,
 )
-from confrontation.engine.ruleset import RulesBuilder, rules_of
-from confrontation.engine.scenery_attack import AttackScenery
-from confrontation.engine.state import (
+from confrontation.engine.core.ruleset import RulesBuilder, rules_of
+from confrontation.engine.core.state import (
     NEUTRAL,
     ActionInProgress,
     ActionStage,
@@ -87,6 +86,7 @@ from confrontation.engine.state import (
     Pending,
     ProfileSummary,
 )
+from confrontation.engine.table.contact_limits import check_position
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import draw_groups, neutral_target_order
 

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import IO
 
-from confrontation.engine.events import (
+from confrontation.engine.core.events import (
     ChoiceMade,
     DieRolled,
     Event,
@@ -23,10 +23,10 @@ from confrontation.engine.events import (
     event_from_data,
     event_to_data,
 )
-from confrontation.engine.questions import DieFace
-from confrontation.engine.registry import EngineError
-from confrontation.engine.ruleset import load, rules_named
-from confrontation.engine.state import GameState
+from confrontation.engine.core.questions import DieFace
+from confrontation.engine.core.registry import EngineError
+from confrontation.engine.core.ruleset import load, rules_named
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import start, step
 
 

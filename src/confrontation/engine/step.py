@@ -14,14 +14,14 @@ from typing import Protocol
 
 from confrontation.dice import FACES, Roller, SeededRoller
 from confrontation.engine import neutral
-from confrontation.engine.ending import watched
-from confrontation.engine.events import ChoiceMade, DieRolled, Event, GameStarted
-from confrontation.engine.frozen import evolve
-from confrontation.engine.questions import Choice, DieFace, Question
-from confrontation.engine.registry import EngineError, IllegalChoice, Transition
-from confrontation.engine.ruleset import rules_of
-from confrontation.engine.state import NEUTRAL, GameState, Phase
-from confrontation.engine.views import redact
+from confrontation.engine.core.ending import watched
+from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, GameStarted
+from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.questions import Choice, DieFace, Question
+from confrontation.engine.core.registry import EngineError, IllegalChoice, Transition
+from confrontation.engine.core.ruleset import rules_of
+from confrontation.engine.core.state import NEUTRAL, GameState, Phase
+from confrontation.engine.core.views import redact
 
 MAX_DRIVES = 10_000
 """A safety net: phase drivers that make no progress this many times in a row are a bug."""

@@ -1,7 +1,7 @@
 """Scenarios (III-A-2, chapter XX): scenario files, control of areas, victory points.
 
 The basic scenarios' rules are part of the ``confede`` ruleset (``basic.contribute``,
-``engine.ruleset``): any game whose state carries a :class:`~.base.BasicScenario` is scored by
+``engine.core.ruleset``): any game whose state carries a :class:`~.base.BasicScenario` is scored by
 them, and its record replays wherever the ruleset can be built (nothing to import by hand).
 """
 

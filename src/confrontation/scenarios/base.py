@@ -24,7 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
 from confrontation.data import data_path
-from confrontation.engine.state import ScenarioRecord
+from confrontation.engine.core.state import ScenarioRecord
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]

@@ -9,7 +9,7 @@
   "The first player to accomplish this is declared the winner immediately": a watch ends the
   game on the step that kills the last of them. After 5 rounds without it, a draw.
 
-Plugged into the engine through ``engine.ending`` (a scoring hook and a watch) and, for the
+Plugged into the engine through ``engine.core.ending`` (a scoring hook and a watch) and, for the
 random-card draw, the deployment and strategic phase drivers (a chance step before the set-up).
 """
 
@@ -20,19 +20,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from confrontation.dice import FACES
-from confrontation.engine import deployment as _deployment  # noqa: F401  (registers its driver)
-from confrontation.engine import strategic as _strategic  # noqa: F401
-from confrontation.engine.events import Event, FighterKilled
-from confrontation.engine.narrate import Narrator
-from confrontation.engine.outcome import Ending, Termination
-from confrontation.engine.questions import Choice, DieFace, Option, Question
-from confrontation.engine.registry import (
+from confrontation.engine.core.events import Event, FighterKilled
+from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.outcome import Ending, Termination
+from confrontation.engine.core.questions import Choice, DieFace, Option, Question
+from confrontation.engine.core.registry import (
     Handler,
     PhaseDriver,
     Transition,
 )
-from confrontation.engine.ruleset import RulesBuilder
-from confrontation.engine.state import NEUTRAL, PLAYERS, GameState, Pending, Phase, player_name
+from confrontation.engine.core.ruleset import RulesBuilder
+from confrontation.engine.core.state import NEUTRAL, PLAYERS, GameState, Pending, Phase, player_name
+from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
 
@@ -107,7 +106,7 @@ def install(
 
 def card_values(armies: Sequence[object]) -> dict[str, int]:
     """Card id → strategic value of one fighter with his equipment (I-D-2), for armies
-    loaded with ``armylists.load.load_army`` (ids as ``engine.setup.new_game`` gives them)."""
+    loaded with ``armylists.load.load_army`` (ids as ``engine.setup.game.new_game`` gives them)."""
     from confrontation.armylists.cost import strategic_value
     from confrontation.model.army import Army
 

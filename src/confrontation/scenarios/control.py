@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from shapely.geometry.base import BaseGeometry
 
-from confrontation.engine.field import base_of, table_of
-from confrontation.engine.state import NEUTRAL, Fighter, GameState
+from confrontation.engine.core.state import NEUTRAL, Fighter, GameState
+from confrontation.engine.table.field import base_of, table_of
 from confrontation.geometry.table import Table
 from confrontation.scenarios.base import Area, BasicScenario, area_geometry
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from confrontation.engine.events import Event
+from confrontation.engine.core.events import Event
 from confrontation.sim.backends import Backend, LocalBackend
 from confrontation.sim.game import (
     DEFAULT_ARMIES,

@@ -18,14 +18,14 @@ from typing import Any
 from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.dice import Roller
-from confrontation.engine.events import Event, GameEnded, GameStarted
-from confrontation.engine.field import base_of
-from confrontation.engine.outcome import Outcome
-from confrontation.engine.ruleset import known_rulesets
-from confrontation.engine.setup import new_game, on_battlefield
-from confrontation.engine.state import CONFEDE, GameState, RulesetId
+from confrontation.engine.core.events import Event, GameEnded, GameStarted
+from confrontation.engine.core.outcome import Outcome
+from confrontation.engine.core.ruleset import known_rulesets
+from confrontation.engine.core.state import CONFEDE, GameState, RulesetId
+from confrontation.engine.core.views import redact
+from confrontation.engine.setup.game import new_game, on_battlefield
 from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
-from confrontation.engine.views import redact
+from confrontation.engine.table.field import base_of
 from confrontation.model.army import Army
 from confrontation.scenarios import Scenario
 from confrontation.store.replays import catch_up
@@ -48,7 +48,7 @@ class GameConfig:
     ``scenario``: a bundled id or a scenario file, with an optional ``:variation``;
     ``armies``: two army files or bundled army ids (Player 1 first); ``agents``: two agent
     names for ``agents.make``; ``rounds`` overrides the scenario's round limit; ``rules`` names
-    the ruleset (``engine.ruleset``, one of :func:`~.ruleset.known_rulesets`).
+    the ruleset (``engine.core.ruleset``, one of :func:`~.ruleset.known_rulesets`).
     """
 
     scenario: str = DEFAULT_SCENARIO

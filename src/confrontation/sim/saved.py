@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from confrontation.armylists.load import LoadError
-from confrontation.engine.events import Event
+from confrontation.engine.core.events import Event
 from confrontation.sim.game import (
     DEFAULT_RULES,
     GameConfig,

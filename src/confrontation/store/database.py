@@ -30,7 +30,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
-from confrontation.engine.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, RoundStarted
 from confrontation.engine.record import event_line, read_log
 from confrontation.store.records import (
     FINISHED,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from confrontation.engine.events import Event
+from confrontation.engine.core.events import Event
 
 RUNNING = "running"
 FINISHED = "finished"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from confrontation.engine.events import (
+from confrontation.engine.core.events import (
     ChoiceMade,
     DieRolled,
     Event,
@@ -19,13 +19,13 @@ from confrontation.engine.events import (
     GameStarted,
     RoundStarted,
 )
-from confrontation.engine.field import field_of, has_field
-from confrontation.engine.questions import DieFace
+from confrontation.engine.core.questions import DieFace
+from confrontation.engine.core.registry import EngineError
+from confrontation.engine.core.state import GameState
+from confrontation.engine.core.views import redact
 from confrontation.engine.record import ReplayMismatch
-from confrontation.engine.registry import EngineError
-from confrontation.engine.state import GameState
 from confrontation.engine.step import Agent, question, start, step
-from confrontation.engine.views import redact
+from confrontation.engine.table.field import field_of, has_field
 from confrontation.geometry.render import svg
 
 

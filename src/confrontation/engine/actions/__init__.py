@@ -1,0 +1,1 @@
+"""The fighters' actions during an activation: movement (chapter V) and shooting (chapter VI)."""

@@ -1,0 +1,238 @@
+"""What the fighter actions of chapters V and VI share: the action under way, characteristic
+tests and wound rolls as chance steps, and wounds applied to the state.
+
+An action (walk, run, charge, shoot…) lives in ``state.activation.current.action`` as an
+:class:`~.state.ActionInProgress` while it asks questions and rolls dice. Its module
+contributes a *resume* function for its kind to the ruleset (``rules.resume``): after each die or
+answer that belongs to the shared machinery here (a test, a wound roll), the action's resume
+function decides what comes next, and calls :func:`finish` when the action is over.
+
+- A **test** (II-A): :func:`start_test` puts a :class:`~.state.TestInProgress` on the
+  action; every die is a ``test_die`` chance step; a 6 asks its player ``test_raise``
+  (CLARIFICATIONS §2: a raise is a decision); the :class:`~.events.TestRolled` event closes it.
+- A **wound roll** (II-B-1): :func:`start_wound` asks two ``wound_die`` chance steps;
+  :func:`apply_wound_roll` reads them (unmoving shot: one row down, VI-B-2) and wounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from confrontation.dice import FACES
+from confrontation.engine.core.events import Event, FighterKilled, TestRaised, TestRolled, Wounded
+from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.questions import Choice, DieFace, KeepResult, Option, Question, Raise
+from confrontation.engine.core.registry import EngineError, Handler, Transition
+from confrontation.engine.core.ruleset import RulesBuilder, rules_of
+from confrontation.engine.core.state import (
+    KILLED_LEVELS,
+    ActionInProgress,
+    Activation,
+    ActivationStage,
+    GameState,
+    Pending,
+    TestInProgress,
+    player_name,
+)
+from confrontation.rules.wounds import WoundResult, read_wound
+
+# --- the activation and its action -----------------------------------------------------------
+
+
+def activation_of(state: GameState) -> Activation:
+    """The activation under way."""
+    if state.activation is None or state.activation.current is None:
+        raise EngineError("no activation is under way")
+    return state.activation.current
+
+
+def with_activation(state: GameState, current: Activation) -> GameState:
+    assert state.activation is not None
+    return evolve(state, activation=evolve(state.activation, current=current))
+
+
+def action_of(state: GameState) -> ActionInProgress:
+    action = activation_of(state).action
+    if action is None:
+        raise EngineError("no fighter action is under way")
+    return action
+
+
+def with_action(state: GameState, action: ActionInProgress | None) -> GameState:
+    return with_activation(state, evolve(activation_of(state), action=action))
+
+
+def update(state: GameState, **changes: object) -> GameState:
+    """The state with the action under way changed."""
+    return with_action(state, evolve(action_of(state), **changes))
+
+
+def ask(state: GameState, kind: str, player: int | None) -> GameState:
+    """Set the next question (``player`` None: a die)."""
+    return evolve(state, pending=Pending(kind, player))
+
+
+def resume(state: GameState) -> Transition:
+    """Hand the action under way back to its module."""
+    return rules_of(state).resumes[action_of(state).kind](state)
+
+
+def mark_moved(state: GameState, fighter: str) -> GameState:
+    current = activation_of(state)
+    if fighter in current.moved:
+        return state
+    return with_activation(state, evolve(current, moved=(*current.moved, fighter)))
+
+
+def finish(state: GameState) -> Transition:
+    """The action under way is over: the next exclusive action, or back to the question of
+    the activation (IV-B-2)."""
+    state = with_action(state, None)
+    current = activation_of(state)
+    if current.stage in (ActivationStage.SHOTS, ActivationStage.MOVES):
+        return rules_of(state).resumes["next_exclusive"](state)
+    return state, []
+
+
+# --- tests (II-A) ------------------------------------------------------------------------------
+
+
+def start_test(
+    state: GameState, purpose: str, player: int, value: int, difficulty: int
+) -> GameState:
+    """Roll a one-die test of ``value`` against ``difficulty`` for ``player``."""
+    test = TestInProgress(purpose, player, value, difficulty)
+    return ask(update(state, test=test), "test_die", None)
+
+
+def _test(state: GameState) -> TestInProgress:
+    test = action_of(state).test
+    if test is None:
+        raise EngineError("no test is on the table")
+    return test
+
+
+def _faces(state: GameState) -> list[Choice]:
+    return [DieFace(face) for face in FACES]
+
+
+def _test_die_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    test = _test(state)
+    test = evolve(test, chain=(*test.chain, choice.face), awaiting=False)
+    state = update(state, test=test)
+    if test.may_raise:
+        return ask(state, "test_raise", test.player), []
+    return _test_over(state)
+
+
+def _test_over(state: GameState) -> Transition:
+    test = _test(state)
+    action = action_of(state)
+    event = TestRolled(
+        action.fighter, test.purpose, test.chain, test.final, test.difficulty, test.success
+    )
+    state, events = resume(state)
+    return state, [event, *events]
+
+
+def _test_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    test = _test(state)
+    action = action_of(state)
+    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
+    prompt = (
+        f"{player_name(test.player)} rolls for {action.fighter}'s {test.purpose} test "
+        f"(value {test.value}, difficulty {test.difficulty})"
+    )
+    return Question("test_die", None, prompt, options)
+
+
+def _raise_legal(state: GameState) -> list[Choice]:
+    return [Raise(), KeepResult()]
+
+
+def _raise_apply(state: GameState, choice: Choice) -> Transition:
+    test = _test(state)
+    if isinstance(choice, Raise):
+        state = update(state, test=evolve(test, awaiting=True))
+        return ask(state, "test_die", None), [TestRaised(test.player, test.purpose)]
+    state = update(state, test=evolve(test, stopped=True))
+    return _test_over(state)
+
+
+def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    test = _test(state)
+    verdict = "succeeds" if test.success else "fails"
+    prompt = (
+        f"{player_name(test.player)}: the {test.purpose} test shows a 6 (final {test.final}, "
+        f"difficulty {test.difficulty}: it {verdict} as it stands). Raise?"
+    )
+    options = (
+        Option(Raise(), "raise", "roll again and add the die; a 1 makes the natural result 1"),
+        Option(KeepResult(), "keep", f"keep {test.final}"),
+    )
+    return Question("test_raise", test.player, prompt, options)
+
+
+# --- wound rolls (II-B) ------------------------------------------------------------------------
+
+
+def start_wound(state: GameState) -> GameState:
+    """Two ``wound_die`` chance steps."""
+    return ask(update(state, wound=()), "wound_die", None)
+
+
+def _wound_die_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    action = action_of(state)
+    state = update(state, wound=(*action.wound, choice.face))
+    if len(action.wound) + 1 < 2:
+        return ask(state, "wound_die", None), []
+    return resume(state)
+
+
+def _wound_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    action = action_of(state)
+    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
+    prompt = f"Wound roll on {action.victim}: die {len(action.wound) + 1} of 2 (II-B-1)"
+    return Question("wound_die", None, prompt, options)
+
+
+def apply_wound_roll(
+    state: GameState,
+    victim: str,
+    by: str,
+    dice: tuple[int, ...],
+    strength: int,
+    resistance: int,
+    unmoving: bool,
+) -> Transition:
+    """Read the wound dice (II-B-1, VI-B-2) and wound ``victim`` (II-B-3, II-B-5)."""
+    roll = read_wound(dice, strength, resistance, unmoving=unmoving)
+    fighter = state.fighter(victim)
+    if roll.result is WoundResult.STUNNED:
+        fighter = evolve(fighter, stunned=True)
+    elif roll.result is not WoundResult.NONE:
+        fighter = evolve(fighter, wounds=min(fighter.wounds + roll.result.levels, KILLED_LEVELS))
+    events: list[Event] = [
+        Wounded(victim, by, dice, roll.location.key, roll.result.key, fighter.wounds)
+    ]
+    if not fighter.alive:
+        events.append(FighterKilled(victim, by))
+    return state.with_fighters(fighter), events
+
+
+def _subject(state: GameState) -> int | None:
+    action = action_of(state)
+    return state.fighter(action.fighter).player
+
+
+def contribute(rules: RulesBuilder) -> None:
+    """Tests and wound rolls shared by the actions (II-A, II-B)."""
+    rules.handler(
+        Handler("test_die", _faces, _test_die_apply, _test_die_describe, subject=_subject)
+    )
+    rules.handler(Handler("test_raise", _raise_legal, _raise_apply, _raise_describe))
+    rules.handler(
+        Handler("wound_die", _faces, _wound_die_apply, _wound_die_describe, subject=_subject)
+    )

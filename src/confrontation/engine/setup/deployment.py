@@ -1,0 +1,291 @@
+"""Before the battle (III-A, III-B): scenery, deployment areas, the deployment sequence and
+the placing of the fighters.
+
+1. Scenery (III-A-3): unless the game came with its own, the engine lays out
+   ``scenery_count`` elements with :func:`~confrontation.geometry.random_layout` seeded by
+   :data:`SCENERY_DICE` dice of the game's stream — chance steps, so a replay rebuilds the
+   same table.
+2. Deployment areas (III-A-1, III-A-3): a die says who chooses (1-3 Player 1, 4-6 Player 2;
+   docs/rulings.md), then he picks his area; the other takes the other.
+3. Strategic phase (III-B-1): the deployment sequence and the Tactics roll, played by the
+   strategic phase's own questions with ``round == 0``.
+4. Deployment phase (III-B-2): the cards are drawn exactly as in IV-B-1 (reserve, reserve +
+   top card, refusals, note 1) and each fighter of a played card is placed on one of a grid
+   of legal spots of his player's area (:func:`~.field.deployment_spots`; free measuring:
+   the options show distances). Then round 1 begins.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from confrontation.dice import FACES, ScriptedRoller
+from confrontation.engine.core.events import (
+    ActivationEnded,
+    Deployed,
+    PhaseEnded,
+    PhaseStarted,
+    SceneryLaid,
+    ZoneChosen,
+)
+from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.questions import Choice, ChooseZone, DieFace, Option, Place, Question
+from confrontation.engine.core.registry import (
+    EngineError,
+    Handler,
+    Transition,
+)
+from confrontation.engine.core.ruleset import RulesBuilder
+from confrontation.engine.core.state import (
+    PLAYERS,
+    Battleground,
+    DeploymentProgress,
+    GameState,
+    Pending,
+    Phase,
+    StrategicProgress,
+    player_name,
+)
+from confrontation.engine.round.activation import _pass_floor, open_floor
+from confrontation.engine.table.contact_limits import placement_problem
+from confrontation.engine.table.field import base_of, deployment_spots, field_of, piece_of, table_of
+from confrontation.geometry.scenery import MIN_ELEMENTS, random_layout
+
+SCENERY_DICE = 12
+"""Dice that seed the scenery layout (``geometry.scenery.generator_from`` reads 12)."""
+
+
+def _ground(state: GameState) -> Battleground:
+    if state.battleground is None:
+        raise EngineError("the deployment needs a table (setup.on_battlefield)")
+    return state.battleground
+
+
+def _progress(state: GameState) -> DeploymentProgress:
+    return state.deployment or DeploymentProgress()
+
+
+def _with(state: GameState, **changes: object) -> GameState:
+    progress = evolve(_progress(state), **changes)
+    return evolve(state, deployment=progress)
+
+
+def lay_scenery(ground: Battleground, dice: Sequence[int]) -> Battleground:
+    """III-A-3: a legal random layout of ``ground.scenery_count`` elements from these dice
+    (fewer, down to the minimum of 4, if the table is too small for them all)."""
+    table = table_of(ground)
+    for count in range(ground.scenery_count, MIN_ELEMENTS - 1, -1):
+        try:
+            elements = random_layout(table, ScriptedRoller(dice), count)
+        except ValueError:
+            continue
+        return evolve(ground, scenery=tuple(piece_of(e) for e in elements), scenery_count=0)
+    raise EngineError(f"no legal layout of {MIN_ELEMENTS} scenery elements on this table")
+
+
+def drive(state: GameState) -> Transition:
+    """Move the set-up on to its next question or die, or start round 1."""
+    ground = _ground(state)
+    if state.deployment is None:
+        started = PhaseStarted(0, Phase.DEPLOYMENT.value)
+        return evolve(state, deployment=DeploymentProgress()), [started]
+    progress = state.deployment
+    if progress.step == "scenery":
+        if ground.scenery is not None:
+            return _with(state, step="zones"), []
+        if ground.scenery_count <= 0:
+            ground = evolve(ground, scenery=())
+            return evolve(state, battleground=ground), []
+        if len(progress.dice) < SCENERY_DICE:
+            return evolve(state, pending=Pending("scenery_die", None)), []
+        ground = lay_scenery(ground, progress.dice)
+        assert ground.scenery is not None
+        laid = SceneryLaid(tuple(p.name for p in ground.scenery))
+        return evolve(state, battleground=ground), [laid]
+    if progress.step == "zones":
+        if ground.zones is not None:
+            return _with(state, step="sequence"), []
+        if progress.chooser is None:
+            return evolve(state, pending=Pending("zone_die", None)), []
+        return evolve(state, pending=Pending("choose_zone", progress.chooser)), []
+    if progress.step == "sequence":  # III-B-1, by the strategic phase's questions
+        to_place = tuple(tuple(c.id for c in state.cards_of(p)) for p in PLAYERS)
+        strategic = StrategicProgress(to_place=(to_place[0], to_place[1]))
+        state = _with(state, step="drawing")
+        state = evolve(state, phase=Phase.STRATEGIC, strategic=strategic, first_speaker=None)
+        return state, [PhaseStarted(0, Phase.STRATEGIC.value)]
+    return _drawing(state)
+
+
+def _drawing(state: GameState) -> Transition:
+    """III-B-2: the drawing of IV-B-1, each played card's fighters placed one by one."""
+    if state.activation is None:
+        state = evolve(state, strategic=None)
+        return open_floor(state)
+    progress = state.activation
+    current = progress.current
+    if current is not None:
+        if _next_to_place(state) is not None:
+            return evolve(state, pending=Pending("deploy", current.player)), []
+        ended = ActivationEnded(current.player, current.cards)
+        return _pass_floor(state, current.player), [ended]
+    if progress.floor is not None:
+        return evolve(state, pending=Pending("floor", progress.floor)), []
+    ended_phase = PhaseEnded(0, Phase.DEPLOYMENT.value)
+    state = evolve(
+        state,
+        phase=Phase.STRATEGIC,
+        round=1,
+        activation=None,
+        strategic=None,
+        deployment=None,
+        first_speaker=None,
+    )
+    return state, [ended_phase]
+
+
+def _next_to_place(state: GameState) -> str | None:
+    assert state.activation is not None and state.activation.current is not None
+    current = state.activation.current
+    for fighter_id in current.fighters:
+        if fighter_id not in current.done:
+            return fighter_id
+    return None
+
+
+# --- scenery and zones ------------------------------------------------------------------------
+
+
+def _faces(state: GameState) -> list[Choice]:
+    return [DieFace(face) for face in FACES]
+
+
+def _scenery_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    return _with(state, dice=(*_progress(state).dice, choice.face)), []
+
+
+def _scenery_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    rolled = len(_progress(state).dice)
+    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
+    prompt = f"Scenery layout: die {rolled + 1} of {SCENERY_DICE} (III-A-3)"
+    return Question("scenery_die", None, prompt, options)
+
+
+def _zone_die_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    return _with(state, chooser=0 if choice.face <= 3 else 1), []
+
+
+def _zone_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    options = tuple(
+        Option(c, str(c.face), f"{player_name(0 if c.face <= 3 else 1)} chooses")
+        for c in choices
+        if isinstance(c, DieFace)
+    )
+    return Question("zone_die", None, "Who chooses his deployment area? (III-A-3)", options)
+
+
+def _zone_legal(state: GameState) -> list[Choice]:
+    return [ChooseZone(0), ChooseZone(1)]
+
+
+def _zone_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, ChooseZone)
+    chooser = _progress(state).chooser
+    assert chooser is not None
+    zones = (choice.zone, 1 - choice.zone) if chooser == 0 else (1 - choice.zone, choice.zone)
+    ground = evolve(_ground(state), zones=zones)
+    state = evolve(state, battleground=ground)
+    return state, [ZoneChosen(p, zones[p]) for p in PLAYERS]
+
+
+def _zone_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    table = table_of(_ground(state))
+    options = []
+    for c in choices:
+        assert isinstance(c, ChooseZone)
+        minx, miny, maxx, maxy = table.zones[c.zone].area.bounds
+        # the open bounds (III-A-1) lie 0.05 mm inside the lines: shown at the lines
+        minx, miny, maxx, maxy = (round(v, 1) for v in (minx, miny, maxx, maxy))
+        detail = f"x {minx:g}-{maxx:g} cm, y {miny:g}-{maxy:g} cm"
+        options.append(Option(c, f"deployment area {c.zone + 1}", detail))
+    player = _progress(state).chooser
+    assert player is not None
+    prompt = f"{player_name(player)}: which deployment area do you take? (III-A-1)"
+    return Question("choose_zone", player, prompt, tuple(options))
+
+
+# --- placing the fighters (III-B-2) ---------------------------------------------------------------
+
+
+def _deploy_legal(state: GameState) -> list[Choice]:
+    fighter_id = _next_to_place(state)
+    assert fighter_id is not None
+    fighter = state.fighter(fighter_id)
+    spots = deployment_spots(state, fighter)
+    # II-E-3 (CLARIFICATIONS §9): a spot touching enemies keeps everybody within his limit
+    # (only measured when an enemy stands within 10 cm of the spots: areas rarely touch)
+    here, template = field_of(state), base_of(state, fighter)
+    if spots and any(
+        min(s.x for s in spots) - 10 <= b.x <= max(s.x for s in spots) + 10
+        and min(s.y for s in spots) - 10 <= b.y <= max(s.y for s in spots) + 10
+        for b in (here.base(i) for i in here.ids() if here.owners[i] != fighter.player)
+    ):
+        spots = [
+            s
+            for s in spots
+            if placement_problem(state, here, {fighter_id: template.moved(s.x, s.y, s.facing)})
+            is None
+        ]
+    if not spots:
+        raise EngineError(f"no room left in the deployment area for {fighter_id} (III-B-2)")
+    return [Place(s.x, s.y, s.facing) for s in spots]
+
+
+def _deploy_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, Place) and state.activation is not None
+    current = state.activation.current
+    assert current is not None
+    fighter_id = _next_to_place(state)
+    assert fighter_id is not None
+    fighter = evolve(
+        state.fighter(fighter_id), x=choice.x, y=choice.y, facing=choice.facing, on_table=True
+    )
+    current = evolve(current, done=(*current.done, fighter_id))
+    progress = evolve(state.activation, current=current)
+    state = evolve(state.with_fighters(fighter), activation=progress)
+    return state, [Deployed(fighter_id, choice.x, choice.y, choice.facing)]
+
+
+def _deploy_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    fighter_id = _next_to_place(state)
+    assert fighter_id is not None and state.pending is not None
+    fighter = state.fighter(fighter_id)
+    here = field_of(state)
+    enemies = [here.base(i) for i in here.ids() if here.owners[i] != fighter.player]
+    options = []
+    for c in choices:
+        assert isinstance(c, Place)
+        detail = ""
+        if enemies:  # III-B-2: free measuring during the deployment
+            nearest = min(math.dist((c.x, c.y), e.centre) for e in enemies)
+            detail = f"{nearest:.1f} cm from the nearest enemy (centre to centre)"
+        options.append(Option(c, f"({c.x:g}, {c.y:g}) facing {c.facing:g}°", detail))
+    name = state.profile(fighter.profile).name
+    prompt = f"{player_name(fighter.player)}: where do you deploy {name} ({fighter_id})?"
+    return Question("deploy", fighter.player, prompt, tuple(options))
+
+
+def contribute(rules: RulesBuilder) -> None:
+    """The deployment phase's driver and questions (III-B)."""
+    rules.phase(Phase.DEPLOYMENT, drive)
+    rules.handler(
+        Handler("scenery_die", _faces, _scenery_apply, _scenery_describe, subject=lambda s: None)
+    )
+    rules.handler(
+        Handler("zone_die", _faces, _zone_die_apply, _zone_die_describe, subject=lambda s: None)
+    )
+    rules.handler(Handler("choose_zone", _zone_legal, _zone_apply, _zone_describe))
+    rules.handler(Handler("deploy", _deploy_legal, _deploy_apply, _deploy_describe))

@@ -1,0 +1,802 @@
+"""The battlefield of a game state: geometry built from plain data, cached, and the finite
+candidate places the engine offers (ARCHITECTURE: "a finite list of sensible candidates").
+
+:func:`field_of` builds a :class:`~confrontation.geometry.Battlefield` from the state's
+table, scenery and the fighters in play, and caches it (with its sight, path and contact
+answers) for as long as nobody moves: every state with the same positions shares it.
+Nothing here changes a state; the rules live in the movement, shooting and deployment modules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
+from confrontation.geometry.bases import Base, size_rank
+from confrontation.geometry.contact import ContactPlacement, in_contact
+from confrontation.geometry.field import Battlefield
+from confrontation.geometry.measure import distance, point_distance
+from confrontation.geometry.paths import Path
+from confrontation.geometry.scenery import Scenery, crossable
+from confrontation.geometry.sight import Sight
+from confrontation.geometry.table import Table, Zone
+from confrontation.rules.characteristics import Characteristic, HealthState, current_value
+from confrontation.rules.charge import charge_modifiers
+from confrontation.rules.movement import (
+    can_cross_landform,
+    default_movement_table,
+    movement_potential,
+    passable_friends,
+)
+
+CLEARANCE_CM = 0.5
+"""How far short of an enemy base a walk or run that heads for him stops (V-B-1: a walk
+never ends in contact)."""
+
+APART_CM = 0.05
+"""Two bases closer than this are treated as touching (a walk may not end so close to an
+enemy; fighters placed by the engine never overlap by more than it)."""
+
+GRID_CM = 6.0
+"""Spacing of the deployment grid (III-B-2)."""
+
+_CACHE_SIZE = 256
+
+
+# --- from state to geometry ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=1024)
+def scenery_of(piece: SceneryPiece) -> Scenery:
+    """A scenery element of the geometry package from its plain-data record (one shared
+    object per record: the geometry caches its shapes by object)."""
+    return Scenery(piece.name, Polygon(piece.outline), piece.height, piece.passable)
+
+
+def piece_of(element: Scenery, scenario: bool = False) -> SceneryPiece:
+    """The plain-data record of a scenery element (outline rounded to 0.01 mm)."""
+    coords = tuple(
+        (round(float(x), 4), round(float(y), 4)) for x, y in element.footprint.exterior.coords[:-1]
+    )
+    return SceneryPiece(element.name, coords, element.height, element.passable, scenario)
+
+
+def table_of(ground: Battleground) -> Table:
+    """The table with its two line-of-battle deployment areas (III-A-1)."""
+    return _table(ground.width, ground.height, ground.split)
+
+
+@lru_cache(maxsize=64)
+def _table(width: float, height: float, split: str) -> Table:
+    table = Table(width, height)
+    if split == "width":
+        return table.with_zones(*table.line_of_battle("width"))
+    return table.with_zones(*table.line_of_battle("length"))
+
+
+@lru_cache(maxsize=256)
+def _cover(area: BaseGeometry) -> BaseGeometry:
+    """``area`` grown by 1e-6 cm (prepared): what a base must lie within to be on it."""
+    grown = area.buffer(1e-6)
+    shapely.prepare(grown)
+    return grown
+
+
+def deployment_zone(state: GameState, player: int) -> Zone:
+    """The deployment area of ``player`` (III-A-1)."""
+    ground = _ground(state)
+    if ground.zones is None:
+        raise ValueError("the deployment areas are not chosen yet")
+    return table_of(ground).zones[ground.zones[player]]
+
+
+def base_of(state: GameState, fighter: Fighter) -> Base:
+    """The fighter's base where he stands (I-B)."""
+    profile = state.profile(fighter.profile)
+    size = profile.size if profile.size in ("small", "normal", "large", "very-large") else "normal"
+    if profile.base == "round":
+        return Base.of(size, "round", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
+    return Base.of(size, "square", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
+
+
+def _ground(state: GameState) -> Battleground:
+    if state.battleground is None:
+        raise ValueError("this game has no table")
+    return state.battleground
+
+
+_PROFILE_FIELDS: dict[Characteristic, str] = {
+    Characteristic.INI: "ini",
+    Characteristic.ATT: "att",
+    Characteristic.STR: "strength",
+    Characteristic.DEF: "defense",
+    Characteristic.RES: "res",
+    Characteristic.AIM: "aim",  # no shooting weapon: 0
+    Characteristic.AIM_STR: "aim_str",
+    Characteristic.DIS: "discipline",
+    Characteristic.MOV: "mov",  # whole centimetres
+}
+"""The profile field of each characteristic :func:`current` reads."""
+
+
+def current(state: GameState, fighter: Fighter, characteristic: Characteristic) -> int:
+    """The fighter's current value (II-A-4): wound penalties (II-B-4) and the charge
+    penalty (V-B-3) included."""
+    profile = state.profile(fighter.profile)
+    reference = int(getattr(profile, _PROFILE_FIELDS[characteristic]) or 0)
+    health = HealthState(min(fighter.wounds, 4), fighter.stunned)
+    return current_value(
+        characteristic, reference, charge_modifiers(characteristic, fighter.charged), health
+    )
+
+
+def movement(state: GameState, fighter: Fighter) -> float:
+    """Current MOV in cm (II-A-4: never below 0)."""
+    return max(state.profile(fighter.profile).mov, 0.0)
+
+
+def potential_of(state: GameState, fighter: Fighter, action: str, disengaged: bool) -> float:
+    """V-D: MOV x 1 or x 2 (x 1 after a disengagement) for ``action`` of the movement table;
+    an action the table does not allow after a disengagement keeps its usual potential."""
+    row = default_movement_table()[action]
+    after = disengaged and row.potential_disengaged is not None
+    return movement_potential(row, movement(state, fighter), disengaged=after)
+
+
+# --- the cached field -----------------------------------------------------------------------
+
+
+@dataclass
+class Field:
+    """The geometry of one arrangement of fighters, with memoised answers."""
+
+    ground: Battleground
+    table: Table
+    scenery: tuple[Scenery, ...]
+    battlefield: Battlefield
+    owners: dict[str, int]
+    _sight: dict[tuple[str, str], Sight] = field(default_factory=dict)
+    _paths: dict[Any, Path | None] = field(default_factory=dict)
+    _contacts: dict[str, list[str]] = field(default_factory=dict)
+    _others: dict[str, BaseGeometry] = field(default_factory=dict)
+    _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
+    _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
+    _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
+    _crossing: dict[Any, bool] = field(default_factory=dict)
+
+    def base(self, fighter_id: str) -> Base:
+        return self.battlefield.fighters[fighter_id]
+
+    def ids(self) -> Iterable[str]:
+        return self.battlefield.fighters.keys()
+
+    def sight(self, source: str, target: str) -> Sight:
+        """II-D-3: what ``source`` sees of ``target``."""
+        key = (source, target)
+        if key not in self._sight:
+            self._sight[key] = self.battlefield.sight(source, target)
+        return self._sight[key]
+
+    def contacts(self, fighter_id: str) -> list[str]:
+        """Fighters in base contact with ``fighter_id`` (II-E)."""
+        if fighter_id not in self._contacts:
+            self._contacts[fighter_id] = sorted(self.battlefield.contacts(fighter_id))
+        return self._contacts[fighter_id]
+
+    def enemies_in_contact(self, fighter_id: str) -> list[str]:
+        me = self.owners[fighter_id]
+        return [f for f in self.contacts(fighter_id) if self.owners[f] != me]
+
+    def path(
+        self,
+        mover: str,
+        goal: tuple[float, float] | str,
+        pass_through: tuple[str, ...] = (),
+        at_most_mov: bool = False,
+    ) -> Path | None:
+        """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base,
+        landforms of his size passable or not as ``at_most_mov`` says (a move's path, which
+        decides that by its own length, is :meth:`move_path`)."""
+        key = (mover, goal, pass_through, at_most_mov)
+        if key not in self._paths:
+            self._paths[key] = self.battlefield.path(
+                mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov
+            )
+        return self._paths[key]
+
+    def move_path(
+        self,
+        mover: str,
+        goal: tuple[float, float] | str,
+        pass_through: tuple[str, ...] = (),
+        *,
+        mov: float,
+        potential: float = math.inf,
+    ) -> Path | None:
+        """V-A, CLARIFICATIONS §9: the most direct legal way of a move of ``mover`` whose
+        MOV x 1 is ``mov`` cm. "If it is of the same size, he can cross it if he does not
+        move more than MOV x 1", counted on the distance he actually moves along the path:
+        its length, or ``potential`` when the move stops there first (an assault falling
+        short). The shortest way with landforms of his size passable is taken when that
+        distance is at most ``mov`` (or when it crosses none of them); otherwise the
+        shortest way round them. Both searches are cached (:meth:`path`)."""
+        crossing = self.path(mover, goal, pass_through, at_most_mov=True)
+        base = self.base(mover)
+        if crossing is None or not self.same_size(base):
+            return crossing  # nothing of his size to go round: one search answers both
+        rank = size_rank(base.size)
+        if can_cross_landform(rank, rank, min(crossing.length, potential) - 1e-6, mov):
+            return crossing
+        if not self._crosses(mover, goal, pass_through, crossing):
+            return crossing
+        return self.path(mover, goal, pass_through, at_most_mov=False)
+
+    def same_size(self, base: Base) -> list[BaseGeometry]:
+        """V-A: the landforms a fighter at ``base`` crosses only by a move of at most
+        MOV x 1 (those of his size, passable; none at level 1, II-F-1)."""
+        if base.level != 0:
+            return []
+        if base.size not in self._same:
+            self._same[base.size] = [
+                s.footprint
+                for s in self.scenery
+                if crossable(s, base.size, True) and not crossable(s, base.size, False)
+            ]
+        return self._same[base.size]
+
+    def _crosses(
+        self, mover: str, goal: tuple[float, float] | str, through: tuple[str, ...], path: Path
+    ) -> bool:
+        """Does the corridor ``mover``'s base sweeps along ``path`` (half a base width either
+        side of the sight) enter a landform of his size? (If not, the way round them is the
+        same path.)"""
+        key = (mover, goal, through)
+        if key not in self._crossing:
+            base = self.base(mover)
+            line = path.line()
+            half = base.width / 2.0 - 1e-3
+            self._crossing[key] = any(
+                float(line.distance(shape)) < half for shape in self.same_size(base)
+            )
+        return self._crossing[key]
+
+    def contact_position(
+        self,
+        mover: str,
+        target: str,
+        reference: tuple[float, float] | None = None,
+        accept: Callable[[ContactPlacement], bool] | None = None,
+    ) -> ContactPlacement | None:
+        return self.battlefield.contact_position(mover, target, reference=reference, accept=accept)
+
+    def others(self, mover: str) -> BaseGeometry:
+        """Every base in play but the mover's, and the scenery nobody crosses, as one shape."""
+        if mover not in self._others:
+            shapes = [self.base(i).polygon for i in self.ids() if i != mover]
+            blob = shapely.unary_union(shapes) if shapes else shapely.GeometryCollection()
+            shapely.prepare(blob)
+            self._others[mover] = blob
+        return self._others[mover]
+
+    def bases_near(self, mover: str, bounds: tuple[float, ...]) -> bool:
+        """Does the bounding box of any base but ``mover``'s meet ``bounds``? (If none
+        does, nothing can overlap a shape within ``bounds``.)"""
+        if self._bounds is None:
+            self._bounds = [(i, _outer_box(self.base(i))) for i in self.ids()]
+        x0, y0, x1, y1 = bounds
+        return any(
+            b[0] <= x1 and x0 <= b[2] and b[1] <= y1 and y0 <= b[3] and i != mover
+            for i, b in self._bounds
+        )
+
+    def blocked_for(self, size: str, at_most_mov: bool) -> list[BaseGeometry]:
+        """Scenery a fighter of ``size`` may not stand on or cross (V-A)."""
+        key = (size, at_most_mov)
+        if key not in self._blocked:
+            self._blocked[key] = [
+                s.footprint for s in self.scenery if not crossable(s, size, at_most_mov)
+            ]
+        return self._blocked[key]
+
+    def spot_problem(
+        self,
+        mover: str,
+        base: Base,
+        *,
+        enemies_apart: bool,
+        at_most_mov: bool = False,
+        area: BaseGeometry | None = None,
+    ) -> str | None:
+        """Why ``mover`` cannot stand at ``base`` (None: he can): off the table (or out of
+        ``area``), on another base, on scenery he cannot cross, or — ``enemies_apart`` —
+        touching an enemy."""
+        limits = area if area is not None else self.table.area
+        # the footprint is only built when a cheap bound cannot settle a test: a base
+        # whose bounding box lies on the table is on it; shapes whose bounding boxes miss
+        # the base's cannot overlap it
+        box_ = _outer_box(base)
+        on_table = area is None and (
+            box_[0] >= 0.0
+            and box_[1] >= 0.0
+            and box_[2] <= self.table.width
+            and box_[3] <= self.table.height
+        )
+        if not on_table and not _cover(limits).covers(base.polygon):
+            return "off the table" if area is None else "out of the area"
+        if self.bases_near(mover, box_):
+            others = self.others(mover)
+            if not others.is_empty and base.polygon.intersection(others).area > 1e-4:
+                return "on another fighter's base"
+        for shape in self.blocked_for(base.size, at_most_mov):
+            if _boxes_meet(box_, shape.bounds) and base.polygon.intersection(shape).area > 1e-4:
+                return "on scenery he cannot cross"
+        if enemies_apart:
+            me = self.owners[mover]
+            reach = _reach(base)
+            for other in self.ids():
+                enemy = other != mover and self.owners[other] != me
+                if not enemy:
+                    continue
+                there = self.base(other)
+                # bases whose centres are farther apart than their outer radii and the
+                # clearance cannot be that close: not measured
+                far = reach + _reach(there) + APART_CM + 1e-6
+                if math.hypot(there.x - base.x, there.y - base.y) > far:
+                    continue
+                if distance(base, there) < APART_CM:
+                    return "in contact with an enemy"
+        return None
+
+
+def _outer_box(base: Base) -> tuple[float, float, float, float]:
+    """A box holding the base's footprint (its corners, or its circle), 1e-9 cm to spare."""
+    m = 1e-9
+    if base.shape == "round":
+        r = base.radius + m
+        return (base.x - r, base.y - r, base.x + r, base.y + r)
+    xs, ys = zip(*base.corners(), strict=True)
+    return (min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m)
+
+
+def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Do two bounding boxes (minx, miny, maxx, maxy) meet (touching counts)?"""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _reach(base: Base) -> float:
+    """The distance from a base's centre to its farthest point."""
+    if base.shape == "round":
+        return base.radius
+    return math.hypot(base.width, base.depth) / 2.0
+
+
+_FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
+
+
+def free(here: Field, fighter_id: str) -> bool:
+    """Free of any enemy: in contact with none (V-B)."""
+    return not here.enemies_in_contact(fighter_id)
+
+
+def pass_through(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
+    """V-A (``rules.movement.passable_friends``): the friends ``mover`` may pass through,
+    free of any enemy and activated this round."""
+    me = state.fighter(mover).player
+    others = (i for i in here.ids() if i != mover)
+    return tuple(
+        sorted(
+            passable_friends(
+                others,
+                friend=lambda i: here.owners[i] == me,
+                activated=lambda i: state.fighter(i).activated,
+                free=lambda i: free(here, i),
+            )
+        )
+    )
+
+
+def field_of(state: GameState) -> Field:
+    """The state's battlefield (cached while the fighters in play keep their places)."""
+    ground = _ground(state)
+    cached = state.scratch.get("field")
+    if cached is not None:
+        assert isinstance(cached, Field)
+        return cached
+    playing = [f for f in state.fighters if f.in_play]
+    key = (
+        id(ground),
+        tuple((f.id, f.x, f.y, f.facing, f.altitude) for f in playing),
+    )
+    hit = _FIELDS.get(key)
+    if hit is not None and hit[0] is ground:
+        _FIELDS.move_to_end(key)
+        state.scratch["field"] = hit[1]
+        return hit[1]
+    scenery = tuple(scenery_of(p) for p in ground.scenery or ())
+    table = table_of(ground)
+    bases = {f.id: base_of(state, f) for f in playing}
+    made = Field(
+        ground=ground,
+        table=table,
+        scenery=scenery,
+        battlefield=Battlefield(table, bases, scenery),
+        owners={f.id: f.player for f in playing},
+    )
+    _FIELDS[key] = (ground, made)
+    if len(_FIELDS) > _CACHE_SIZE:
+        _FIELDS.popitem(last=False)
+    state.scratch["field"] = made
+    return made
+
+
+def has_field(state: GameState) -> bool:
+    """The game is played on a table (not a table-less game of chapter IV tests)."""
+    return state.battleground is not None and state.battleground.scenery is not None
+
+
+def enemy_contacts(state: GameState) -> list[tuple[str, str]]:
+    """Pairs of enemy fighters in base contact (II-E), for the combat phase (IV-C)."""
+    if not has_field(state):
+        return []
+    here = field_of(state)
+    pairs = []
+    for a in here.ids():
+        for b in here.enemies_in_contact(a):
+            if a < b:
+                pairs.append((a, b))
+    return pairs
+
+
+# --- candidate places ---------------------------------------------------------------------
+
+
+def placed(base: Base, sight: tuple[float, float], facing: float) -> Base:
+    """The base turned to ``facing`` with its sight on ``sight`` (V-A: a base turns about
+    its sight)."""
+    a = math.radians(facing)
+    half = base.depth / 2.0
+    return base.moved(sight[0] - math.cos(a) * half, sight[1] - math.sin(a) * half, facing)
+
+
+def rounded(base: Base) -> Base:
+    """Coordinates rounded as the engine stores them in choices (0.01 cm, 0.1 degree)."""
+    return base.moved(round(base.x, 2), round(base.y, 2), round(base.facing, 1) % 360.0)
+
+
+def facing_towards(base: Base, point: tuple[float, float]) -> float:
+    return math.degrees(math.atan2(point[1] - base.sight[1], point[0] - base.sight[0]))
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A candidate place: the base's centre and facing, what it is towards, and the distance
+    the sight travels to get there."""
+
+    x: float
+    y: float
+    facing: float
+    towards: str
+    distance: float
+
+
+DIRECTIONS = 8
+"""Candidate destinations also go straight out in this many directions (every 45°)."""
+
+NEAREST = 3
+"""Candidate destinations head for this many nearest enemies and scenery elements."""
+
+
+def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
+    """(label, direction in degrees, how far the goal lies) for the candidate moves: towards
+    the nearest enemies (stopping short of contact), the nearest scenery, the centre, and
+    straight out in :data:`DIRECTIONS` directions."""
+    me = here.owners[mover]
+    base = here.base(mover)
+    sx, sy = base.sight
+    out: list[tuple[str, float, float]] = []
+    enemies = sorted(
+        (i for i in here.ids() if here.owners[i] != me),
+        key=lambda i: point_distance(here.base(i), sx, sy),
+    )
+    for other in enemies[:NEAREST]:
+        target = here.base(other)
+        gap = point_distance(target, sx, sy)
+        heading = math.degrees(math.atan2(target.y - sy, target.x - sx))
+        out.append((f"towards {other}", heading, max(gap - CLEARANCE_CM, 0.0)))
+    scenery = sorted(here.scenery, key=lambda e: float(e.footprint.distance(Point(sx, sy))))
+    for element in scenery[:NEAREST]:
+        ring = element.footprint.buffer(base.depth / 2.0 + 0.5)
+        p = ring.exterior.interpolate(ring.exterior.project(Point(sx, sy)))
+        heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
+        out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
+    cx, cy = here.table.width / 2.0, here.table.height / 2.0
+    out.append(
+        ("to the centre", math.degrees(math.atan2(cy - sy, cx - sx)), math.hypot(cx - sx, cy - sy))
+    )
+    for k in range(DIRECTIONS):
+        out.append((f"heading {base.facing + 45.0 * k:.0f}°", base.facing + 45.0 * k, math.inf))
+    return out
+
+
+class _Obstacles:
+    """What a straight move must not sweep (V-A): some shapes and the outside of the table,
+    merged into one shape only when a cheap bound cannot settle a test."""
+
+    def __init__(self, table: Table, shapes: list[BaseGeometry], circles: list[Circle]) -> None:
+        self.table, self.shapes = table, shapes
+        self.circles = circles  # (x, y, radius) holding each shape
+        self._merged: BaseGeometry | None = None
+
+    def merged(self) -> BaseGeometry:
+        if self._merged is None:
+            outside = box(-50, -50, self.table.width + 50, self.table.height + 50).difference(
+                self.table.area
+            )
+            self._merged = shapely.unary_union([*self.shapes, outside])
+            shapely.prepare(self._merged)
+        return self._merged
+
+    def surely_clear(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> bool:
+        """Is everything within ``reach`` of the segment a-b on the table and away from
+        every shape's circle (with 1e-9 cm to spare)?"""
+        w, h = self.table.width, self.table.height
+        for x, y in (a, b):
+            if not (reach < x < w - reach and reach < y < h - reach):
+                return False
+        return all(_segment_gap(a, b, x, y) > r + reach + 1e-9 for x, y, r in self.circles)
+
+
+Circle = tuple[float, float, float]
+
+
+def _segment_gap(a: tuple[float, float], b: tuple[float, float], x: float, y: float) -> float:
+    """Distance from the point (x, y) to the segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    norm = dx * dx + dy * dy
+    t = 0.0 if norm == 0.0 else max(0.0, min(1.0, ((x - a[0]) * dx + (y - a[1]) * dy) / norm))
+    return math.hypot(x - a[0] - t * dx, y - a[1] - t * dy)
+
+
+def _corridors_clear(
+    start: tuple[float, float],
+    ends: list[tuple[float, float]],
+    width: float,
+    obstacles: _Obstacles,
+) -> list[bool]:
+    """V-A: can the sight go straight from ``start`` to each of ``ends``? A base ``width``
+    wide passes no obstacle (the first half-width is free: he may leave a contact). The
+    corridors a cheap bound cannot clear are built and tested together."""
+    out: list[bool] = []
+    lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    tested: list[int] = []
+    for end in ends:
+        length = math.dist(start, end)
+        out.append(True)
+        if length <= 1e-9:
+            continue
+        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+        skip = min(width / 2.0, length)
+        a = (start[0] + ux * skip, start[1] + uy * skip)
+        if length <= skip or obstacles.surely_clear(a, end, width / 2.0):
+            continue
+        lines.append((a, end))
+        tested.append(len(out) - 1)
+    if lines:
+        # the shapes LineString(...).buffer(width / 2 - 0.01) makes, in one call
+        corridors = shapely.buffer(
+            shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
+        )
+        hits = shapely.intersects(obstacles.merged(), corridors)
+        for k, hit in zip(tested, hits.tolist(), strict=True):
+            out[k] = not hit
+    return out
+
+
+def destinations(
+    state: GameState,
+    mover: str,
+    potential: float,
+    *,
+    pass_through: tuple[str, ...] = (),
+    mov: float = 0.0,
+) -> list[Spot]:
+    """Where ``mover`` may end a move that must not end in contact (walk, run, cover).
+
+    Straight moves (the most direct way, V-A) towards the nearest enemies (stopping short
+    of contact), the nearest scenery, the centre and in eight directions; for each, the
+    longest clear move of at most ``potential`` (whole, 3/4, 1/2 or 1/4 of it) and half of
+    that; each facing the nearest enemy (V-B-1: turned in any direction at the end). Every
+    spot is legal: on the table, on no base, on no scenery he may not cross, not touching
+    an enemy; the corridor the base sweeps is clear of every base but those passed through
+    and of the scenery he may not cross. ``mov`` is his MOV x 1: a move of at most that
+    may cross landforms of his size, a longer one may not (V-A, CLARIFICATIONS §9)."""
+    here = field_of(state)
+    base = here.base(mover)
+    if potential <= 0:
+        return []
+    me = here.owners[mover]
+    enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
+    skip = {mover, *pass_through}
+    bases = [here.base(i) for i in here.ids() if i not in skip]
+    polygons = [b.polygon for b in bases]
+    circles = [(b.x, b.y, _reach(b)) for b in bases]
+
+    def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
+        round_ = list(circles)
+        for shape in blocked:
+            x0, y0, x1, y1 = shape.bounds
+            round_.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
+        return _Obstacles(here.table, polygons + blocked, round_)
+
+    # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
+    far = obstacles_of(here.blocked_for(base.size, False))
+    near = far if not here.same_size(base) else obstacles_of(here.blocked_for(base.size, True))
+    sx, sy = base.sight
+    spots: dict[tuple[float, float], Spot] = {}
+    heads = []
+    for label, heading, goal in _headings(here, mover):
+        reach = min(potential, goal)
+        if reach <= 0.05:
+            continue
+        ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+        heads.append((label, heading, reach, ux, uy))
+    # for each heading the longest clear move of the whole, 3/4, 1/2 or 1/4 of the reach
+    bests = [0.0] * len(heads)
+    left = list(range(len(heads)))
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        travels = [heads[k][2] * fraction for k in left]
+        ends = [
+            (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
+        ]
+        if near is far:
+            clear = _corridors_clear((sx, sy), ends, base.width, far)
+        else:
+            clear = [False] * len(left)
+            for obstacles, short in ((near, True), (far, False)):
+                group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
+                if not group:
+                    continue
+                found = _corridors_clear((sx, sy), [ends[n] for n in group], base.width, obstacles)
+                for n, ok in zip(group, found, strict=True):
+                    clear[n] = ok
+        for k, ok in zip(left, clear, strict=True):
+            if ok:
+                bests[k] = heads[k][2] * fraction
+        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+    for (label, heading, _, ux, uy), best in zip(heads, bests, strict=True):
+        for travel in (best, best / 2.0):
+            if travel <= 0.05:
+                continue
+            sight = (sx + ux * travel, sy + uy * travel)
+            facing = heading
+            if enemies:
+                near_enemy = min(enemies, key=lambda e: math.dist(e.centre, sight))
+                facing = math.degrees(math.atan2(near_enemy.y - sight[1], near_enemy.x - sight[0]))
+            spot = rounded(placed(base, sight, facing))
+            key = (round(spot.x, 1), round(spot.y, 1))
+            if key in spots:
+                continue
+            moved = math.dist(base.sight, spot.sight)
+            if moved > potential + 1e-6:
+                continue
+            short = moved <= mov + 1e-6
+            if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
+                continue
+            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
+    return list(spots.values())
+
+
+def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
+    """III-B-2: a grid of legal places in the player's deployment area, facing the median
+    line; none on another base or on scenery he cannot cross, none on or in scenario
+    scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3). The area is open
+    (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line."""
+    zone = deployment_zone(state, fighter.player)
+    facing = median_facing(state, fighter.player)
+    template = base_of(state, fighter)
+    check = _deployment_check(state, fighter)
+    minx, miny, maxx, maxy = zone.area.bounds
+    half = max(template.width, template.depth) / 2.0
+    spots = []
+    x = _up(minx + half)  # the grid starts inside the open bound, not 0.005 mm short of it
+    while x <= maxx - half + 1e-9:
+        y = _up(miny + half)
+        while y <= maxy - half + 1e-9:
+            base = template.moved(round(x, 2), round(y, 2), facing)
+            if check(base):
+                spots.append(Spot(base.x, base.y, facing, "deployment area", 0.0))
+            y += GRID_CM
+        x += GRID_CM
+    return spots
+
+
+def can_deploy(state: GameState, fighter: Fighter, x: float, y: float, facing: float) -> bool:
+    """III-B-2: may ``fighter`` be deployed with his base's centre at (x, y) facing
+    ``facing``? The tests of :func:`deployment_spots`: wholly in his open deployment area
+    (III-A-1), on no base, on no scenery he cannot cross, off scenario scenery (XX-A-3)."""
+    return _deployment_check(state, fighter)(base_of(state, fighter).moved(x, y, facing))
+
+
+def _up(value: float) -> float:
+    """``value`` rounded up to the 0.01 cm the engine stores."""
+    return math.ceil(round(value * 100.0, 6)) / 100.0
+
+
+def median_facing(state: GameState, player: int) -> float:
+    """The facing straight at the median line from ``player``'s side of it, towards the
+    enemy's table edge (III-A-1; deployment areas not chosen yet: Player 1 in area 1)."""
+    ground = _ground(state)
+    zone = ground.zones[player] if ground.zones is not None else player
+    if ground.split == "width":
+        return 0.0 if zone == 0 else 180.0
+    return 90.0 if zone == 0 else 270.0
+
+
+def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bool]:
+    here = field_of(state)
+    zone = deployment_zone(state, fighter.player)
+    ground = _ground(state)
+    profile = state.profile(fighter.profile)
+    scenario = [scenery_of(p).footprint for p in ground.scenery or () if p.scenario]
+    scout = any(a.split("/")[0].strip().casefold() == "scout" for a in profile.abilities)
+    mov = profile.mov if scout else None
+    return lambda base: _deployable(here, fighter.id, base, zone.area, scenario, mov)
+
+
+def _deployable(
+    here: Field,
+    fighter_id: str,
+    base: Base,
+    area: BaseGeometry,
+    scenario: list[BaseGeometry],
+    scout_mov: float | None,
+) -> bool:
+    # the footprint is only built when a cheap bound cannot settle a test (see spot_problem)
+    box_ = _outer_box(base)
+    x0, y0, x1, y1 = area.bounds
+    inside = _is_box(area) and x0 <= box_[0] and y0 <= box_[1] and box_[2] <= x1 and box_[3] <= y1
+    if not inside and not _cover(area).covers(base.polygon):
+        return False
+    if here.bases_near(fighter_id, box_):
+        others = here.others(fighter_id)
+        if not others.is_empty and base.polygon.intersection(others).area > 1e-4:
+            return False
+    rank = size_rank(base.size)
+    for element in here.scenery:
+        if (
+            (not element.passable or element.rank >= rank)
+            and _boxes_meet(box_, element.footprint.bounds)
+            and base.polygon.intersects(element.footprint)
+        ):
+            return False
+    for shape in scenario:
+        if _boxes_meet(box_, shape.bounds) and base.polygon.intersects(shape):
+            return False
+        if scout_mov is not None and float(base.polygon.distance(shape)) <= scout_mov:
+            return False
+    return True
+
+
+@lru_cache(maxsize=256)
+def _is_box(area: BaseGeometry) -> bool:
+    """Is ``area`` its own bounding box (a rectangle along the axes)?"""
+    return bool(area.equals(box(*area.bounds)))
+
+
+def shot_distance(here: Field, shooter: str, target: str) -> float:
+    """VI-A-1: from the shooter's sight to the edge of the target's base."""
+    return point_distance(here.base(target), *here.base(shooter).sight)
+
+
+def in_contact_bases(a: Base, b: Base) -> bool:
+    return in_contact(a, b)
