@@ -6,15 +6,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 import confrontation
-from confrontation.engine.core.events import Event, MarkersRemoved
+from confrontation.engine.core.events import ChoiceMade, Event, MarkersRemoved
 from confrontation.engine.core.frozen import evolve
-from confrontation.engine.core.registry import EngineError, Transition
+from confrontation.engine.core.kinds import QuestionKind
+from confrontation.engine.core.questions import Choice, KeepResult, Option, Question, Raise
+from confrontation.engine.core.registry import EngineError, Handler, Transition
 from confrontation.engine.core.ruleset import (
     RULESETS,
     Ruleset,
@@ -26,12 +28,21 @@ from confrontation.engine.core.ruleset import (
 from confrontation.engine.core.state import (
     CONFEDE,
     GameState,
+    Pending,
     RulesetId,
     state_from_json,
     state_to_json,
 )
 from confrontation.engine.core.views import redact
-from confrontation.engine.step import game_roller, is_over, question, roll, start, step
+from confrontation.engine.step import (
+    game_roller,
+    is_over,
+    legal,
+    question,
+    roll,
+    start,
+    step,
+)
 from confrontation.sim.game import GameConfig, initial_state, make_players
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,3 +171,74 @@ def test_a_record_replays_in_a_fresh_process_with_nothing_imported_by_hand() -> 
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["over", "0", "confede"]
+
+
+def test_the_question_kinds_are_those_the_confede_rules_ask() -> None:
+    """Issue 20 §3: "Stages, question kinds and end-of-game reasons are enums, not strings" —
+    every handler of ``confede`` is keyed by a :class:`QuestionKind` member, one member per
+    handler, and the values are the strings the records held before the enum."""
+    handlers = ruleset().handlers
+    assert set(handlers) == set(QuestionKind)
+    assert all(type(h.kind) is QuestionKind for h in handlers.values())
+    table: dict[str, int] = {QuestionKind.ALLOCATE_DICE: 1}
+    assert table["allocate_dice"] == 1  # equal to its value and hashing alike
+    assert QuestionKind.ROLLOFF_DIE.value == "rolloff_die"
+
+
+def _first_question(seed: int) -> GameState:
+    state = start(initial_state(GameConfig(agents=("random", "random"), seed=seed))[0])[0]
+    roller = game_roller(state)
+    while state.pending is not None and state.pending.player is None:
+        state = roll(state, roller)[0]
+    return state
+
+
+def test_a_decoded_pending_kind_finds_the_built_in_handler() -> None:
+    """Issue 20 §3: a state read back from JSON holds the kind as a plain string; it equals the
+    member (and hashes alike), so the decoded state equals the original and asks the same
+    question through the same handler."""
+    state = _first_question(3)
+    assert state.pending is not None and type(state.pending.kind) is QuestionKind
+    decoded = state_from_json(state_to_json(state))
+    assert decoded.pending is not None and type(decoded.pending.kind) is str
+    assert decoded == state and hash(decoded.pending) == hash(state.pending)
+    rules = rules_of(decoded)
+    assert rules.handler(decoded.pending.kind) is rules.handler(state.pending.kind)
+    assert legal(decoded) == legal(state) and question(decoded) == question(state)
+
+
+_RALLY = "rally_test"  # a plug-in's own kind: no member of QuestionKind
+
+
+def _rally_legal(state: GameState) -> list[Choice]:
+    return [KeepResult(), Raise()]
+
+
+def _rally_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    options = tuple(Option(c, c.kind) for c in choices)
+    return Question(_RALLY, 0, "Rally?", options)
+
+
+def test_a_plug_in_asks_a_question_of_a_kind_of_its_own() -> None:
+    """Issue 20 §3 with §1 ("a new question kind" is a plug-in): the enum lists the built-in
+    kinds only; a derived ruleset's handler for a kind the enum does not list is asked,
+    answered, recorded under that kind and read back from JSON."""
+    assert _RALLY not in set(QuestionKind)
+    base = _first_question(4)
+    assert base.pending is not None
+    resumed = base.pending
+
+    def apply(state: GameState, choice: Choice) -> Transition:
+        return evolve(state, pending=resumed), [MarkersRemoved(state.fighters[0].id, ("rally",))]
+
+    rallying = ruleset().with_handler(Handler(_RALLY, _rally_legal, apply, _rally_describe))
+    state = evolve(with_rules(base, rallying), pending=Pending(_RALLY, 0))
+    asked = question(state)
+    assert asked is not None and asked.kind == _RALLY and asked.choices == [KeepResult(), Raise()]
+    assert state_from_json(state_to_json(state)) == state
+    after, events = step(state, Raise())
+    assert events[0] == ChoiceMade(0, _RALLY, Raise())
+    assert isinstance(events[1], MarkersRemoved) and events[1].markers == ("rally",)
+    assert after.pending == resumed
+    with pytest.raises(EngineError, match="has no handler for 'rally_test' questions"):
+        question(evolve(base, pending=Pending(_RALLY, 0)))

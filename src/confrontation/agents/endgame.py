@@ -16,6 +16,7 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.agents.assess import shot_value
 from confrontation.agents.greedy import area_shape, position_value
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
@@ -38,7 +39,7 @@ from confrontation.engine.core.questions import (
 from confrontation.engine.core.state import GameState, Phase
 from confrontation.scenarios.control import scenario_of
 
-MOVES = frozenset({"floor", "activation", "destination"})
+MOVES = frozenset({QuestionKind.FLOOR, QuestionKind.ACTIVATION, QuestionKind.DESTINATION})
 """The questions searched in the last round: which card to play (IV-B-1), announcements,
 cumulative actions (walk, shoot, wait) and where a move ends (IV-B-2, V-B)."""
 
@@ -65,9 +66,9 @@ def searched(state: GameState, question: Question, rounds: int = 1, cards: bool 
     goes next)."""
     if not last_round(state, rounds):
         return False
-    if cards and question.kind == "place_card" and state.phase is Phase.STRATEGIC:
+    if cards and question.kind == QuestionKind.PLACE_CARD and state.phase is Phase.STRATEGIC:
         return True
-    return question.kind == "choose_first" or (
+    return question.kind == QuestionKind.CHOOSE_FIRST or (
         question.kind in MOVES and state.phase is Phase.ACTIVATION
     )
 

@@ -51,6 +51,7 @@ from confrontation.agents.random import RandomAgent, uniform_index
 from confrontation.dice import Roller, SeededRoller
 from confrontation.engine.combat.phase import stay_in_place
 from confrontation.engine.core.combat_state import FightStage
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.melee import Combat
 from confrontation.engine.core.questions import (
     Announce,
@@ -64,7 +65,14 @@ from confrontation.engine.core.state import ActivationStage, GameState, Phase, o
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 from confrontation.engine.table.field import field_of
 
-SEARCHED: frozenset[str] = frozenset({"allocate_dice", "defend", "make_attack", "name_fighter"})
+SEARCHED: frozenset[str] = frozenset(
+    {
+        QuestionKind.ALLOCATE_DICE,
+        QuestionKind.DEFEND,
+        QuestionKind.MAKE_ATTACK,
+        QuestionKind.NAME_FIGHTER,
+    }
+)
 """The questions the search answers by default: the decisions inside a combat (VII-C), where a
 choice changes who dies — the dice, the defences, the attacks, who rolls the initiative."""
 
@@ -254,7 +262,10 @@ class MctsAgent:
         if (
             self.announcements
             and question.player is not None
-            and (_assaults(state, legal) or (question.kind == "floor" and _within_reach(state)))
+            and (
+                _assaults(state, legal)
+                or (question.kind == QuestionKind.FLOOR and _within_reach(state))
+            )
         ):
             return self.announce(state, question, legal)
         if question.kind not in self.kinds or question.player is None:

@@ -55,6 +55,7 @@ from confrontation.engine.combat.questions import (
 from confrontation.engine.combat.scenery_attack import AttackScenery
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import (
     Announce,
@@ -219,18 +220,18 @@ def decide(state: GameState) -> Transition:
         raise EngineError("no question is pending for the neutral side")
     policy = POLICIES.get(pending.kind)
     if policy is None:
-        raise EngineError(f"no rule of XX-E decides {pending.kind!r} for a neutral fighter")
+        raise EngineError(f"no rule of XX-E decides {str(pending.kind)!r} for a neutral fighter")
     handler = rules_of(state).handler(pending.kind)
     legal = handler.legal(state)
-    if pending.kind == "make_attack" and _needs_draw(state, legal):
+    if pending.kind == QuestionKind.MAKE_ATTACK and _needs_draw(state, legal):
         return _start_draw(state, legal)
-    if pending.kind == "activation":
+    if pending.kind == QuestionKind.ACTIVATION:
         drawn = _assault_draw(state, legal)
         if drawn is not None:
             return drawn
     choice = policy(state, legal)
     if choice not in legal:
-        raise EngineError(f"the XX-E rule chose {choice!r}, not a legal {pending.kind!r}")
+        raise EngineError(f"the XX-E rule chose {choice!r}, not a legal {str(pending.kind)!r}")
     state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
     return state, [NeutralDecided(pending.kind, choice), *applied]
@@ -313,7 +314,7 @@ def _start_draw(state: GameState, legal: list[Choice]) -> Transition:
     if not fight.draw:
         _, ranked = _priorities(state, legal)
         state = combat_phase._set_fight(state, draw=ranked[0])
-    return evolve(state, pending=Pending("neutral_target_die", None)), []
+    return evolve(state, pending=Pending(QuestionKind.NEUTRAL_TARGET_DIE, None)), []
 
 
 def _attack(state: GameState, legal: list[Choice]) -> Choice:
@@ -326,7 +327,7 @@ def _attack(state: GameState, legal: list[Choice]) -> Choice:
 def _target_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     fight = combat_phase._fight(state)
-    legal = rules_of(state).handler("make_attack").legal(state)
+    legal = rules_of(state).handler(QuestionKind.MAKE_ATTACK).legal(state)
     attacker = _attacker(legal)
     kept = draw_groups(fight.draw)[choice.face - 1] or fight.draw
     event = NeutralTargetRolled(attacker, fight.draw, choice.face, kept)
@@ -342,7 +343,7 @@ def _target_die_describe(state: GameState, choices: Sequence[Choice]) -> Questio
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
     tied = ", ".join(combat_phase._name(state, f) for f in fight.draw)
     return Question(
-        "neutral_target_die",
+        QuestionKind.NEUTRAL_TARGET_DIE,
         None,
         f"a d6 chooses the neutral fighter's target among {tied} (XX-E)",
         options,
@@ -461,7 +462,9 @@ def _assault_draw(state: GameState, legal: list[Choice]) -> Transition | None:
     drawing = ActionInProgress("neutral_target", fighter, ActionStage.DRAW, options=tied)
     assert state.activation is not None
     progress = evolve(state.activation, current=evolve(current, action=drawing))
-    return evolve(state, activation=progress, pending=Pending("neutral_assault_die", None)), []
+    return evolve(
+        state, activation=progress, pending=Pending(QuestionKind.NEUTRAL_ASSAULT_DIE, None)
+    ), []
 
 
 def _announce(fighter: str, target: str, legal: Sequence[Choice]) -> Choice:
@@ -495,10 +498,10 @@ def _assault_die_apply(state: GameState, choice: Choice) -> Transition:
         current = evolve(current, action=evolve(action, options=kept))
         return evolve(state, activation=evolve(state.activation, current=current)), [event]
     state = evolve(state, activation=evolve(state.activation, current=evolve(current, action=None)))
-    handler = rules_of(state).handler("activation")
+    handler = rules_of(state).handler(QuestionKind.ACTIVATION)
     announce = _announce(action.fighter, kept[0], handler.legal(state))
     state, applied = handler.apply(state, announce)
-    return state, [event, NeutralDecided("activation", announce), *applied]
+    return state, [event, NeutralDecided(QuestionKind.ACTIVATION, announce), *applied]
 
 
 def _assault_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
@@ -507,7 +510,7 @@ def _assault_die_describe(state: GameState, choices: Sequence[Choice]) -> Questi
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
     tied = ", ".join(combat_phase._name(state, f) for f in action.options)
     return Question(
-        "neutral_assault_die",
+        QuestionKind.NEUTRAL_ASSAULT_DIE,
         None,
         f"a d6 chooses whom {combat_phase._name(state, action.fighter)} assaults among "
         f"{tied} (XX-E-1)",
@@ -545,22 +548,22 @@ def _no_cover(state: GameState, legal: list[Choice]) -> Choice:
 # ---------------------------------------------------------------------------------------------
 
 POLICIES: dict[str, Callable[[GameState, list[Choice]], Choice]] = {
-    "contest_raise": _raise,
-    "attack_raise": _raise,
-    "defence_raise": _raise,
-    "name_fighter": _name,
-    "allocate_dice": _first,
-    "make_attack": _attack,
-    "defend": _defend,
-    "pursue": _pursue,
-    "split_melee": _split,
-    "activation": _activation,
-    "assault_contact": _first,
-    "rotate_charged": _first,
-    "redirect": _redirect,
-    "take_cover": _no_cover,
-    "test_raise": _raise,
-    "attack_scenery": _no_scenery,
+    QuestionKind.CONTEST_RAISE: _raise,
+    QuestionKind.ATTACK_RAISE: _raise,
+    QuestionKind.DEFENCE_RAISE: _raise,
+    QuestionKind.NAME_FIGHTER: _name,
+    QuestionKind.ALLOCATE_DICE: _first,
+    QuestionKind.MAKE_ATTACK: _attack,
+    QuestionKind.DEFEND: _defend,
+    QuestionKind.PURSUE: _pursue,
+    QuestionKind.SPLIT_MELEE: _split,
+    QuestionKind.ACTIVATION: _activation,
+    QuestionKind.ASSAULT_CONTACT: _first,
+    QuestionKind.ROTATE_CHARGED: _first,
+    QuestionKind.REDIRECT: _redirect,
+    QuestionKind.TAKE_COVER: _no_cover,
+    QuestionKind.TEST_RAISE: _raise,
+    QuestionKind.ATTACK_SCENERY: _no_scenery,
 }
 
 
@@ -596,7 +599,7 @@ def contribute(rules: RulesBuilder) -> None:
     """The neutral side's dice and their narration (XX-E)."""
     rules.handler(
         Handler(
-            "neutral_target_die",
+            QuestionKind.NEUTRAL_TARGET_DIE,
             _faces,
             _target_die_apply,
             _target_die_describe,
@@ -606,7 +609,7 @@ def contribute(rules: RulesBuilder) -> None:
 
     rules.handler(
         Handler(
-            "neutral_assault_die",
+            QuestionKind.NEUTRAL_ASSAULT_DIE,
             _faces,
             _assault_die_apply,
             _assault_die_describe,

@@ -80,7 +80,7 @@ def refusal(state: GameState, choice: Choice) -> str | None:
     handler = rules_of(state).handler(pending.kind)
     if handler.free is not None and pending.player is not None:
         return handler.free(state, choice)
-    return f"{choice!r} is not a legal answer to {pending.kind!r}"
+    return f"{choice!r} is not a legal answer to {str(pending.kind)!r}"
 
 
 def step(state: GameState, choice: Choice) -> Transition:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from confrontation.dice import FACES
 from confrontation.engine.core.events import Event, FighterKilled
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.outcome import Ending, Termination
 from confrontation.engine.core.questions import Choice, DieFace, Option, Question
@@ -162,7 +163,7 @@ def _with_draw(inner: PhaseDriver) -> PhaseDriver:
         cards = _enemy_cards(state, player)
         if len(cards) == 1:
             return _set_target(state, player, cards[0])
-        return dataclasses.replace(state, pending=Pending("scenario_draw", None)), []
+        return dataclasses.replace(state, pending=Pending(QuestionKind.SCENARIO_DRAW, None)), []
 
     return drive
 
@@ -191,7 +192,7 @@ def _draw_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     n = len(_enemy_cards(state, player))
     prompt = f"Execution: {player_name(player)} draws one of the enemy's {n} cards (III-A-2)"
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
-    return Question("scenario_draw", None, prompt, options)
+    return Question(QuestionKind.SCENARIO_DRAW, None, prompt, options)
 
 
 def _draw_subject(state: GameState) -> int | None:
@@ -294,7 +295,7 @@ def contribute(rules: RulesBuilder) -> None:
     rules.sentence("targets_set", _tell_targets)
     rules.handler(
         Handler(
-            "scenario_draw",
+            QuestionKind.SCENARIO_DRAW,
             lambda s: [DieFace(f) for f in FACES],
             _draw_apply,
             _draw_describe,

@@ -46,6 +46,7 @@ from confrontation.engine.core.events import (
     Moved,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     FREE_FACING,
     Announce,
@@ -288,7 +289,7 @@ class MovementProvider:
         if choice.method is not None:
             state, events = _start_disengagement(state)
             return state, [announced, *events]
-        return ask(state, "destination", fighter.player), [announced]
+        return ask(state, QuestionKind.DESTINATION, fighter.player), [announced]
 
     def option(self, state: GameState, choice: Choice) -> Option:
         """How a movement choice reads to a player (no distances: IV-B-2)."""
@@ -367,7 +368,7 @@ def _start_exclusive(state: GameState, announcement: Announcement) -> Transition
     )
     state = actions.with_action(state, action)
     if announcement.action in ("run", "cover"):
-        return ask(state, "destination", fighter.player), []
+        return ask(state, QuestionKind.DESTINATION, fighter.player), []
     if disengaging:
         return _start_disengagement(state)
     return assault(state)
@@ -418,7 +419,7 @@ def resume(state: GameState) -> Transition:
     event = Disengaged(action.fighter, action.method or "")
     state = update(state, test=None, stage=ActionStage.DESTINATION)
     if action.kind == "walk":
-        return ask(state, "destination", state.fighter(action.fighter).player), [event]
+        return ask(state, QuestionKind.DESTINATION, state.fighter(action.fighter).player), [event]
     state, events = assault(state)
     return state, [event, *events]
 
@@ -561,7 +562,7 @@ def _destination_describe(state: GameState, choices: Sequence[Choice]) -> Questi
         f"{action.potential:g} cm. Where to?"
     )
     free = FREE_FACING if any(isinstance(c, Place) for c in choices) else None
-    return Question("destination", fighter.player, prompt, tuple(options), free)
+    return Question(QuestionKind.DESTINATION, fighter.player, prompt, tuple(options), free)
 
 
 # --- assaults (V-B-3) ---------------------------------------------------------------------------
@@ -653,7 +654,9 @@ def assault(state: GameState) -> Transition:
         placements = _placements(state, here, action.fighter, target)
         if len(placements) > 1:
             state = update(state, stage=ActionStage.CONTACT)
-            return ask(state, "assault_contact", state.fighter(action.fighter).player), []
+            return ask(
+                state, QuestionKind.ASSAULT_CONTACT, state.fighter(action.fighter).player
+            ), []
         if placements:
             return _in_contact(state, placements[0], path.length)
     return _fall_short(state, measured)
@@ -733,7 +736,7 @@ def _charged(state: GameState, targets: tuple[str, ...], travelled: float) -> Tr
     event = Charged(mover.id, targets, travelled, newly)
     if _rotation_sets(state):
         state = update(state, stage=ActionStage.ROTATE)
-        return ask(state, "rotate_charged", mover.player), [event]
+        return ask(state, QuestionKind.ROTATE_CHARGED, mover.player), [event]
     state, after = finish(state)
     return state, [event, *after]
 
@@ -816,7 +819,7 @@ def _rotate_describe(state: GameState, choices: Sequence[Choice]) -> Question:
             options.append(Option(c, f"turn {names} to face the charger"))
     player = state.fighter(action.fighter).player
     prompt = f"{player_name(player)}: turn the fighters {_name(state, action.fighter)} charged?"
-    return Question("rotate_charged", player, prompt, tuple(options))
+    return Question(QuestionKind.ROTATE_CHARGED, player, prompt, tuple(options))
 
 
 def _contact_legal(state: GameState) -> list[Choice]:
@@ -859,7 +862,7 @@ def _contact_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         options.append(Option(c, "in contact with " + ", ".join(_name(state, t) for t in touched)))
     player = state.fighter(action.fighter).player
     prompt = f"{player_name(player)}: where does {_name(state, action.fighter)} make contact?"
-    return Question("assault_contact", player, prompt, tuple(options))
+    return Question(QuestionKind.ASSAULT_CONTACT, player, prompt, tuple(options))
 
 
 # --- redirecting a failed assault (V-B-3) -------------------------------------------------
@@ -894,7 +897,7 @@ def _target_gone(state: GameState) -> Transition:
         potential=max(action.potential - moved, 0.0),
         moved=action.moved + moved,  # V-A: counted towards MOV x 1 for crossing
     )
-    return ask(state, "redirect", state.fighter(action.fighter).player), events
+    return ask(state, QuestionKind.REDIRECT, state.fighter(action.fighter).player), events
 
 
 def _redirect_legal(state: GameState) -> list[Choice]:
@@ -920,7 +923,7 @@ def _redirect_apply(state: GameState, choice: Choice) -> Transition:
         return state, [event, *after]
     if choice.run:
         state = update(state, kind="run", stage=ActionStage.DESTINATION, target=None)
-        return ask(state, "destination", state.fighter(action.fighter).player), [event]
+        return ask(state, QuestionKind.DESTINATION, state.fighter(action.fighter).player), [event]
     here = field_of(state)
     assert choice.to is not None
     original = AssaultKind.CHARGE if action.kind == "charge" else AssaultKind.ENGAGE
@@ -948,7 +951,7 @@ def _redirect_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(player)}: the target of {_name(state, action.fighter)} is gone. "
         "Redirect the assault?"
     )
-    return Question("redirect", player, prompt, tuple(options))
+    return Question(QuestionKind.REDIRECT, player, prompt, tuple(options))
 
 
 def contribute(rules: RulesBuilder) -> None:
@@ -960,13 +963,19 @@ def contribute(rules: RulesBuilder) -> None:
     rules.contacts(enemy_contacts)
     rules.handler(
         Handler(
-            "destination",
+            QuestionKind.DESTINATION,
             _destination_legal,
             _destination_apply,
             _destination_describe,
             free=_destination_free,
         )
     )
-    rules.handler(Handler("assault_contact", _contact_legal, _contact_apply, _contact_describe))
-    rules.handler(Handler("rotate_charged", _rotate_legal, _rotate_apply, _rotate_describe))
-    rules.handler(Handler("redirect", _redirect_legal, _redirect_apply, _redirect_describe))
+    rules.handler(
+        Handler(QuestionKind.ASSAULT_CONTACT, _contact_legal, _contact_apply, _contact_describe)
+    )
+    rules.handler(
+        Handler(QuestionKind.ROTATE_CHARGED, _rotate_legal, _rotate_apply, _rotate_describe)
+    )
+    rules.handler(
+        Handler(QuestionKind.REDIRECT, _redirect_legal, _redirect_apply, _redirect_describe)
+    )

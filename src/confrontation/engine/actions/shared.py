@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from confrontation.dice import FACES
 from confrontation.engine.core.events import Event, FighterKilled, TestRaised, TestRolled, Wounded
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import Choice, DieFace, KeepResult, Option, Question, Raise
 from confrontation.engine.core.registry import EngineError, Handler, Transition
 from confrontation.engine.core.ruleset import RulesBuilder, rules_of
@@ -102,7 +103,7 @@ def start_test(
 ) -> GameState:
     """Roll a one-die test of ``value`` against ``difficulty`` for ``player``."""
     test = TestInProgress(purpose, player, value, difficulty)
-    return ask(update(state, test=test), "test_die", None)
+    return ask(update(state, test=test), QuestionKind.TEST_DIE, None)
 
 
 def _test(state: GameState) -> TestInProgress:
@@ -122,7 +123,7 @@ def _test_die_apply(state: GameState, choice: Choice) -> Transition:
     test = evolve(test, chain=(*test.chain, choice.face), awaiting=False)
     state = update(state, test=test)
     if test.may_raise:
-        return ask(state, "test_raise", test.player), []
+        return ask(state, QuestionKind.TEST_RAISE, test.player), []
     return _test_over(state)
 
 
@@ -144,7 +145,7 @@ def _test_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(test.player)} rolls for {action.fighter}'s {test.purpose} test "
         f"(value {test.value}, difficulty {test.difficulty})"
     )
-    return Question("test_die", None, prompt, options)
+    return Question(QuestionKind.TEST_DIE, None, prompt, options)
 
 
 def _raise_legal(state: GameState) -> list[Choice]:
@@ -155,7 +156,7 @@ def _raise_apply(state: GameState, choice: Choice) -> Transition:
     test = _test(state)
     if isinstance(choice, Raise):
         state = update(state, test=evolve(test, awaiting=True))
-        return ask(state, "test_die", None), [TestRaised(test.player, test.purpose)]
+        return ask(state, QuestionKind.TEST_DIE, None), [TestRaised(test.player, test.purpose)]
     state = update(state, test=evolve(test, stopped=True))
     return _test_over(state)
 
@@ -171,7 +172,7 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         Option(Raise(), "raise", "roll again and add the die; a 1 makes the natural result 1"),
         Option(KeepResult(), "keep", f"keep {test.final}"),
     )
-    return Question("test_raise", test.player, prompt, options)
+    return Question(QuestionKind.TEST_RAISE, test.player, prompt, options)
 
 
 # --- wound rolls (II-B) ------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 
 def start_wound(state: GameState) -> GameState:
     """Two ``wound_die`` chance steps."""
-    return ask(update(state, wound=()), "wound_die", None)
+    return ask(update(state, wound=()), QuestionKind.WOUND_DIE, None)
 
 
 def _wound_die_apply(state: GameState, choice: Choice) -> Transition:
@@ -187,7 +188,7 @@ def _wound_die_apply(state: GameState, choice: Choice) -> Transition:
     action = action_of(state)
     state = update(state, wound=(*action.wound, choice.face))
     if len(action.wound) + 1 < 2:
-        return ask(state, "wound_die", None), []
+        return ask(state, QuestionKind.WOUND_DIE, None), []
     return resume(state)
 
 
@@ -195,7 +196,7 @@ def _wound_die_describe(state: GameState, choices: Sequence[Choice]) -> Question
     action = action_of(state)
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
     prompt = f"Wound roll on {action.victim}: die {len(action.wound) + 1} of 2 (II-B-1)"
-    return Question("wound_die", None, prompt, options)
+    return Question(QuestionKind.WOUND_DIE, None, prompt, options)
 
 
 def apply_wound_roll(
@@ -230,9 +231,13 @@ def _subject(state: GameState) -> int | None:
 def contribute(rules: RulesBuilder) -> None:
     """Tests and wound rolls shared by the actions (II-A, II-B)."""
     rules.handler(
-        Handler("test_die", _faces, _test_die_apply, _test_die_describe, subject=_subject)
+        Handler(
+            QuestionKind.TEST_DIE, _faces, _test_die_apply, _test_die_describe, subject=_subject
+        )
     )
-    rules.handler(Handler("test_raise", _raise_legal, _raise_apply, _raise_describe))
+    rules.handler(Handler(QuestionKind.TEST_RAISE, _raise_legal, _raise_apply, _raise_describe))
     rules.handler(
-        Handler("wound_die", _faces, _wound_die_apply, _wound_die_describe, subject=_subject)
+        Handler(
+            QuestionKind.WOUND_DIE, _faces, _wound_die_apply, _wound_die_describe, subject=_subject
+        )
     )

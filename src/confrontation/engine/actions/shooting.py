@@ -47,6 +47,7 @@ from confrontation.engine.core.events import (
     TookCover,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Choice,
     ChooseVictim,
@@ -224,7 +225,9 @@ def _cover_or_measure(state: GameState) -> Transition:
     assert action.target is not None
     target = state.fighter(action.target)
     if _may_take_cover(state, target):
-        return ask(update(state, stage=ActionStage.COVER), "take_cover", target.player), []
+        return ask(
+            update(state, stage=ActionStage.COVER), QuestionKind.TAKE_COVER, target.player
+        ), []
     return _measure(state)
 
 
@@ -285,7 +288,9 @@ def resume(state: GameState) -> Transition:
         friends = _friends_in_contact(state, action.fighter, action.target)
         if friends:  # VI-B-1
             return ask(
-                update(state, stage=ActionStage.DISTRIBUTION, test=None), "distribution_die", None
+                update(state, stage=ActionStage.DISTRIBUTION, test=None),
+                QuestionKind.DISTRIBUTION_DIE,
+                None,
             ), []
         return _hit(state, action.target, None)
     # the wound dice are on the table
@@ -345,7 +350,7 @@ def _distribution_apply(state: GameState, choice: Choice) -> Transition:
     victims = distribution_victims(choice.face, action.target, others)
     if len(victims) > 1:
         state = update(state, distribution=choice.face, options=victims)
-        return ask(state, "choose_victim", state.fighter(action.fighter).player), []
+        return ask(state, QuestionKind.CHOOSE_VICTIM, state.fighter(action.fighter).player), []
     return _hit(state, victims[0], choice.face)
 
 
@@ -357,7 +362,7 @@ def _distribution_describe(state: GameState, choices: Sequence[Choice]) -> Quest
         if isinstance(c, DieFace)
     )
     prompt = f"Distribution roll: {_name(state, action.fighter)} shot into a melee (VI-B-1)"
-    return Question("distribution_die", None, prompt, options)
+    return Question(QuestionKind.DISTRIBUTION_DIE, None, prompt, options)
 
 
 def _victim_legal(state: GameState) -> list[Choice]:
@@ -378,7 +383,7 @@ def _victim_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     prompt = f"{player_name(player)}: two of your fighters are equidistant. Which one is hit?"
     if any(state.fighter(f).player != player for f in action.options):  # XX-F-4
         prompt = f"{player_name(player)}: fighters in the melee are equidistant. Which one is hit?"
-    return Question("choose_victim", player, prompt, options)
+    return Question(QuestionKind.CHOOSE_VICTIM, player, prompt, options)
 
 
 def _cover_legal(state: GameState) -> list[Choice]:
@@ -424,7 +429,7 @@ def _cover_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(target.player)}: {_name(state, action.fighter)} shoots at "
         f"{_name(state, target.id)}. Move to cover? (VI-A-2)"
     )
-    return Question("take_cover", target.player, prompt, options)
+    return Question(QuestionKind.TAKE_COVER, target.player, prompt, options)
 
 
 def _what_if(state: GameState, action: ActionInProgress, cover: bool) -> int | None:
@@ -452,12 +457,14 @@ def contribute(rules: RulesBuilder) -> None:
     rules.action_provider("shooting", ShootingProvider())
     rules.handler(
         Handler(
-            "distribution_die",
+            QuestionKind.DISTRIBUTION_DIE,
             _faces,
             _distribution_apply,
             _distribution_describe,
             subject=lambda s: s.fighter(action_of(s).fighter).player,
         )
     )
-    rules.handler(Handler("choose_victim", _victim_legal, _victim_apply, _victim_describe))
-    rules.handler(Handler("take_cover", _cover_legal, _cover_apply, _cover_describe))
+    rules.handler(
+        Handler(QuestionKind.CHOOSE_VICTIM, _victim_legal, _victim_apply, _victim_describe)
+    )
+    rules.handler(Handler(QuestionKind.TAKE_COVER, _cover_legal, _cover_apply, _cover_describe))

@@ -94,6 +94,7 @@ from confrontation.engine.core.combat_state import (
 )
 from confrontation.engine.core.events import Event, PhaseEnded, PhaseStarted, TestRaised
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.melee import (
     Combat,
     enemy_contacts,
@@ -108,7 +109,6 @@ from confrontation.engine.core.registry import (
     Handler,
     Transition,
 )
-from confrontation.engine.core.rolloff import KIND as ROLLOFF_DIE
 from confrontation.engine.core.ruleset import RulesBuilder, rules_of
 from confrontation.engine.core.state import (
     NEUTRAL,
@@ -342,7 +342,7 @@ def _drive_split(state: GameState) -> Transition:
         raise EngineError(f"the melee {', '.join(melee)} cannot be separated (VII-A)")
     if len(options) == 1:
         return _apply_split(state, options[0], None)
-    return evolve(state, pending=Pending("split_melee", progress.splitter)), []
+    return evolve(state, pending=Pending(QuestionKind.SPLIT_MELEE, progress.splitter)), []
 
 
 def _apply_split(state: GameState, combats: Sequence[Combat], by: int | None) -> Transition:
@@ -374,7 +374,7 @@ def _split_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     )
     melee = ", ".join(_name(state, f) for f in _progress(state).melees[0])
     prompt = f"{player_name(player)}: separate the melee of {melee} into combats (VII-A)."
-    return Question("split_melee", player, prompt, options)
+    return Question(QuestionKind.SPLIT_MELEE, player, prompt, options)
 
 
 # --- opposed tests: Discipline (VII-A), Authority (VII-B), initiative (VII-C-2) --------------
@@ -409,15 +409,17 @@ def _drive_contest(state: GameState) -> Transition:
             candidates = _candidates(state, contest, hand.player)
             if len(candidates) == 1:
                 return _name_fighter(state, hand.player, *candidates[0])
-            return evolve(state, pending=Pending("name_fighter", hand.player)), []
+            return evolve(state, pending=Pending(QuestionKind.NAME_FIGHTER, hand.player)), []
     if any(h.roll is not None and h.roll.awaiting for h in contest.hands):
-        return evolve(state, pending=Pending("contest_die", None)), []
+        return evolve(state, pending=Pending(QuestionKind.CONTEST_DIE, None)), []
     decider = _contest_decider(contest)
     if isinstance(decider, RollOff):  # CLARIFICATIONS §9: the roll-off's dice
         contest = evolve(contest, rolloff=decider)
-        return _set(evolve(state, pending=Pending(ROLLOFF_DIE, None)), contest=contest), []
+        return _set(
+            evolve(state, pending=Pending(QuestionKind.ROLLOFF_DIE, None)), contest=contest
+        ), []
     if decider is not None:
-        return evolve(state, pending=Pending("contest_raise", decider.player)), []
+        return evolve(state, pending=Pending(QuestionKind.CONTEST_RAISE, decider.player)), []
     finals = tuple(h.roll.final if h.roll else 0 for h in contest.hands)
     ranking = _ranking(contest)
     # II-A-3: equal results roll again. With three or more sides (XX-F-5) only the tied sides
@@ -537,7 +539,7 @@ def _name_describe(state: GameState, choices: Sequence[Choice]) -> Question:
             detail += f"; combat: {_combat_label(state, combat)}"
         options.append(Option(c, _name(state, c.fighter), detail))
     prompt = f"{player_name(player)}: who rolls for {what}?"
-    return Question("name_fighter", player, prompt, tuple(options))
+    return Question(QuestionKind.NAME_FIGHTER, player, prompt, tuple(options))
 
 
 def _faces(state: GameState) -> list[Choice]:
@@ -615,7 +617,9 @@ def _contest_raise_describe(state: GameState, choices: Sequence[Choice]) -> Ques
         f"{player_name(hand.player)}: your roll for {_PURPOSES[contest.purpose][0]} shows a 6 "
         f"(result {hand.roll.final}); {others}. Raise?"
     )
-    return Question("contest_raise", hand.player, prompt, _raise_options(hand.roll.final))
+    return Question(
+        QuestionKind.CONTEST_RAISE, hand.player, prompt, _raise_options(hand.roll.final)
+    )
 
 
 # --- VII-B: choosing the combats -------------------------------------------------------------
@@ -639,13 +643,13 @@ def _next_combat(state: GameState) -> Transition:
     if urgent:
         if len(urgent) == 1:
             return _start_fight(state, urgent[0], speaker)
-        return evolve(state, pending=Pending("choose_combat", speaker)), []
+        return evolve(state, pending=Pending(QuestionKind.CHOOSE_COMBAT, speaker)), []
     if progress.turn == 0 and progress.opening in progress.combats:
         assert progress.opening is not None
         return _start_fight(state, progress.opening, speaker)
     if len(progress.combats) == 1:
         return _start_fight(state, progress.combats[0], speaker)
-    return evolve(state, pending=Pending("choose_combat", speaker)), []
+    return evolve(state, pending=Pending(QuestionKind.CHOOSE_COMBAT, speaker)), []
 
 
 def _choose_legal(state: GameState) -> list[Choice]:
@@ -668,7 +672,7 @@ def _choose_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         if _urgent_combats(state)
         else "which combat is resolved now (VII-B)?"
     )
-    return Question("choose_combat", speaker, f"{player_name(speaker)}: {why}", options)
+    return Question(QuestionKind.CHOOSE_COMBAT, speaker, f"{player_name(speaker)}: {why}", options)
 
 
 def _combatant(state: GameState, fighter_id: str) -> Combatant:
@@ -727,7 +731,9 @@ def _drive_fight(state: GameState) -> Transition:
         options = _allocations(state, fighter)
         if len(options) == 1:
             return _allocate(state, fighter, options[0])
-        return evolve(state, pending=Pending("allocate_dice", _player_of(state, fighter))), []
+        return evolve(
+            state, pending=Pending(QuestionKind.ALLOCATE_DICE, _player_of(state, fighter))
+        ), []
     if fight.stage == FightStage.ATTACKS:
         return _drive_attacks(state)
     if fight.stage == FightStage.PURSUIT:
@@ -785,7 +791,7 @@ def _allocate_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     prompt = (
         f"{player_name(player)}: place the {dice} combat dice of {_name(state, fighter)} (VII-C-1)."
     )
-    return Question("allocate_dice", player, prompt, options)
+    return Question(QuestionKind.ALLOCATE_DICE, player, prompt, options)
 
 
 def _attack_candidates(state: GameState) -> list[MakeAttack]:
@@ -821,7 +827,7 @@ def _drive_attacks(state: GameState) -> Transition:
     if len(candidates) == 1:
         return _declare(state, candidates[0])
     side = int(board.side_order[fight.side])
-    return evolve(state, pending=Pending("make_attack", side)), []
+    return evolve(state, pending=Pending(QuestionKind.MAKE_ATTACK, side)), []
 
 
 def _declare(state: GameState, choice: MakeAttack) -> Transition:
@@ -857,7 +863,7 @@ def _attack_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(player)}: weapon combat {fight.board.weapon_pass}, your next attack "
         "(VII-C-3, VII-C-4 a)?"
     )
-    return Question("make_attack", player, prompt, tuple(options))
+    return Question(QuestionKind.MAKE_ATTACK, player, prompt, tuple(options))
 
 
 def _values(board: CombatState, attack: AttackInProgress) -> tuple[int, int]:
@@ -875,30 +881,33 @@ def _drive_attack(state: GameState) -> Transition:
         choices = defence_choices(board.fighter(attack.target))
         if len(choices) == 1:
             return _announce(state, choices[0])
-        return evolve(state, pending=Pending("defend", _player_of(state, attack.target))), []
+        return evolve(
+            state, pending=Pending(QuestionKind.DEFEND, _player_of(state, attack.target))
+        ), []
     if attack.stage == AttackStage.ATTACK:
         roll = attack.attack_test
         assert roll is not None
         if roll.awaiting:
-            return evolve(state, pending=Pending("attack_die", None)), []
+            return evolve(state, pending=Pending(QuestionKind.ATTACK_DIE, None)), []
         if roll.may_raise:  # VII-C-4 c Note: the attack's 6s before any defence die
             return evolve(
-                state, pending=Pending("attack_raise", _player_of(state, attack.attacker))
+                state,
+                pending=Pending(QuestionKind.ATTACK_RAISE, _player_of(state, attack.attacker)),
             ), []
         return _attack_rolled(state)
     if attack.stage == AttackStage.DEFENCE_TEST:
         roll = attack.defence_test
         assert roll is not None
         if roll.awaiting:
-            return evolve(state, pending=Pending("defence_die", None)), []
+            return evolve(state, pending=Pending(QuestionKind.DEFENCE_DIE, None)), []
         if roll.may_raise:
             return evolve(
-                state, pending=Pending("defence_raise", _player_of(state, attack.target))
+                state, pending=Pending(QuestionKind.DEFENCE_RAISE, _player_of(state, attack.target))
             ), []
         return _defence_rolled(state)
     if attack.stage == AttackStage.WOUND:
         if len(attack.wound) < 2:
-            return evolve(state, pending=Pending("combat_wound_die", None)), []
+            return evolve(state, pending=Pending(QuestionKind.COMBAT_WOUND_DIE, None)), []
         return _finish_attack(state)
     raise EngineError(f"an attack is stuck at its {str(attack.stage)!r} stage")
 
@@ -954,7 +963,7 @@ def _defend_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(player)}: {_name(state, attack.attacker)} attacks "
         f"{_name(state, attack.target)}; announce the defence (VII-C-4 b)."
     )
-    return Question("defend", player, prompt, tuple(options))
+    return Question(QuestionKind.DEFEND, player, prompt, tuple(options))
 
 
 def _attack_die_apply(state: GameState, choice: Choice) -> Transition:
@@ -1014,7 +1023,7 @@ def _attack_raise_describe(state: GameState, choices: Sequence[Choice]) -> Quest
         f"{player_name(player)}: the attack test of {_name(state, attack.attacker)} shows a 6 "
         f"(result {final}); {against}. Raise?"
     )
-    return Question("attack_raise", player, prompt, _raise_options(final))
+    return Question(QuestionKind.ATTACK_RAISE, player, prompt, _raise_options(final))
 
 
 def _defence_raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
@@ -1026,7 +1035,7 @@ def _defence_raise_describe(state: GameState, choices: Sequence[Choice]) -> Ques
         f"{player_name(player)}: the defence test of {_name(state, attack.target)} shows a 6 "
         f"(result {final}) against an attack of {attack.attack_test.final}. Raise?"
     )
-    return Question("defence_raise", player, prompt, _raise_options(final))
+    return Question(QuestionKind.DEFENCE_RAISE, player, prompt, _raise_options(final))
 
 
 def _attack_rolled(state: GameState) -> Transition:
@@ -1138,7 +1147,7 @@ def _end_fight(state: GameState) -> Transition:
     # pursues first.
     players = _pursuing_players(state)
     if len(players) > 1:
-        state = evolve(state, pending=Pending("pursue_first", players[0]))
+        state = evolve(state, pending=Pending(QuestionKind.PURSUE_FIRST, players[0]))
     return state, [CombatResolved(fight.combat, dice, killed)]
 
 
@@ -1164,7 +1173,7 @@ def _drive_pursuit(state: GameState) -> Transition:
         return _set_fight(state, pursuers=fight.pursuers[1:]), []
     if len(moves) == 1:
         return _pursue(state, moves[0])
-    return evolve(state, pending=Pending("pursue", _player_of(state, fighter))), []
+    return evolve(state, pending=Pending(QuestionKind.PURSUE, _player_of(state, fighter))), []
 
 
 def _pursuit_moves(state: GameState) -> list[Pursue]:
@@ -1263,7 +1272,7 @@ def _first_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(asker)}: the neutral fighter is dead; your best initiative lets you "
         "pursue first or let your opponent pursue first (XX-E-5)."
     )
-    return Question("pursue_first", asker, prompt, options)
+    return Question(QuestionKind.PURSUE_FIRST, asker, prompt, options)
 
 
 def _pursue_apply(state: GameState, choice: Choice) -> Transition:
@@ -1287,7 +1296,7 @@ def _pursue_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(player)}: {_name(state, fighter)} may pursue up to "
         f"{_reach(state, fighter)} cm (VII-C-6)."
     )
-    return Question("pursue", player, prompt, tuple(options))
+    return Question(QuestionKind.PURSUE, player, prompt, tuple(options))
 
 
 def _attack_die_what(state: GameState) -> str:
@@ -1317,44 +1326,50 @@ def contribute(rules: RulesBuilder) -> None:
     rules.pursuits(stay_in_place)
     rules.dice_bonus(no_bonus)
     for handler in (
-        Handler("split_melee", _split_legal, _split_apply, _split_describe),
-        Handler("name_fighter", _name_legal, _name_apply, _name_describe),
+        Handler(QuestionKind.SPLIT_MELEE, _split_legal, _split_apply, _split_describe),
+        Handler(QuestionKind.NAME_FIGHTER, _name_legal, _name_apply, _name_describe),
         Handler(
-            "contest_die",
+            QuestionKind.CONTEST_DIE,
             _faces,
             _contest_die_apply,
-            _die_describe("contest_die", _contest_die_what),
+            _die_describe(QuestionKind.CONTEST_DIE, _contest_die_what),
             subject=_contest_roller,
         ),
-        Handler("contest_raise", _raise_legal, _contest_raise_apply, _contest_raise_describe),
-        Handler("choose_combat", _choose_legal, _choose_apply, _choose_describe),
-        Handler("allocate_dice", _allocate_legal, _allocate_apply, _allocate_describe),
-        Handler("make_attack", _attack_legal, _attack_apply, _attack_describe),
-        Handler("defend", _defend_legal, _defend_apply, _defend_describe),
         Handler(
-            "attack_die",
+            QuestionKind.CONTEST_RAISE, _raise_legal, _contest_raise_apply, _contest_raise_describe
+        ),
+        Handler(QuestionKind.CHOOSE_COMBAT, _choose_legal, _choose_apply, _choose_describe),
+        Handler(QuestionKind.ALLOCATE_DICE, _allocate_legal, _allocate_apply, _allocate_describe),
+        Handler(QuestionKind.MAKE_ATTACK, _attack_legal, _attack_apply, _attack_describe),
+        Handler(QuestionKind.DEFEND, _defend_legal, _defend_apply, _defend_describe),
+        Handler(
+            QuestionKind.ATTACK_DIE,
             _faces,
             _attack_die_apply,
-            _die_describe("attack_die", _attack_die_what),
+            _die_describe(QuestionKind.ATTACK_DIE, _attack_die_what),
             subject=_attacker_player,
         ),
-        Handler("attack_raise", _raise_legal, _attack_raise_apply, _attack_raise_describe),
         Handler(
-            "defence_die",
+            QuestionKind.ATTACK_RAISE, _raise_legal, _attack_raise_apply, _attack_raise_describe
+        ),
+        Handler(
+            QuestionKind.DEFENCE_DIE,
             _faces,
             _defence_die_apply,
-            _die_describe("defence_die", _defence_die_what),
+            _die_describe(QuestionKind.DEFENCE_DIE, _defence_die_what),
             subject=_target_player,
         ),
-        Handler("defence_raise", _raise_legal, _defence_raise_apply, _defence_raise_describe),
         Handler(
-            "combat_wound_die",
+            QuestionKind.DEFENCE_RAISE, _raise_legal, _defence_raise_apply, _defence_raise_describe
+        ),
+        Handler(
+            QuestionKind.COMBAT_WOUND_DIE,
             _faces,
             _wound_die_apply,
-            _die_describe("combat_wound_die", _wound_die_what),
+            _die_describe(QuestionKind.COMBAT_WOUND_DIE, _wound_die_what),
             subject=_attacker_player,
         ),
-        Handler("pursue", _pursue_legal, _pursue_apply, _pursue_describe),
-        Handler("pursue_first", _first_legal, _first_apply, _first_describe),
+        Handler(QuestionKind.PURSUE, _pursue_legal, _pursue_apply, _pursue_describe),
+        Handler(QuestionKind.PURSUE_FIRST, _first_legal, _first_apply, _first_describe),
     ):
         rules.handler(handler)

@@ -41,6 +41,7 @@ from confrontation.dice import FACES
 from confrontation.engine.core.combat_state import CombatProgress, DiceOnTable, SceneryWork
 from confrontation.engine.core.events import Event, TestRaised
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import Choice, DieFace, KeepResult, Option, Question, Raise
 from confrontation.engine.core.registry import EngineError, Handler, Transition
@@ -370,7 +371,7 @@ def drive(state: GameState) -> Transition:
     work = _work(state)
     if work.asking is not None:
         player = state.fighter(work.asking).player
-        return evolve(state, pending=Pending("attack_scenery", player)), []
+        return evolve(state, pending=Pending(QuestionKind.ATTACK_SCENERY, player)), []
     fighter_id, element = work.queue[0]
     piece = _piece(state, element)
     if piece is None or not destructible(piece) or not state.fighter(fighter_id).alive:
@@ -378,14 +379,14 @@ def drive(state: GameState) -> Transition:
         return _next(state), []
     if work.test is None:
         test = DiceOnTable.start(_current(state, fighter_id, C.ATT))
-        return _pending(_set(state, test=test), "scenery_attack_die", None), []
+        return _pending(_set(state, test=test), QuestionKind.SCENERY_ATTACK_DIE, None), []
     if work.test.awaiting:
-        return _pending(state, "scenery_attack_die", None), []
+        return _pending(state, QuestionKind.SCENERY_ATTACK_DIE, None), []
     if not work.hit:
         if work.test.may_raise and work.test.final <= 0:
             # Raising only matters while the result fails; a success is all the test gives.
             player = state.fighter(fighter_id).player
-            return _pending(state, "scenery_attack_raise", player), []
+            return _pending(state, QuestionKind.SCENERY_ATTACK_RAISE, player), []
         result = work.test.result()
         hit = not result.automatic_failure
         event = SceneryAttackRolled(
@@ -395,7 +396,7 @@ def drive(state: GameState) -> Transition:
             return _next(state), [event]
         return _set(state, hit=True), [event]
     if len(work.damage) < 2:
-        return _pending(state, "scenery_damage_die", None), []
+        return _pending(state, QuestionKind.SCENERY_DAMAGE_DIE, None), []
     return _damage(state, fighter_id, piece)
 
 
@@ -513,7 +514,7 @@ def _assign_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(player)}: {_name(state, work.asking)} is in contact with scenery; "
         f"how many of his {work.dice} {where} against it (C3)?"
     )
-    return Question("attack_scenery", player, prompt, tuple(options))
+    return Question(QuestionKind.ATTACK_SCENERY, player, prompt, tuple(options))
 
 
 def _faces(state: GameState) -> list[Choice]:
@@ -553,7 +554,11 @@ def _die_describe(what: str) -> Any:
     def describe(state: GameState, choices: Sequence[Choice]) -> Question:
         fighter, element = _work(state).queue[0]
         options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
-        kind = "scenery_attack_die" if what == "attack test" else "scenery_damage_die"
+        kind = (
+            QuestionKind.SCENERY_ATTACK_DIE
+            if what == "attack test"
+            else QuestionKind.SCENERY_DAMAGE_DIE
+        )
         return Question(kind, None, f"{what} of {_name(state, fighter)} on {element}", options)
 
     return describe
@@ -572,7 +577,7 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         Option(Raise(), "raise", "roll the 6 again and add it; a 1 makes the natural result 1"),
         Option(KeepResult(), "keep", f"keep {work.test.final}: the attack fails"),
     )
-    return Question("scenery_attack_raise", player, prompt, options)
+    return Question(QuestionKind.SCENERY_ATTACK_RAISE, player, prompt, options)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -625,17 +630,17 @@ def _tell(n: Narrator, event: Event) -> str | None:
 def contribute(rules: RulesBuilder) -> None:
     """Attacks on scenery: questions and narration."""
     for handler in (
-        Handler("attack_scenery", _assign_legal, _assign_apply, _assign_describe),
+        Handler(QuestionKind.ATTACK_SCENERY, _assign_legal, _assign_apply, _assign_describe),
         Handler(
-            "scenery_attack_die",
+            QuestionKind.SCENERY_ATTACK_DIE,
             _faces,
             _attack_die_apply,
             _die_describe("attack test"),
             subject=_attacker,
         ),
-        Handler("scenery_attack_raise", _raise_legal, _raise_apply, _raise_describe),
+        Handler(QuestionKind.SCENERY_ATTACK_RAISE, _raise_legal, _raise_apply, _raise_describe),
         Handler(
-            "scenery_damage_die",
+            QuestionKind.SCENERY_DAMAGE_DIE,
             _faces,
             _damage_die_apply,
             _die_describe("damage roll"),

@@ -44,6 +44,9 @@ class Handler:
     where ``legal`` lists a finite set of sensible answers for agents and a person may give
     any other valid one (a facing of any angle after a walk or a run, V-B-1/V-B-2); the
     question says so in :attr:`~.questions.Question.free`. Player questions only, never dice.
+
+    ``kind`` is a :class:`~.kinds.QuestionKind` for the built-in rules; a plug-in may use a
+    string of its own (the ruleset's table is keyed by the string either way).
     """
 
     kind: str

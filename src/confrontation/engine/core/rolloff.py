@@ -24,14 +24,11 @@ from collections.abc import Sequence
 from confrontation.dice import FACES, RollOff
 from confrontation.engine.core.events import Event, RolledOff
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import Choice, DieFace, Option, Question
 from confrontation.engine.core.registry import EngineError, Handler, Transition
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import GameState, Phase, player_name
-
-KIND = "rolloff_die"
-"""The chance step of a roll-off die."""
-
 
 # --- the chance step ---------------------------------------------------------------------------
 
@@ -84,9 +81,9 @@ def _describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(side)} rolls the roll-off against {others}: the lower face decides "
         "first whether to raise (II-A-3)"
     )
-    return Question(KIND, None, prompt, options)
+    return Question(QuestionKind.ROLLOFF_DIE, None, prompt, options)
 
 
 def contribute(rules: RulesBuilder) -> None:
     """The roll-off die (II-A-3)."""
-    rules.handler(Handler(KIND, _legal, _apply, _describe, subject=_roller))
+    rules.handler(Handler(QuestionKind.ROLLOFF_DIE, _legal, _apply, _describe, subject=_roller))

@@ -182,7 +182,9 @@ class Ruleset:
         try:
             return self.handlers[kind]
         except KeyError:
-            raise EngineError(f"ruleset {self.id} has no handler for {kind!r} questions") from None
+            raise EngineError(
+                f"ruleset {self.id} has no handler for {str(kind)!r} questions"
+            ) from None
 
     def derive(self, contribute: Callable[[RulesBuilder], None]) -> Ruleset:
         """A new ruleset: these tables with ``contribute``'s changes (``self`` is unchanged).

@@ -205,7 +205,9 @@ class Side:
 class Pending:
     """What the game waits for: a player's answer, or a die (``player`` is None).
 
-    ``kind`` names the handler that knows the legal answers (see ``engine.core.registry``).
+    ``kind`` names the handler that knows the legal answers (see ``engine.core.registry``):
+    a :class:`~.kinds.QuestionKind` for the built-in rules, any string for a plug-in's own
+    kind (a member is a ``str``; a decoded state holds the plain string, equal to it).
     """
 
     kind: str

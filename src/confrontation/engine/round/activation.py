@@ -37,6 +37,7 @@ from confrontation.engine.core.events import (
     RefusalsGranted,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Announce,
     AnnouncementsDone,
@@ -154,10 +155,10 @@ def drive(state: GameState) -> Transition:
     if progress is None:
         return _begin(state)
     if progress.current is not None:
-        pending = Pending("activation", progress.current.player)
+        pending = Pending(QuestionKind.ACTIVATION, progress.current.player)
         return evolve(state, pending=pending), []
     if progress.floor is not None:
-        return evolve(state, pending=Pending("floor", progress.floor)), []
+        return evolve(state, pending=Pending(QuestionKind.FLOOR, progress.floor)), []
     # XX-E-1: those in contact with a non-neutral fighter at the start, after all the others.
     late = _waiting_neutrals(state)
     if late:
@@ -284,7 +285,7 @@ def _floor_describe(state: GameState, choices: Sequence[Choice]) -> Question:
             detail += f"; {side.refusals} left"
         options.append(Option(c, label, detail))
     prompt = f"{player_name(player)} has the floor ({side.cards_left} card(s) left)."
-    return Question("floor", player, prompt, tuple(options))
+    return Question(QuestionKind.FLOOR, player, prompt, tuple(options))
 
 
 # --- the activated fighters (IV-B-2) ----------------------------------------------------------
@@ -345,11 +346,13 @@ def _activation_describe(state: GameState, choices: Sequence[Choice]) -> Questio
         for c in choices
     )
     prompt = f"{player_name(current.player)}: activated — {names}. What do they do?"
-    return Question("activation", current.player, prompt, options)
+    return Question(QuestionKind.ACTIVATION, current.player, prompt, options)
 
 
 def contribute(rules: RulesBuilder) -> None:
     """The activation phase's driver and questions (IV-B)."""
     rules.phase(Phase.ACTIVATION, drive)
-    rules.handler(Handler("floor", _floor_legal, _floor_apply, _floor_describe))
-    rules.handler(Handler("activation", _activation_legal, _activation_apply, _activation_describe))
+    rules.handler(Handler(QuestionKind.FLOOR, _floor_legal, _floor_apply, _floor_describe))
+    rules.handler(
+        Handler(QuestionKind.ACTIVATION, _activation_legal, _activation_apply, _activation_describe)
+    )

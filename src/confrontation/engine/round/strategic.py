@@ -30,6 +30,7 @@ from confrontation.engine.core.events import (
     TestRaised,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Choice,
     ChooseFirst,
@@ -46,7 +47,6 @@ from confrontation.engine.core.registry import (
     Handler,
     Transition,
 )
-from confrontation.engine.core.rolloff import KIND as ROLLOFF_DIE
 from confrontation.engine.core.rounddata import load_round_data
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import (
@@ -152,24 +152,26 @@ def drive(state: GameState) -> Transition:
         return _begin_round(state)
     for player in PLAYERS:  # IV-A-1
         if progress.to_place[player]:
-            return evolve(state, pending=Pending("place_card", player)), []
+            return evolve(state, pending=Pending(QuestionKind.PLACE_CARD, player)), []
     hands = progress.hands
     for player in PLAYERS:  # IV-A-2: choose the fighters
         if not hands[player].chosen:
-            return evolve(state, pending=Pending("tactics_fighter", player)), []
+            return evolve(state, pending=Pending(QuestionKind.TACTICS_FIGHTER, player)), []
     if progress.winner is None:
         without = [p for p in PLAYERS if hands[p].fighter is None]
         if len(without) == 1:  # ruling: a side with no eligible fighter loses the roll
             winner = 1 - without[0]
             return _decided(state, progress, winner, uncontested=True)
         if any(hand.awaiting_die for hand in hands):
-            return evolve(state, pending=Pending("tactics_die", None)), []
+            return evolve(state, pending=Pending(QuestionKind.TACTICS_DIE, None)), []
         decider = _decide_raise_order(progress)
         if isinstance(decider, RollOff):  # CLARIFICATIONS §9: the roll-off's dice
             progress = evolve(progress, rolloff=decider)
-            return evolve(state, strategic=progress, pending=Pending(ROLLOFF_DIE, None)), []
+            return evolve(
+                state, strategic=progress, pending=Pending(QuestionKind.ROLLOFF_DIE, None)
+            ), []
         if decider is not None:
-            return evolve(state, pending=Pending("tactics_raise", decider)), []
+            return evolve(state, pending=Pending(QuestionKind.TACTICS_RAISE, decider)), []
         finals = (hands[0].final, hands[1].final)
         ranking = rank_opposed(dict(enumerate(finals)))
         if len(ranking[0]) > 1:
@@ -185,7 +187,7 @@ def drive(state: GameState) -> Transition:
             return evolve(state, strategic=progress), [TacticsTied(finals)]
         return _decided(state, progress, ranking[0][0], uncontested=False)
     if state.first_speaker is None:
-        return evolve(state, pending=Pending("choose_first", progress.winner)), []
+        return evolve(state, pending=Pending(QuestionKind.CHOOSE_FIRST, progress.winner)), []
     # The phase is over: on to the activation phase (or, before round 1, to the drawing of
     # the deployment sequence, III-B-2).
     end = PhaseEnded(state.round, Phase.STRATEGIC.value)
@@ -251,7 +253,7 @@ def _place_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         f"{player_name(player)}: which card goes in position {placed + 1} of your "
         f"{which} sequence (top first)?"
     )
-    return Question("place_card", player, prompt, options)
+    return Question(QuestionKind.PLACE_CARD, player, prompt, options)
 
 
 # --- the Tactics roll (IV-A-2) ---------------------------------------------------------------
@@ -294,7 +296,7 @@ def _fighter_describe(state: GameState, choices: Sequence[Choice]) -> Question:
             profile = state.profile(fighter.profile)
             options.append(Option(c, f"{profile.name} ({c.fighter})", f"DIS {profile.discipline}"))
     prompt = f"{player_name(state.pending.player)}: who rolls the Tactics roll?"
-    return Question("tactics_fighter", state.pending.player, prompt, tuple(options))
+    return Question(QuestionKind.TACTICS_FIGHTER, state.pending.player, prompt, tuple(options))
 
 
 def _rolling_player(state: GameState) -> int:
@@ -318,7 +320,9 @@ def _die_apply(state: GameState, choice: Choice) -> Transition:
 def _die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     player = _rolling_player(state)
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
-    return Question("tactics_die", None, f"{player_name(player)} rolls for Tactics", options)
+    return Question(
+        QuestionKind.TACTICS_DIE, None, f"{player_name(player)} rolls for Tactics", options
+    )
 
 
 def _raise_legal(state: GameState) -> list[Choice]:
@@ -354,7 +358,7 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         Option(KeepResult(), "keep", f"keep {mine.final}"),
     )
     return Question(
-        "tactics_raise", player, prompt, tuple(o for o in options if o.choice in choices)
+        QuestionKind.TACTICS_RAISE, player, prompt, tuple(o for o in options if o.choice in choices)
     )
 
 
@@ -379,16 +383,20 @@ def _first_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         if isinstance(c, ChooseFirst)
     )
     prompt = f"{player_name(player)} won the Tactics roll: who speaks first?"
-    return Question("choose_first", player, prompt, options)
+    return Question(QuestionKind.CHOOSE_FIRST, player, prompt, options)
 
 
 def contribute(rules: RulesBuilder) -> None:
     """The strategic phase's driver and questions (IV-A)."""
     rules.phase(Phase.STRATEGIC, drive)
-    rules.handler(Handler("place_card", _place_legal, _place_apply, _place_describe))
-    rules.handler(Handler("tactics_fighter", _fighter_legal, _fighter_apply, _fighter_describe))
+    rules.handler(Handler(QuestionKind.PLACE_CARD, _place_legal, _place_apply, _place_describe))
     rules.handler(
-        Handler("tactics_die", _die_legal, _die_apply, _die_describe, subject=_rolling_player)
+        Handler(QuestionKind.TACTICS_FIGHTER, _fighter_legal, _fighter_apply, _fighter_describe)
     )
-    rules.handler(Handler("tactics_raise", _raise_legal, _raise_apply, _raise_describe))
-    rules.handler(Handler("choose_first", _first_legal, _first_apply, _first_describe))
+    rules.handler(
+        Handler(
+            QuestionKind.TACTICS_DIE, _die_legal, _die_apply, _die_describe, subject=_rolling_player
+        )
+    )
+    rules.handler(Handler(QuestionKind.TACTICS_RAISE, _raise_legal, _raise_apply, _raise_describe))
+    rules.handler(Handler(QuestionKind.CHOOSE_FIRST, _first_legal, _first_apply, _first_describe))

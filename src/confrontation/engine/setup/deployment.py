@@ -30,6 +30,7 @@ from confrontation.engine.core.events import (
     ZoneChosen,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import Choice, ChooseZone, DieFace, Option, Place, Question
 from confrontation.engine.core.registry import (
     EngineError,
@@ -98,7 +99,7 @@ def drive(state: GameState) -> Transition:
             ground = evolve(ground, scenery=())
             return evolve(state, battleground=ground), []
         if len(progress.dice) < SCENERY_DICE:
-            return evolve(state, pending=Pending("scenery_die", None)), []
+            return evolve(state, pending=Pending(QuestionKind.SCENERY_DIE, None)), []
         ground = lay_scenery(ground, progress.dice)
         assert ground.scenery is not None
         laid = SceneryLaid(tuple(p.name for p in ground.scenery))
@@ -107,8 +108,8 @@ def drive(state: GameState) -> Transition:
         if ground.zones is not None:
             return _with(state, step="sequence"), []
         if progress.chooser is None:
-            return evolve(state, pending=Pending("zone_die", None)), []
-        return evolve(state, pending=Pending("choose_zone", progress.chooser)), []
+            return evolve(state, pending=Pending(QuestionKind.ZONE_DIE, None)), []
+        return evolve(state, pending=Pending(QuestionKind.CHOOSE_ZONE, progress.chooser)), []
     if progress.step == "sequence":  # III-B-1, by the strategic phase's questions
         to_place = tuple(tuple(c.id for c in state.cards_of(p)) for p in PLAYERS)
         strategic = StrategicProgress(to_place=(to_place[0], to_place[1]))
@@ -127,11 +128,11 @@ def _drawing(state: GameState) -> Transition:
     current = progress.current
     if current is not None:
         if _next_to_place(state) is not None:
-            return evolve(state, pending=Pending("deploy", current.player)), []
+            return evolve(state, pending=Pending(QuestionKind.DEPLOY, current.player)), []
         ended = ActivationEnded(current.player, current.cards)
         return _pass_floor(state, current.player), [ended]
     if progress.floor is not None:
-        return evolve(state, pending=Pending("floor", progress.floor)), []
+        return evolve(state, pending=Pending(QuestionKind.FLOOR, progress.floor)), []
     ended_phase = PhaseEnded(0, Phase.DEPLOYMENT.value)
     state = evolve(
         state,
@@ -170,7 +171,7 @@ def _scenery_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     rolled = len(_progress(state).dice)
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
     prompt = f"Scenery layout: die {rolled + 1} of {SCENERY_DICE} (III-A-3)"
-    return Question("scenery_die", None, prompt, options)
+    return Question(QuestionKind.SCENERY_DIE, None, prompt, options)
 
 
 def _zone_die_apply(state: GameState, choice: Choice) -> Transition:
@@ -184,7 +185,9 @@ def _zone_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         for c in choices
         if isinstance(c, DieFace)
     )
-    return Question("zone_die", None, "Who chooses his deployment area? (III-A-3)", options)
+    return Question(
+        QuestionKind.ZONE_DIE, None, "Who chooses his deployment area? (III-A-3)", options
+    )
 
 
 def _zone_legal(state: GameState) -> list[Choice]:
@@ -214,7 +217,7 @@ def _zone_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     player = _progress(state).chooser
     assert player is not None
     prompt = f"{player_name(player)}: which deployment area do you take? (III-A-1)"
-    return Question("choose_zone", player, prompt, tuple(options))
+    return Question(QuestionKind.CHOOSE_ZONE, player, prompt, tuple(options))
 
 
 # --- placing the fighters (III-B-2) ---------------------------------------------------------------
@@ -275,17 +278,29 @@ def _deploy_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         options.append(Option(c, f"({c.x:g}, {c.y:g}) facing {c.facing:g}°", detail))
     name = state.profile(fighter.profile).name
     prompt = f"{player_name(fighter.player)}: where do you deploy {name} ({fighter_id})?"
-    return Question("deploy", fighter.player, prompt, tuple(options))
+    return Question(QuestionKind.DEPLOY, fighter.player, prompt, tuple(options))
 
 
 def contribute(rules: RulesBuilder) -> None:
     """The deployment phase's driver and questions (III-B)."""
     rules.phase(Phase.DEPLOYMENT, drive)
     rules.handler(
-        Handler("scenery_die", _faces, _scenery_apply, _scenery_describe, subject=lambda s: None)
+        Handler(
+            QuestionKind.SCENERY_DIE,
+            _faces,
+            _scenery_apply,
+            _scenery_describe,
+            subject=lambda s: None,
+        )
     )
     rules.handler(
-        Handler("zone_die", _faces, _zone_die_apply, _zone_die_describe, subject=lambda s: None)
+        Handler(
+            QuestionKind.ZONE_DIE,
+            _faces,
+            _zone_die_apply,
+            _zone_die_describe,
+            subject=lambda s: None,
+        )
     )
-    rules.handler(Handler("choose_zone", _zone_legal, _zone_apply, _zone_describe))
-    rules.handler(Handler("deploy", _deploy_legal, _deploy_apply, _deploy_describe))
+    rules.handler(Handler(QuestionKind.CHOOSE_ZONE, _zone_legal, _zone_apply, _zone_describe))
+    rules.handler(Handler(QuestionKind.DEPLOY, _deploy_legal, _deploy_apply, _deploy_describe))
