@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Annotated, Any, NoReturn
+from typing import IO, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,11 +21,11 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
+from confrontation.cli.options import RulesOption, check_rules, fail
 from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
@@ -36,7 +36,6 @@ from confrontation.scenarios.control import scenario_of, table
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
     DEFAULT_ARMIES,
-    DEFAULT_RULES,
     DEFAULT_SCENARIO,
     GameConfig,
     GameResult,
@@ -44,8 +43,6 @@ from confrontation.sim.game import (
     play_game,
     result_document,
 )
-
-EXIT_USAGE = 2
 
 QUIET: frozenset[str] = frozenset(
     {
@@ -61,21 +58,6 @@ QUIET: frozenset[str] = frozenset(
     }
 )
 """Events the text narration leaves out (the record keeps them all: ``--log``)."""
-
-
-def fail(message: str) -> NoReturn:
-    """One line on stderr, exit 2 (bad option or unreadable input)."""
-    sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
-    raise typer.Exit(EXIT_USAGE)
-
-
-def check_rules(name: str | None) -> str:
-    """``--rules NAME`` (default ``confede``): a known ruleset, else a one-line error."""
-    if name is None:
-        return DEFAULT_RULES
-    if name not in known_rulesets():
-        fail(f"--rules: no rules named {name!r} (choose from: {', '.join(known_rulesets())})")
-    return name
 
 
 def parse_agents(text: str) -> tuple[tuple[str, str], tuple[dict[str, Any], dict[str, Any]]]:
@@ -262,15 +244,7 @@ def play_command(
         int | None,
         typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
     ] = None,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            "--rules",
-            metavar="NAME",
-            help=f"The rules the game is played with: {', '.join(known_rulesets())}.",
-            show_default=DEFAULT_RULES,
-        ),
-    ] = None,
+    rules: RulesOption = None,
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between two agents and show the result.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import dataclass
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich import box
@@ -23,29 +23,12 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.engine.core.ruleset import known_rulesets
+from confrontation.cli.options import RulesOption, check_rules, fail
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
 from confrontation.sim.batch import simulate as run_batch
-from confrontation.sim.game import DEFAULT_AGENTS, DEFAULT_RULES, GameSetupError, initial_state
+from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, initial_state
 from confrontation.store import Store, StoreError, open_store
-
-EXIT_USAGE = 2
-
-
-def fail(message: str) -> NoReturn:
-    """One line on stderr and exit 2 (bad option or unreadable input)."""
-    sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
-    raise typer.Exit(EXIT_USAGE)
-
-
-def check_rules(name: str | None) -> str:
-    """``--rules NAME`` (default ``confede``): a known ruleset, else a one-line error."""
-    if name is None:
-        return DEFAULT_RULES
-    if name not in known_rulesets():
-        fail(f"--rules: no rules named {name!r} (choose from: {', '.join(known_rulesets())})")
-    return name
 
 
 @dataclass(frozen=True)
@@ -184,15 +167,7 @@ def simulate_command(
         typer.Option("--db", metavar="URL", help="Store the games here (default store otherwise)."),
     ] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            "--rules",
-            metavar="NAME",
-            help=f"The rules the game is played with: {', '.join(known_rulesets())}.",
-            show_default=DEFAULT_RULES,
-        ),
-    ] = None,
+    rules: RulesOption = None,
 ) -> None:
     """Play N games between two agents (sides and armies alternate) and report win rates
     with 95 % intervals, mean VP and losses, mean rounds and games per second."""

@@ -662,28 +662,39 @@ def assault(state: GameState) -> Transition:
     return _fall_short(state, measured)
 
 
+def _along(
+    state: GameState, here: Field, path: Path | None, short_by: float
+) -> tuple[GameState, float, list[Event]]:
+    """V-B-3: the acting fighter follows ``path`` for his whole potential, stopping
+    ``short_by`` cm before its end, and 0.5 cm less at a time while the spot is not legal.
+    The new state, the distance moved (0: he stays) and the ``Moved`` event, if any."""
+    if path is None:
+        return state, 0.0, []
+    action = action_of(state)
+    base = here.base(action.fighter)
+    travel = min(action.potential, max(path.length - short_by, 0.0))
+    while travel > 0.05:
+        spot = rounded(placed(base, path.point_at(travel), path.heading_at(travel)))
+        if here.spot_problem(action.fighter, spot, enemies_apart=True) is None:
+            fighter = evolve(state.fighter(action.fighter), x=spot.x, y=spot.y, facing=spot.facing)
+            state = mark_moved(state.with_fighters(fighter), fighter.id)
+            moved = round(travel, 2)
+            return (
+                state,
+                moved,
+                [Moved(fighter.id, action.kind, spot.x, spot.y, spot.facing, moved)],
+            )
+        travel -= 0.5
+    return state, 0.0, []
+
+
 def _fall_short(state: GameState, measured: float | None) -> Transition:
     """V-B-3: too far — the whole potential in the direction of the target."""
     action = action_of(state)
     assert action.target is not None
     here = field_of(state)
     path = _path(state, here, action.target)
-    moved = 0.0
-    events: list[Event] = []
-    if path is not None:
-        base = here.base(action.fighter)
-        travel = min(action.potential, max(path.length - 0.5, 0.0))
-        while travel > 0.05:
-            spot = rounded(placed(base, path.point_at(travel), path.heading_at(travel)))
-            if here.spot_problem(action.fighter, spot, enemies_apart=True) is None:
-                fighter = evolve(
-                    state.fighter(action.fighter), x=spot.x, y=spot.y, facing=spot.facing
-                )
-                state = mark_moved(state.with_fighters(fighter), fighter.id)
-                moved = round(travel, 2)
-                events.append(Moved(fighter.id, action.kind, spot.x, spot.y, spot.facing, moved))
-                break
-            travel -= 0.5
+    state, moved, events = _along(state, here, path, short_by=0.5)
     fell = AssaultFellShort(action.fighter, action.target, measured, moved)
     state, after = finish(state)
     return state, [fell, *events, *after]
@@ -874,23 +885,8 @@ def _target_gone(state: GameState) -> Transition:
     assert action.target is not None
     gone = state.fighter(action.target)
     here = field_of(state)
-    events: list[Event] = []
-    base = here.base(action.fighter)
     path = _path(state, here, (gone.x, gone.y))
-    moved = 0.0
-    if path is not None:
-        travel = min(action.potential, max(path.length - 1.5, 0.0))
-        while travel > 0.05:
-            spot = rounded(placed(base, path.point_at(travel), path.heading_at(travel)))
-            if here.spot_problem(action.fighter, spot, enemies_apart=True) is None:
-                fighter = evolve(
-                    state.fighter(action.fighter), x=spot.x, y=spot.y, facing=spot.facing
-                )
-                state = mark_moved(state.with_fighters(fighter), fighter.id)
-                moved = round(travel, 2)
-                events.append(Moved(fighter.id, action.kind, spot.x, spot.y, spot.facing, moved))
-                break
-            travel -= 0.5
+    state, moved, events = _along(state, here, path, short_by=1.5)
     state = update(
         state,
         stage=ActionStage.REDIRECT,
