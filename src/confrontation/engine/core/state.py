@@ -22,12 +22,17 @@ from confrontation.engine.core.codec import Tagged, decode, encode
 from confrontation.engine.core.combat_state import CombatProgress as CombatProgress
 from confrontation.engine.core.frozen import evolve
 
-PLAYERS: tuple[int, int] = (0, 1)
-"""Players are numbered 0 and 1 inside the engine and shown as "Player 1" and "Player 2"."""
+MAX_PLAYERS = 6
+"""A game has 2 to 6 players (XX-F: three or more), numbered 0, 1, … inside the engine and
+shown as "Player 1", "Player 2", …; ``GameState.players`` lists a game's."""
 
-NEUTRAL = 2
+PLAYERS: tuple[int, int] = (0, 1)
+"""The players of a two-player game (kept for callers that build two-player games)."""
+
+NEUTRAL = MAX_PLAYERS
 """The side of the neutral fighters (XX-E): controlled by no player, their choices are made
-by the rules (``engine.neutral``). They have no :class:`Side`, deck or score."""
+by the rules (``engine.neutral``). They have no :class:`Side`, deck or score. Numbered after
+every possible player so that a side number is never both."""
 
 KILLED_LEVELS = 4
 """Four wound levels kill a fighter (II-B-2, II-B-3)."""
@@ -495,11 +500,11 @@ class GameState:
     round: int
     phase: Phase
     pending: Pending | None
-    sides: tuple[Side, Side]
+    sides: tuple[Side, ...]
     profiles: tuple[ProfileSummary, ...]
     cards: tuple[Card, ...]
     fighters: tuple[Fighter, ...]
-    scores: tuple[int, int] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)
     dice_rolled: int = 0
     first_speaker: int | None = None
     strategic: StrategicProgress | None = None
@@ -543,6 +548,15 @@ class GameState:
         """The profile with this id."""
         return self._profiles_by_id[profile_id]
 
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The game's players, 0 first (two to six, XX-F)."""
+        return tuple(range(len(self.sides)))
+
+    def enemies(self, player: int) -> tuple[int, ...]:
+        """Every other player (the neutral side of XX-E is not one: it has no :class:`Side`)."""
+        return tuple(p for p in range(len(self.sides)) if p != player)
+
     def side(self, player: int) -> Side:
         """A player's side."""
         return self.sides[player]
@@ -563,7 +577,7 @@ class GameState:
 
     def with_side(self, side: Side) -> GameState:
         """A copy with this player's side replaced."""
-        sides = (side, self.sides[1]) if side.player == 0 else (self.sides[0], side)
+        sides = tuple(side if s.player == side.player else s for s in self.sides)
         return evolve(self, sides=sides)
 
 
