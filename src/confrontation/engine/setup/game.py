@@ -19,6 +19,7 @@ from confrontation.armylists.load import Nation, bundled_nations
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.state import (
     CONFEDE,
+    MAX_PLAYERS,
     Battleground,
     Card,
     Fighter,
@@ -69,13 +70,13 @@ def new_game(
     nations: Mapping[str, Nation] | None = None,
     rules: RulesetId = CONFEDE,
 ) -> GameState:
-    """The state before round 1 for ``armies[0]`` (Player 1) and ``armies[1]`` (Player 2),
-    played with the rules named ``rules`` (``engine.core.ruleset``).
+    """The state before round 1 for ``armies[0]`` (Player 1), ``armies[1]`` (Player 2) and so
+    on — two to six armies (XX-F) — played with the rules named ``rules``
+    (``engine.core.ruleset``).
 
     Card ids are ``p<player>-c<n>`` and fighter ids ``p<player>-c<n>-<k>`` (1-based).
     """
-    if len(armies) != 2:
-        raise ValueError(f"a game needs two armies, not {len(armies)}")
+    _check_count(len(armies), "armies")
     nations = nations if nations is not None else bundled_nations()
     specs = []
     for army in armies:
@@ -91,6 +92,12 @@ def new_game(
             )
         )
     return game_from_specs(specs, rounds=rounds, seed=seed, rules=rules)
+
+
+def _check_count(count: int, what: str) -> None:
+    """Two players, or three to six (XX-F)."""
+    if not 2 <= count <= MAX_PLAYERS:
+        raise ValueError(f"a game needs 2 to {MAX_PLAYERS} {what} (XX-F), not {count}")
 
 
 @dataclass(frozen=True)
@@ -113,12 +120,11 @@ def game_from_specs(
     seed: int = 0,
     rules: RulesetId = CONFEDE,
 ) -> GameState:
-    """The state before round 1 for two :class:`SideSpec` (ids as in :func:`new_game`).
+    """The state before round 1 for two to six :class:`SideSpec` (ids as in :func:`new_game`).
 
     A profile whose id is in ``allies`` makes its fighters allies of that side.
     """
-    if len(specs) != 2:
-        raise ValueError(f"a game needs two sides, not {len(specs)}")
+    _check_count(len(specs), "sides")
     if rounds < 1:
         raise ValueError(f"a game lasts at least one round, not {rounds}")
     profiles: dict[str, ProfileSummary] = {}
@@ -144,7 +150,8 @@ def game_from_specs(
         round=1,
         phase=Phase.STRATEGIC,
         pending=None,
-        sides=(sides[0], sides[1]),
+        sides=tuple(sides),
+        scores=(0,) * len(sides),
         profiles=tuple(profiles.values()),
         cards=tuple(cards),
         fighters=tuple(fighters),
