@@ -40,6 +40,9 @@ class QuestionKind(StrEnum):
     """IV-A-2, II-A-1, II-A-3: raise a 6 of the Tactics roll or keep it."""
     CHOOSE_FIRST = "choose_first"
     """IV-B-1: the Tactics winner names who speaks first."""
+    CHOOSE_PLACE = "choose_place"
+    """XX-F-1, XX-F-3: with three players or more, each takes his place in the order, the best
+    Tactics result first."""
     ROLLOFF_DIE = "rolloff_die"
     """II-A-3 (CLARIFICATIONS §9): a die of the roll-off that orders the raise decisions."""
 

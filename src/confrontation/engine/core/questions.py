@@ -74,6 +74,16 @@ class ChooseFirst(Choice):
     player: int
 
 
+@dataclass(frozen=True)
+class ChoosePlace(Choice):
+    """With three players or more, each player in the order of his Tactics result takes a
+    place still free in the speaking (or deployment) order: ``place`` 0 is first (XX-F-1,
+    XX-F-3)."""
+
+    kind = "choose_place"
+    place: int
+
+
 # --- activation phase (IV-B-1) -----------------------------------------------------------
 
 
