@@ -80,6 +80,15 @@ class AuthorityRolled(Event):
 
 
 @dataclass(frozen=True)
+class CombatTurnsSet(Event):
+    """XX-F-5: with three players or more no Authority roll is made: the players of the
+    combats choose them in turn in the order of their Tactics results, ``order``."""
+
+    kind = "combat_turns_set"
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class CombatChosen(Event):
     """VII-B: the speaking player designates the combat resolved now; ``pursuit``: a combat
     caused by a pursuit move, resolved within the same turn (VII-C-6 c)."""

@@ -45,6 +45,13 @@ def _combat(n: Narrator, combat: Combat) -> str:
     return f"{n.fighter(combat.one)} against {_names(n, combat.many)}"
 
 
+def _score(finals: tuple[int, ...]) -> str:
+    """ "9 to 5" (or "9 to 5, 3"): the winner's result first. The winner of an opposed roll has
+    the one best result (ties are rolled again), so it is the highest of ``finals``."""
+    best = finals.index(max(finals))
+    return f"{finals[best]} to " + ", ".join(str(f) for i, f in enumerate(finals) if i != best)
+
+
 def tell(n: Narrator, event: Event) -> str | None:
     """The sentence for one combat event."""
     match event:
@@ -57,9 +64,8 @@ def tell(n: Narrator, event: Event) -> str | None:
         case ce.ContestTied(purpose=purpose, finals=finals):
             return tied_sentence(_PURPOSES.get(purpose, "the initiative test"), finals)
         case ce.SplitRolled(finals=finals, winner=winner):
-            other = finals[1 - winner] if len(finals) == 2 else max(finals)
             return (
-                f"{player_name(winner)} wins the Discipline test ({finals[winner]} to {other}) "
+                f"{player_name(winner)} wins the Discipline test ({_score(finals)}) "
                 "and separates the melee."
             )
         case ce.CombatSplit(combats=combats, by=by):
@@ -69,9 +75,13 @@ def tell(n: Narrator, event: Event) -> str | None:
                 return f"{who} separated one way only: {parts}."
             return f"{who}: {parts}."
         case ce.AuthorityRolled(finals=finals, winner=winner):
+            won = f"{player_name(winner)} wins the Authority roll"
+            return f"{won} ({_score(finals)}) and speaks first."
+        case ce.CombatTurnsSet(order=order):
             return (
-                f"{player_name(winner)} wins the Authority roll ({finals[winner]} to "
-                f"{finals[1 - winner]}) and speaks first."
+                "the Tactics results give the turns to choose the combats (XX-F-5): "
+                + ", ".join(player_name(p) for p in order)
+                + "."
             )
         case ce.CombatChosen(player=player, combat=combat, pursuit=pursuit):
             if pursuit:
@@ -150,6 +160,7 @@ def contribute(rules: RulesBuilder) -> None:
         ce.SplitRolled,
         ce.CombatSplit,
         ce.AuthorityRolled,
+        ce.CombatTurnsSet,
         ce.CombatChosen,
         ce.DiceAllocated,
         ce.InitiativeRolled,

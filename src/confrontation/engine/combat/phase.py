@@ -58,6 +58,7 @@ from confrontation.engine.combat.events import (
     CombatChosen,
     CombatResolved,
     CombatSplit,
+    CombatTurnsSet,
     ContestFighterNamed,
     ContestTied,
     DefenceAnnounced,
@@ -289,6 +290,11 @@ def drive(state: GameState) -> Transition:
         players = _players_in(state)
         if len(players) == 1:  # alone against neutral fighters: nothing to decide (XX-E)
             return _set(state, speakers=players, turn=0), []
+        if len(state.players) > 2:  # XX-F-5: the Tactics results, no Authority roll
+            strategic = state.strategic
+            ranked = strategic.order if strategic and strategic.order else state.speaking_order()
+            speakers = tuple(p for p in ranked if p in players)
+            return _set(state, speakers=speakers, turn=0), [CombatTurnsSet(speakers)]
         contest = Contest("authority", tuple(Hand(p) for p in players))
         return _set(state, contest=contest), []
     return _next_combat(state)

@@ -9,7 +9,7 @@ generator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from confrontation.engine.core.codec import Tagged, decode, encode
@@ -132,22 +132,25 @@ class RolledOff(Event):
 
 @dataclass(frozen=True)
 class TacticsTied(Event):
-    """Both Tactics results are equal, or both are failures (≤ 0): both roll again (II-A-3,
-    II-A-4, CLARIFICATIONS §9)."""
+    """Tactics results are equal, or failures (≤ 0): those players roll again (II-A-3,
+    II-A-4, CLARIFICATIONS §9; with three players or more every tie, XX-F-3). ``finals``:
+    every player's result, Player 1 first."""
 
     kind = "tactics_tied"
-    finals: tuple[int, int]
+    finals: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class TacticsRolled(Event):
     """The Tactics roll is decided (IV-A-2); ``uncontested``: the loser had no fighter to
-    roll with (docs/rulings.md)."""
+    roll with (docs/rulings.md). With three players or more, ``order`` ranks them all, best
+    result first (XX-F-3)."""
 
     kind = "tactics_rolled"
-    finals: tuple[int, int]
+    finals: tuple[int, ...]
     winner: int
     uncontested: bool = False
+    order: tuple[int, ...] = field(default=(), metadata={"omit_default": True})
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,18 @@ class FirstSpeakerChosen(Event):
     kind = "first_speaker_chosen"
     by: int
     first: int
+
+
+@dataclass(frozen=True)
+class PlaceTaken(Event):
+    """With three players or more, ``player`` takes ``place`` (0: first) in the speaking
+    order (XX-F-3) or, before the battle, the deployment order (XX-F-1); ``forced``: it was
+    the only place left."""
+
+    kind = "place_taken"
+    player: int
+    place: int
+    forced: bool = False
 
 
 @dataclass(frozen=True)

@@ -255,15 +255,22 @@ class TacticsHand:
 class StrategicProgress:
     """The strategic phase (IV-A) under way: sequences being built, then the Tactics roll.
 
-    ``rolloff``: both Tactics dice show a 6 with equal results, the roll-off that orders the
-    decisions to raise (II-A-3, CLARIFICATIONS §9)."""
+    ``rolloff``: Tactics dice showing a 6 with equal results, the roll-off that orders the
+    decisions to raise (II-A-3, CLARIFICATIONS §9). With three players or more (XX-F):
+    ``ranking`` the groups of players already ordered by earlier rolls (a tied group rolls
+    again among themselves), ``order`` the players by decreasing Tactics result once settled
+    (kept for the combat phase, XX-F-3, XX-F-5), ``places`` the (player, place) each took so
+    far (XX-F-1, XX-F-3)."""
 
-    building: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    to_place: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    hands: tuple[TacticsHand, TacticsHand] = (TacticsHand(), TacticsHand())
+    building: tuple[tuple[str, ...], ...] = ((), ())
+    to_place: tuple[tuple[str, ...], ...] = ((), ())
+    hands: tuple[TacticsHand, ...] = (TacticsHand(), TacticsHand())
     attempts: int = 0
     winner: int | None = None
     rolloff: RollOff | None = None
+    ranking: tuple[tuple[int, ...], ...] = field(default=(), metadata={"omit_default": True})
+    order: tuple[int, ...] = field(default=(), metadata={"omit_default": True})
+    places: tuple[tuple[int, int], ...] = field(default=(), metadata={"omit_default": True})
 
 
 @dataclass(frozen=True)
@@ -297,7 +304,7 @@ class Battleground:
     split: str = "width"
     scenery: tuple[SceneryPiece, ...] | None = ()
     scenery_count: int = 0
-    zones: tuple[int, int] | None = (0, 1)
+    zones: tuple[int, ...] | None = (0, 1)
 
 
 @dataclass(frozen=True)
@@ -467,11 +474,13 @@ class MaintenanceProgress:
 class DeploymentProgress:
     """The set-up under way (III-A, III-B): ``step`` is "scenery", "zones", "sequence",
     "drawing" or "done"; ``dice`` the faces rolled so far for the scenery layout;
-    ``chooser`` who picks his deployment area."""
+    ``chooser`` who picks his deployment area (next)."""
 
     step: str = "scenery"
     dice: tuple[int, ...] = ()
     chooser: int | None = None
+    taken: tuple[tuple[int, int], ...] = field(default=(), metadata={"omit_default": True})
+    """With three players or more: the (player, area) chosen so far (docs/rulings.md XX-F-1)."""
 
 
 @dataclass(frozen=True)
@@ -507,6 +516,9 @@ class GameState:
     scores: tuple[int, ...] = (0, 0)
     dice_rolled: int = 0
     first_speaker: int | None = None
+    speaking: tuple[int, ...] = field(default=(), metadata={"omit_default": True})
+    """With three players or more, the speaking order the places gave (XX-F-3; in the set-up,
+    the deployment order, XX-F-1); empty with two players (``first_speaker`` says it)."""
     strategic: StrategicProgress | None = None
     activation: ActivationProgress | None = None
     combat: CombatProgress | None = None
@@ -556,6 +568,14 @@ class GameState:
     def enemies(self, player: int) -> tuple[int, ...]:
         """Every other player (the neutral side of XX-E is not one: it has no :class:`Side`)."""
         return tuple(p for p in range(len(self.sides)) if p != player)
+
+    def speaking_order(self) -> tuple[int, ...]:
+        """Who speaks in the activation phase, in turn (IV-B-1, XX-F-3): the first speaker,
+        then the others (with three players or more, in the places they took)."""
+        if self.speaking:
+            return self.speaking
+        first = self.first_speaker if self.first_speaker is not None else 0
+        return (first, *(p for p in self.players if p != first))
 
     def side(self, player: int) -> Side:
         """A player's side."""

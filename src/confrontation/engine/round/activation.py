@@ -59,7 +59,6 @@ from confrontation.engine.core.registry import (
 from confrontation.engine.core.ruleset import RulesBuilder, rules_of
 from confrontation.engine.core.state import (
     NEUTRAL,
-    PLAYERS,
     Activation,
     ActivationProgress,
     ActivationStage,
@@ -67,7 +66,6 @@ from confrontation.engine.core.state import (
     GameState,
     Pending,
     Phase,
-    opponent,
     player_name,
 )
 
@@ -125,25 +123,26 @@ def _waiting_neutrals(state: GameState) -> list[Fighter]:
 
 
 def open_floor(state: GameState) -> Transition:
-    """IV-B-1 / III-B-2: refusals from the difference in cards, reserves emptied; the first
-    speaker takes the floor."""
+    """IV-B-1 / III-B-2: refusals from the difference in cards (with three players or more,
+    against the largest deck, XX-F-2), reserves emptied; the first speaker takes the floor."""
     events: list[Event] = []
-    counts = [len(state.side(p).deck) for p in PLAYERS]
-    for player in PLAYERS:
-        refusals = max(0, counts[opponent(player)] - counts[player])
+    most = max(len(state.side(p).deck) for p in state.players)
+    for player in state.players:
+        refusals = most - len(state.side(player).deck)
         side = evolve(state.side(player), reserve=None, reserve_used=False, refusals=refusals)
         state = state.with_side(side)
         if refusals:
             events.append(RefusalsGranted(player, refusals))
-    first = state.first_speaker if state.first_speaker is not None else 0
-    floor = _next_floor(state, opponent(first))
+    floor = _next_floor(state, state.speaking_order()[-1])
     return evolve(state, activation=ActivationProgress(floor=floor)), events
 
 
 def _next_floor(state: GameState, after: int) -> int | None:
-    """Who speaks after ``after``: the opponent if he has cards left, else ``after`` if he
-    has (note 1), else nobody."""
-    for player in (opponent(after), after):
+    """Who speaks after ``after``: the next player in the speaking order (IV-B-1, XX-F-3)
+    with cards left, ``after`` himself if only he has (note 1), else nobody."""
+    order = state.speaking_order()
+    at = order.index(after)
+    for player in (*order[at + 1 :], *order[: at + 1]):
         if state.side(player).cards_left:
             return player
     return None
@@ -188,8 +187,9 @@ def floor_choices(state: GameState, player: int) -> list[Choice]:
         choices.append(PlayReserve())
         if side.deck:
             choices.append(PlayReserveAndTop())
-    # Ruling: a refusal gives the floor to the opponent, so it needs one with cards left.
-    if side.refusals and state.side(opponent(player)).cards_left:
+    # Ruling: a refusal gives the floor to the next speaker, so it needs another player with
+    # cards left (with three players or more, any other, XX-F-2).
+    if side.refusals and any(state.side(p).cards_left for p in state.enemies(player)):
         choices.append(Refuse())
     return choices
 

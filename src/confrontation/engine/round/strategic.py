@@ -9,6 +9,10 @@
    A result ≤ 0 fails: two failures are a tie (II-A-4, CLARIFICATIONS §9); both 6s with
    equal results: a roll-off says who decides first (``engine.core.rolloff``).
    The winner chooses who speaks first in the activation phase (IV-B-1).
+3. With three players or more (XX-F-3; before the deployment, XX-F-1): every player rolls,
+   tied players roll again among themselves until the results order them all, then each,
+   best result first, takes a free place in the speaking order (``choose_place``); the last
+   one takes the place left. The order of the results is kept for the combat phase (XX-F-5).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from confrontation.engine.core.events import (
     FirstSpeakerChosen,
     PhaseEnded,
     PhaseStarted,
+    PlaceTaken,
     RoundStarted,
     SequenceSet,
     TacticsFighterChosen,
@@ -34,6 +39,7 @@ from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Choice,
     ChooseFirst,
+    ChoosePlace,
     DieFace,
     KeepResult,
     Option,
@@ -50,7 +56,6 @@ from confrontation.engine.core.registry import (
 from confrontation.engine.core.rounddata import load_round_data
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import (
-    PLAYERS,
     Fighter,
     GameState,
     Pending,
@@ -105,9 +110,9 @@ def _begin_round(state: GameState) -> Transition:
         for f in state.fighters
     )
     # V-B-3: only the charges of the current round count for the charge penalties.
-    state = evolve(state, fighters=fighters, first_speaker=None, charges=())
+    state = evolve(state, fighters=fighters, first_speaker=None, speaking=(), charges=())
     to_place: list[tuple[str, ...]] = []
-    for player in PLAYERS:
+    for player in state.players:
         side = state.side(player)
         in_play = tuple(
             c.id
@@ -132,17 +137,54 @@ def _begin_round(state: GameState) -> Transition:
             )
         )
         to_place.append(in_play)
-    progress = StrategicProgress(to_place=(to_place[0], to_place[1]))
-    return evolve(state, strategic=progress), events
+    return evolve(state, strategic=fresh_progress(tuple(to_place))), events
+
+
+def fresh_progress(to_place: tuple[tuple[str, ...], ...]) -> StrategicProgress:
+    """The strategic phase before any card is placed: one hand per player."""
+    count = len(to_place)
+    return StrategicProgress(
+        building=((),) * count, to_place=to_place, hands=(TacticsHand(),) * count
+    )
 
 
 def _decide_raise_order(progress: StrategicProgress) -> int | RollOff | None:
-    """Who decides next whether to raise a 6 (II-A-3): the one showing a 6; if both do,
+    """Who decides next whether to raise a 6 (II-A-3): the one showing a 6; if several do,
     the lower final result first; equal results: the roll-off (CLARIFICATIONS §9), a
     :class:`RollOff` while its dice are due."""
     hands = progress.hands
-    raisers = {p: hands[p].final for p in PLAYERS if hands[p].may_raise}
+    raisers = {p: h.final for p, h in enumerate(hands) if h.may_raise}
     return next_decider(raisers, progress.rolloff)
+
+
+def _ranking(progress: StrategicProgress) -> tuple[tuple[int, ...], ...]:
+    """The players by decreasing Tactics result, tied ones grouped (II-A-3, XX-F-3): groups
+    ordered by earlier rolls keep their place, a tied group is ordered by its new roll."""
+    finals = {p: h.final for p, h in enumerate(progress.hands)}
+    ranked: list[tuple[int, ...]] = []
+    for group in progress.ranking or (tuple(finals),):
+        if len(group) == 1:
+            ranked.append(group)
+        else:
+            ranked.extend(rank_opposed({p: finals[p] for p in group}))
+    return tuple(ranked)
+
+
+def _start_groups(state: GameState, progress: StrategicProgress) -> StrategicProgress:
+    """XX-F-3 with a player who has no fighter to roll with (docs/rulings.md "IV-A-2"): the
+    players who have one rank before those who have none; a group of one rolls no die."""
+    hands = progress.hands
+    with_one = tuple(p for p, h in enumerate(hands) if h.fighter is not None)
+    without = tuple(p for p, h in enumerate(hands) if h.fighter is None)
+    groups = tuple(g for g in (with_one, without) if g)
+    if len(groups) == 1:
+        return progress
+    alone = {g[0] for g in groups if len(g) == 1}
+    fresh = tuple(
+        evolve(h, awaiting_die=False, stopped=True) if p in alone else h
+        for p, h in enumerate(hands)
+    )
+    return evolve(progress, hands=fresh, ranking=groups)
 
 
 def drive(state: GameState) -> Transition:
@@ -150,18 +192,22 @@ def drive(state: GameState) -> Transition:
     progress = state.strategic
     if progress is None:
         return _begin_round(state)
-    for player in PLAYERS:  # IV-A-1
+    for player in state.players:  # IV-A-1
         if progress.to_place[player]:
             return evolve(state, pending=Pending(QuestionKind.PLACE_CARD, player)), []
     hands = progress.hands
-    for player in PLAYERS:  # IV-A-2: choose the fighters
+    for player in state.players:  # IV-A-2: choose the fighters
         if not hands[player].chosen:
             return evolve(state, pending=Pending(QuestionKind.TACTICS_FIGHTER, player)), []
     if progress.winner is None:
-        without = [p for p in PLAYERS if hands[p].fighter is None]
-        if len(without) == 1:  # ruling: a side with no eligible fighter loses the roll
-            winner = 1 - without[0]
-            return _decided(state, progress, winner, uncontested=True)
+        without = [p for p, h in enumerate(hands) if h.fighter is None]
+        if len(hands) == 2 and len(without) == 1:
+            # ruling: a side with no eligible fighter loses the roll
+            return _decided(state, progress, 1 - without[0], uncontested=True)
+        if len(hands) > 2 and not progress.attempts and not progress.ranking:
+            started = _start_groups(state, progress)
+            if started is not progress:
+                return evolve(state, strategic=started), []
         if any(hand.awaiting_die for hand in hands):
             return evolve(state, pending=Pending(QuestionKind.TACTICS_DIE, None)), []
         decider = _decide_raise_order(progress)
@@ -172,21 +218,37 @@ def drive(state: GameState) -> Transition:
             ), []
         if decider is not None:
             return evolve(state, pending=Pending(QuestionKind.TACTICS_RAISE, decider)), []
-        finals = (hands[0].final, hands[1].final)
-        ranking = rank_opposed(dict(enumerate(finals)))
-        if len(ranking[0]) > 1:
-            # II-A-3: roll again until the tie is broken; II-A-4 and CLARIFICATIONS §9: two
-            # results ≤ 0 are two failures, a tie like any other.
-            fresh = tuple(evolve(h, dice=(), awaiting_die=True, stopped=False) for h in hands)
+        finals = tuple(h.final for h in hands)
+        ranking = _ranking(progress)
+        # XX-F-3: with three players or more the results must order every player
+        tied = ranking[:1] if len(hands) == 2 else ranking
+        again = {p for group in tied if len(group) > 1 for p in group}
+        if again:
+            # II-A-3: roll again until the tie is broken (with three players or more only the
+            # tied players, among themselves); II-A-4 and CLARIFICATIONS §9: two results ≤ 0
+            # are two failures, a tie like any other.
+            fresh = tuple(
+                evolve(h, dice=(), awaiting_die=True, stopped=False) if p in again else h
+                for p, h in enumerate(hands)
+            )
             progress = evolve(
                 progress,
-                hands=(fresh[0], fresh[1]),
+                hands=fresh,
                 attempts=progress.attempts + 1,
                 rolloff=None,
+                ranking=ranking if len(hands) > 2 else (),
             )
             return evolve(state, strategic=progress), [TacticsTied(finals)]
+        if len(hands) > 2:
+            order = tuple(p for group in ranking for p in group)
+            progress = evolve(progress, winner=order[0], order=order)
+            event = TacticsRolled(finals, order[0], uncontested=False, order=order)
+            return evolve(state, strategic=progress), [event]
         return _decided(state, progress, ranking[0][0], uncontested=False)
-    if state.first_speaker is None:
+    if len(progress.hands) > 2:
+        if not state.speaking:
+            return _next_place(state, progress)
+    elif state.first_speaker is None:
         return evolve(state, pending=Pending(QuestionKind.CHOOSE_FIRST, progress.winner)), []
     # The phase is over: on to the activation phase (or, before round 1, to the drawing of
     # the deployment sequence, III-B-2).
@@ -199,7 +261,7 @@ def drive(state: GameState) -> Transition:
 def _decided(
     state: GameState, progress: StrategicProgress, winner: int, uncontested: bool
 ) -> Transition:
-    finals = (progress.hands[0].final, progress.hands[1].final)
+    finals = tuple(h.final for h in progress.hands)
     progress = evolve(progress, winner=winner)
     event = TacticsRolled(finals, winner, uncontested)
     return evolve(state, strategic=progress), [event]
@@ -227,9 +289,7 @@ def _place_apply(state: GameState, choice: Choice) -> Transition:
     to_place = list(progress.to_place)
     building[player] = building[player] + (choice.card,)
     to_place[player] = tuple(c for c in to_place[player] if c != choice.card)
-    progress = evolve(
-        progress, building=(building[0], building[1]), to_place=(to_place[0], to_place[1])
-    )
+    progress = evolve(progress, building=tuple(building), to_place=tuple(to_place))
     state = evolve(state, strategic=progress)
     if to_place[player]:
         return state, []
@@ -260,7 +320,7 @@ def _place_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 
 
 def _set_hand(progress: StrategicProgress, player: int, hand: TacticsHand) -> StrategicProgress:
-    hands = (hand, progress.hands[1]) if player == 0 else (progress.hands[0], hand)
+    hands = tuple(hand if p == player else h for p, h in enumerate(progress.hands))
     return evolve(progress, hands=hands)
 
 
@@ -275,7 +335,7 @@ def _fighter_legal(state: GameState) -> list[Choice]:
 def _fighter_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, TacticsFighter)
     progress = _progress(state)
-    player = next(p for p in PLAYERS if not progress.hands[p].chosen)
+    player = next(p for p, h in enumerate(progress.hands) if not h.chosen)
     discipline = 0
     if choice.fighter is not None:
         discipline = state.profile(state.fighter(choice.fighter).profile).discipline
@@ -301,7 +361,7 @@ def _fighter_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 
 def _rolling_player(state: GameState) -> int:
     hands = _progress(state).hands
-    return next(p for p in PLAYERS if hands[p].awaiting_die)
+    return next(p for p, h in enumerate(hands) if h.awaiting_die)
 
 
 def _die_legal(state: GameState) -> list[Choice]:
@@ -348,10 +408,13 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     assert state.pending is not None and state.pending.player is not None
     player = state.pending.player
     hands = _progress(state).hands
-    mine, theirs = hands[player], hands[1 - player]
+    mine = hands[player]
+    others = ", ".join(
+        f"{player_name(p)} has {h.final}" for p, h in enumerate(hands) if p != player
+    )
     prompt = (
         f"{player_name(player)}: your Tactics roll shows a 6 (result {mine.final}); "
-        f"{player_name(1 - player)} has {theirs.final}. Raise?"
+        f"{others}. Raise?"
     )
     options = (
         Option(Raise(), "raise", "roll again and add the die; a 1 makes the natural result 1"),
@@ -363,7 +426,7 @@ def _raise_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 
 
 def _first_legal(state: GameState) -> list[Choice]:
-    return [ChooseFirst(p) for p in PLAYERS]
+    return [ChooseFirst(p) for p in state.players]
 
 
 def _first_apply(state: GameState, choice: Choice) -> Transition:
@@ -386,6 +449,70 @@ def _first_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question(QuestionKind.CHOOSE_FIRST, player, prompt, options)
 
 
+# --- the places in the order, three players or more (XX-F-1, XX-F-3) ---------------------------
+
+
+def _free_places(state: GameState, progress: StrategicProgress) -> list[int]:
+    taken = {place for _, place in progress.places}
+    return [place for place in state.players if place not in taken]
+
+
+def _placing(progress: StrategicProgress) -> int | None:
+    """XX-F-3: who takes his place now, best Tactics result first."""
+    done = {player for player, _ in progress.places}
+    return next((p for p in progress.order if p not in done), None)
+
+
+def _next_place(state: GameState, progress: StrategicProgress) -> Transition:
+    player = _placing(progress)
+    free = _free_places(state, progress)
+    if player is not None and len(free) > 1:
+        return evolve(state, pending=Pending(QuestionKind.CHOOSE_PLACE, player)), []
+    events: list[Event] = []
+    if player is not None:  # XX-F-1 example: "the Goblin player has no choice"
+        progress = evolve(progress, places=(*progress.places, (player, free[0])))
+        events.append(PlaceTaken(player, free[0], forced=True))
+    speaking = tuple(p for p, _ in sorted(progress.places, key=lambda pair: pair[1]))
+    state = evolve(state, strategic=progress, speaking=speaking, first_speaker=speaking[0])
+    return state, events
+
+
+def _place_choice_legal(state: GameState) -> list[Choice]:
+    return [ChoosePlace(place) for place in _free_places(state, _progress(state))]
+
+
+def _place_choice_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, ChoosePlace)
+    progress = _progress(state)
+    player = _placing(progress)
+    assert player is not None
+    progress = evolve(progress, places=(*progress.places, (player, choice.place)))
+    return evolve(state, strategic=progress), [PlaceTaken(player, choice.place)]
+
+
+def _place_choice_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    assert state.pending is not None and state.pending.player is not None
+    player = state.pending.player
+    which = "deploy" if state.round == 0 else "speak"
+    options = tuple(
+        Option(c, _ordinal(c.place), f"you {which} {_ordinal(c.place)}")
+        for c in choices
+        if isinstance(c, ChoosePlace)
+    )
+    progress = _progress(state)
+    rank = progress.order.index(player)
+    section = "XX-F-1" if state.round == 0 else "XX-F-3"
+    prompt = (
+        f"{player_name(player)}: your Tactics result is the {_ordinal(rank)} best; "
+        f"which place do you take in the order? ({section})"
+    )
+    return Question(QuestionKind.CHOOSE_PLACE, player, prompt, options)
+
+
+def _ordinal(place: int) -> str:
+    return ("first", "second", "third", "fourth", "fifth", "sixth")[place]
+
+
 def contribute(rules: RulesBuilder) -> None:
     """The strategic phase's driver and questions (IV-A)."""
     rules.phase(Phase.STRATEGIC, drive)
@@ -400,3 +527,11 @@ def contribute(rules: RulesBuilder) -> None:
     )
     rules.handler(Handler(QuestionKind.TACTICS_RAISE, _raise_legal, _raise_apply, _raise_describe))
     rules.handler(Handler(QuestionKind.CHOOSE_FIRST, _first_legal, _first_apply, _first_describe))
+    rules.handler(
+        Handler(
+            QuestionKind.CHOOSE_PLACE,
+            _place_choice_legal,
+            _place_choice_apply,
+            _place_choice_describe,
+        )
+    )

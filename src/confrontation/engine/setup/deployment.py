@@ -6,7 +6,10 @@ the placing of the fighters.
    :data:`SCENERY_DICE` dice of the game's stream — chance steps, so a replay rebuilds the
    same table.
 2. Deployment areas (III-A-1, III-A-3): a die says who chooses (1-3 Player 1, 4-6 Player 2;
-   docs/rulings.md), then he picks his area; the other takes the other.
+   docs/rulings.md), then he picks his area; the other takes the other. With three players
+   or more (XX-F-1, docs/rulings.md): the die names the first to choose (the faces shared
+   evenly, a face left over rolled again), then the others choose in player order after
+   him among the areas left; the last takes the last.
 3. Strategic phase (III-B-1): the deployment sequence and the Tactics roll, played by the
    strategic phase's own questions with ``round == 0``.
 4. Deployment phase (III-B-2): the cards are drawn exactly as in IV-B-1 (reserve, reserve +
@@ -24,6 +27,7 @@ from confrontation.dice import FACES, ScriptedRoller
 from confrontation.engine.core.events import (
     ActivationEnded,
     Deployed,
+    Event,
     PhaseEnded,
     PhaseStarted,
     SceneryLaid,
@@ -39,16 +43,15 @@ from confrontation.engine.core.registry import (
 )
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import (
-    PLAYERS,
     Battleground,
     DeploymentProgress,
     GameState,
     Pending,
     Phase,
-    StrategicProgress,
     player_name,
 )
 from confrontation.engine.round.activation import _pass_floor, open_floor
+from confrontation.engine.round.strategic import fresh_progress
 from confrontation.engine.table.contact_limits import placement_problem
 from confrontation.engine.table.field import base_of, deployment_spots, field_of, piece_of, table_of
 from confrontation.geometry.scenery import MIN_ELEMENTS, random_layout
@@ -111,10 +114,15 @@ def drive(state: GameState) -> Transition:
             return evolve(state, pending=Pending(QuestionKind.ZONE_DIE, None)), []
         return evolve(state, pending=Pending(QuestionKind.CHOOSE_ZONE, progress.chooser)), []
     if progress.step == "sequence":  # III-B-1, by the strategic phase's questions
-        to_place = tuple(tuple(c.id for c in state.cards_of(p)) for p in PLAYERS)
-        strategic = StrategicProgress(to_place=(to_place[0], to_place[1]))
+        to_place = tuple(tuple(c.id for c in state.cards_of(p)) for p in state.players)
         state = _with(state, step="drawing")
-        state = evolve(state, phase=Phase.STRATEGIC, strategic=strategic, first_speaker=None)
+        state = evolve(
+            state,
+            phase=Phase.STRATEGIC,
+            strategic=fresh_progress(to_place),
+            first_speaker=None,
+            speaking=(),
+        )
         return state, [PhaseStarted(0, Phase.STRATEGIC.value)]
     return _drawing(state)
 
@@ -142,6 +150,7 @@ def _drawing(state: GameState) -> Transition:
         strategic=None,
         deployment=None,
         first_speaker=None,
+        speaking=(),
     )
     return state, [ended_phase]
 
@@ -174,34 +183,65 @@ def _scenery_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question(QuestionKind.SCENERY_DIE, None, prompt, options)
 
 
+def _die_chooser(state: GameState, face: int) -> int | None:
+    """Who the zone die names (docs/rulings.md III-A-3, XX-F-1): the six faces shared evenly
+    among the players (two: 1-3 and 4-6); a face left over (four or five players) names
+    nobody and is rolled again."""
+    share = len(FACES) // len(state.players)
+    player = (face - 1) // share
+    return player if player < len(state.players) else None
+
+
 def _zone_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
-    return _with(state, chooser=0 if choice.face <= 3 else 1), []
+    return _with(state, chooser=_die_chooser(state, choice.face)), []
 
 
 def _zone_die_describe(state: GameState, choices: Sequence[Choice]) -> Question:
-    options = tuple(
-        Option(c, str(c.face), f"{player_name(0 if c.face <= 3 else 1)} chooses")
-        for c in choices
-        if isinstance(c, DieFace)
-    )
+    options = []
+    for c in choices:
+        assert isinstance(c, DieFace)
+        named = _die_chooser(state, c.face)
+        what = "rolled again" if named is None else f"{player_name(named)} chooses"
+        options.append(Option(c, str(c.face), what))
     return Question(
-        QuestionKind.ZONE_DIE, None, "Who chooses his deployment area? (III-A-3)", options
+        QuestionKind.ZONE_DIE, None, "Who chooses his deployment area? (III-A-3)", tuple(options)
     )
+
+
+def _free_zones(state: GameState) -> list[int]:
+    taken = {zone for _, zone in _progress(state).taken}
+    return [zone for zone in range(len(state.players)) if zone not in taken]
 
 
 def _zone_legal(state: GameState) -> list[Choice]:
-    return [ChooseZone(0), ChooseZone(1)]
+    return [ChooseZone(zone) for zone in _free_zones(state)]
 
 
 def _zone_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, ChooseZone)
     chooser = _progress(state).chooser
     assert chooser is not None
-    zones = (choice.zone, 1 - choice.zone) if chooser == 0 else (1 - choice.zone, choice.zone)
-    ground = evolve(_ground(state), zones=zones)
-    state = evolve(state, battleground=ground)
-    return state, [ZoneChosen(p, zones[p]) for p in PLAYERS]
+    players = state.players
+    if len(players) == 2:
+        other = 1 - choice.zone
+        zones: tuple[int, ...] = (choice.zone, other) if chooser == 0 else (other, choice.zone)
+        ground = evolve(_ground(state), zones=zones)
+        state = evolve(state, battleground=ground)
+        return state, [ZoneChosen(p, zones[p]) for p in players]
+    # XX-F-1 (docs/rulings.md): the others choose in player order after the first chooser
+    taken = (*_progress(state).taken, (chooser, choice.zone))
+    events: list[Event] = [ZoneChosen(chooser, choice.zone)]
+    done = {p for p, _ in taken}
+    after = [p for p in (*players[chooser + 1 :], *players[:chooser]) if p not in done]
+    state = _with(state, taken=taken, chooser=after[0])
+    free = _free_zones(state)
+    if len(after) == 1:
+        taken = (*taken, (after[0], free[0]))
+        events.append(ZoneChosen(after[0], free[0]))
+        zones = tuple(zone for _, zone in sorted(taken))
+        state = evolve(state, battleground=evolve(_ground(state), zones=zones))
+    return state, events
 
 
 def _zone_describe(state: GameState, choices: Sequence[Choice]) -> Question:
