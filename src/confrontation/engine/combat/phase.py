@@ -1149,10 +1149,11 @@ def _end_fight(state: GameState) -> Transition:
         if may_pursue(board, f.id, pursued_this_round=f.id in progress.pursued)
     )
     state = _set_fight(state, board=board, stage=FightStage.PURSUIT, pursuers=pursuers)
-    # XX-E-5: a neutral killed by fighters of both players: the best initiative chooses who
-    # pursues first.
+    # XX-E-5: a neutral killed by fighters of several players: the best initiative chooses
+    # who pursues first. XX-F-6: a player's fighter killed by fighters of several other
+    # players: they pursue in the order of their initiative results (docs/rulings.md).
     players = _pursuing_players(state)
-    if len(players) > 1:
+    if len(players) > 1 and any(_player_of(state, f) == NEUTRAL for f in killed):
         state = evolve(state, pending=Pending(QuestionKind.PURSUE_FIRST, players[0]))
     return state, [CombatResolved(fight.combat, dice, killed)]
 
@@ -1276,7 +1277,7 @@ def _first_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     )
     prompt = (
         f"{player_name(asker)}: the neutral fighter is dead; your best initiative lets you "
-        "pursue first or let your opponent pursue first (XX-E-5)."
+        "pursue first or let another player pursue first (XX-E-5)."
     )
     return Question(QuestionKind.PURSUE_FIRST, asker, prompt, options)
 

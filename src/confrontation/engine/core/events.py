@@ -255,13 +255,13 @@ class GameEnded(Event):
 
     kind = "game_ended"
     reason: str
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     winner: int | None = None
 
     @classmethod
     def of(cls, outcome: Outcome) -> GameEnded:
         """The event that records ``outcome``."""
-        return cls(outcome.reason, (outcome.scores[0], outcome.scores[1]), outcome.winner)
+        return cls(outcome.reason, tuple(outcome.scores), outcome.winner)
 
     @property
     def outcome(self) -> Outcome:
