@@ -81,6 +81,14 @@ class Narrator:
                 purpose=purpose, sides=sides, finals=finals, faces=faces, first=first
             ):
                 return rolled_off_sentence(purpose, sides, finals, faces, first)
+            case ev.TacticsRolled(finals=finals, order=order) if order:
+                ranked = ", ".join(f"{player_name(p)} {finals[p]}" for p in order)
+                return f"the Tactics results rank the players: {ranked} (XX-F)."
+            case ev.PlaceTaken(player=player, place=place, forced=forced):
+                which = ("first", "second", "third", "fourth", "fifth", "sixth")[place]
+                if forced:
+                    return f"{player_name(player)} has no choice: he takes the {which} place."
+                return f"{player_name(player)} takes the {which} place."
             case ev.TacticsRolled(finals=finals, winner=winner, uncontested=uncontested):
                 if uncontested:
                     return (
