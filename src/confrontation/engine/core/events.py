@@ -234,19 +234,19 @@ class MarkersRemoved(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """The game is over: why, the victory points, and the winner (None: a draw or no
-    scenario decided one; see ``engine.core.ending``). ``reason`` is the text of an
-    ``engine.core.outcome.Termination`` (:attr:`outcome` reads it back)."""
+    """The game is over: why, every player's victory points (Player 1 first), and the
+    winner (None: a draw or no scenario decided one; see ``engine.core.ending``). ``reason``
+    is the text of an ``engine.core.outcome.Termination`` (:attr:`outcome` reads it back)."""
 
     kind = "game_ended"
     reason: str
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     winner: int | None = None
 
     @classmethod
     def of(cls, outcome: Outcome) -> GameEnded:
         """The event that records ``outcome``."""
-        return cls(outcome.reason, (outcome.scores[0], outcome.scores[1]), outcome.winner)
+        return cls(outcome.reason, tuple(outcome.scores), outcome.winner)
 
     @property
     def outcome(self) -> Outcome:
