@@ -114,7 +114,7 @@ def test_the_initial_state_is_the_configured_game() -> None:
         (["--scenario", "conquest:night"], "no variation 'night'"),
         (["--armies", "lion-vanguard", "nowhere.toml"], "nowhere.toml: cannot read the file"),
         (["--agents", "random,nobody"], "agent 'nobody'"),
-        (["--agents", "a,b,c"], "--agents: expected two agent names"),
+        (["--agents", "a,b,c"], "--agents: one agent per army: 3 agents for 2 armies"),
         (["--rounds", "0"], "--rounds"),
         (["--seed", "x"], "--seed"),
         (["--log", "/nonexistent-dir/x.jsonl"], "--log /nonexistent-dir/x.jsonl: cannot write"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from confrontation.engine.core.events import GameEnded
-from confrontation.engine.core.outcome import Outcome, Termination
+from confrontation.engine.core.outcome import Outcome, Termination, leaders, sole_leader
 from confrontation.engine.record import event_line, read_log
 
 EXECUTED = Outcome(Termination.EXECUTION, 0, (1, 0), "Player 1 has killed his target")
@@ -48,3 +48,20 @@ def test_the_result_reads_as_in_chess() -> None:
     assert Outcome(Termination.ROUNDS_PLAYED, None, (2, 2)).result() == "1/2-1/2"
     assert EXECUTED.reason == "Execution: Player 1 has killed his target"
     assert Termination.ROUNDS_PLAYED.reason() == "all rounds played"
+
+
+@pytest.mark.rule("XX-F")
+def test_with_three_players_a_draw_is_shared_by_the_best_scores() -> None:
+    """XX-F (docs/rulings.md): the player with the most VP wins; several sharing the best
+    score draw between them, the others lose."""
+    assert leaders((2, 0, 2)) == (0, 2) and sole_leader((2, 0, 2)) is None
+    assert leaders((1, 4, 0, 3)) == (1,) and sole_leader((1, 4, 0, 3)) == 1
+    assert leaders((0, 0, 0)) == (0, 1, 2) and sole_leader((1, 1)) is None
+    assert Outcome(Termination.ROUNDS_PLAYED, None, (2, 0, 2)).result() == "1/2-0-1/2"
+    assert Outcome(Termination.ROUNDS_PLAYED, None, (1, 1, 1)).result() == "1/3-1/3-1/3"
+    assert Outcome(Termination.ROUNDS_PLAYED, 2, (0, 1, 3)).result() == "0-0-1"
+    ended = GameEnded.of(Outcome(Termination.ROUNDS_PLAYED, None, (2, 0, 2)))
+    assert event_line(ended) == (
+        '{"kind":"game_ended","reason":"all rounds played","scores":[2,0,2],"winner":null}'
+    )
+    assert read_log([event_line(ended)]) == [ended]

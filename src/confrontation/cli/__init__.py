@@ -12,6 +12,7 @@ from typer.core import TyperGroup
 from typer.exceptions import Abort
 
 from confrontation.cli import army, games, odds, play, profiles, simulate
+from confrontation.cli.options import ManyValues
 
 
 class OneLineErrors(TyperGroup):
@@ -68,8 +69,8 @@ app.add_typer(odds.app, name="odds")
 app.add_typer(army.app, name="army")
 app.add_typer(profiles.app, name="profiles")
 app.add_typer(games.app, name="games")
-app.command("simulate")(simulate.simulate_command)
-app.command("play")(play.play_command)
+app.command("simulate", cls=ManyValues)(simulate.simulate_command)
+app.command("play", cls=ManyValues)(play.play_command)
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ from rich.table import Table
 from confrontation.cli.play import battlefield_svg
 from confrontation.engine.core.events import GameEnded
 from confrontation.engine.core.narrate import narrate
+from confrontation.engine.core.outcome import leaders
 from confrontation.engine.core.registry import EngineError
 from confrontation.engine.core.state import player_name
 from confrontation.engine.table.field import has_field
@@ -62,11 +63,12 @@ def load_game(store: Store, game_id: int) -> StoredGame:
 
 
 def result_text(summary: GameSummary) -> str:
-    """``Player 1 wins 3-1``, ``draw 2-2`` or the status of an unfinished game."""
+    """``Player 1 wins 3-1``, ``draw 2-2`` (``draw 2-0-2`` with three players), or the status
+    of an unfinished game."""
     outcome = summary.outcome
     if outcome is None:
         return f"{summary.status} ({summary.events} events)"
-    score = f"{outcome.vp[0]}-{outcome.vp[1]}"
+    score = "-".join(str(vp) for vp in outcome.vp)
     if outcome.winner is None:
         return f"draw {score}"
     return f"{player_name(outcome.winner)} wins {score}"
@@ -92,7 +94,8 @@ def summary_data(summary: GameSummary) -> dict[str, object]:
 
 
 def scoreboard(summary: GameSummary) -> Table:
-    """Per player: army, agent, VP and losses (AP); the title says who won."""
+    """Per player: army, agent, VP and losses (AP); the title says who won (★; in a draw of
+    three players or more, ☆ marks those sharing the best score)."""
     outcome = summary.outcome
     title = f"Game {summary.id} — {summary.scenario}, seed {summary.seed}: " + result_text(summary)
     if outcome is not None:
@@ -103,12 +106,17 @@ def scoreboard(summary: GameSummary) -> Table:
     grid.add_column("agent")
     grid.add_column("VP", justify="right")
     grid.add_column("losses (AP)", justify="right")
-    for player in (0, 1):
+    shared: tuple[int, ...] = ()
+    if outcome is not None and outcome.winner is None and len(outcome.vp) != 2:
+        shared = leaders(outcome.vp)  # XX-F
+    for player in range(len(summary.agents)):
         vp = "—" if outcome is None else str(outcome.vp[player])
         lost = "—" if outcome is None else str(outcome.losses[player])
         name = player_name(player)
         if outcome is not None and outcome.winner == player:
             name += " ★"
+        elif player in shared:
+            name += " ☆"
         grid.add_row(name, escape(summary.armies[player]), escape(summary.agents[player]), vp, lost)
     return grid
 
@@ -132,8 +140,9 @@ def list_command(
         sys.stdout.write(json.dumps([summary_data(g) for g in games]) + "\n")
         return
     console = Console(soft_wrap=True)
-    if not console.is_terminal:
-        console.width = max(console.width, 150)  # piped: keep one line per game
+    if not console.is_terminal:  # piped: keep one line per game (wider for more players)
+        more = max((len(game.armies) for game in games), default=2) - 2
+        console.width = max(console.width, 150 + 50 * more)
     if not games:
         console.print(f"No saved games in {escape(store.url)}.")
         return
@@ -242,7 +251,7 @@ def replay_command(
     console.print(
         f"Game {game_id} ({game.status}): {len(game.events)} events replayed, every one "
         f"matches the record; final state: round {final.round}, {final.phase.value} phase, "
-        f"score {final.scores[0]}-{final.scores[1]}."
+        f"score {'-'.join(str(score) for score in final.scores)}."
     )
     for name in written:
         console.print(f"  wrote {escape(name)}")

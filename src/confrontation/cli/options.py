@@ -1,11 +1,13 @@
-"""What several commands share: the one-line error and the ``--rules`` option."""
+"""What several commands share: the one-line error, the ``--rules`` option, and options
+that take several values (``--armies A B C``)."""
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
+from typer.core import TyperCommand
 
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.sim.game import DEFAULT_RULES
@@ -38,3 +40,44 @@ def check_rules(name: str | None) -> str:
     if name not in known_rulesets():
         fail(f"--rules: no rules named {name!r} (choose from: {', '.join(known_rulesets())})")
     return name
+
+
+def spread(args: list[str], options: tuple[str, ...]) -> list[str]:
+    """``--armies A B C`` → ``--armies A --armies B --armies C``: each of ``options`` takes
+    the words after it, up to the next option (a word starting with ``-``) or the end, as
+    values of its own (the commands using it take no arguments, so nothing else is lost).
+    ``--armies A --armies B`` and ``--armies=A B`` read the same."""
+    out: list[str] = []
+    taking: str | None = None
+    position = 0
+    while position < len(args):
+        word = args[position]
+        position += 1
+        if word == "--":
+            out.extend(args[position - 1 :])
+            break
+        name = word.split("=", 1)[0]
+        if name in options:
+            out.append(word)
+            taking = name
+            if "=" not in word and position < len(args):  # its first value, whatever it is
+                out.append(args[position])
+                position += 1
+        elif word.startswith("-"):
+            out.append(word)
+            taking = None
+        elif taking is not None:
+            out.extend((taking, word))
+        else:
+            out.append(word)
+    return out
+
+
+class ManyValues(TyperCommand):
+    """A command whose options in :attr:`many` take one value or several in a row
+    (:func:`spread`): ``--armies A B C`` for a game of three players (XX-F)."""
+
+    many: ClassVar[tuple[str, ...]] = ("--armies",)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, spread(list(args), self.many))

@@ -1,7 +1,9 @@
-"""`confrontation play`: one whole game between two agents, narrated round by round.
+"""`confrontation play`: one whole game between two to six agents (XX-F), narrated round
+by round.
 
 Defaults: Conquest (III-A-2), two bundled demo armies of different nations, greedy against
-greedy, a random seed (printed, so the game can be played again with ``--seed``).
+greedy (greedy for every army given), a random seed (printed, so the game can be played
+again with ``--seed``).
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from confrontation.armylists.load import LoadError
 from confrontation.cli.options import RulesOption, check_rules, fail
 from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
-from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import GameState, player_name
+from confrontation.engine.core.state import MAX_PLAYERS, GameState, player_name
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
@@ -40,6 +42,7 @@ from confrontation.sim.game import (
     GameConfig,
     GameResult,
     GameSetupError,
+    check_players,
     play_game,
     result_document,
 )
@@ -60,19 +63,36 @@ QUIET: frozenset[str] = frozenset(
 """Events the text narration leaves out (the record keeps them all: ``--log``)."""
 
 
-def parse_agents(text: str) -> tuple[tuple[str, str], tuple[dict[str, Any], dict[str, Any]]]:
-    """``A,B`` (or one agent for both players), each ``NAME[:KEY=VALUE[;...]]``
-    (:mod:`confrontation.agents.spec`) → the two names and their options."""
+def parse_agents(text: str, players: int = 2) -> tuple[tuple[str, ...], tuple[dict[str, Any], ...]]:
+    """``A,B[,C...]``, one agent per player (or one agent for every player), each
+    ``NAME[:KEY=VALUE[;...]]`` (:mod:`confrontation.agents.spec`) → the names and their
+    options."""
     specs = [n.strip() for n in text.split(",")]
     if len(specs) == 1:
-        specs = specs * 2
-    if len(specs) != 2 or not all(specs):
-        fail(f"--agents: expected two agent names as A,B, not {text!r}")
+        specs = specs * players
+    if not all(specs):
+        fail(f"--agents: expected agent names as A,B[,C...], not {text!r}")
     try:
-        (first, first_options), (second, second_options) = (parse_agent_spec(s) for s in specs)
+        check_players(players, len(specs), names=("--armies", "--agents"))
+    except GameSetupError as error:
+        more = f"; give --armies with {len(specs)} armies" if players == 2 else ""
+        fail(f"{error}{more}")
+    try:
+        parsed = [parse_agent_spec(s) for s in specs]
     except AgentSpecError as error:
         fail(f"--agents: {error}")
-    return (first, second), (first_options, dict(second_options))
+    return tuple(name for name, _ in parsed), tuple(dict(options) for _, options in parsed)
+
+
+def parse_armies(armies: Sequence[str] | None) -> tuple[str, ...]:
+    """``--armies``: two to six armies (XX-F), else one line; the demo pair when not given."""
+    if not armies:
+        return DEFAULT_ARMIES
+    try:
+        check_players(len(armies), len(armies), names=("--armies", "--agents"))
+    except GameSetupError as error:
+        fail(str(error))
+    return tuple(armies)
 
 
 def objectives(narrator: Narrator, state: GameState) -> list[str]:
@@ -86,9 +106,10 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
             if area.owner is None:
                 lines.append(f"Controlling {area.name} is worth {area.vp} VP.")
             else:
+                enemy = "his enemy" if len(state.sides) == 2 else "any of his enemies"
                 lines.append(
                     f"Controlling {area.name} is worth {area.vp} VP to "
-                    f"{player_name(area.owner)}, {area.vp_enemy} VP to his enemy."
+                    f"{player_name(area.owner)}, {area.vp_enemy} VP to {enemy}."
                 )
     elif scenario.target == "highest-value":
         for player, targets in enumerate(scenario.targets):
@@ -148,7 +169,10 @@ def scoreboard(result: GameResult, console: Console) -> None:
             f"{left}/{len(mine)}",
         )
     console.print(grid)
-    if result.winner is None:
+    if result.winner is None and len(result.players) != 2:  # XX-F: the best scores share it
+        shared = listed([player_name(p) for p in result.leaders()])
+        console.print(f"Draw between {shared} ({escape(result.reason)}).")
+    elif result.winner is None:
         console.print(f"Draw ({escape(result.reason)}).")
     else:
         army = result.players[result.winner].army
@@ -197,10 +221,12 @@ def play_command(
         ),
     ] = None,
     armies: Annotated[
-        tuple[str, str] | None,
+        list[str] | None,
         typer.Option(
             "--armies",
-            help="Two army files (or bundled army ids), Player 1 first.",
+            metavar="A B [C...]",
+            help=f"2 to {MAX_PLAYERS} army files (or bundled army ids), Player 1 first: more "
+            "than two play a game of several players (XX-F).",
             show_default=" ".join(DEFAULT_ARMIES),
         ),
     ] = None,
@@ -208,8 +234,9 @@ def play_command(
         str | None,
         typer.Option(
             "--agents",
-            help="Agents as A,B: random, greedy, mcts, human; options as "
-            "NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
+            metavar="A,B[,C...]",
+            help="One agent per army (or one for all): random, greedy, mcts, human; options "
+            "as NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
             show_default=",".join(DEFAULT_AGENTS),
         ),
     ] = None,
@@ -246,7 +273,7 @@ def play_command(
     ] = None,
     rules: RulesOption = None,
 ) -> None:
-    """Play a whole game (III-A-2 scenarios) between two agents and show the result.
+    """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
 
     Every game is saved (``confrontation games list``) unless ``--no-store``."""
     if db is not None and no_store:
@@ -254,7 +281,7 @@ def play_command(
 
     config: GameConfig | None = None  # None: the saved game ``resume`` goes on
     if resume is not None:
-        given = (scenario, armies, agents, seed, rounds, rules)
+        given = (scenario, armies or None, agents, seed, rounds, rules)
         if no_store or any(option is not None for option in given):
             fail(
                 "--resume continues a saved game with its own settings (scenario, armies, "
@@ -263,10 +290,13 @@ def play_command(
             )
     else:
         rules = check_rules(rules)
-        names, options = parse_agents(agents if agents is not None else ",".join(DEFAULT_AGENTS))
+        chosen = parse_armies(armies)
+        names, options = parse_agents(
+            agents if agents is not None else DEFAULT_AGENTS[0], len(chosen)
+        )
         config = GameConfig(
             scenario=scenario if scenario is not None else DEFAULT_SCENARIO,
-            armies=armies if armies is not None else DEFAULT_ARMIES,
+            armies=chosen,
             agents=names,
             seed=seed if seed is not None else secrets.randbits(32),
             rounds=rounds,

@@ -1,4 +1,5 @@
-"""`confrontation simulate`: many games between two agents, then their win rates."""
+"""`confrontation simulate`: many games between two to six agents (XX-F), then their win
+rates."""
 
 from __future__ import annotations
 
@@ -24,29 +25,38 @@ from rich.table import Table
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import RulesOption, check_rules, fail
+from confrontation.engine.core.state import MAX_PLAYERS
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
 from confrontation.sim.batch import simulate as run_batch
-from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, initial_state
+from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, check_players, initial_state
 from confrontation.store import Store, StoreError, open_store
 
 
 @dataclass(frozen=True)
 class Agents:
-    """The batch's two agents as ``--agents`` gave them: their specs (shown in the report),
-    names and options (:mod:`confrontation.agents.spec`)."""
+    """The batch's agents as ``--agents`` gave them, one per army: their specs (shown in the
+    report), names and options (:mod:`confrontation.agents.spec`)."""
 
-    specs: tuple[str, str]
-    names: tuple[str, str]
-    options: tuple[dict[str, Any], dict[str, Any]]
+    specs: tuple[str, ...]
+    names: tuple[str, ...]
+    options: tuple[dict[str, Any], ...]
 
 
-def parse_agents(text: str) -> Agents:
-    """``greedy,mcts:iterations=200`` → the two agents; each must be a known machine agent
-    and take its options (the agent is built once here to check them)."""
+def parse_agents(text: str, players: int = 2) -> Agents:
+    """``greedy,mcts:iterations=200`` → the agents, one for each of the ``players`` armies
+    (XX-F); each must be a known machine agent and take its options."""
     specs = [n.strip() for n in text.split(",")]
-    if len(specs) != 2 or not all(specs):
-        fail(f"--agents: give two agent names separated by a comma, not {text!r}")
+    if len(specs) < 2 or not all(specs):
+        names = "two agent names separated by a comma"
+        if players != 2:
+            names = f"{players} agent names separated by commas (one per army)"
+        fail(f"--agents: give {names}, not {text!r}")
+    try:
+        check_players(players, len(specs), names=("--armies", "--agents"))
+    except GameSetupError as error:
+        more = f"; give --armies with {len(specs)} armies" if players == 2 else ""
+        fail(f"{error}{more}")
     parsed = []
     for spec in specs:
         if spec.partition(":")[0].strip().lower() == "human":
@@ -56,11 +66,10 @@ def parse_agents(text: str) -> Agents:
         except AgentSpecError as error:
             fail(f"--agents: {error}")
         parsed.append((name.lower(), options))
-    (first, first_options), (second, second_options) = parsed
     pairs = zip(parsed, specs, strict=True)
-    labels = [name if not options else spec for (name, options), spec in pairs]
+    labels = tuple(name if not options else spec for (name, options), spec in pairs)
     return Agents(
-        (labels[0], labels[1]), (first, second), (dict(first_options), dict(second_options))
+        labels, tuple(name for name, _ in parsed), tuple(dict(options) for _, options in parsed)
     )
 
 
@@ -113,15 +122,24 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
         )
     console.print(grid)
     draws = result.draws()
+    players = result.players
+    shared = "" if players == 2 else " (the best score shared)"
     console.print(
-        f"Draws: {draws} ({draws / max(n, 1):.1%}). Mean rounds: {result.mean_rounds():.2f}. "
+        f"Draws{shared}: {draws} ({draws / max(n, 1):.1%}). "
+        f"Mean rounds: {result.mean_rounds():.2f}. "
         f"{n} games in {result.elapsed:.1f} s with {jobs} job{'s' if jobs != 1 else ''}: "
         f"{result.games_per_second():.2f} games/s."
     )
-    console.print(
-        "Sides swap every game and armies every other pair: every four games each agent "
-        "plays each army from each side once."
-    )
+    if players == 2:
+        console.print(
+            "Sides swap every game and armies every other pair: every four games each agent "
+            "plays each army from each side once."
+        )
+    else:
+        console.print(
+            f"Seats turn every game and armies every {players} games: every {players**2} "
+            "games each agent plays each army from each seat once."
+        )
     if store_url is not None and result.stored:
         first, last = result.stored[0], result.stored[-1]
         console.print(
@@ -136,17 +154,20 @@ def simulate_command(
         typer.Option("--scenario", metavar="NAME|FILE", help="Scenario (default: conquest)."),
     ] = None,
     armies: Annotated[
-        tuple[str, str] | None,
+        list[str] | None,
         typer.Option(
-            "--armies", metavar="A B", help="Two army files or bundled army ids (they alternate)."
+            "--armies",
+            metavar="A B [C...]",
+            help=f"2 to {MAX_PLAYERS} army files or bundled army ids (they turn round; more "
+            "than two: games of several players, XX-F).",
         ),
     ] = None,
     agents: Annotated[
         str,
         typer.Option(
             "--agents",
-            metavar="A,B",
-            help="The two agents (wins counted per agent); options as "
+            metavar="A,B[,C...]",
+            help="One agent per army (wins counted per agent); options as "
             "NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
         ),
     ] = ",".join(DEFAULT_AGENTS),
@@ -169,8 +190,8 @@ def simulate_command(
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
     rules: RulesOption = None,
 ) -> None:
-    """Play N games between two agents (sides and armies alternate) and report win rates
-    with 95 % intervals, mean VP and losses, mean rounds and games per second."""
+    """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
+    rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
     if jobs < 1:
@@ -179,20 +200,27 @@ def simulate_command(
         fail(f"--rounds must be at least 1, not {rounds}")
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
-    pair = parse_agents(agents)
+    chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)
+    try:
+        check_players(len(chosen), len(chosen), names=("--armies", "--agents"))
+    except GameSetupError as error:
+        fail(str(error))
+    picked = parse_agents(agents, len(chosen))
     rules = check_rules(rules)
-    chosen: tuple[str | None, str | None] = (armies[0], armies[1]) if armies else (None, None)
-    specs = plan(
-        games,
-        pair.names,
-        chosen,
-        seed=seed,
-        scenario=scenario,
-        rounds=rounds,
-        keep_events=not no_store,
-        agent_options=pair.options,
-        rules=rules,
-    )
+    try:
+        specs = plan(
+            games,
+            picked.names,
+            chosen,
+            seed=seed,
+            scenario=scenario,
+            rounds=rounds,
+            keep_events=not no_store,
+            agent_options=picked.options,
+            rules=rules,
+        )
+    except GameSetupError as error:
+        fail(str(error))
     _check_setup(specs[0])
     try:
         runner = make_backend(backend, jobs, ray_address)
@@ -228,7 +256,7 @@ def simulate_command(
                 play_spec,
                 backend=runner,
                 on_result=finished,
-                agents=pair.specs,
+                agents=picked.specs,
                 armies=chosen,
                 scenario=scenario,
                 seed=seed,

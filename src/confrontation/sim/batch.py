@@ -1,11 +1,14 @@
 """Many games in a row: ``confrontation simulate``.
 
-:func:`plan` lays out N games so that neither agent keeps a side or an army: game ``i``
-swaps the agents' sides when ``i`` is odd and the armies every other pair (``i // 2`` odd),
-so over four games each agent plays each army from each side once; an agent's options
-(``--agents mcts:iterations=200``) go with it to whichever side it plays. Every game's seed comes
-from the batch seed and the game's index alone (:func:`game_seed`), and results are put
-back in game order, so the figures do not depend on how many processes played them.
+:func:`plan` lays out N games so that no agent keeps a side or an army. With two players,
+game ``i`` swaps the agents' sides when ``i`` is odd and the armies every other pair
+(``i // 2`` odd), so over four games each agent plays each army from each side once. With
+``n`` players (two to six, XX-F) the same rule reads: game ``i`` turns the agents ``i`` seats
+round and the armies ``i // n`` seats round, so over ``n²`` games each agent plays each army
+from each seat once. An agent's options (``--agents mcts:iterations=200``) go with it to
+whichever side it plays. Every game's seed comes from the batch seed and the game's index
+alone (:func:`game_seed`), and results are put back in game order, so the figures do not
+depend on how many processes played them.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from confrontation.sim.game import (
     DEFAULT_RULES,
     DEFAULT_SCENARIO,
     GameConfig,
+    GameSetupError,
+    check_players,
     play_game,
 )
 from confrontation.sim.saved import outcome_of, setup_of
@@ -50,12 +55,12 @@ class GameSpec:
     index: int
     seed: int
     scenario: str | None
-    armies: tuple[str | None, str | None]
-    agents: tuple[str, str]
-    seats: tuple[int, int]
+    armies: tuple[str | None, ...]
+    agents: tuple[str, ...]
+    seats: tuple[int, ...]
     rounds: int | None = None
     keep_events: bool = False
-    agent_options: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+    agent_options: tuple[dict[str, Any], ...] = field(default_factory=lambda: ({}, {}))
     rules: str = DEFAULT_RULES
 
 
@@ -71,36 +76,45 @@ class GameOutcome:
 
 def plan(
     games: int,
-    agents: tuple[str, str],
-    armies: tuple[str | None, str | None] = (None, None),
+    agents: Sequence[str],
+    armies: Sequence[str | None] = (None, None),
     *,
     seed: int = 0,
     scenario: str | None = None,
     rounds: int | None = None,
     keep_events: bool = False,
-    agent_options: tuple[dict[str, Any], dict[str, Any]] | None = None,
+    agent_options: Sequence[dict[str, Any]] | None = None,
     rules: str = DEFAULT_RULES,
 ) -> list[GameSpec]:
-    """The ``games`` games of a batch, with sides and armies alternated (module docstring);
-    ``agent_options[i]`` are the options of ``agents[i]``, wherever it plays."""
-    options = agent_options if agent_options is not None else ({}, {})
+    """The ``games`` games of a batch, with sides and armies turned round (module docstring);
+    ``agent_options[i]`` are the options of ``agents[i]``, wherever it plays; an army None
+    is the default army of that side (two players only). A GameSetupError unless there are
+    two to six agents and as many armies (XX-F)."""
+    check_players(len(armies), len(agents))
+    players = len(agents)
+    if players != len(DEFAULT_ARMIES) and None in armies:
+        raise GameSetupError(
+            f"armies: a game of {players} players needs all its armies named "
+            f"(the default armies are {len(DEFAULT_ARMIES)})"
+        )
+    options = list(agent_options) if agent_options is not None else [{} for _ in agents]
+    if len(options) != players:
+        raise GameSetupError(f"agent_options: {len(options)} sets of options for {players} agents")
     specs = []
     for index in range(games):
-        swap_agents = index % 2 == 1
-        swap_armies = (index // 2) % 2 == 1
-        seats = (1, 0) if swap_agents else (0, 1)
-        order = (1, 0) if swap_armies else (0, 1)
+        seats = tuple((p + index) % players for p in range(players))
+        order = tuple((p + index // players) % players for p in range(players))
         specs.append(
             GameSpec(
                 index=index,
                 seed=game_seed(seed, index),
                 scenario=scenario,
-                armies=(armies[order[0]], armies[order[1]]),
-                agents=(agents[seats[0]], agents[seats[1]]),
+                armies=tuple(armies[o] for o in order),
+                agents=tuple(agents[s] for s in seats),
                 seats=seats,
                 rounds=rounds,
                 keep_events=keep_events,
-                agent_options=(dict(options[seats[0]]), dict(options[seats[1]])),
+                agent_options=tuple(dict(options[s]) for s in seats),
                 rules=rules,
             )
         )
@@ -138,8 +152,8 @@ class BatchResult:
     specs: list[GameSpec]
     outcomes: list[GameOutcome]
     elapsed: float
-    agents: tuple[str, str]
-    armies: tuple[str | None, str | None]
+    agents: tuple[str, ...]
+    armies: tuple[str | None, ...]
     scenario: str | None
     seed: int
     stored: list[int] = field(default_factory=list)
@@ -148,14 +162,19 @@ class BatchResult:
     def games(self) -> int:
         return len(self.outcomes)
 
-    def wins(self) -> tuple[int, int]:
+    @property
+    def players(self) -> int:
+        """How many players each game has (one agent each)."""
+        return len(self.agents)
+
+    def wins(self) -> tuple[int, ...]:
         """Games won per agent, in the order of ``--agents``."""
-        counts = [0, 0]
+        counts = [0] * self.players
         for spec, result in zip(self.specs, self.outcomes, strict=True):
             winner = result.outcome.winner
             if winner is not None:
                 counts[spec.seats[winner]] += 1
-        return counts[0], counts[1]
+        return tuple(counts)
 
     def draws(self) -> int:
         return sum(1 for result in self.outcomes if result.outcome.winner is None)
@@ -163,10 +182,10 @@ class BatchResult:
     def records(self) -> list[AgentRecord]:
         """Each agent's wins, win rate with its 95 % Wilson interval, mean VP and losses."""
         wins = self.wins()
-        vp = [0, 0]
-        lost = [0, 0]
+        vp = [0] * self.players
+        lost = [0] * self.players
         for spec, result in zip(self.specs, self.outcomes, strict=True):
-            for player in (0, 1):
+            for player in range(self.players):
                 seat = spec.seats[player]
                 vp[seat] += result.outcome.vp[player]
                 lost[seat] += result.outcome.losses[player]
@@ -180,7 +199,7 @@ class BatchResult:
                 mean_vp=vp[seat] / n,
                 mean_losses_ap=lost[seat] / n,
             )
-            for seat in (0, 1)
+            for seat in range(self.players)
         ]
 
     def mean_rounds(self) -> float:
@@ -233,11 +252,11 @@ def config_for(spec: GameSpec) -> GameConfig:
     """The game runner's configuration of one game of a batch."""
     return GameConfig(
         scenario=spec.scenario or DEFAULT_SCENARIO,
-        armies=(spec.armies[0] or DEFAULT_ARMIES[0], spec.armies[1] or DEFAULT_ARMIES[1]),
+        armies=tuple(army or DEFAULT_ARMIES[p] for p, army in enumerate(spec.armies)),
         agents=spec.agents,
         seed=spec.seed,
         rounds=spec.rounds,
-        agent_options=(dict(spec.agent_options[0]), dict(spec.agent_options[1])),
+        agent_options=tuple(dict(options) for options in spec.agent_options),
         rules=spec.rules,
     )
 
@@ -258,8 +277,8 @@ def simulate(
     *,
     backend: Backend | None = None,
     on_result: Callable[[GameSpec, GameOutcome], None] | None = None,
-    agents: tuple[str, str] = ("", ""),
-    armies: tuple[str | None, str | None] = (None, None),
+    agents: tuple[str, ...] = ("", ""),
+    armies: tuple[str | None, ...] = (None, None),
     scenario: str | None = None,
     seed: int = 0,
 ) -> BatchResult:

@@ -11,7 +11,7 @@ the game's seeded stream, so the same config gives the same game, event for even
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +19,9 @@ from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.dice import Roller
 from confrontation.engine.core.events import Event, GameEnded, GameStarted
-from confrontation.engine.core.outcome import Outcome
+from confrontation.engine.core.outcome import Outcome, leaders
 from confrontation.engine.core.ruleset import known_rulesets
-from confrontation.engine.core.state import CONFEDE, GameState, RulesetId
+from confrontation.engine.core.state import CONFEDE, MAX_PLAYERS, GameState, RulesetId
 from confrontation.engine.core.views import redact
 from confrontation.engine.setup.game import new_game, on_battlefield
 from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
@@ -31,14 +31,34 @@ from confrontation.scenarios import Scenario
 from confrontation.store.replays import catch_up
 
 DEFAULT_SCENARIO = "conquest"
-DEFAULT_ARMIES: tuple[str, str] = ("akkylannie-crusade", "bran-o-kor-horde")
+DEFAULT_ARMIES: tuple[str, ...] = ("akkylannie-crusade", "bran-o-kor-horde")
 """Two bundled demo armies of different nations and equal points (Griffin and Jackal, 250 AP)."""
-DEFAULT_AGENTS: tuple[str, str] = ("greedy", "greedy")
+DEFAULT_AGENTS: tuple[str, ...] = ("greedy", "greedy")
 DEFAULT_RULES = CONFEDE.name
+MIN_PLAYERS = 2
+"""A game has two players, or up to :data:`~.state.MAX_PLAYERS` (six) by XX-F."""
 
 
 class GameSetupError(ValueError):
     """The game cannot be set up (unknown agent, army, scenario…): one line for the user."""
+
+
+def check_players(
+    armies: int, agents: int, *, names: tuple[str, str] = ("armies", "agents")
+) -> None:
+    """A GameSetupError unless there are two to six armies (XX-F) and one agent for each;
+    ``names`` are how the messages call the two options (``--armies``, ``--agents``)."""
+    army_option, agent_option = names
+    if not MIN_PLAYERS <= armies <= MAX_PLAYERS:
+        raise GameSetupError(
+            f"{army_option}: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (XX-F), "
+            f"not {armies} arm{'y' if armies == 1 else 'ies'}"
+        )
+    if agents != armies:
+        raise GameSetupError(
+            f"{agent_option}: one agent per army: {agents} agent{'s' if agents != 1 else ''} "
+            f"for {armies} armies (XX-F)"
+        )
 
 
 @dataclass(frozen=True)
@@ -46,18 +66,32 @@ class GameConfig:
     """What a game is played with.
 
     ``scenario``: a bundled id or a scenario file, with an optional ``:variation``;
-    ``armies``: two army files or bundled army ids (Player 1 first); ``agents``: two agent
-    names for ``agents.make``; ``rounds`` overrides the scenario's round limit; ``rules`` names
+    ``armies``: two to six army files or bundled army ids (Player 1 first, XX-F); ``agents``:
+    as many agent names for ``agents.make``; ``agent_options`` each agent's options (left
+    empty: none for anyone); ``rounds`` overrides the scenario's round limit; ``rules`` names
     the ruleset (``engine.core.ruleset``, one of :func:`~.ruleset.known_rulesets`).
+    A wrong count is a :class:`GameSetupError` (:func:`check_players`).
     """
 
     scenario: str = DEFAULT_SCENARIO
-    armies: tuple[str, str] = DEFAULT_ARMIES
-    agents: tuple[str, str] = DEFAULT_AGENTS
+    armies: tuple[str, ...] = DEFAULT_ARMIES
+    agents: tuple[str, ...] = DEFAULT_AGENTS
     seed: int = 0
     rounds: int | None = None
-    agent_options: tuple[dict[str, Any], dict[str, Any]] = field(default_factory=lambda: ({}, {}))
+    agent_options: tuple[dict[str, Any], ...] = ()
     rules: str = DEFAULT_RULES
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "armies", tuple(self.armies))
+        object.__setattr__(self, "agents", tuple(self.agents))
+        check_players(len(self.armies), len(self.agents))
+        options = tuple(self.agent_options) or tuple({} for _ in self.agents)
+        if len(options) != len(self.agents):
+            raise GameSetupError(
+                f"agent_options: one set of options per agent: {len(options)} "
+                f"for {len(self.agents)} agents"
+            )
+        object.__setattr__(self, "agent_options", options)
 
 
 @dataclass(frozen=True)
@@ -72,14 +106,15 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class GameResult:
-    """A played game: ``rounds`` is the round it ended in; ``winner`` 0, 1 or None (draw);
-    ``outcome`` how it ended (None while it is not over)."""
+    """A played game: ``rounds`` is the round it ended in; ``winner`` the winning player
+    (0-based) or None (a draw); ``players`` every player, Player 1 first; ``outcome`` how it
+    ended (None while it is not over)."""
 
     scenario: str
     seed: int
     rounds: int
     winner: int | None
-    players: tuple[PlayerResult, PlayerResult]
+    players: tuple[PlayerResult, ...]
     state: GameState
     events: tuple[Event, ...]
     outcome: Outcome | None = None
@@ -88,6 +123,12 @@ class GameResult:
     def reason(self) -> str:
         """Why the game ended, as the record says it ("" while it is not over)."""
         return "" if self.outcome is None else self.outcome.reason
+
+    def leaders(self) -> tuple[int, ...]:
+        """The winner alone; in a draw, the players who share the best score."""
+        if self.winner is not None:
+            return (self.winner,)
+        return leaders(tuple(p.vp for p in self.players))
 
 
 # --- setting up ------------------------------------------------------------------------------
@@ -106,12 +147,10 @@ def army_path(name: str) -> Path:
     return path
 
 
-def load_armies(names: Sequence[str]) -> tuple[Army, Army]:
-    """The two armies of a game (Player 1 first)."""
-    if len(names) != 2:
-        raise GameSetupError(f"a game needs two armies, not {len(names)}")
-    first, second = (load_army(army_path(n)) for n in names)
-    return first, second
+def load_armies(names: Sequence[str]) -> tuple[Army, ...]:
+    """The two to six armies of a game (Player 1 first, XX-F)."""
+    check_players(len(names), len(names))
+    return tuple(load_army(army_path(n)) for n in names)
 
 
 def agent_seed(seed: int, player: int) -> int:
@@ -138,7 +177,7 @@ def agent_available(name: str) -> bool:
     return True
 
 
-def initial_state(config: GameConfig) -> tuple[GameState, Scenario, tuple[Army, Army]]:
+def initial_state(config: GameConfig) -> tuple[GameState, Scenario, tuple[Army, ...]]:
     """The state before the set-up begins: armies, table, scenery count, scenario."""
     scenario = scenarios.resolve(config.scenario)
     armies = load_armies(config.armies)
@@ -200,7 +239,7 @@ def play_game(
 
 
 def make_players(config: GameConfig) -> list[Agent]:
-    """The two agents of ``config``, each with its own seed (:func:`agent_seed`)."""
+    """The agents of ``config``, one per player, each with its own seed (:func:`agent_seed`)."""
     return [
         make_agent(name, seed=agent_seed(config.seed, p), player=p, **config.agent_options[p])
         for p, name in enumerate(config.agents)
@@ -209,7 +248,7 @@ def make_players(config: GameConfig) -> list[Agent]:
 
 def play_until(config: GameConfig, rounds_left: int) -> tuple[GameState, list[Agent]]:
     """``config``'s game played to the first question of its last ``rounds_left`` rounds (or
-    its end): the position and the two agents as they stand there. The game's dice go on
+    its end): the position and the agents as they stand there. The game's dice go on
     from the position (``game_roller(state)``)."""
     players = make_players(config)
     state, _ = start(initial_state(config)[0])
@@ -252,7 +291,7 @@ def play_on(
 def _result(
     config: GameConfig,
     scenario: Scenario,
-    armies: tuple[Army, Army],
+    armies: tuple[Army, ...],
     state: GameState,
     events: list[Event],
 ) -> GameResult:
@@ -264,14 +303,14 @@ def _result(
             vp=state.scores[p],
             losses_ap=scenarios.losses_ap(state, p),
         )
-        for p in (0, 1)
+        for p in range(len(armies))
     )
     return GameResult(
         scenario=scenario.name,
         seed=config.seed,
         rounds=state.round,
         winner=state.winner,
-        players=(players[0], players[1]),
+        players=players,
         state=state,
         events=tuple(events),
         outcome=None if ended is None else ended.outcome,

@@ -2,7 +2,7 @@
 is continued from its record.
 
 :func:`setup_of` keeps what a game needs to be continued later — the configuration and the
-text of both army files, so that a game still resumes and replays after the files change —
+text of every army file, so that a game still resumes and replays after the files change —
 and :func:`config_of` turns it back into a :class:`~confrontation.sim.game.GameConfig`.
 """
 
@@ -58,17 +58,20 @@ def setup_of(config: GameConfig) -> GameSetup:
     return GameSetup(
         scenario=config.scenario,
         seed=config.seed,
-        agents=(config.agents[0], config.agents[1]),
-        armies=(copies[0], copies[1]),
+        agents=tuple(config.agents),
+        armies=tuple(copies),
         options=options,
     )
 
 
 def outcome_of(result: GameResult) -> Outcome:
-    """The store's summary of a result."""
-    first, second = result.players
+    """The store's summary of a result (every player, Player 1 first)."""
+    players = result.players
     return Outcome(
-        result.winner, (first.vp, second.vp), (first.losses_ap, second.losses_ap), result.rounds
+        result.winner,
+        tuple(p.vp for p in players),
+        tuple(p.losses_ap for p in players),
+        result.rounds,
     )
 
 
@@ -81,7 +84,7 @@ def config_of(setup: GameSetup) -> Iterator[GameConfig]:
     """
     options = dict(setup.options)
     names = [str(n) for n in options.get("armies", [a.file or a.name for a in setup.armies])]
-    agent_options = options.get("agent_options") or [{}, {}]
+    agent_options = options.get("agent_options") or [{} for _ in setup.agents]
     with tempfile.TemporaryDirectory(prefix="confrontation-armies-") as scratch:
         for player, copy in enumerate(setup.armies):
             if copy.source is None:
@@ -95,11 +98,11 @@ def config_of(setup: GameSetup) -> Iterator[GameConfig]:
                 names[player] = str(kept)
         yield GameConfig(
             scenario=str(options.get("scenario", setup.scenario)),
-            armies=(names[0], names[1]),
-            agents=(setup.agents[0], setup.agents[1]),
+            armies=tuple(names),
+            agents=tuple(setup.agents),
             seed=int(options.get("seed", setup.seed)),
             rounds=options.get("rounds"),
-            agent_options=(dict(agent_options[0]), dict(agent_options[1])),
+            agent_options=tuple(dict(o) for o in agent_options),
             rules=str(options.get("rules", DEFAULT_RULES)),
         )
 

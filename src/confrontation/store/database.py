@@ -233,8 +233,8 @@ class Store:
             setup = GameSetup(
                 scenario=row.scenario,
                 seed=row.seed,
-                agents=(row.agents[0], row.agents[1]),
-                armies=(ArmyCopy.from_data(row.armies[0]), ArmyCopy.from_data(row.armies[1])),
+                agents=tuple(row.agents),
+                armies=tuple(ArmyCopy.from_data(army) for army in row.armies),
                 options=dict(row.options or {}),
             )
         try:
@@ -328,8 +328,8 @@ def _summary(row: GameRow) -> GameSummary:
     if row.status == FINISHED and row.vp is not None and row.losses is not None:
         outcome = Outcome(
             row.winner,
-            (int(row.vp[0]), int(row.vp[1])),
-            (int(row.losses[0]), int(row.losses[1])),
+            tuple(int(vp) for vp in row.vp),
+            tuple(int(lost) for lost in row.losses),
             int(row.rounds or 0),
         )
     return GameSummary(
@@ -338,8 +338,8 @@ def _summary(row: GameRow) -> GameSummary:
         updated=row.updated,
         scenario=row.scenario,
         seed=row.seed,
-        agents=(row.agents[0], row.agents[1]),
-        armies=(str(row.armies[0]["name"]), str(row.armies[1]["name"])),
+        agents=tuple(row.agents),
+        armies=tuple(str(army["name"]) for army in row.armies),
         status=row.status,
         outcome=outcome,
         events=row.events_count,

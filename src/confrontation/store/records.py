@@ -33,7 +33,8 @@ class ArmyCopy:
 
 @dataclass(frozen=True)
 class GameSetup:
-    """What the store keeps of a game's configuration.
+    """What the store keeps of a game's configuration: ``agents`` and ``armies`` per player,
+    Player 1 first (two to six players, XX-F).
 
     ``options`` is whatever else (JSON-able) the game runner needs to continue the game
     after an interruption: round limit, agent options, scenario file text...
@@ -41,18 +42,19 @@ class GameSetup:
 
     scenario: str
     seed: int
-    agents: tuple[str, str]
-    armies: tuple[ArmyCopy, ArmyCopy]
+    agents: tuple[str, ...]
+    armies: tuple[ArmyCopy, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended: ``winner`` 0, 1 or None (a draw), per player VP and losses (AP)."""
+    """How a game ended: ``winner`` the winning player (0-based) or None (a draw), per player
+    VP and losses (AP), Player 1 first."""
 
     winner: int | None
-    vp: tuple[int, int]
-    losses: tuple[int, int]
+    vp: tuple[int, ...]
+    losses: tuple[int, ...]
     rounds: int
 
 
@@ -65,8 +67,8 @@ class GameSummary:
     updated: datetime
     scenario: str
     seed: int
-    agents: tuple[str, str]
-    armies: tuple[str, str]
+    agents: tuple[str, ...]
+    armies: tuple[str, ...]
     status: str
     outcome: Outcome | None
     events: int

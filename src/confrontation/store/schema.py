@@ -1,7 +1,10 @@
 """The saved-games tables (SQLAlchemy 2.x): ``games`` and ``events``.
 
 A row of ``games`` says how a game was set up (scenario, seed, agents, the armies' names and
-their files' contents, the options needed to continue it) and how it ended. ``events`` holds
+their files' contents, the options needed to continue it) and how it ended. What is per
+player (agents, armies, VP, losses) is a JSON list, Player 1 first, as long as the game has
+players (two to six, XX-F): the two-player games of older stores read as they always did,
+with no migration. ``events`` holds
 its record, one JSON event (:func:`~confrontation.engine.record.event_line`) per row, in order.
 """
 

@@ -249,9 +249,9 @@ class MarkersRemoved(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """The game is over: why, the victory points, and the winner (None: a draw or no
-    scenario decided one; see ``engine.core.ending``). ``reason`` is the text of an
-    ``engine.core.outcome.Termination`` (:attr:`outcome` reads it back)."""
+    """The game is over: why, every player's victory points (Player 1 first), and the
+    winner (None: a draw or no scenario decided one; see ``engine.core.ending``). ``reason``
+    is the text of an ``engine.core.outcome.Termination`` (:attr:`outcome` reads it back)."""
 
     kind = "game_ended"
     reason: str

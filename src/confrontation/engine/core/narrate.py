@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from confrontation.engine.core import events as ev
+from confrontation.engine.core.outcome import leaders
 from confrontation.engine.core.ruleset import default_rules, rules_of
 from confrontation.engine.core.state import GameState, player_name
 
@@ -51,6 +52,9 @@ class Narrator:
         match event:
             case ev.GameStarted(state=state):
                 self.state = state
+                if len(state.sides) != 2:  # XX-F
+                    named = [f"{player_name(p)} ({s.name})" for p, s in enumerate(state.sides)]
+                    return f"A game of {state.rounds} round(s) between {listed(named)}."
                 return (
                     f"A game of {state.rounds} round(s): {player_name(0)} "
                     f"({state.sides[0].name}) against {player_name(1)} ({state.sides[1].name})."
@@ -90,6 +94,9 @@ class Narrator:
                     return f"{player_name(player)} has no choice: he takes the {which} place."
                 return f"{player_name(player)} takes the {which} place."
             case ev.TacticsRolled(finals=finals, winner=winner, uncontested=uncontested):
+                if len(finals) != 2:  # XX-F-3: every player rolls
+                    results = ", ".join(f"{player_name(p)} {f}" for p, f in enumerate(finals))
+                    return f"{player_name(winner)} wins the Tactics roll ({results})."
                 if uncontested:
                     return (
                         f"{player_name(winner)} wins the Tactics roll: "
@@ -163,8 +170,16 @@ class Narrator:
             case ev.ShotHit(victim=victim):
                 return f"the shot hits {self.fighter(victim)}."
             case ev.GameEnded(reason=reason, scores=scores, winner=winner):
-                won = "a draw" if winner is None else f"{player_name(winner)} wins"
-                return f"the game ends ({reason}); score {scores[0]} to {scores[1]}: {won}."
+                if len(scores) == 2:
+                    won = "a draw" if winner is None else f"{player_name(winner)} wins"
+                    return f"the game ends ({reason}); score {scores[0]} to {scores[1]}: {won}."
+                # XX-F: three players or more; a draw is shared by the best scores
+                if winner is None:
+                    won = f"a draw between {listed([player_name(p) for p in leaders(scores)])}"
+                else:
+                    won = f"{player_name(winner)} wins"
+                score = listed([str(s) for s in scores])
+                return f"the game ends ({reason}); score {score}: {won}."
         # the rules the game_started state names; a log without it is told with confede's
         rules = default_rules() if self.state is None else rules_of(self.state)
         teller = rules.sentences.get(event.kind)
@@ -173,6 +188,13 @@ class Narrator:
         if event.kind in SILENT:
             return None
         return f"{event.kind.replace('_', ' ')}."
+
+
+def listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 _TESTS = {

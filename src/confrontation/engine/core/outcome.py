@@ -9,12 +9,26 @@ alone or followed by ``": "`` and a detail (``"Execution: Player 1 has killed hi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import NamedTuple
 
-__all__ = ["Ending", "Outcome", "Termination"]
+__all__ = ["Ending", "Outcome", "Termination", "leaders", "sole_leader"]
+
+
+def leaders(scores: Sequence[int]) -> tuple[int, ...]:
+    """The players (0-based) with the best score: all of them when nobody scored more."""
+    best = max(scores, default=0)
+    return tuple(p for p, score in enumerate(scores) if score == best)
+
+
+def sole_leader(scores: Sequence[int]) -> int | None:
+    """The one player with the best score; None, a draw, when several share it (XX-F: with
+    three players or more too, docs/rulings.md)."""
+    best = leaders(scores)
+    return best[0] if len(best) == 1 else None
 
 
 class Termination(StrEnum):
@@ -66,12 +80,15 @@ class Outcome:
 
     def points(self) -> tuple[Fraction, ...]:
         """Each player's share of the game: 1 to the winner, 0 to the others; a draw shares
-        the point equally."""
-        players = len(self.scores)
+        the point equally between the players with the best score (all of them with two
+        players: a draw of two players is a tie)."""
+        players = range(len(self.scores))
         if self.winner is None:
-            return tuple(Fraction(1, players) for _ in range(players))
-        return tuple(Fraction(int(p == self.winner)) for p in range(players))
+            shared = leaders(self.scores)
+            return tuple(Fraction(int(p in shared), len(shared)) for p in players)
+        return tuple(Fraction(int(p == self.winner)) for p in players)
 
     def result(self) -> str:
-        """The result as in chess: ``1-0``, ``0-1``, ``1/2-1/2`` (one figure per player)."""
+        """The result as in chess: ``1-0``, ``0-1``, ``1/2-1/2`` (one figure per player:
+        ``1/2-0-1/2`` when Players 1 and 3 share the best score of three)."""
         return "-".join(str(share) for share in self.points())
