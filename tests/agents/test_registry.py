@@ -38,4 +38,4 @@ def test_options_are_checked() -> None:
     with pytest.raises(ValueError, match="iterations"):
         make("mcts", seed=0, player=0, iterations=0)
     with pytest.raises(ValueError, match="player"):
-        make("random", seed=0, player=2)
+        make("random", seed=0, player=6)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from confrontation.engine.core.state import MAX_PLAYERS
 from confrontation.engine.step import Agent
 
 __all__ = ["AGENTS", "Agent", "UnknownAgent", "make"]
@@ -60,7 +61,8 @@ def _no_options(name: str, options: dict[str, Any]) -> None:
 
 
 def make(name: str, *, seed: int, player: int, **options: Any) -> Agent:
-    """The agent called ``name`` for ``player`` (0 or 1), seeded with ``seed``.
+    """The agent called ``name`` for ``player`` (0 to ``MAX_PLAYERS - 1``: a game has two to
+    six players, XX-F), seeded with ``seed``.
 
     >>> make("greedy", seed=1, player=0).__class__.__name__
     'GreedyAgent'
@@ -73,6 +75,6 @@ def make(name: str, *, seed: int, player: int, **options: Any) -> Agent:
     if maker is None:
         known = ", ".join(sorted(AGENTS))
         raise UnknownAgent(f"unknown agent {name!r} (known: {known})")
-    if player not in (0, 1):
-        raise ValueError(f"player must be 0 or 1, not {player!r}")
+    if player not in range(MAX_PLAYERS):
+        raise ValueError(f"player must be 0 to {MAX_PLAYERS - 1}, not {player!r}")
     return maker(seed, player, **options)

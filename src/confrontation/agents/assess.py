@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from confrontation.engine.core.state import KILLED_LEVELS, Fighter, GameState, opponent
+from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
@@ -63,10 +63,27 @@ def standing(state: GameState, player: int) -> float:
 
 
 def material(state: GameState, player: int) -> float:
-    """``player``'s standing minus his opponent's, plus the scenario score difference
-    weighted as worth (a victory point is counted as 10 AP)."""
-    score = state.scores[player] - state.scores[opponent(player)]
-    return standing(state, player) - standing(state, opponent(player)) + 10.0 * score
+    """``player``'s standing minus the other players' together, plus his lead in scenario
+    points over the best of them weighted as worth (a victory point is counted as 10 AP).
+
+    With two players: his standing minus his opponent's, plus the score difference. With
+    more (XX-F), every enemy's loss is a gain as large — whoever inflicts it — while only the
+    leader's score stands between him and the victory (docs/ai.md)."""
+    enemies = state.enemies(player)
+    score = state.scores[player] - max(state.scores[e] for e in enemies)
+    return standing(state, player) - sum(standing(state, e) for e in enemies) + 10.0 * score
+
+
+def stake(player: int, gainer: int, loser: int, rivals: float) -> float:
+    """How ``player`` counts what a fighter of ``gainer`` wins from one of ``loser``: +1 when
+    the gainer is his, -1 when the loser is; between two other players (XX-F) ``rivals``
+    (docs/ai.md); with a neutral fighter (XX-E) on either side -1, as in a two-player game
+    (what the side that is not his wins or loses against a neutral counts against him)."""
+    if gainer == player:
+        return 1.0
+    if loser == player:
+        return -1.0
+    return -1.0 if NEUTRAL in (gainer, loser) else rivals
 
 
 # --- one attack (VII-C-4) --------------------------------------------------------------------

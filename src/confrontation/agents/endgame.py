@@ -22,6 +22,7 @@ from confrontation.engine.core.questions import (
     AnnouncementsDone,
     Choice,
     ChooseFirst,
+    ChoosePlace,
     EndActivation,
     FighterDone,
     Place,
@@ -62,13 +63,13 @@ def last_round(state: GameState, rounds: int = 1) -> bool:
 def searched(state: GameState, question: Question, rounds: int = 1, cards: bool = False) -> bool:
     """A movement decision (:data:`MOVES`) of the activation phase of the last ``rounds``
     rounds, or who speaks first in them (IV-B-1: the last to move sees where the enemy
-    stands); with ``cards``, also the order of the activation sequence (IV-A-1: which card
-    goes next)."""
+    stands; with three players or more the place taken in the speaking order, XX-F-3); with
+    ``cards``, also the order of the activation sequence (IV-A-1: which card goes next)."""
     if not last_round(state, rounds):
         return False
     if cards and question.kind == QuestionKind.PLACE_CARD and state.phase is Phase.STRATEGIC:
         return True
-    return question.kind == QuestionKind.CHOOSE_FIRST or (
+    return question.kind in (QuestionKind.CHOOSE_FIRST, QuestionKind.CHOOSE_PLACE) or (
         question.kind in MOVES and state.phase is Phase.ACTIVATION
     )
 
@@ -85,7 +86,8 @@ def candidates(
     scored, the shortest move and staying put; for an announcement, announcing nothing more,
     each fighter's run and the ``assaults`` given; for a cumulative action, each fighter's
     walk, the best shot and being done (keeping his place); at the floor, for who speaks
-    first and for the next card of the sequence, every answer."""
+    first (or the place in the speaking order) and for the next card of the sequence, every
+    answer."""
     options: list[Choice] = [greedy]
 
     def add(choice: Choice | None) -> None:
@@ -116,7 +118,8 @@ def candidates(
             add(max(shots, key=lambda c: shot_value(state, c.fighter, c.target, unmoving=c.still)))
         for c in assaults:
             add(c)
-        for c in legal:  # the floor, who speaks first (IV-B-1), the next card (IV-A-1)
+        # the floor, who speaks first (IV-B-1, XX-F-3), the next card (IV-A-1)
+        for c in legal:
             if isinstance(
                 c,
                 PlayTop
@@ -125,6 +128,7 @@ def candidates(
                 | PlayReserveAndTop
                 | Refuse
                 | ChooseFirst
+                | ChoosePlace
                 | PlaceCard,
             ):
                 add(c)

@@ -16,7 +16,7 @@ predict the round.
 
 from __future__ import annotations
 
-from confrontation.agents.assess import Blow, blow_of, hit_value
+from confrontation.agents.assess import Blow, blow_of, hit_value, stake
 from confrontation.engine.core.state import GameState
 from confrontation.engine.table.field import field_of, has_field
 
@@ -38,7 +38,9 @@ def opponents(state: GameState) -> dict[str, list[str]]:
 
 def exchange(state: GameState, me: int) -> float:
     """The expected worth (AP) ``me``'s fighters take from the enemy in one combat phase
-    fought from here, minus what they lose (0 with nobody in contact)."""
+    fought from here, minus what they lose (0 with nobody in contact). With three players
+    or more (XX-F) what two other players take from each other counts for him too, as in
+    :func:`~confrontation.agents.assess.material`: every enemy's loss is his gain."""
     engaged = opponents(state)
     blows: dict[str, Blow] = {f: blow_of(state, state.fighter(f)) for f in engaged}
     # 1 + n dice against n opponents (VII-C-1): one kept in defence, n attacks, one for each
@@ -48,8 +50,9 @@ def exchange(state: GameState, me: int) -> float:
             incoming[e] += 1
     total = 0.0
     for f, enemies in engaged.items():
-        sign = 1.0 if state.fighter(f).player == me else -1.0
+        side = state.fighter(f).player
         for e in enemies:
+            sign = stake(me, side, state.fighter(e).player, rivals=1.0)
             defended = 1.0 / incoming[e]  # his one defence die blocks one attack of these
             taken = defended * hit_value(blows[f], blows[e], 1) + (1.0 - defended) * hit_value(
                 blows[f], blows[e], 0

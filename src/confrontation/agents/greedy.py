@@ -23,6 +23,7 @@ from confrontation.agents.assess import (
     gap,
     hit_value,
     shot_value,
+    stake,
     threat_at,
     worth,
 )
@@ -43,6 +44,7 @@ from confrontation.engine.core.questions import (
     AnnouncementsDone,
     Choice,
     ChooseFirst,
+    ChoosePlace,
     ChooseVictim,
     ChooseZone,
     EndActivation,
@@ -64,7 +66,14 @@ from confrontation.engine.core.questions import (
     TakeCover,
     Walk,
 )
-from confrontation.engine.core.state import ActivationStage, Fighter, GameState, Phase, opponent
+from confrontation.engine.core.state import (
+    NEUTRAL,
+    ActivationStage,
+    Fighter,
+    GameState,
+    Phase,
+    StrategicProgress,
+)
 from confrontation.engine.table.field import current, field_of, has_field
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
@@ -138,19 +147,29 @@ class GreedyAgent:
         return self.best(legal, score)
 
     def tactics_raise(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
-        """Raise while not ahead (a tie is rolled again; a raise wins 5 times in 6); a result
-        ≤ 0 fails, so it is never ahead (CLARIFICATIONS §9)."""
+        """Raise while not ahead of the best other result he rolls against (a tie is rolled
+        again; a raise wins 5 times in 6); a result ≤ 0 fails, so it is never ahead
+        (CLARIFICATIONS §9). With three players or more, against the players he is tied
+        with when only they roll again (XX-F-3)."""
         assert state.strategic is not None
         hands = state.strategic.hands
-        return _raise_to(hands[player].final, standing(hands[opponent(player)].final) + 1)
+        best = max(standing(hands[p].final) for p in tactics_rivals(state.strategic, player))
+        return _raise_to(hands[player].final, best + 1)
 
     def choose_first(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
         """Speak first when a card has something to do at once (a charge, a shot);
         otherwise, and for the deployment, let the opponent show his hand first."""
-        if state.round == 0 or not has_field(state):
-            return ChooseFirst(opponent(player))
-        eager = max((eagerness(state, c.id) for c in state.cards_of(player)), default=0.0)
-        return ChooseFirst(player if eager >= 4.0 else opponent(player))
+        other = state.enemies(player)[0]  # asked in two-player games only (IV-B-1)
+        return ChooseFirst(player if eager_to_act(state, player) else other)
+
+    def choose_place(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """XX-F-1, XX-F-3: as for who speaks first — the first free place when a card has
+        something to do at once, else (and for the deployment) the last free one, to see the
+        others' hands first."""
+        places = sorted(c.place for c in legal if isinstance(c, ChoosePlace))
+        if not places:
+            return legal[0]
+        return ChoosePlace(places[0] if eager_to_act(state, player) else places[-1])
 
     # --- set-up (III-A, III-B) -----------------------------------------------------------------
 
@@ -190,7 +209,7 @@ class GreedyAgent:
             return PlayReserveAndTop()
         if held >= 3.0 > top and PlayReserve() in legal:
             return PlayReserve()
-        waiting = state.side(opponent(player)).cards_left > 0
+        waiting = any(state.side(p).cards_left > 0 for p in state.enemies(player))
         if top < 2.0 and waiting:
             if PutInReserve() in legal:
                 return PutInReserve()
@@ -334,15 +353,23 @@ class GreedyAgent:
     # --- the combat phase (VII) --------------------------------------------------------------
 
     def split_melee(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
-        """VII-A: separate so that his fighters outnumber the enemy where they can."""
+        """VII-A: separate so that his fighters outnumber the enemy where they can (with
+        three players or more, XX-F-5: two other players' combats count for nothing)."""
 
         def score(c: Choice) -> float:
             if not isinstance(c, SplitMelee):
                 return -1e9
             total = 0.0
             for combat in c.combats:
-                mine = state.fighter(combat.one).player == player
-                total += (len(combat.many) - 1) * (-1.0 if mine else 1.0)
+                one = state.fighter(combat.one).player
+                many = {state.fighter(m).player for m in combat.many}
+                if one == player:
+                    sign = -1.0
+                elif player in many or NEUTRAL in many or one == NEUTRAL:
+                    sign = 1.0
+                else:
+                    sign = 0.0
+                total += (len(combat.many) - 1) * sign
             return total
 
         return self.best(legal, score)
@@ -374,15 +401,21 @@ class GreedyAgent:
         return _raise_to(final, best_other + 1)
 
     def choose_combat(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
-        """VII-B: the combat where his side does best first."""
+        """VII-B: the combat where his side does best first (XX-F-5: two other players'
+        duels count for nothing)."""
 
         def score(c: Choice) -> float:
             if not isinstance(c, ChooseCombat):
                 return -1e9
             one = state.fighter(c.combat.one)
-            sign = 1.0 if one.player == player else -1.0
             a = blow_of(state, one)
-            return sign * sum(duel(a, blow_of(state, state.fighter(m))) for m in c.combat.many)
+            total = 0.0
+            for m in c.combat.many:
+                foe = state.fighter(m)
+                total += stake(player, one.player, foe.player, rivals=0.0) * duel(
+                    a, blow_of(state, foe)
+                )
+            return total
 
         return self.best(legal, score)
 
@@ -494,6 +527,7 @@ _JUDGES: dict[str, Callable[[GreedyAgent, GameState, int, Sequence[Choice]], Cho
         QuestionKind.TACTICS_FIGHTER,
         QuestionKind.TACTICS_RAISE,
         QuestionKind.CHOOSE_FIRST,
+        QuestionKind.CHOOSE_PLACE,
         QuestionKind.CHOOSE_ZONE,
         QuestionKind.DEPLOY,
         QuestionKind.FLOOR,
@@ -569,6 +603,25 @@ def _objective_distance(state: GameState, player: int, x: float, y: float) -> fl
         return None
     point = Point(x, y)
     return min(float(a.distance(point)) for a in areas)
+
+
+def eager_to_act(state: GameState, player: int) -> bool:
+    """A card of ``player``'s has something to do at once (a charge, a shot: eagerness 4+),
+    outside the deployment (IV-B-1, XX-F-3: reason to speak early)."""
+    if state.round == 0 or not has_field(state):
+        return False
+    eager = max((eagerness(state, c.id) for c in state.cards_of(player)), default=0.0)
+    return eager >= 4.0
+
+
+def tactics_rivals(progress: StrategicProgress, player: int) -> tuple[int, ...]:
+    """The players whose Tactics results ``player``'s is opposed to (IV-A-2): every other
+    one, but with three players or more (XX-F-3) only those of his group while a tied group
+    rolls again among themselves (the others keep their places)."""
+    for group in progress.ranking:
+        if player in group and len(group) > 1:
+            return tuple(p for p in group if p != player)
+    return tuple(p for p in range(len(progress.hands)) if p != player)
 
 
 def _late(state: GameState) -> bool:

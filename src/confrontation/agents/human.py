@@ -150,8 +150,8 @@ class HumanAgent:
         self.console.print(table)
 
     def show_fighters(self, state: GameState, player: int | None) -> None:
-        """Both sides' fighters in play: health and position."""
-        for side in (0, 1):
+        """Every player's fighters: health and position."""
+        for side in state.players:
             mine = " (you)" if side == player else ""
             table = Table(title=f"{player_name(side)}{mine}: {state.side(side).name}")
             for column in ("fighter", "profile", "health", "x", "y", "markers"):

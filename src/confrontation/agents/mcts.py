@@ -4,17 +4,19 @@ At the decisions that matter (by default the questions of the combat phase, wher
 changes who dies; see :data:`SEARCHED`) the agent runs an open-loop UCT search:
 
 - **determinization**: every iteration starts from a copy of the position the player sees
-  (:func:`~confrontation.engine.core.views.redact`) whose hidden part — the opponent's activation
-  sequence order, his reserve card, the order of the sequence he is building — is filled in
-  at random, consistently with what is known (:func:`determinize`);
+  (:func:`~confrontation.engine.core.views.redact`) whose hidden part — the other players'
+  activation sequence orders, their reserve cards, the order of the sequences they are
+  building — is filled in at random, consistently with what is known (:func:`determinize`);
 - **chance**: every die is drawn from :func:`~confrontation.engine.step.outcomes` with the
   agent's own seeded roller;
 - **tree**: the nodes are sequences of decisions (open loop: the statistics of a decision
-  average over the dice and the hidden cards); both players' decisions are in the tree, each
-  chosen by UCT from its own player's point of view (``opponent_tree=False``: the
-  opponent answers there as the greedy agent would); a question with one legal answer is
+  average over the dice and the hidden cards); every player's decisions are in the tree,
+  the searching player's chosen by UCT to raise his value, every other player's to lower it
+  — with two players, each from his own point of view; with three or more (XX-F), a
+  *paranoid* search, the others a coalition against him (``opponent_tree=False``: the
+  others answer there as the greedy agent would); a question with one legal answer is
   answered without a node; a new node is first tried with the greedy agent's answer;
-- **rollout**: from the new node both players play with the rollout policy (``greedy`` or
+- **rollout**: from the new node every player plays with the rollout policy (``greedy`` or
   ``random``) up to the horizon — the end of the combat the search started in (its pursuit
   imagined as staying in place), else of the phase (or the game), at most ``max_steps``
   steps — and the position is scored by the change of material
@@ -61,7 +63,7 @@ from confrontation.engine.core.questions import (
     Question,
 )
 from confrontation.engine.core.ruleset import rules_of, with_rules
-from confrontation.engine.core.state import ActivationStage, GameState, Phase, opponent
+from confrontation.engine.core.state import MAX_PLAYERS, ActivationStage, GameState, Phase
 from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
 from confrontation.engine.table.field import field_of
 
@@ -229,19 +231,19 @@ class MctsAgent:
         its own games: the first sweeps chose the rival, so they flatter him."""
         self.fights = fights
         self.opponent_tree = opponent_tree
-        """The opponent's decisions in the tree are searched too (UCT, from his side); else
-        he answers there as the greedy agent would."""
+        """The other players' decisions in the tree are searched too (UCT, against the
+        searching player's value); else they answer there as the greedy agent would."""
         self._expected = False
         """The search under way stops where the combat phase begins and scores the fights
         formed by their expected exchange (``fights="expected"``, the activation phase)."""
         self._to_the_end = False
         """The search under way imagines its games to the end (the last rounds, ``finale``)."""
         self.greedy = GreedyAgent(seed + 1, player)
-        self.policies: list[GreedyAgent | RandomAgent] = (
-            [GreedyAgent(seed + 2, 0), GreedyAgent(seed + 3, 1)]
-            if rollout == "greedy"
-            else [RandomAgent(seed + 2), RandomAgent(seed + 3)]
-        )
+        self.policies: list[GreedyAgent | RandomAgent] = [
+            GreedyAgent(seed + 2 + p, p) if rollout == "greedy" else RandomAgent(seed + 2 + p)
+            for p in range(MAX_PLAYERS)
+        ]
+        """The rollout policy of each player (XX-F: up to six)."""
         self.searched = 0
         """How many decisions the search made (for reports)."""
         self.overruled = 0
@@ -401,7 +403,7 @@ class MctsAgent:
             world = with_rules(world, imagined)
             for choice in options:
                 self._dice = KeyedDice(key)
-                for p, policy in enumerate(self.policies):
+                for p, policy in enumerate(self.policies[: len(world.players)]):
                     policy.roller = SeededRoller.keyed(key, f"policy {p}")
                 after = step(world, choice)[0]
                 change = self._iterate(subtrees[choice], after, me, base, start_phase)
@@ -452,7 +454,7 @@ class MctsAgent:
             assert state.pending is not None and state.pending.player is not None
             player = state.pending.player
             if player != me and not self.opponent_tree:
-                # the opponent answers as the greedy agent would (open loop over his answers)
+                # another player answers as the greedy agent would (open loop over his answers)
                 asked = question(state)
                 assert asked is not None
                 state = step(state, self.policies[player].choose(state, asked, choices))[0]
@@ -492,7 +494,9 @@ class MctsAgent:
         return value
 
     def _select(self, node: Node, choices: Sequence[Choice], mine: bool) -> Choice:
-        """UCT: the mean from the deciding player's side plus the exploration bonus."""
+        """UCT: the mean from the deciding player's side plus the exploration bonus. With
+        three players or more the search is *paranoid* (docs/ai.md): every other player
+        decides as if to minimise the searching player's value."""
         log_n = math.log(max(node.visits, 1))
         best: Choice = choices[0]
         best_score = -math.inf
@@ -657,25 +661,26 @@ def draw(roller: Roller, faces: Sequence[tuple[DieFace, Fraction]]) -> DieFace:
 
 
 def determinize(state: GameState, me: int, roller: Roller) -> GameState:
-    """A full position consistent with what ``me`` knows: the opponent's hidden sequence
-    (and reserve card, and the sequence he is building) shuffled with ``roller``."""
-    other = opponent(me)
-    side = state.side(other)
-    pool = list(side.deck) + ([side.reserve] if side.reserve is not None else [])
-    if len(pool) > 1:
-        _shuffle(pool, roller)
-        if side.reserve is not None:
-            side = dataclasses.replace(side, reserve=pool[0], deck=tuple(pool[1:]))
-        else:
-            side = dataclasses.replace(side, deck=tuple(pool))
-        state = state.with_side(side)
-    if state.strategic is not None and len(state.strategic.building[other]) > 1:
-        building = list(state.strategic.building)
-        cards = list(building[other])
-        _shuffle(cards, roller)
-        building[other] = tuple(cards)
-        strategic = dataclasses.replace(state.strategic, building=(building[0], building[1]))
-        state = dataclasses.replace(state, strategic=strategic)
+    """A full position consistent with what ``me`` knows: every other player's hidden
+    sequence (and reserve card, and the sequence he is building) shuffled with ``roller``,
+    player after player."""
+    for other in state.enemies(me):
+        side = state.side(other)
+        pool = list(side.deck) + ([side.reserve] if side.reserve is not None else [])
+        if len(pool) > 1:
+            _shuffle(pool, roller)
+            if side.reserve is not None:
+                side = dataclasses.replace(side, reserve=pool[0], deck=tuple(pool[1:]))
+            else:
+                side = dataclasses.replace(side, deck=tuple(pool))
+            state = state.with_side(side)
+        if state.strategic is not None and len(state.strategic.building[other]) > 1:
+            building = list(state.strategic.building)
+            cards = list(building[other])
+            _shuffle(cards, roller)
+            building[other] = tuple(cards)
+            strategic = dataclasses.replace(state.strategic, building=tuple(building))
+            state = dataclasses.replace(state, strategic=strategic)
     return state
 
 
