@@ -62,7 +62,7 @@ def test_bloodbath_six_rounds_the_entire_battlefield() -> None:
 def test_conquest_one_vp_own_area_two_centre_three_enemy_area() -> None:
     conquest = resolve("conquest")
     assert conquest.rounds == 6
-    own1, own2, centre = conquest.areas
+    own1, own2, centre = conquest.record().areas  # a two-player game's areas
     assert (own1.shape, own1.owner, own2.shape, own2.owner) == ("deployment", 0, "deployment", 1)
     assert centre.shape == "centre"
     assert [area_vp(own1, 0), area_vp(own1, 1)] == [1, 3]

@@ -24,10 +24,13 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
 from confrontation.data import data_path
-from confrontation.engine.core.state import ScenarioRecord
+from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord
+from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
+PLACED = ("rect", "circle")
+"""Shapes placed by coordinates on the two-player table (III-A-1): no layout has them (XX-F-1)."""
 Goal = Literal["control", "execution"]
 TargetRule = Literal["highest-value", "random-card"]
 
@@ -36,21 +39,23 @@ MIN_SCENERY = 4
 
 
 class AreaSpec(BaseModel):
-    """An area to control (III-A-2). ``owner`` 1 or 2 makes it a player's area: ``vp`` when
-    its owner controls it, ``vp_enemy`` when his enemy does; a neutral area gives ``vp``.
+    """An area to control (III-A-2). ``owner`` 1 to 6 makes it a player's area: ``vp`` when
+    its owner controls it, ``vp_enemy`` when any other player does; a neutral area gives
+    ``vp``. An area whose owner is not in the game (Player 3 in a two-player game) is left out.
 
     Shapes: ``table`` (the entire battlefield), ``deployment`` (the owner's deployment area,
-    III-A-1), ``centre`` (between the two deployment areas, within 15 cm of the median line),
-    ``rect`` (``x0 y0 x1 y1``) and ``circle`` (``x y radius``), in cm from the lower-left
-    corner; an owned rect or circle is given for an owner in deployment area 1 and turned half
-    a turn about the table's centre when he deploys in area 2.
+    III-A-1, XX-F-1), ``centre`` (between the two deployment areas, within 15 cm of the median
+    line; with three players or more the layout's centre, XX-F-1), ``rect`` (``x0 y0 x1 y1``)
+    and ``circle`` (``x y radius``), in cm from the lower-left corner: two-player games only
+    (owner 1 or 2); an owned rect or circle is given for an owner in deployment area 1 and
+    turned half a turn about the table's centre when he deploys in area 2.
     """
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     name: str = Field(min_length=1)
     shape: Shape
-    owner: Literal[1, 2] | None = None
+    owner: Literal[1, 2, 3, 4, 5, 6] | None = None
     vp: int = Field(default=0, ge=0)
     vp_enemy: int = Field(default=0, ge=0)
     x0: float | None = None
@@ -64,7 +69,11 @@ class AreaSpec(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> AreaSpec:
         if self.shape == "deployment" and self.owner is None:
-            raise ValueError("a 'deployment' area needs an owner (1 or 2)")
+            raise ValueError("a 'deployment' area needs an owner (1 to 6)")
+        if self.shape in PLACED and self.owner is not None and self.owner > 2:
+            raise ValueError(
+                f"a '{self.shape}' area is for two-player games (XX-F-1): its owner is 1 or 2"
+            )
         if self.owner is None and self.vp_enemy:
             raise ValueError("vp_enemy is for an area with an owner")
         needs = {"rect": ("x0", "y0", "x1", "y1"), "circle": ("x", "y", "radius")}
@@ -122,7 +131,7 @@ class ScenarioFile(BaseModel):
 
 @dataclass(frozen=True)
 class Area:
-    """An area of the game (plain data): ``owner`` 0/1 (engine players) or None."""
+    """An area of the game (plain data): ``owner`` 0, 1… (engine players) or None."""
 
     name: str
     shape: str
@@ -138,7 +147,8 @@ class BasicScenario(ScenarioRecord):
 
     ``values`` gives the strategic value of one fighter of each card, equipment included
     (I-D-2; cards not listed use their profile's AP). ``targets[p]`` are the enemy fighters
-    player ``p`` must kill (Execution); ``draw`` the dice of the random-card draw under way.
+    player ``p`` must kill (Execution; one entry per player); ``draw`` the dice of the
+    random-card draw under way.
     """
 
     kind = "basic"
@@ -151,7 +161,7 @@ class BasicScenario(ScenarioRecord):
     serious_penalty: int = 5
     critical_penalty: int = 10
     values: tuple[tuple[str, int], ...] = ()
-    targets: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    targets: tuple[tuple[str, ...], ...] = ((), ())
     draw: tuple[int, ...] = ()
 
 
@@ -175,14 +185,33 @@ class Scenario:
     variations: tuple[str, ...] = ()
     path: Path | None = None
 
-    def record(self, rounds: int | None = None) -> BasicScenario:
-        """The scenario as a game state carries it (before values and targets are set)."""
+    def check_players(self, players: int) -> None:
+        """Can ``players`` players play it? Areas placed by coordinates on the two-player
+        table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
+        placed = [a.name for a in self.areas if a.shape in PLACED]
+        if players > 2 and placed:
+            raise ValueError(
+                f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
+                f"two-player table; a game of {players} players deploys on a layout"
+            )
+
+    def battlefield(self, players: int) -> tuple[str | None, str | None]:
+        """The ``table`` and ``split`` to set a game of ``players`` up with
+        (``setup.on_battlefield``): the scenario's for two players; for more, None and None
+        (the layout for that number of players, XX-F-1)."""
+        self.check_players(players)
+        return (self.table, self.split) if players <= 2 else (None, None)
+
+    def record(self, rounds: int | None = None, players: int = 2) -> BasicScenario:
+        """The scenario as a game state of ``players`` players carries it (before values and
+        targets are set): the areas of owners not in the game are left out."""
+        self.check_players(players)
         return BasicScenario(
             id=self.id,
             name=self.name,
             goal=self.goal,
             rounds=rounds if rounds is not None else self.rounds,
-            areas=self.areas,
+            areas=tuple(a for a in self.areas if a.owner is None or a.owner < players),
             target=self.target,
             serious_penalty=self.serious_penalty,
             critical_penalty=self.critical_penalty,
@@ -202,13 +231,17 @@ def _turned(table: Table, coords: tuple[float, ...], shape: str) -> tuple[float,
 
 
 def area_geometry(
-    area: Area, table: Table, split: str, zones: tuple[int, int] | None
+    area: Area, table: Table, split: str, zones: tuple[int, ...] | None
 ) -> BaseGeometry:
     """Where ``area`` lies on ``table`` once the players have their deployment areas
-    (``zones[p]``: 0 for deployment area 1, 1 for area 2; None: as if Player 1 took area 1)."""
-    zones = zones if zones is not None else (0, 1)
+    (``zones[p]``: 0 for deployment area 1, 1 for area 2…; None: as if Player k took area k).
+    With three players or more ``split`` names a layout and ``table`` carries its zones
+    (``engine.table.field.table_of``): "deployment" is the owner's, "centre" the layout's."""
     if area.shape == "table":
         return table.area
+    if split not in ("width", "length"):
+        return _layout_geometry(area, table, zones)
+    zones = zones if zones is not None else (0, 1)
     lines = table.line_of_battle("width" if split == "width" else "length")
     if area.shape == "deployment":
         assert area.owner is not None
@@ -227,6 +260,20 @@ def area_geometry(
         return Point(x, y).buffer(r, quad_segs=32)
     x0, y0, x1, y1 = coords
     return box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _layout_geometry(area: Area, table: Table, zones: tuple[int, ...] | None) -> BaseGeometry:
+    """XX-F-1: an area on a layout's table (zones ``deployment-1``… and ``centre``)."""
+    if area.shape == "centre":
+        return table.zone(CENTRE).area
+    if area.shape == "deployment":
+        assert area.owner is not None
+        zone = zones[area.owner] if zones is not None else area.owner
+        return table.zone(f"deployment-{zone + 1}").area
+    raise ValueError(
+        f"XX-F-1: area {area.name!r} is placed by coordinates on the two-player table, "
+        "not on a layout"
+    )
 
 
 # --- loading ------------------------------------------------------------------------------
@@ -250,26 +297,41 @@ def _area(spec: AreaSpec) -> Area:
 def _check_areas(
     path: Path, text: str, areas: tuple[Area, ...], table: str, split: str, loc: list[str | int]
 ) -> None:
-    """Areas lie on the table and do not overlap (XX-C-3: a fighter counts in one area)."""
+    """Areas lie on the table and do not overlap (XX-C-3: a fighter counts in one area), in a
+    two-player game and, without areas placed by coordinates, on the bundled layout of each
+    number of players (XX-F-1)."""
     width, height = FORMATS[table]
-    board = Table(width, height)
-    for zones in ((0, 1), (1, 0)):
-        shapes = [area_geometry(a, board, split, zones) for a in areas]
-        for i, shape in enumerate(shapes):
+    boards: list[tuple[Table, str, tuple[int, ...], int]] = [
+        (Table(width, height), split, zones, 2) for zones in ((0, 1), (1, 0))
+    ]
+    if not any(a.shape in PLACED for a in areas):
+        layouts = load_layouts()
+        for players in range(3, MAX_PLAYERS + 1):
+            layout = layouts[layout_name(players)]
+            boards.append((layout.table(), layout.name, tuple(range(players)), players))
+    for board, line, zones, players in boards:
+        shapes = [
+            (i, area_geometry(a, board, line, zones))
+            for i, a in enumerate(areas)
+            if a.owner is None or a.owner < players
+        ]
+        where_table = table if players == 2 else f"{board.width:g}x{board.height:g}"
+        for n, (i, shape) in enumerate(shapes):
             where = [*loc, i + 1]
             if not board.area.buffer(1e-6).covers(shape):
                 raise LoadError(
                     path,
-                    f"area {areas[i].name!r} is not wholly on the {table} table",
+                    f"area {areas[i].name!r} is not wholly on the {where_table} table",
                     line=find_line(text, where),
                     key=_key(where),
                 )
-            for j in range(i):
-                if shapes[j].intersection(shape).area > 1e-6:
+            for j, other in shapes[:n]:
+                if other.intersection(shape).area > 1e-6:
                     raise LoadError(
                         path,
-                        f"areas {areas[j].name!r} and {areas[i].name!r} overlap "
-                        "(XX-C-3: a fighter counts in one area only)",
+                        f"areas {areas[j].name!r} and {areas[i].name!r} overlap"
+                        + ("" if players == 2 else f" with {players} players")
+                        + " (XX-C-3: a fighter counts in one area only)",
                         line=find_line(text, where),
                         key=_key(where),
                     )

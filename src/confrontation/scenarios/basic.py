@@ -2,12 +2,16 @@
 
 - **Control** scenarios (Bloodbath, Conquest): when the last round is over each area is
   checked (:mod:`~.control`); its controller scores the area's victory points; the player
-  with more VP wins, equal VP is a draw (Bloodbath: the area is the whole battlefield and
-  is worth 1 VP, so its controller wins).
+  with most VP wins, a tie for the most is a draw (Bloodbath: the area is the whole
+  battlefield and is worth 1 VP, so its controller wins).
 - **Execution**: each player must kill a given enemy — the one with the highest strategic
   value, equipment included, or (variation) every fighter of an enemy card drawn at random.
   "The first player to accomplish this is declared the winner immediately": a watch ends the
   game on the step that kills the last of them. After 5 rounds without it, a draw.
+
+With three players or more (XX-F, docs/rulings.md) the scores have one entry per player, the
+enemies are all the other players' fighters, and an Execution target counts only when one of
+the player's own fighters kills it.
 
 Plugged into the engine through ``engine.core.ending`` (a scoring hook and a watch) and, for the
 random-card draw, the deployment and strategic phase drivers (a chance step before the set-up).
@@ -31,7 +35,7 @@ from confrontation.engine.core.registry import (
     Transition,
 )
 from confrontation.engine.core.ruleset import RulesBuilder
-from confrontation.engine.core.state import NEUTRAL, PLAYERS, GameState, Pending, Phase, player_name
+from confrontation.engine.core.state import NEUTRAL, GameState, Pending, Phase, player_name
 from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
@@ -45,8 +49,8 @@ class AreaControlled(Event):
 
     kind = "area_controlled"
     area: str
-    powers: tuple[int, int]
-    values: tuple[int, int]
+    powers: tuple[int, ...]
+    values: tuple[int, ...]
     controller: int | None
 
 
@@ -75,7 +79,8 @@ class TargetsSet(Event):
 
 def highest_value_targets(state: GameState, player: int) -> tuple[str, ...]:
     """III-A-2 Execution: the enemies of ``player`` with the highest strategic value
-    (equipment included); killing any one of them fulfils the goal (docs/rulings.md)."""
+    (equipment included), among every other player's fighters; killing any one of them
+    fulfils the goal (docs/rulings.md)."""
     enemies = [f for f in state.fighters if f.player not in (player, NEUTRAL) and f.alive]
     if not enemies:
         return ()
@@ -94,13 +99,20 @@ def install(
     limit (``rounds`` overrides the scenario's), Execution's highest-value targets.
 
     ``values`` maps a card id to the strategic value of one of its fighters with his
-    equipment (I-D-2); :func:`card_values` computes it from the army lists.
+    equipment (I-D-2); :func:`card_values` computes it from the army lists. A scenario with
+    areas placed by coordinates is refused for three players or more (a one-line
+    ``ValueError`` naming XX-F-1).
     """
-    record = scenario.record(rounds)
-    record = dataclasses.replace(record, values=tuple(sorted((values or {}).items())))
+    players = state.players
+    record = scenario.record(rounds, players=len(players))
+    record = dataclasses.replace(
+        record,
+        values=tuple(sorted((values or {}).items())),
+        targets=((),) * len(players),
+    )
     state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
     if record.goal == "execution" and record.target == "highest-value":
-        targets = (highest_value_targets(state, 0), highest_value_targets(state, 1))
+        targets = tuple(highest_value_targets(state, p) for p in players)
         state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))
     return state
 
@@ -127,7 +139,7 @@ def _drawing(state: GameState) -> int | None:
     scenario = scenario_of(state)
     if scenario is None or scenario.goal != "execution" or scenario.target != "random-card":
         return None
-    for player in PLAYERS:
+    for player in state.players:
         if not scenario.targets[player]:
             return player
     return None
@@ -151,7 +163,7 @@ def _set_target(state: GameState, player: int, card: str) -> Transition:
     fighters = state.card(card).fighters
     targets = list(scenario.targets)
     targets[player] = fighters
-    record = dataclasses.replace(scenario, targets=(targets[0], targets[1]), draw=())
+    record = dataclasses.replace(scenario, targets=tuple(targets), draw=())
     return dataclasses.replace(state, scenario=record), [TargetsSet(player, fighters, card)]
 
 
@@ -190,7 +202,8 @@ def _draw_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     player = _drawing(state)
     assert player is not None
     n = len(_enemy_cards(state, player))
-    prompt = f"Execution: {player_name(player)} draws one of the enemy's {n} cards (III-A-2)"
+    whose = "the enemy's" if len(state.players) == 2 else "the other players'"
+    prompt = f"Execution: {player_name(player)} draws one of {whose} {n} cards (III-A-2)"
     options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
     return Question(QuestionKind.SCENARIO_DRAW, None, prompt, options)
 
@@ -203,7 +216,8 @@ def _draw_subject(state: GameState) -> int | None:
 
 
 def execution_met(state: GameState, player: int) -> bool:
-    """``player`` has killed his target (highest value: any of them; a drawn card: all)."""
+    """``player``'s target is dead (highest value: any of them; a drawn card: all). With three
+    players or more the watch also asks who killed it (:func:`watch`)."""
     scenario = scenario_of(state)
     if scenario is None or scenario.goal != "execution" or not scenario.targets[player]:
         return False
@@ -212,18 +226,31 @@ def execution_met(state: GameState, player: int) -> bool:
 
 
 def watch(state: GameState, events: Sequence[Event]) -> Ending | None:
-    """III-A-2 Execution: "declared the winner immediately"."""
+    """III-A-2 Execution: "declared the winner immediately". Two players: whoever kills the
+    target, his enemy has accomplished it; three or more: only a kill by one of his own
+    fighters counts (docs/rulings.md), the first such kill of the step wins."""
     scenario = scenario_of(state)
     if scenario is None or scenario.goal != "execution":
         return None
+    several = len(state.players) > 2
     for event in events:
         if not isinstance(event, FighterKilled):
             continue
-        for player in PLAYERS:
-            if event.fighter in scenario.targets[player] and execution_met(state, player):
+        for player in state.players:
+            if event.fighter not in scenario.targets[player]:
+                continue
+            if several and _killer(state, event) != player:
+                continue
+            if execution_met(state, player):
                 detail = f"{player_name(player)} has killed his target"
                 return Ending(Termination.EXECUTION, player, detail)
     return None
+
+
+def _killer(state: GameState, event: FighterKilled) -> int | None:
+    """The player whose fighter made the kill (None: no fighter of the game did)."""
+    killers = [f.player for f in state.fighters if f.id == event.by]
+    return killers[0] if killers else None
 
 
 def score(state: GameState) -> Transition:
@@ -232,7 +259,7 @@ def score(state: GameState) -> Transition:
     if scenario is None:
         return state, []
     events: list[Event] = []
-    vp = [0, 0]
+    vp = [0] * len(state.players)
     winner = state.winner
     if scenario.goal == "execution":
         if winner is not None:
@@ -248,11 +275,12 @@ def score(state: GameState) -> Transition:
                 points = area_vp(area, checked.controller)
                 vp[checked.controller] += points
                 events.append(ObjectiveScored(checked.controller, area.name, points))
-        winner = 0 if vp[0] > vp[1] else 1 if vp[1] > vp[0] else None
-    return dataclasses.replace(state, scores=(vp[0], vp[1]), winner=winner), events
+        leaders = [p for p, points in enumerate(vp) if points == max(vp)]
+        winner = leaders[0] if len(leaders) == 1 else None  # a tie for the most: a draw
+    return dataclasses.replace(state, scores=tuple(vp), winner=winner), events
 
 
-def provisional_vp(state: GameState) -> tuple[int, int]:
+def provisional_vp(state: GameState) -> tuple[int, ...]:
     """The victory points each player would score if the game ended now (agents, displays)."""
     scored, _ = score(dataclasses.replace(state, winner=None))
     return scored.scores
@@ -272,7 +300,8 @@ def _tell_area(narrator: Narrator, event: Event) -> str | None:
     assert isinstance(event, AreaControlled)
     p, v = event.powers, event.values
     who = "disputed" if event.controller is None else f"held by {player_name(event.controller)}"
-    return f"{event.area}: Power {p[0]} to {p[1]}, value {v[0]} to {v[1]} — {who}."
+    powers, values = " to ".join(map(str, p)), " to ".join(map(str, v))
+    return f"{event.area}: Power {powers}, value {values} — {who}."
 
 
 def _tell_scored(narrator: Narrator, event: Event) -> str | None:

@@ -9,11 +9,14 @@ strategic value (min. 0) and a combatant with a critical wound -10." (III-A-2)
 
 Who counts (XX-C-1, XX-C-2): fighters alive and on the table, at level 0, neither routed nor
 hidden, whose whole base lies in the area (XX-C-2's "zone": "l'intégralité de son socle").
+
+With three players or more (XX-F) a player controls an area when his Power and his value
+are both strictly greater than those of every other player (docs/rulings.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from shapely.geometry.base import BaseGeometry
@@ -40,24 +43,30 @@ def wounded_value(
     return max(value, 0)
 
 
-def controller(powers: tuple[int, int], values: tuple[int, int]) -> int | None:
+def controller(powers: Sequence[int], values: Sequence[int]) -> int | None:
     """III-A-2 / XX-C-3: the player whose Powers **and** strategic values are both strictly
-    greater than the enemy's; None for a disputed area."""
-    for player in (0, 1):
-        other = 1 - player
-        if powers[player] > powers[other] and values[player] > values[other]:
+    greater than the enemy's — with three players or more, than each other player's (one
+    entry per player); None for a disputed area."""
+    players = range(len(powers))
+    for player in players:
+        if all(
+            powers[player] > powers[other] and values[player] > values[other]
+            for other in players
+            if other != player
+        ):
             return player
     return None
 
 
 @dataclass(frozen=True)
 class Control:
-    """What each player has in an area and who controls it (None: disputed)."""
+    """What each player has in an area (one entry per player) and who controls it (None:
+    disputed)."""
 
     area: str
-    powers: tuple[int, int]
-    values: tuple[int, int]
-    fighters: tuple[tuple[str, ...], tuple[str, ...]]
+    powers: tuple[int, ...]
+    values: tuple[int, ...]
+    fighters: tuple[tuple[str, ...], ...]
 
     @property
     def controller(self) -> int | None:
@@ -113,9 +122,10 @@ def control(state: GameState, area: Area) -> Control:
     serious, critical = (
         (scenario.serious_penalty, scenario.critical_penalty) if scenario else (5, 10)
     )
-    powers = [0, 0]
-    values = [0, 0]
-    ids: list[list[str]] = [[], []]
+    players = len(state.players)
+    powers = [0] * players
+    values = [0] * players
+    ids: list[list[str]] = [[] for _ in range(players)]
     for fighter in present(state, geometry(state, area)):
         if fighter.player == NEUTRAL:
             continue  # XX-E: neutral fighters belong to no player and control nothing
@@ -124,16 +134,12 @@ def control(state: GameState, area: Area) -> Control:
             fighter_value(state, fighter), fighter.wounds, serious, critical
         )
         ids[fighter.player].append(fighter.id)
-    return Control(
-        area.name,
-        (powers[0], powers[1]),
-        (values[0], values[1]),
-        (tuple(ids[0]), tuple(ids[1])),
-    )
+    return Control(area.name, tuple(powers), tuple(values), tuple(tuple(i) for i in ids))
 
 
 def area_vp(area: Area, player: int) -> int:
-    """The victory points ``player`` scores for controlling ``area`` (III-A-2, Conquest)."""
+    """The victory points ``player`` scores for controlling ``area`` (III-A-2, Conquest): an
+    owned area gives ``vp`` to its owner and ``vp_enemy`` to any other player."""
     if area.owner is None or area.owner == player:
         return area.vp
     return area.vp_enemy

@@ -294,8 +294,10 @@ class SceneryPiece:
 class Battleground:
     """The table (III-A-1), its scenery (III-A-3) and the deployment areas.
 
-    ``split`` is "width" or "length" (line of battle, III-A-1); ``zones[p]`` is the
-    deployment area of player ``p`` (0: ``deployment-1``, 1: ``deployment-2``), ``None``
+    ``split`` is "width" or "length" (line of battle, III-A-1), or with three players or more
+    the name of the deployment layout (XX-F-1, ``engine.table.layouts``: "players-3"…) whose
+    areas and centre the state carries in ``areas`` and ``centre``; ``zones[p]`` is the
+    deployment area of player ``p`` (0: ``deployment-1``, 1: ``deployment-2``…), ``None``
     until chosen; ``scenery_count`` elements are laid at random when ``scenery`` is None.
     """
 
@@ -305,6 +307,13 @@ class Battleground:
     scenery: tuple[SceneryPiece, ...] | None = ()
     scenery_count: int = 0
     zones: tuple[int, ...] | None = (0, 1)
+    areas: tuple[tuple[float, float, float, float], ...] = field(
+        default=(), metadata={"omit_default": True}
+    )
+    """XX-F-1: the layout's deployment areas (x0, y0, x1, y1 in cm), area 1 first; empty: the
+    two line-of-battle areas of ``split``."""
+    centre: tuple[float, float, float] | None = field(default=None, metadata={"omit_default": True})
+    """XX-F-1: the layout's centre (x, y, radius in cm), the scenarios' "centre" area."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from confrontation.armylists.load import Nation, bundled_nations
 from confrontation.engine.core.frozen import evolve
@@ -165,21 +166,43 @@ DEFAULT_SCENERY = 6
 
 def on_battlefield(
     state: GameState,
-    table: str = "120x60",
+    table: str | None = None,
     *,
-    split: str = "width",
+    split: str | None = None,
     scenery: Sequence[SceneryPiece] | None = None,
     scenery_count: int = DEFAULT_SCENERY,
-    zones: tuple[int, int] | None = None,
+    zones: tuple[int, ...] | None = None,
     deploy: bool = True,
+    layouts: Path | None = None,
 ) -> GameState:
     """``state`` (before round 1) on a table of format ``table`` (III-A-1).
 
+    Two players: ``table`` is a format of III-A-1 ("120x60" by default) and ``split`` the line
+    of battle ("width" by default). Three players or more (XX-F-1): the table and the
+    deployment areas are those of the layout ``split`` (default ``players-N``) of the
+    layouts file ``layouts`` (default: the bundled ``data/layouts.toml``); ``table``, if
+    given, must be the layout's size; a line of battle is refused (one-line ``ValueError``).
     ``scenery`` None: ``scenery_count`` elements are laid at random with the game's dice
     (III-A-3). ``zones`` None: a die decides who chooses his deployment area (III-A-3).
     ``deploy``: the game starts with the deployment (III-B); otherwise with round 1 and the
     fighters must be :func:`place`-d.
     """
+    players = len(state.sides)
+    if players > 2:
+        ground = _layout_ground(players, table, split, zones, layouts)
+    else:
+        ground = _line_ground(table or "120x60", split or "width", zones)
+    ground = evolve(
+        ground,
+        scenery=None if scenery is None else tuple(scenery),
+        scenery_count=scenery_count if scenery is None else 0,
+    )
+    phase = Phase.DEPLOYMENT if deploy else Phase.STRATEGIC
+    return evolve(state, battleground=ground, phase=phase, round=0 if deploy else state.round)
+
+
+def _line_ground(table: str, split: str, zones: tuple[int, ...] | None) -> Battleground:
+    """Two players: a table of III-A-1 and its line of battle."""
     from confrontation.geometry.table import FORMATS
 
     if table not in FORMATS:
@@ -187,16 +210,37 @@ def on_battlefield(
     if split not in ("width", "length"):
         raise ValueError(f"split must be 'width' or 'length', not {split!r}")
     width, height = FORMATS[table]
-    ground = Battleground(
-        width=width,
-        height=height,
-        split=split,
-        scenery=None if scenery is None else tuple(scenery),
-        scenery_count=scenery_count if scenery is None else 0,
+    return Battleground(width=width, height=height, split=split, zones=zones)
+
+
+def _layout_ground(
+    players: int,
+    table: str | None,
+    split: str | None,
+    zones: tuple[int, ...] | None,
+    layouts: Path | None,
+) -> Battleground:
+    """Three players or more (XX-F-1): the table and areas of a deployment layout."""
+    from confrontation.engine.table.layouts import find_layout
+
+    layout = find_layout(players, split, layouts)
+    if table is not None and table != layout.size:
+        raise ValueError(
+            f"XX-F-1: layout {layout.name!r} is played on a {layout.size} table, not {table}"
+        )
+    if zones is not None and sorted(zones) != list(range(players)):
+        raise ValueError(
+            f"zones must give each of the {players} players one of the areas 0-{players - 1} "
+            f"(XX-F-1), not {zones!r}"
+        )
+    return Battleground(
+        width=layout.width,
+        height=layout.height,
+        split=layout.name,
         zones=zones,
+        areas=layout.areas,
+        centre=layout.centre,
     )
-    phase = Phase.DEPLOYMENT if deploy else Phase.STRATEGIC
-    return evolve(state, battleground=ground, phase=phase, round=0 if deploy else state.round)
 
 
 def place(state: GameState, positions: Mapping[str, tuple[float, float, float]]) -> GameState:

@@ -22,6 +22,7 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
+from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
 from confrontation.geometry.contact import ContactPlacement, in_contact
 from confrontation.geometry.field import Battlefield
@@ -72,7 +73,10 @@ def piece_of(element: Scenery, scenario: bool = False) -> SceneryPiece:
 
 
 def table_of(ground: Battleground) -> Table:
-    """The table with its two line-of-battle deployment areas (III-A-1)."""
+    """The table with its deployment areas: the two of the line of battle (III-A-1), or with
+    three players or more the layout's (XX-F-1), zones ``deployment-1``… then ``centre``."""
+    if ground.areas and ground.centre is not None:
+        return layout_table(ground.width, ground.height, ground.areas, ground.centre)
     return _table(ground.width, ground.height, ground.split)
 
 
@@ -700,11 +704,15 @@ def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
     """III-B-2: a grid of legal places in the player's deployment area, facing the median
     line; none on another base or on scenery he cannot cross, none on or in scenario
     scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3). The area is open
-    (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line."""
+    (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line. With three
+    players or more (XX-F-1) the spots face the layout's centre, in ranks across that facing
+    (:func:`_layout_spots`)."""
     zone = deployment_zone(state, fighter.player)
     facing = median_facing(state, fighter.player)
     template = base_of(state, fighter)
     check = _deployment_check(state, fighter)
+    if ground_layout(_ground(state)) is not None:
+        return _layout_spots(zone, facing, template, check)
     minx, miny, maxx, maxy = zone.area.bounds
     half = max(template.width, template.depth) / 2.0
     spots = []
@@ -718,6 +726,49 @@ def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
             y += GRID_CM
         x += GRID_CM
     return spots
+
+
+def _layout_spots(
+    zone: Zone, facing: float, template: Base, check: Callable[[Base], bool]
+) -> list[Spot]:
+    """XX-F-1: the grid of a layout's area laid along the facing (ranks across it, files
+    along it, :data:`GRID_CM` apart), so that a corner area facing the centre at 45° holds as
+    many bases as a square one. The grid goes through the area's centre or half a step beside
+    it along either axis, whichever holds the most spots (the first of equals); sorted by x,
+    then y."""
+    best: list[Spot] = []
+    for shift_u, shift_v in ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        spots = _rotated_grid(zone, facing, template, check, shift_u, shift_v)
+        if len(spots) > len(best):
+            best = spots
+    return best
+
+
+def _rotated_grid(
+    zone: Zone,
+    facing: float,
+    template: Base,
+    check: Callable[[Base], bool],
+    shift_u: float,
+    shift_v: float,
+) -> list[Spot]:
+    a = math.radians(facing)
+    ux, uy = math.cos(a), math.sin(a)
+    minx, miny, maxx, maxy = zone.area.bounds
+    cx, cy = (minx + maxx) / 2.0, (miny + maxy) / 2.0
+    steps = math.ceil(math.hypot(maxx - minx, maxy - miny) / 2.0 / GRID_CM) + 1
+    spots: dict[tuple[float, float], Spot] = {}
+    for i in range(-steps, steps + 1):
+        for j in range(-steps, steps + 1):
+            along, across = GRID_CM * (i + shift_u), GRID_CM * (j + shift_v)
+            x = round(cx + along * ux - across * uy, 2)
+            y = round(cy + along * uy + across * ux, 2)
+            if not (minx <= x <= maxx and miny <= y <= maxy) or (x, y) in spots:
+                continue
+            base = template.moved(x, y, facing)
+            if check(base):
+                spots[(x, y)] = Spot(x, y, facing, "deployment area", 0.0)
+    return [spots[k] for k in sorted(spots)]
 
 
 def can_deploy(state: GameState, fighter: Fighter, x: float, y: float, facing: float) -> bool:
@@ -734,9 +785,17 @@ def _up(value: float) -> float:
 
 def median_facing(state: GameState, player: int) -> float:
     """The facing straight at the median line from ``player``'s side of it, towards the
-    enemy's table edge (III-A-1; deployment areas not chosen yet: Player 1 in area 1)."""
+    enemy's table edge (III-A-1; deployment areas not chosen yet: Player 1 in area 1). With
+    three players or more (XX-F-1), from the centre of his area towards the layout's centre
+    (0.1 degree, in [0, 360))."""
     ground = _ground(state)
     zone = ground.zones[player] if ground.zones is not None else player
+    layout = ground_layout(ground)
+    if layout is not None:
+        x0, y0, x1, y1 = layout.areas[zone]
+        cx, cy, _ = layout.centre
+        angle = math.degrees(math.atan2(cy - (y0 + y1) / 2.0, cx - (x0 + x1) / 2.0))
+        return round(angle % 360.0, 1) % 360.0
     if ground.split == "width":
         return 0.0 if zone == 0 else 180.0
     return 90.0 if zone == 0 else 270.0
