@@ -189,9 +189,11 @@ def initial_state(config: GameConfig) -> tuple[GameState, Scenario, tuple[Army, 
         raise GameSetupError(f"unknown rules {config.rules!r} (rules: {known})")
     rules = RulesetId(config.rules)
     state = new_game(armies, rounds=rounds, seed=config.seed, rules=rules)
-    state = on_battlefield(
-        state, scenario.table, split=scenario.split, scenery_count=scenario.scenery
-    )
+    try:  # XX-F-1: three players or more deploy on a layout
+        table, split = scenario.battlefield(len(armies))
+    except ValueError as error:
+        raise GameSetupError(str(error)) from None
+    state = on_battlefield(state, table, split=split, scenery_count=scenario.scenery)
     state = scenarios.install(state, scenario, values=scenarios.card_values(armies), rounds=rounds)
     return state, scenario, armies
 
