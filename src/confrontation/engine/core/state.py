@@ -29,6 +29,12 @@ shown as "Player 1", "Player 2", …; ``GameState.players`` lists a game's."""
 PLAYERS: tuple[int, int] = (0, 1)
 """The players of a two-player game (kept for callers that build two-player games)."""
 
+_NUMBERED = tuple(tuple(range(n)) for n in range(MAX_PLAYERS + 1))
+_FIRST_THEN_OTHERS = tuple(
+    tuple((first, *(p for p in range(n) if p != first)) for first in range(n))
+    for n in range(MAX_PLAYERS + 1)
+)
+
 NEUTRAL = MAX_PLAYERS
 """The side of the neutral fighters (XX-E): controlled by no player, their choices are made
 by the rules (``engine.neutral``). They have no :class:`Side`, deck or score. Numbered after
@@ -572,7 +578,7 @@ class GameState:
     @property
     def players(self) -> tuple[int, ...]:
         """The game's players, 0 first (two to six, XX-F)."""
-        return tuple(range(len(self.sides)))
+        return _NUMBERED[len(self.sides)]
 
     def enemies(self, player: int) -> tuple[int, ...]:
         """Every other player (the neutral side of XX-E is not one: it has no :class:`Side`)."""
@@ -584,7 +590,7 @@ class GameState:
         if self.speaking:
             return self.speaking
         first = self.first_speaker if self.first_speaker is not None else 0
-        return (first, *(p for p in self.players if p != first))
+        return _FIRST_THEN_OTHERS[len(self.sides)][first]
 
     def side(self, player: int) -> Side:
         """A player's side."""
@@ -606,8 +612,9 @@ class GameState:
 
     def with_side(self, side: Side) -> GameState:
         """A copy with this player's side replaced."""
-        sides = tuple(side if s.player == side.player else s for s in self.sides)
-        return evolve(self, sides=sides)
+        sides = list(self.sides)
+        sides[side.player] = side
+        return evolve(self, sides=tuple(sides))
 
 
 def state_to_data(state: GameState) -> dict[str, Any]:

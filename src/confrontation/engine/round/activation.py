@@ -142,7 +142,9 @@ def _next_floor(state: GameState, after: int) -> int | None:
     with cards left, ``after`` himself if only he has (note 1), else nobody."""
     order = state.speaking_order()
     at = order.index(after)
-    for player in (*order[at + 1 :], *order[: at + 1]):
+    count = len(order)
+    for step in range(1, count + 1):
+        player = order[(at + step) % count]
         if state.side(player).cards_left:
             return player
     return None

@@ -320,8 +320,9 @@ def _place_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 
 
 def _set_hand(progress: StrategicProgress, player: int, hand: TacticsHand) -> StrategicProgress:
-    hands = tuple(hand if p == player else h for p, h in enumerate(progress.hands))
-    return evolve(progress, hands=hands)
+    hands = list(progress.hands)
+    hands[player] = hand
+    return evolve(progress, hands=tuple(hands))
 
 
 def _fighter_legal(state: GameState) -> list[Choice]:
