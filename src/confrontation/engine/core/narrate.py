@@ -51,10 +51,14 @@ class Narrator:
         match event:
             case ev.GameStarted(state=state):
                 self.state = state
-                return (
-                    f"A game of {state.rounds} round(s): {player_name(0)} "
-                    f"({state.sides[0].name}) against {player_name(1)} ({state.sides[1].name})."
-                )
+                if len(state.sides) == 2:
+                    return (
+                        f"A game of {state.rounds} round(s): {player_name(0)} "
+                        f"({state.sides[0].name}) against {player_name(1)} "
+                        f"({state.sides[1].name})."
+                    )
+                told = [f"{player_name(s.player)} ({s.name})" for s in state.sides]  # XX-F
+                return f"A game of {state.rounds} round(s): {', '.join(told[:-1])} and {told[-1]}."
             case ev.RoundStarted(round=number):
                 self.round = number
                 return "the round begins."
@@ -81,6 +85,9 @@ class Narrator:
                 purpose=purpose, sides=sides, finals=finals, faces=faces, first=first
             ):
                 return rolled_off_sentence(purpose, sides, finals, faces, first)
+            case ev.TacticsRolled(finals=finals, order=ranking) if ranking:
+                ranked = ", ".join(f"{player_name(p)} ({finals[p]})" for p in ranking)
+                return f"the Tactics roll ranks the players (XX-F-3): {ranked}."
             case ev.TacticsRolled(finals=finals, winner=winner, uncontested=uncontested):
                 if uncontested:
                     return (
@@ -95,6 +102,12 @@ class Narrator:
                 if by == first:
                     return f"{player_name(by)} chooses to speak first."
                 return f"{player_name(by)} lets {player_name(first)} speak first."
+            case ev.PlaceTaken(player=player, place=place, forced=forced):
+                which = ("first", "second", "third", "fourth", "fifth", "sixth")[place]
+                # XX-F-1: before the battle, the deployment order; XX-F-3: the speaking order
+                what = "deployment" if self.round == 0 else "speaking"
+                left = ", the only one left" if forced else ""
+                return f"{player_name(player)} takes the {which} place in the {what} order{left}."
             case ev.RefusalsGranted(player=player, count=count):
                 return f"{player_name(player)} has {count} refusal(s)."
             case ev.CardRevealed(player=player, card=card, source=source):
@@ -156,7 +169,8 @@ class Narrator:
                 return f"the shot hits {self.fighter(victim)}."
             case ev.GameEnded(reason=reason, scores=scores, winner=winner):
                 won = "a draw" if winner is None else f"{player_name(winner)} wins"
-                return f"the game ends ({reason}); score {scores[0]} to {scores[1]}: {won}."
+                score = " to ".join(str(s) for s in scores)
+                return f"the game ends ({reason}); score {score}: {won}."
         # the rules the game_started state names; a log without it is told with confede's
         rules = default_rules() if self.state is None else rules_of(self.state)
         teller = rules.sentences.get(event.kind)
