@@ -90,9 +90,10 @@ class Narrator:
                 return f"the Tactics results rank the players: {ranked} (XX-F)."
             case ev.PlaceTaken(player=player, place=place, forced=forced):
                 which = ("first", "second", "third", "fourth", "fifth", "sixth")[place]
-                if forced:
-                    return f"{player_name(player)} has no choice: he takes the {which} place."
-                return f"{player_name(player)} takes the {which} place."
+                # XX-F-1: before the battle, the deployment order; XX-F-3: the speaking order
+                what = "deployment" if self.round == 0 else "speaking"
+                left = ", the only one left" if forced else ""
+                return f"{player_name(player)} takes the {which} place in the {what} order{left}."
             case ev.TacticsRolled(finals=finals, winner=winner, uncontested=uncontested):
                 if len(finals) != 2:  # XX-F-3: every player rolls
                     results = ", ".join(f"{player_name(p)} {f}" for p, f in enumerate(finals))
