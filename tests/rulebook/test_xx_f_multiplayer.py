@@ -213,7 +213,7 @@ def test_the_narration_names_every_player_and_the_places() -> None:
     _dull(script, lambda s: is_over(s.state))
     lines = narrate(script.events)
     assert lines[0] == (
-        "A game of 2 round(s): Player 1 (Lion), Player 2 (Goblin) and Player 3 (Drune)."
+        "A game of 2 round(s) between Player 1 (Lion), Player 2 (Goblin) and Player 3 (Drune)."
     )
     ranks = "Player 1 (9), Player 3 (6), Player 2 (5)"
     assert f"Round 1 — The Tactics roll ranks the players (XX-F-3): {ranks}." in lines
@@ -223,7 +223,10 @@ def test_the_narration_names_every_player_and_the_places() -> None:
         "Round 1 — Player 3 takes the second place in the speaking order.",
         "Round 1 — Player 2 takes the first place in the speaking order, the only one left.",
     ]
-    assert lines[-1] == "Round 2 — The game ends (all rounds played); score 0 to 0 to 0: a draw."
+    assert lines[-1] == (
+        "Round 2 — The game ends (all rounds played); score 0, 0 and 0: "
+        "a draw between Player 1, Player 2 and Player 3."
+    )
 
 
 @pytest.mark.rule("XX-F-3", "II-A-3")
@@ -552,8 +555,11 @@ def test_the_karnagh_dies_and_the_best_initiative_pursues_first(
     assert [(e.fighter, e.by) for e in killed] == [(KARNAGH, ASHI_1)]
     # "Ses trois adversaires peuvent donc effectuer un mouvement de poursuite", in the order
     # of the initiative results; nobody is asked who pursues first (no neutral was killed).
+    # Once an ashigaru has engaged him, the sword player is engaged and makes no pursuit
+    # move (docs/rulings.md "XX-F-6").
     done = len(script.events)
-    for _ in range(3):
+    lion_first = order.index(LION) < order.index(GOBLIN)
+    for _ in range(3 if lion_first else 2):
         asked = script.state.pending
         assert asked is not None and asked.kind == QuestionKind.PURSUE
         pursuer = script.state.combat.fight.pursuers[0]  # type: ignore[union-attr]
@@ -562,8 +568,7 @@ def test_the_karnagh_dies_and_the_best_initiative_pursues_first(
         else:  # the ashigarus engage the sword player
             script.play(_engaging(script, SWORD))
     pursued = only(script.events[done:], ce.Pursued)
-    lion_first = order.index(LION) < order.index(GOBLIN)
-    expected = [SWORD, ASHI_1, ASHI_2] if lion_first else [ASHI_1, ASHI_2, SWORD]
+    expected = [SWORD, ASHI_1, ASHI_2] if lion_first else [ASHI_1, ASHI_2]
     assert [e.fighter for e in pursued] == expected
     engaged = {e.fighter: e.engaged for e in pursued}
     assert engaged[ASHI_1] == engaged[ASHI_2] == (SWORD,)

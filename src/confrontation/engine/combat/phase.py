@@ -1174,6 +1174,10 @@ def _drive_pursuit(state: GameState) -> Transition:
         progress = _progress(state)
         return _set(state, fight=None, turn=progress.turn + (0 if more else 1)), []
     fighter = fight.pursuers[0]
+    if _engaged_by_a_pursuer(state, fighter):
+        # XX-F-6, XX-E-5 (docs/rulings.md): a pursuer of his own combat engaged him first:
+        # he is engaged and makes no pursuit move.
+        return _set_fight(state, pursuers=fight.pursuers[1:]), []
     moves = _pursuit_moves(state)
     if len(moves) == 1 and moves[0].x is None and not moves[0].engage:
         # Nowhere to go and nobody to engage: no pursuit move is made.
@@ -1181,6 +1185,16 @@ def _drive_pursuit(state: GameState) -> Transition:
     if len(moves) == 1:
         return _pursue(state, moves[0])
     return evolve(state, pending=Pending(QuestionKind.PURSUE, _player_of(state, fighter))), []
+
+
+def _engaged_by_a_pursuer(state: GameState, fighter: str) -> bool:
+    """An enemy of the same combat pursued into contact with ``fighter`` (XX-F-6)."""
+    fight = _fight(state)
+    pursued = set(_progress(state).pursued) & fight.combat.fighters
+    if not pursued:
+        return False
+    graph = contact_graph(state)
+    return fighter in graph and any(n in pursued for n in graph.neighbors(fighter))
 
 
 def _pursuit_moves(state: GameState) -> list[Pursue]:

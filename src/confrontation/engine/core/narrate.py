@@ -85,9 +85,9 @@ class Narrator:
                 purpose=purpose, sides=sides, finals=finals, faces=faces, first=first
             ):
                 return rolled_off_sentence(purpose, sides, finals, faces, first)
-            case ev.TacticsRolled(finals=finals, order=order) if order:
-                ranked = ", ".join(f"{player_name(p)} {finals[p]}" for p in order)
-                return f"the Tactics results rank the players: {ranked} (XX-F)."
+            case ev.TacticsRolled(finals=finals, order=ranking) if ranking:
+                ranked = ", ".join(f"{player_name(p)} ({finals[p]})" for p in ranking)
+                return f"the Tactics roll ranks the players (XX-F-3): {ranked}."
             case ev.PlaceTaken(player=player, place=place, forced=forced):
                 which = ("first", "second", "third", "fourth", "fifth", "sixth")[place]
                 # XX-F-1: before the battle, the deployment order; XX-F-3: the speaking order
