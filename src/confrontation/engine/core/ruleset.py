@@ -86,6 +86,9 @@ class RulesBuilder:
         self.contact_finder: ContactFinder | None = base.contacts if base else None
         self.pursuit_finder: PursuitFinder | None = base.pursuits if base else None
         self.bonus: DiceBonus | None = base.dice_bonus if base else None
+        self.tables: dict[str, dict[str, Any]] = (
+            {k: dict(v) for k, v in base.extensions.items()} if base else {}
+        )
 
     def handler(self, handler: Handler) -> None:
         """Let ``handler`` answer for questions of its ``kind`` (replacing any other)."""
@@ -136,6 +139,12 @@ class RulesBuilder:
         """The function that gives a fighter's bonus combat dice."""
         self.bonus = bonus
 
+    def extension(self, table: str, name: str, value: Any) -> None:
+        """Put ``value`` under ``name`` in the extension table ``table`` (replacing any): the
+        tables of packages above the engine, e.g. the scenario condition kinds
+        (``scenarios.conditions``), so that a ruleset holds them too."""
+        self.tables.setdefault(table, {})[name] = value
+
     def build(self, id: RulesetId) -> Ruleset:
         """The finished, immutable value named ``id``."""
         if self.contact_finder is None or self.pursuit_finder is None or self.bonus is None:
@@ -153,6 +162,9 @@ class RulesBuilder:
             contacts=self.contact_finder,
             pursuits=self.pursuit_finder,
             dice_bonus=self.bonus,
+            extensions=MappingProxyType(
+                {k: MappingProxyType(dict(v)) for k, v in self.tables.items()}
+            ),
         )
 
 
@@ -175,6 +187,7 @@ class Ruleset:
     contacts: ContactFinder
     pursuits: PursuitFinder
     dice_bonus: DiceBonus
+    extensions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     _memo: dict[tuple[Any, ...], Ruleset] = field(default_factory=dict, repr=False)
 
     def handler(self, kind: str) -> Handler:
@@ -185,6 +198,19 @@ class Ruleset:
             raise EngineError(
                 f"ruleset {self.id} has no handler for {str(kind)!r} questions"
             ) from None
+
+    def extension(self, table: str, name: str) -> Any:
+        """The entry ``name`` of the extension table ``table``, or None."""
+        return self.extensions.get(table, {}).get(name)
+
+    def extension_names(self, table: str) -> tuple[str, ...]:
+        """The names in the extension table ``table`` (in the order they were added)."""
+        return tuple(self.extensions.get(table, {}))
+
+    def with_extension(self, table: str, name: str, value: Any) -> Ruleset:
+        """An extension entry added (or replaced)."""
+        key = ("extension", table, name, value)
+        return self._derived(key, lambda b: b.extension(table, name, value))
 
     def derive(self, contribute: Callable[[RulesBuilder], None]) -> Ruleset:
         """A new ruleset: these tables with ``contribute``'s changes (``self`` is unchanged).
