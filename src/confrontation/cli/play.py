@@ -28,7 +28,7 @@ from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import MAX_PLAYERS, GameState, player_name
+from confrontation.engine.core.state import MAX_PLAYERS, GameState, SceneryPiece, player_name
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
@@ -200,7 +200,17 @@ def battlefield_svg(state: GameState) -> str:
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
-    return render.svg(drawn, fighters, scenery, sides=sides)
+    notes = {p.name: scenery_note(p) for p in ground.scenery or () if p.scenario}
+    return render.svg(drawn, fighters, scenery, sides=sides, scenario=notes)
+
+
+def scenery_note(piece: SceneryPiece) -> str:
+    """What the SVG says of an element of scenario scenery (XX-A-2): an objective or not, its
+    structure points left or Inalterable (C3)."""
+    parts = ["objective"] if piece.objective else []
+    sp = piece.structure_points
+    parts.append("Inalterable" if sp is None else f"{sp} SP, RES {piece.resistance}")
+    return ", ".join(parts)
 
 
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:

@@ -23,6 +23,8 @@ HEIGHT_COLOURS = {
     "titan": "#4a4040",
 }
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#8e44ad", "#16a085")
+SCENARIO_COLOUR = "#d4a017"
+"""Outline of the scenario's scenery (XX-A-2)."""
 
 
 def _pts(geom: BaseGeometry, scale: float, height: float) -> str:
@@ -49,10 +51,13 @@ def svg(
     paths: Iterable[Path] = (),
     scale: float = 8.0,
     grid: float = 10.0,
+    scenario: Mapping[str, str] | None = None,
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
-    ``sides`` maps a fighter id to its player (0, 1...) for colours. The y axis points up the
+    ``sides`` maps a fighter id to its player (0, 1...) for colours. ``scenario`` maps the
+    name of each element of scenario scenery (XX-A-2) to a note shown with it ("objective,
+    5 SP"); those are drawn with a thick gold outline and a star. The y axis points up the
     table as in the geometry (the SVG is flipped).
     """
     w, h = table.width * scale, table.height * scale
@@ -92,15 +97,27 @@ def svg(
             f'font-size="{1.6 * scale:.0f}" fill="{colour}" fill-opacity="0.6" '
             f'text-anchor="middle">{escape(z.name)}</text>'
         )
+    notes = scenario or {}
     for s in scenery:
         fill = HEIGHT_COLOURS.get(s.height, "#999")
         dash = "" if s.passable else ' stroke-width="2.5"'
-        out.append(_poly(s.footprint, scale, table.height, f'fill="{fill}" stroke="#444"{dash}'))
+        note = notes.get(s.name)
+        if note is not None:  # XX-A-2: scenario scenery, drawn apart from the standard kinds
+            dash = ' stroke-width="4" stroke-linejoin="round"'
+            style = f'fill="{fill}" stroke="{SCENARIO_COLOUR}"{dash}'
+        else:
+            style = f'fill="{fill}" stroke="#444"{dash}'
+        out.append(_poly(s.footprint, scale, table.height, style))
         c = s.footprint.representative_point()
+        label = f"{s.name} ({s.height})"
+        weight = ""
+        if note is not None:
+            label = f"★ {s.name} ({note})" if note else f"★ {s.name}"
+            weight = ' font-weight="bold"'
         out.append(
             f'<text x="{c.x * scale:.1f}" y="{(table.height - c.y) * scale:.1f}" '
-            f'font-size="{1.2 * scale:.0f}" text-anchor="middle" fill="#222">'
-            f"{escape(s.name)} ({escape(s.height)})</text>"
+            f'font-size="{1.2 * scale:.0f}" text-anchor="middle" fill="#222"{weight}>'
+            f"{escape(label)}</text>"
         )
     for path in paths:
         out.append(

@@ -24,9 +24,10 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
 from confrontation.data import data_path
-from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord
+from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord, SceneryPiece
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
+from confrontation.scenarios.situation import Placement, ScenerySpec, check_scenery
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
@@ -101,7 +102,8 @@ class VariationSpec(BaseModel):
     rounds: int | None = Field(default=None, ge=1)
     table: str | None = None
     split: Literal["width", "length"] | None = None
-    scenery: int | None = Field(default=None, ge=MIN_SCENERY)
+    scenery: int | None = Field(default=None, ge=0)
+    scenery_placement: Placement | None = None
     target: TargetRule | None = None
     areas: list[AreaSpec] | None = None
 
@@ -117,7 +119,10 @@ class ScenarioFile(BaseModel):
     rounds: int = Field(ge=1)
     table: str = "120x60"
     split: Literal["width", "length"] = "width"
-    scenery: int = Field(default=6, ge=MIN_SCENERY)
+    scenery: int = Field(default=6, ge=0)
+    min_scenery: int = Field(default=MIN_SCENERY, ge=0)
+    scenery_placement: Placement = "random"
+    scenario_scenery: list[ScenerySpec] = Field(default_factory=list)
     goal: Goal
     target: TargetRule | None = None
     serious_penalty: int = Field(default=5, ge=0)
@@ -184,11 +189,13 @@ class Scenario:
     critical_penalty: int = 10
     variations: tuple[str, ...] = ()
     path: Path | None = None
+    fixed: tuple[SceneryPiece, ...] = ()
+    scenery_placement: str = "random"
 
     def check_players(self, players: int) -> None:
-        """Can ``players`` players play it? Areas placed by coordinates on the two-player
-        table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
-        placed = [a.name for a in self.areas if a.shape in PLACED]
+        """Can ``players`` players play it? Areas and scenario scenery placed by coordinates
+        on the two-player table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
+        placed = [a.name for a in self.areas if a.shape in PLACED] + [p.name for p in self.fixed]
         if players > 2 and placed:
             raise ValueError(
                 f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
@@ -361,6 +368,7 @@ def load_scenario(
                 key=_key(where),
             )
     rounds, table, split, scenery = spec.rounds, spec.table, spec.split, spec.scenery
+    placement = spec.scenery_placement
     target, areas_spec = spec.target, spec.areas
     area_loc: list[str | int] = ["areas"]
     summary = spec.summary
@@ -373,7 +381,8 @@ def load_scenario(
         rounds = chosen.rounds or rounds
         table = chosen.table or table
         split = chosen.split or split
-        scenery = chosen.scenery or scenery
+        scenery = chosen.scenery if chosen.scenery is not None else scenery
+        placement = chosen.scenery_placement or placement
         target = chosen.target or target
         summary = chosen.summary or summary
         if chosen.areas is not None:
@@ -404,6 +413,8 @@ def load_scenario(
                 path, f"area {name!r} appears twice", line=find_line(text, where), key=_key(where)
             )
     _check_areas(path, text, areas, table, split, area_loc)
+    fixed = tuple(s.piece() for s in spec.scenario_scenery)  # XX-A-2 (scenarios.situation)
+    check_scenery(path, text, fixed, table, scenery, spec.min_scenery)
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -421,6 +432,8 @@ def load_scenario(
         critical_penalty=spec.critical_penalty,
         variations=tuple(ids),
         path=path,
+        fixed=fixed,
+        scenery_placement=placement,
     )
 
 

@@ -39,6 +39,7 @@ from confrontation.engine.core.state import NEUTRAL, GameState, Pending, Phase, 
 from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
+from confrontation.scenarios.situation import install_scenery
 
 # --- events ------------------------------------------------------------------------------------
 
@@ -96,7 +97,8 @@ def install(
     rounds: int | None = None,
 ) -> GameState:
     """``state`` (before it starts) playing ``scenario``: the record in the state, the round
-    limit (``rounds`` overrides the scenario's), Execution's highest-value targets.
+    limit (``rounds`` overrides the scenario's), the scenario's scenery and how the standard
+    scenery is placed (XX-A-2), Execution's highest-value targets.
 
     ``values`` maps a card id to the strategic value of one of its fighters with his
     equipment (I-D-2); :func:`card_values` computes it from the army lists. A scenario with
@@ -111,6 +113,7 @@ def install(
         targets=((),) * len(players),
     )
     state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
+    state = install_scenery(state, scenario.fixed, scenario.scenery_placement)  # XX-A-2
     if record.goal == "execution" and record.target == "highest-value":
         targets = tuple(highest_value_targets(state, p) for p in players)
         state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))

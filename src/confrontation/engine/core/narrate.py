@@ -126,6 +126,18 @@ class Narrator:
                 return f"{self.fighter(fighter)} loses the {' and '.join(markers)} marker(s)."
             case ev.SceneryLaid(elements=elements):
                 return f"the scenery is laid: {', '.join(elements) or 'none'}."
+            case ev.SceneryRolled(players=players, faces=faces, first=first):
+                rolls = ", ".join(
+                    f"{player_name(p)} {f}" for p, f in zip(players, faces, strict=True)
+                )
+                if first is None:
+                    return f"who places the first scenery element: {rolls} — a tie, rolled again."
+                return f"{player_name(first)} places the first scenery element ({rolls})."
+            case ev.SceneryPlaced(element=element, player=player, x=x, y=y, angle=angle):
+                if player is None:
+                    return f"the scenario's {element} is set up."
+                turned = f", turned {angle:g}°" if angle else ""
+                return f"{player_name(player)} places {element} at ({x:g}, {y:g}){turned}."
             case ev.ZoneChosen(player=player, zone=zone):
                 return f"{player_name(player)} takes deployment area {zone + 1}."
             case ev.Deployed(fighter=fighter, x=x, y=y):
