@@ -19,7 +19,7 @@ def test_c3_is_a_named_ruleset_with_every_switch_on() -> None:
 
 
 @pytest.mark.rule("XX-A")
-def test_a_game_under_c3_names_its_rules_and_replays() -> None:
+def test_a_game_under_c3_names_its_rules() -> None:
     result = play_game(GameConfig(rules="c3", seed=1, rounds=1, agents=("random", "random")))
     assert result.state.rules.name == "c3"
     assert all(variant(result.state, name) == "c3" for name in C3_SWITCHES)
