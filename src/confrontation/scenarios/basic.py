@@ -40,6 +40,7 @@ from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
 from confrontation.scenarios.situation import install_scenery
+from confrontation.scenarios.victory import score_conditions
 
 # --- events ------------------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ def install(
         targets=((),) * len(players),
     )
     state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
-    state = install_scenery(state, scenario.fixed, scenario.scenery_placement)  # XX-A-2
+    state = install_scenery(state, scenario.scenario_scenery, scenario.scenery_placement)  # XX-A-2
     if record.goal == "execution" and record.target == "highest-value":
         targets = tuple(highest_value_targets(state, p) for p in players)
         state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))
@@ -268,6 +269,10 @@ def score(state: GameState) -> Transition:
         if winner is not None:
             vp[winner] = 1
             events.append(ObjectiveScored(winner, "execution", 1))
+    elif scenario.goal == "conditions":  # XX-A-4
+        vp, events = score_conditions(state, scenario)
+        leaders = [p for p, points in enumerate(vp) if points == max(vp)]
+        winner = leaders[0] if len(leaders) == 1 else None
     else:
         for area in scenario.areas:
             checked = control(state, area)
