@@ -25,7 +25,7 @@ vp = 2
 
 
 def test_every_bundled_scenario_and_variation_loads() -> None:
-    assert bundled_scenarios() == ["bloodbath", "conquest", "execution"]
+    assert bundled_scenarios() == ["bloodbath", "conquest", "execution", "watchtower"]
     for name in bundled_scenarios():
         scenario = resolve(name)
         assert scenario.id == name and scenario.scenery >= 4  # III-A-3
@@ -58,7 +58,8 @@ def test_a_users_file_with_a_variation(tmp_path: Path) -> None:
         ),
         (
             ("rounds = 4", "rounds = 4\nscenery = 2"),
-            "scenery: Input should be greater than or equal to 4",
+            "hill.toml:3: scenery: 2 elements of scenery in all (0 scenario, 2 standard): at "
+            "least 4 are needed (XX-A-2",
         ),
         (("x = 60.0\n", ""), "a 'circle' area needs x"),
     ],

@@ -111,6 +111,11 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
                     f"Controlling {area.name} is worth {area.vp} VP to "
                     f"{player_name(area.owner)}, {area.vp_enemy} VP to {enemy}."
                 )
+    elif scenario.goal == "conditions":  # XX-A-4: the victory conditions as the file says them
+        for c in scenario.conditions:
+            text = c.text or c.id
+            who = f" ({', '.join(player_name(p) for p in c.players)})" if c.players else ""
+            lines.append(f"{text[:1].upper()}{text[1:]}{who}: {c.vp} VP.")
     elif scenario.target == "highest-value":
         for player, targets in enumerate(scenario.targets):
             names = " or ".join(narrator.fighter(f) for f in targets)

@@ -1,5 +1,6 @@
-"""A scenario's situation (XX-A-1, XX-A-2; C3 "Situation", "Elements of Scenery"): its fixed
-scenario scenery and how the standard scenery is placed.
+"""A scenario's situation (XX-A-1, XX-A-2; C3 "Situation", "Elements of Scenery": C3-SITUATION,
+C3-ELEMENTS-OF-SCENERY, C3-TYPES-OF-SCENERY, C3-SCENARIO-SCENERY): its fixed scenario scenery
+and how the standard scenery is placed.
 
 XX-A-1: "Certains scénarios impliquent le placement d'éléments de décor particuliers à des
 endroits précis. D'autres permettent toutefois aux joueurs de définir eux-mêmes le relief du
@@ -35,7 +36,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from shapely.geometry import Polygon
 
-from confrontation.armylists.load import LoadError, find_line
+from confrontation.armylists.load import LoadError, find_line, key_name
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.state import GameState, SceneryPiece
 from confrontation.engine.table.field import piece_of, scenery_of
@@ -141,13 +142,6 @@ class ScenerySpec(BaseModel):
         )
 
 
-def _key(loc: Sequence[str | int]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out
-
-
 def check_scenery(
     path: Path,
     text: str,
@@ -161,8 +155,8 @@ def check_scenery(
     elements in all with the ``standard`` ones. A problem is a :class:`LoadError`."""
 
     def fail(n: int | None, key: str, message: str) -> LoadError:
-        loc: list[str | int] = ["scenario_scenery", n + 1, key] if n is not None else [key]
-        return LoadError(path, message, line=find_line(text, loc), key=_key(loc))
+        loc: list[str | int] = ["scenario_scenery", n, key] if n is not None else [key]
+        return LoadError(path, message, line=find_line(text, loc), key=key_name(loc))
 
     width, height = FORMATS[table]
     shapes = [scenery_of(p).footprint for p in pieces]

@@ -135,7 +135,7 @@ class Narrator:
                 return f"{player_name(first)} places the first scenery element ({rolls})."
             case ev.SceneryPlaced(element=element, player=player, x=x, y=y, angle=angle):
                 if player is None:
-                    return f"the scenario's {element} is set up."
+                    return f"{element} is set up where the scenario places it (XX-A-2)."
                 turned = f", turned {angle:g}°" if angle else ""
                 return f"{player_name(player)} places {element} at ({x:g}, {y:g}){turned}."
             case ev.ZoneChosen(player=player, zone=zone):

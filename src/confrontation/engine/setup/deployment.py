@@ -67,8 +67,9 @@ SETUP_STEPS = "setup-step"
 @dataclass(frozen=True)
 class SetupStep:
     """A step of the set-up between the scenery and the die for the deployment areas (XX-A-2:
-    the scenario's mobile elements — tokens — and neutral fighters), added to the rules with
-    ``rules.extension(SETUP_STEPS, name, SetupStep(...))`` and run in the order added.
+    the scenario's mobile elements — tokens, C3-MOVEABLE-ELEMENTS — and neutral fighters),
+    added to the rules with ``rules.extension(SETUP_STEPS, name, SetupStep(...))`` and run in
+    the order added.
 
     ``run(state)`` returns the step's next transition (the state with its elements on the
     table, or a question or die pending whose handler carries it on) or None once it has

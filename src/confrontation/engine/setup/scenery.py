@@ -1,4 +1,5 @@
-"""Setting the scenery up (III-A-3, XX-A-2; C3 "Amount and placement of scenery").
+"""Setting the scenery up (III-A-3, XX-A-2; C3 "Amount and placement of scenery":
+C3-AMOUNT-AND-PLACEMENT-OF-SCENERY, C3-STANDARD-SCENERY).
 
 XX-A-2: "Sauf précision contraire, les décors sont placés dans l'ordre suivant : en premier
 sont placés les éléments fixes imposés par le scénario. Ensuite les éléments de décors
