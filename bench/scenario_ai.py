@@ -22,10 +22,12 @@ from confrontation.sim.game import GameConfig, play_game
 AGENTS = ("greedy", "random")
 
 
-def one_game(
-    args: tuple[str, int],
-) -> tuple[int | None, dict[str, int], dict[str, int], tuple[int, int]]:
-    """(winning agent index or None, conditions met by greedy, by random, (greedy VP, random VP))."""
+Game = tuple[int | None, dict[str, int], dict[str, int], tuple[int, int]]
+"""Winning agent (0 greedy, 1 random, None), conditions met by each, (greedy VP, random VP)."""
+
+
+def one_game(args: tuple[str, int]) -> Game:
+    """One seeded game of ``args`` = (scenario, seed)."""
     scenario, seed = args
     swap = seed % 2 == 1
     agents = (AGENTS[1], AGENTS[0]) if swap else AGENTS
