@@ -87,13 +87,15 @@ class NoParams(BaseModel):
 class ConditionKind:
     """A rule that checks conditions (or bonuses) of one kind: ``section`` cites the rule,
     ``params`` validates the keys a scenario file gives besides the common ones, ``check``
-    answers for one player."""
+    answers for one player; ``commander``: it reads the players' Commanders, so a scenario
+    using it designates them (XX-B-1)."""
 
     name: str
     section: str
     check: Check
     params: type[BaseModel] = NoParams
     summary: str = ""
+    commander: bool = False
 
 
 @lru_cache(maxsize=1024)
