@@ -20,16 +20,16 @@ from confrontation.armylists.load import load_army
 from confrontation.armylists.validate import validate
 from confrontation.engine.core.events import FighterKilled, GameStarted
 from confrontation.engine.core.narrate import Narrator
-from confrontation.engine.core.ruleset import default_rules, rules_of, with_rules
+from confrontation.engine.core.ruleset import default_rules, rules_of, ruleset, with_rules
 from confrontation.engine.core.state import NEUTRAL, GameState, Phase
 from confrontation.engine.neutral import NeutralSpec, add_neutrals
 from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, place
 from confrontation.engine.step import legal, question
 from confrontation.scenarios import install, load_scenario, resolve
+from confrontation.scenarios.c3 import VARIANT
 from confrontation.scenarios.commander import (
     C3,
     COMMANDER,
-    VARIANT,
     ChooseCommander,
     CommanderChosen,
     commander_of,
@@ -222,7 +222,28 @@ def test_the_c3_switch_names_him_chief_and_asks_as_c3_says(tmp_path: Path) -> No
     assert asked is not None and "Chief (C3-CHIEF)" in asked.prompt
     script.play(ChooseCommander("p1-c2-1"))
     assert commander_of(script.state, 0) == "p1-c2-1"
-    assert default_rules().extension(VARIANT, COMMANDER) != C3  # the default is XX-B-1
+    assert default_rules().extension(VARIANT, COMMANDER) is None  # the default is XX-B-1
+    assert ruleset("c3").extension(VARIANT, COMMANDER) == C3  # the c3 rules turn it on
+
+
+@pytest.mark.rule("C3-CHIEF")
+def test_a_c3_game_tells_of_chiefs() -> None:
+    from confrontation.sim.game import play_game
+
+    result = play_game(
+        GameConfig(scenario="assassination", rules="c3", seed=2, rounds=1, agents=("random",) * 2)
+    )
+    assert title(result.state) == "Chief"
+    assert commander_of(result.state, 0) == "p1-c1-1"  # the same fighter as the Commander
+    from confrontation.cli.play import objectives
+
+    started = result.events[0]
+    assert isinstance(started, GameStarted)
+    narrator = Narrator()
+    narrator.sentence(started)
+    told = objectives(narrator, started.state)
+    assert "Player 1's Chief: Templar Commander (p1-c1-1)." in told
+    assert not any(line.startswith("Player 1's Commander") for line in told)
 
 
 # --- the condition kinds ------------------------------------------------------------------------
@@ -410,3 +431,17 @@ def test_a_whole_game_asks_the_tie_first_and_its_record_replays(tmp_path: Path) 
     assert events.index(chosen[0]) < laid  # before anything else of the set-up
     assert commander_of(result.state, 0) == chosen[0].fighter
     assert replay(events).scenario == result.state.scenario
+
+
+@pytest.mark.rule("XX-B-1")
+def test_the_computer_players_hunt_the_enemy_commander_and_aim_at_the_area(
+    tmp_path: Path,
+) -> None:
+    from confrontation.scenarios.victory import aims, prey
+
+    state = army_game(tmp_path, ((LORD, 1), (FOOT, 1)), champions=("p1-c1", "p2-c1"))
+    assert prey(state, 0) == {"p2-c1-1"} and prey(state, 1) == {"p1-c1-1"}
+    dead = state.with_fighters(dataclasses.replace(state.fighter("p2-c1-1"), wounds=4))
+    assert prey(dead, 0) == set()  # nothing left to hunt
+    centre = aims(state, 0)
+    assert len(centre) == 1 and centre[0].bounds == (45.0, 0.0, 75.0, 60.0)

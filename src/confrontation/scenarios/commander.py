@@ -14,8 +14,8 @@ designates one per army when it is installed (:func:`designate`): the Champion o
 strategic value, equipment included (I-D-2, the French book's I-E-6); of several as dear, the
 one on the list's first line, else the player chooses at the set-up (the question
 ``choose_commander``, before anything else). He stays the Commander all game, dead or alive
-(``BasicScenario.commanders``). The rules value's switch ``rules.extension("variant",
-"commander", "c3")`` makes him the C3 Chief: the same fighter (a C3 Character is a Champion,
+(``BasicScenario.commanders``). The variant switch ``commander`` that the ``c3`` rules turn
+on (``scenarios.c3``) makes him the C3 Chief: the same fighter (a C3 Character is a Champion,
 his "total AP value" his strategic value), named and cited as C3 says (docs/rulings.md
 "XX-B-1").
 
@@ -29,29 +29,29 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.events import Event, FighterKilled
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator, Teller
 from confrontation.engine.core.questions import Choice, Option, Question
 from confrontation.engine.core.registry import EngineError, Handler, PhaseDriver, Transition
-from confrontation.engine.core.ruleset import RulesBuilder, rules_of
+from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import GameState, Pending, Phase, player_name
 from confrontation.engine.table.field import base_of
+from confrontation.scenarios.c3 import variant
 from confrontation.scenarios.conditions import BONUS, CONDITION, ConditionKind
 from confrontation.scenarios.control import counts, fighter_value, geometry, scenario_of
 from confrontation.scenarios.summoned import counts_for_victory
 
-VARIANT = "variant"
-"""The extension table of the rules' variants (name → the variant's value)."""
 COMMANDER = "commander"
-"""The variant of the Commander rule: ``c3`` for the C3 Chief, anything else XX-B-1."""
+"""The variant switch of the Commander rule (``scenarios.c3``): "c3" for the C3 Chief."""
 C3 = "c3"
 
 
 def is_chief(state: GameState) -> bool:
     """The game's rules designate the C3 Chief rather than the Commander of XX-B-1."""
-    return bool(rules_of(state).extension(VARIANT, COMMANDER) == C3)
+    return variant(state, COMMANDER) == C3
 
 
 def title(state: GameState) -> str:
@@ -261,6 +261,25 @@ def _in_area(state: GameState, item: object, player: int, params: BaseModel) -> 
     raise EngineError(f"the scenario has no area {params.area!r} (XX-A-4 condition)")
 
 
+def _enemy_commanders(state: GameState, item: object, player: int, params: BaseModel) -> list[str]:
+    """The computer players' prey: the enemy Commanders still alive."""
+    out = []
+    for enemy in state.enemies(player):
+        commander = commander_of(state, enemy)
+        if commander is not None and state.fighter(commander).alive:
+            out.append(commander)
+    return out
+
+
+def _area_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
+    """The computer players' aim: the area (his fighters walk there with him)."""
+    assert isinstance(params, AreaParams)
+    scenario = scenario_of(state)
+    if scenario is None or state.battleground is None:
+        return []
+    return [geometry(state, a) for a in scenario.areas if a.name == params.area]
+
+
 COMMANDER_ALIVE = ConditionKind(
     "commander-alive",
     "XX-B-1",
@@ -273,6 +292,7 @@ KILL_COMMANDER = ConditionKind(
     "XX-B-1",
     _killed,
     summary="an enemy Commander (C3: Chief) is dead",
+    prey=_enemy_commanders,
     commander=True,
 )
 COMMANDER_IN_AREA = ConditionKind(
@@ -281,6 +301,7 @@ COMMANDER_IN_AREA = ConditionKind(
     _in_area,
     AreaParams,
     "his Commander (C3: Chief) stands wholly in the area named `area` (level 0, not routed)",
+    aim=_area_aim,
     commander=True,
 )
 KINDS = (COMMANDER_ALIVE, KILL_COMMANDER, COMMANDER_IN_AREA)
@@ -328,7 +349,6 @@ def contribute(rules: RulesBuilder) -> None:
     for kind in KINDS:
         rules.extension(CONDITION, kind.name, kind)
         rules.extension(BONUS, kind.name, kind)
-    rules.extension(VARIANT, COMMANDER, "confede")
     rules.handler(Handler(QuestionKind.CHOOSE_COMMANDER, _legal, _apply, _describe))
     for phase in (Phase.DEPLOYMENT, Phase.STRATEGIC):
         rules.phase(phase, _with_choice(rules.drivers[phase]))
