@@ -51,15 +51,18 @@ def svg(
     paths: Iterable[Path] = (),
     scale: float = 8.0,
     grid: float = 10.0,
+    commanders: Iterable[str] = (),
     scenario: Mapping[str, str] | None = None,
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
-    ``sides`` maps a fighter id to its player (0, 1...) for colours. ``scenario`` maps the
-    name of each element of scenario scenery (XX-A-2) to a note shown with it ("objective,
-    5 SP"); those are drawn with a thick gold outline and a star. The y axis points up the
-    table as in the geometry (the SVG is flipped).
+    ``sides`` maps a fighter id to its player (0, 1...) for colours; the fighters named in
+    ``commanders`` (XX-B-1) get a gold outline and a star before their label. ``scenario``
+    maps the name of each element of scenario scenery (XX-A-2) to a note shown with it
+    ("objective, 5 SP"); those are drawn with a thick gold outline and a star. The y axis
+    points up the table as in the geometry (the SVG is flipped).
     """
+    crowned = set(commanders)
     w, h = table.width * scale, table.height * scale
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
@@ -127,12 +130,13 @@ def svg(
     for fid, b in (fighters or {}).items():
         colour = SIDE_COLOURS[(sides or {}).get(fid, 0) % len(SIDE_COLOURS)]
         opacity = "0.45" if b.level == 1 else "0.9"
+        outline = 'stroke="#d4a017" stroke-width="3"' if fid in crowned else 'stroke="#111"'
         out.append(
             _poly(
                 b.polygon,
                 scale,
                 table.height,
-                f'fill="{colour}" fill-opacity="{opacity}" stroke="#111"',
+                f'fill="{colour}" fill-opacity="{opacity}" {outline}',
             )
         )
         sx, sy = b.sight
@@ -147,7 +151,7 @@ def svg(
         out.append(
             f'<text x="{b.x * scale:.1f}" y="{label_y:.1f}"'
             f' font-size="{1.1 * scale:.0f}" text-anchor="middle" fill="#111">'
-            f"{escape(fid)}</text>"
+            f"{'★ ' if fid in crowned else ''}{escape(fid)}</text>"
         )
     out.append("</svg>")
     return "\n".join(out)

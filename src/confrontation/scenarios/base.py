@@ -140,6 +140,7 @@ class ScenarioFile(BaseModel):
     areas: list[AreaSpec] = Field(default_factory=list)
     conditions: list[ConditionSpec] = Field(default_factory=list)  # XX-A-4
     bonus: list[BonusSpec] = Field(default_factory=list)  # XX-A-5
+    commander: bool = False  # XX-B-1: each army designates its Commander
     variations: list[VariationSpec] = Field(default_factory=list)
 
 
@@ -184,6 +185,12 @@ class BasicScenario(ScenarioRecord):
     bonuses: tuple[Bonus, ...] = field(default=(), metadata={"omit_default": True})
     met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
     """The (player, condition id) of the ``round`` conditions met so far (XX-A-4)."""
+    commanders: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """XX-B-1: each player's Commander ("": none, or not chosen yet); empty: no Commanders."""
+    choosing: tuple[tuple[str, ...], ...] = field(default=(), metadata={"omit_default": True})
+    """XX-B-1: per player, the tied Champions he still has to choose his Commander from."""
+    bonuses_met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
+    """XX-A-5: the (player, bonus id) of the bonuses fulfilled when the game ended."""
 
 
 @dataclass(frozen=True)
@@ -209,6 +216,7 @@ class Scenario:
     scenery_placement: str = "random"
     conditions: tuple[Condition, ...] = ()
     bonuses: tuple[Bonus, ...] = ()
+    commander: bool = False
 
     def check_players(self, players: int) -> None:
         """Can ``players`` players play it? Areas and scenario scenery placed by coordinates
@@ -244,6 +252,7 @@ class Scenario:
             critical_penalty=self.critical_penalty,
             conditions=tuple(c for c in self.conditions if _in_game(c.players, players)),
             bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
+            commanders=("",) * players if self.commander else (),  # XX-B-1: set by install
         )
 
 
@@ -472,7 +481,17 @@ def load_scenario(
         scenery_placement=placement,
         conditions=tuple(c for c in conditions if isinstance(c, Condition)),
         bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
+        commander=spec.commander or any(_reads_commander(i) for i in (*conditions, *bonuses)),
     )
+
+
+def _reads_commander(item: Condition | Bonus) -> bool:
+    """XX-B-1: the item's kind reads the Commanders."""
+    from confrontation.engine.core.ruleset import default_rules
+
+    table = CONDITION if isinstance(item, Condition) else BONUS
+    kind = default_rules().extension(table, item.kind)
+    return isinstance(kind, ConditionKind) and kind.commander
 
 
 def _condition(

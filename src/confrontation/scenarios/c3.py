@@ -16,7 +16,10 @@ from confrontation.engine.core.state import GameState
 VARIANT = "variant"
 """The extension table of the variant switches."""
 
-C3_SWITCHES: dict[str, str] = {}
+C3_SWITCHES: dict[str, str] = {
+    "commander": 'C3-CHIEF: "the most expensive Character (in total AP value, including '
+    'artefacts...)" is the Chief (scenarios.commander)',
+}
 """The switches the ``c3`` rules turn on, by name, with the C3 rule each follows (the
 mechanics add theirs: ``commander`` — the Chief, "the most expensive Character in total AP";
 ``contact`` — "more than half of one base edge"; ``neutral-timing`` — "at the start of the

@@ -79,7 +79,10 @@ def scenario_of(state: GameState) -> BasicScenario | None:
 
 
 def fighter_value(state: GameState, fighter: Fighter) -> int:
-    """The strategic value of ``fighter`` with his equipment (I-D-2), before wounds."""
+    """The strategic value of ``fighter`` with his equipment (I-D-2), before wounds; a
+    summoned fighter's is "le coût en PA indiqué sur sa carte de référence" (XX-B-3)."""
+    if fighter.summoned:
+        return state.profile(fighter.profile).ap
     scenario = scenario_of(state)
     if scenario is not None:
         for card, value in scenario.values:

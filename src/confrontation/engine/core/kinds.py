@@ -129,3 +129,7 @@ class QuestionKind(StrEnum):
     """XX-E: the die that picks a neutral fighter's target among equals (chance)."""
     NEUTRAL_ASSAULT_DIE = "neutral_assault_die"
     """XX-E: the die that picks a neutral fighter's assault among equals (chance)."""
+
+    # --- scenarios (XX-B) ---
+    CHOOSE_COMMANDER = "choose_commander"
+    """XX-B-1, C3 "Chief": a player names his Commander among his tied Champions."""

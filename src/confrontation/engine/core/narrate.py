@@ -10,6 +10,7 @@ by its kind, so plug-ins' events still show.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.outcome import leaders
@@ -31,6 +32,8 @@ class Narrator:
     def __init__(self) -> None:
         self.state: GameState | None = None
         self.round = 0
+        self.notes: dict[str, Any] = {}
+        """What plug-ins' tellers remember of earlier events (e.g. a Commander chosen)."""
 
     def fighter(self, fighter_id: str | None) -> str:
         """A fighter's name and id."""

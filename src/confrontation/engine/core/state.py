@@ -163,6 +163,9 @@ class Fighter:
     attacked: bool = False
     cover: bool = False
     must_cover: bool = False
+    summoned: bool = field(default=False, metadata={"omit_default": True})
+    """Brought onto the table by a game effect (XX-B-3): worth his card's AP, and counts for
+    victory conditions only if of his army's people (``scenarios.summoned``)."""
 
     @property
     def in_play(self) -> bool:

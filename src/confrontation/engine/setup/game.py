@@ -90,6 +90,7 @@ def new_game(
                 cards=tuple((summarise(card.profile), card.count) for card in army.cards),
                 alliance_way=way,
                 allies=tuple(c.profile.id for c in army.cards if army.is_ally(c.profile)),
+                summoned=tuple(c.profile.id for c in army.cards if c.profile.summoned),
             )
         )
     return game_from_specs(specs, rounds=rounds, seed=seed, rules=rules)
@@ -106,6 +107,7 @@ class SideSpec:
     """A side given directly by its cards: ``cards`` pairs a profile with a fighter count.
 
     For tests, tutorials and scenario authors who need a small game without army files.
+    A profile whose id is in ``summoned`` makes its fighters summoned ones (XX-B-3).
     """
 
     name: str
@@ -113,6 +115,7 @@ class SideSpec:
     cards: tuple[tuple[ProfileSummary, int], ...]
     alliance_way: str = ""
     allies: tuple[str, ...] = ()
+    summoned: tuple[str, ...] = ()
 
 
 def game_from_specs(
@@ -141,8 +144,16 @@ def game_from_specs(
             label = profile.name if count == 1 else f"{count} × {profile.name}"
             cards.append(Card(card_id, player, profile.id, ids, label))
             ally = profile.id in spec.allies
+            summoned = profile.id in spec.summoned  # XX-B-3
             fighters.extend(
-                Fighter(id=f, player=player, card=card_id, profile=profile.id, ally=ally)
+                Fighter(
+                    id=f,
+                    player=player,
+                    card=card_id,
+                    profile=profile.id,
+                    ally=ally,
+                    summoned=summoned,
+                )
                 for f in ids
             )
     return GameState(
