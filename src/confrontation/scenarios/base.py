@@ -360,7 +360,7 @@ def _check_areas(
         ]
         where_table = table if players == 2 else f"{board.width:g}x{board.height:g}"
         for n, (i, shape) in enumerate(shapes):
-            where = [*loc, i + 1]
+            where = [*loc, i]
             if not board.area.buffer(1e-6).covers(shape):
                 raise LoadError(
                     path,
@@ -381,9 +381,11 @@ def _check_areas(
 
 
 def _key(loc: list[str | int]) -> str:
+    """``loc`` (0-based indices, as ``find_line`` reads them) as a reader names the key:
+    ``areas[1].name`` for the first ``[[areas]]``."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out
 
 
@@ -396,7 +398,7 @@ def load_scenario(
     ids = [v.id for v in spec.variations]
     for n, vid in enumerate(ids):
         if vid in ids[:n]:
-            where: list[str | int] = ["variations", n + 1, "id"]
+            where: list[str | int] = ["variations", n, "id"]
             raise LoadError(
                 path,
                 f"variation {vid!r} appears twice",
@@ -422,7 +424,7 @@ def load_scenario(
         target = chosen.target or target
         summary = chosen.summary or summary
         if chosen.areas is not None:
-            areas_spec, area_loc = chosen.areas, ["variations", n + 1, "areas"]
+            areas_spec, area_loc = chosen.areas, ["variations", n, "areas"]
     if table not in FORMATS:
         key: list[str | int] = ["table"]
         raise LoadError(
@@ -444,7 +446,7 @@ def load_scenario(
     names = [a.name for a in areas]
     for n, name in enumerate(names):
         if name in names[:n]:
-            where = [*area_loc, n + 1, "name"]
+            where = [*area_loc, n, "name"]
             raise LoadError(
                 path, f"area {name!r} appears twice", line=find_line(text, where), key=_key(where)
             )
@@ -454,11 +456,11 @@ def load_scenario(
     if spec.goal == "conditions" and not spec.conditions:
         raise LoadError(path, "a 'conditions' scenario needs at least one [[conditions]] (XX-A-4)")
     conditions = tuple(
-        _condition(path, text, CONDITION, c, ["conditions", n + 1])
+        _condition(path, text, CONDITION, c, ["conditions", n])
         for n, c in enumerate(spec.conditions)
     )
     bonuses = tuple(
-        _condition(path, text, BONUS, b, ["bonus", n + 1]) for n, b in enumerate(spec.bonus)
+        _condition(path, text, BONUS, b, ["bonus", n]) for n, b in enumerate(spec.bonus)
     )
     base_id = scenario_id or path.stem
     return Scenario(
