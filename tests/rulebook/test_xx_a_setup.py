@@ -352,7 +352,7 @@ def test_soldiers_but_not_scouts_may_deploy_near_the_scenario_scenery() -> None:
 @pytest.mark.rule("XX-A-2")
 def test_greedy_and_random_place_the_scenery_legally_and_greedy_covers_the_middle() -> None:
     state, _ = start(_players_game(count=6, seed=9))
-    agents = [GreedyAgent(1), RandomAgent(2)]
+    agents: list[GreedyAgent | RandomAgent] = [GreedyAgent(1), RandomAgent(2)]
     dice = game_roller(state)
     greedy_places = []
     while state.battleground is not None and state.battleground.scenery is None:
