@@ -35,6 +35,7 @@ from confrontation.geometry import render
 from confrontation.geometry.table import Zone
 from confrontation.scenarios import area_geometry
 from confrontation.scenarios.control import scenario_of, table
+from confrontation.scenarios.occupation import marks
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
     DEFAULT_ARMIES,
@@ -200,7 +201,7 @@ def battlefield_svg(state: GameState) -> str:
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
-    return render.svg(drawn, fighters, scenery, sides=sides)
+    return render.svg(drawn, fighters, scenery, sides=sides, marks=marks(state))
 
 
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
@@ -215,7 +216,8 @@ def play_command(
         str | None,
         typer.Option(
             "--scenario",
-            help="A bundled scenario (bloodbath, conquest, execution), or a scenario file; "
+            help="A bundled scenario (bloodbath, conquest, execution, fire, the-hill...), "
+            "or a scenario file; "
             "':variation' picks a variation (conquest:campsites, execution:random-card).",
             show_default=DEFAULT_SCENARIO,
         ),

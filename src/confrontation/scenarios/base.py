@@ -37,6 +37,14 @@ from confrontation.scenarios.conditions import (
     ConditionSpec,
     validate_params,
 )
+from confrontation.scenarios.objectives import (
+    Objective,
+    Objectives,
+    ObjectiveSpec,
+    check_references,
+    load_objectives,
+    objectives_record,
+)
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
@@ -135,6 +143,7 @@ class ScenarioFile(BaseModel):
     areas: list[AreaSpec] = Field(default_factory=list)
     conditions: list[ConditionSpec] = Field(default_factory=list)  # XX-A-4
     bonus: list[BonusSpec] = Field(default_factory=list)  # XX-A-5
+    objectives: list[ObjectiveSpec] = Field(default_factory=list)  # XX-C-2, XX-B-2
     variations: list[VariationSpec] = Field(default_factory=list)
 
 
@@ -179,6 +188,8 @@ class BasicScenario(ScenarioRecord):
     bonuses: tuple[Bonus, ...] = field(default=(), metadata={"omit_default": True})
     met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
     """The (player, condition id) of the ``round`` conditions met so far (XX-A-4)."""
+    objectives: Objectives = field(default=Objectives(), metadata={"omit_default": True})
+    """XX-C, XX-B-2: the objectives, their counters (``scenarios.objectives``)."""
 
 
 @dataclass(frozen=True)
@@ -202,11 +213,13 @@ class Scenario:
     path: Path | None = None
     conditions: tuple[Condition, ...] = ()
     bonuses: tuple[Bonus, ...] = ()
+    objectives: tuple[Objective, ...] = ()
 
     def check_players(self, players: int) -> None:
         """Can ``players`` players play it? Areas placed by coordinates on the two-player
         table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
         placed = [a.name for a in self.areas if a.shape in PLACED]
+        placed += [o.name for o in self.objectives]
         if players > 2 and placed:
             raise ValueError(
                 f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
@@ -235,6 +248,7 @@ class Scenario:
             critical_penalty=self.critical_penalty,
             conditions=tuple(c for c in self.conditions if _in_game(c.players, players)),
             bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
+            objectives=objectives_record(self.objectives),
         )
 
 
@@ -438,6 +452,8 @@ def load_scenario(
     bonuses = tuple(
         _condition(path, text, BONUS, b, ["bonus", n + 1]) for n, b in enumerate(spec.bonus)
     )
+    objectives = load_objectives(path, text, spec.objectives, FORMATS[table])  # XX-C-2
+    check_references(path, text, objectives, spec.conditions, spec.bonus)
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -457,6 +473,7 @@ def load_scenario(
         path=path,
         conditions=tuple(c for c in conditions if isinstance(c, Condition)),
         bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
+        objectives=objectives,
     )
 
 

@@ -163,6 +163,11 @@ class Fighter:
     attacked: bool = False
     cover: bool = False
     must_cover: bool = False
+    summoned: bool = field(default=False, metadata={"omit_default": True})
+    """XX-B-3: brought into play by a game effect (a spell, a miracle...), not recruited."""
+    placed: int = field(default=0, metadata={"omit_default": True})
+    """The round in which a game effect put him on the battlefield (summoned, resurrected,
+    'Reinforcement': XX-C-1); 0 for a fighter deployed before the battle."""
 
     @property
     def in_play(self) -> bool:
