@@ -27,7 +27,7 @@ from confrontation.scenarios import resolve
 from confrontation.scenarios.base import BasicScenario, load_scenario
 from confrontation.scenarios.basic import install
 from confrontation.scenarios.counters import CounterChoice, CountersCounted, CountersMoved
-from confrontation.scenarios.victory import ConditionMet
+from confrontation.scenarios.victory import ConditionMet, aims
 from confrontation.sim.game import GameConfig, play_game
 from engine_support import KindAgent, Script, fighter, only, play_out, skirmish
 
@@ -331,3 +331,21 @@ CHANGES: list[int] = []
 def test_random_games_do_move_counters() -> None:
     """The property above saw counters change (it ran first, pytest keeps the file order)."""
     assert CHANGES and sum(CHANGES) > 0
+
+
+def test_the_computer_players_are_sent_where_counters_are_to_move(tmp_path: Path) -> None:
+    """The kind's aim (agents): the enemy's granary to set it ablaze; his own for the owner
+    only while it has counters to put out."""
+    text = GRANARY + (
+        '\n[[conditions]]\nid = "save"\nkind = "counters"\nobjective = "the granary"\n'
+        "at_most = 0\nplayers = [2]\n"
+    )
+    state = _game(tmp_path, [[(NORMAL, 1)], [(NORMAL, 1)]], {"p1-c1-1": (10, 10, 0)} | FAR, text)
+    (burn,) = aims(state, 0)
+    assert burn.bounds == (50.0, 20.0, 70.0, 40.0)
+    assert len(aims(state, 1)) == 1  # 1 counter to remove
+    record = state.scenario
+    assert isinstance(record, BasicScenario)
+    cold = dataclasses.replace(record.objectives, counters=(("the granary", 0),))
+    state = dataclasses.replace(state, scenario=dataclasses.replace(record, objectives=cold))
+    assert aims(state, 1) == []

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shapely.geometry import Point
 
 from confrontation.armylists.load import LoadError
 from confrontation.engine.core.events import Event, GameEnded
 from confrontation.engine.core.narrate import narrate
-from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.ruleset import rules_of, ruleset, with_rules
 from confrontation.engine.core.state import (
     GameState,
     MaintenanceProgress,
@@ -31,9 +32,10 @@ from confrontation.engine.step import legal
 from confrontation.scenarios import resolve
 from confrontation.scenarios.base import load_scenario
 from confrontation.scenarios.basic import install
-from confrontation.scenarios.control import VARIANT, tally
+from confrontation.scenarios.c3 import VARIANT
+from confrontation.scenarios.control import tally
 from confrontation.scenarios.occupation import CountFor, CountsFor, ObjectiveHeld
-from confrontation.scenarios.victory import ConditionMet
+from confrontation.scenarios.victory import ConditionMet, aims
 from confrontation.sim.game import GameConfig, play_game
 from engine_support import Script, fighter, only, profile, skirmish
 
@@ -266,6 +268,7 @@ def test_contact_takes_half_a_side_or_more_than_half_in_c3(
     in contact with the objective"."""
     assert (_touching(tmp_path, y, False).powers[0] == 1) is chapter_20
     assert (_touching(tmp_path, y, True).powers[0] == 1) is c3
+    assert ruleset("c3").extension(VARIANT, "contact") == "c3"  # --rules c3
 
 
 @pytest.mark.rule("XX-C-2")
@@ -500,6 +503,17 @@ def test_garbled_objectives_never_raise_anything_else(tmp_path_factory, garbage:
         load_scenario(path)
     except LoadError as error:
         assert "\n" not in str(error)
+
+
+def test_the_computer_players_are_sent_to_the_hill_and_round_the_targets(tmp_path: Path) -> None:
+    """The kinds' aims (agents): the hill's zone for occupy and control, the perimeter round
+    the enemy's most valuable fighter for capture."""
+    text = HILL + CAPTURE.split('goal = "conditions"')[1]
+    sides = [[(WOLFEN, 1)], [(ABYSS, 1)]]
+    state = _game(tmp_path, text, sides, _at(1, [(20.0, 30.0)]) | _at(2, [(100.0, 30.0)]))
+    hill, again, perimeter = aims(state, 0)
+    assert hill.equals(again) and hill.bounds == pytest.approx((48.0, 18.0, 72.0, 42.0))
+    assert perimeter.contains(Point(100.0, 30.0)) and perimeter.bounds[0] == pytest.approx(93.75)
 
 
 def test_objectives_are_for_two_player_tables() -> None:

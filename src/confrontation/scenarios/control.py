@@ -34,13 +34,13 @@ from functools import lru_cache
 from shapely.geometry import Point, box
 from shapely.geometry.base import BaseGeometry
 
-from confrontation.engine.core.ruleset import rules_of
 from confrontation.engine.core.state import NEUTRAL, Fighter, GameState
 from confrontation.engine.table.field import base_of, table_of
 from confrontation.geometry.contact import CONTACT_TOLERANCE_CM, side_on_shape
 from confrontation.geometry.measure import geometry_distance
 from confrontation.geometry.table import Table
 from confrontation.scenarios.base import Area, BasicScenario, area_geometry
+from confrontation.scenarios.c3 import C3_SWITCHES, variant
 from confrontation.scenarios.conditions import Bonus, Condition
 from confrontation.scenarios.objectives import CAPTURE, CaptureParams, Objective
 
@@ -187,10 +187,10 @@ def _sum(state: GameState, name: str, fighters: Iterable[Fighter]) -> Control:
 
 # --- the zones of XX-C: areas, objectives, capture perimeters ----------------------------------
 
-VARIANT = "variant"
-"""The extension table of the rules' variants: ``("variant", "contact")`` "c3" counts a
-square base in contact with an objective with more than half of one side on it
-(C3-CONTROL-OF-OBJECTIVES), otherwise at least half (XX-C-2)."""
+C3_SWITCHES["contact"] = (
+    "C3-CONTROL-OF-OBJECTIVES: a square base counts in contact with an objective with more "
+    "than half of one base edge on it (XX-C-2: at least half)"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,8 +319,9 @@ def zoned(state: GameState) -> bool:
 
 
 def contact_c3(state: GameState) -> bool:
-    """The rules count a square base in contact with more than half of one side (C3)."""
-    return bool(rules_of(state).extension(VARIANT, "contact") == "c3")
+    """The rules count a square base in contact with more than half of one side (the C3
+    switch ``contact``, ``scenarios.c3``)."""
+    return variant(state, "contact") == "c3"
 
 
 def in_contact_with(state: GameState, fighter: Fighter, shape: BaseGeometry, round_: bool) -> bool:

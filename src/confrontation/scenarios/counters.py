@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.kinds import QuestionKind
@@ -273,6 +274,22 @@ def _check(state: GameState, item: object, player: int, params: BaseModel) -> bo
     return all(mine < n for n in others)
 
 
+def _aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
+    """Where to stand (agents): the objectives of the condition on which the player's fighters
+    add counters, or remove some that are there."""
+    assert isinstance(params, CountersParams)
+    scenario = scenario_of(state)
+    if scenario is None or state.battleground is None:
+        return []
+    out = []
+    for name in selection(scenario, params, player):
+        objective = scenario.objectives.objective(name)
+        removing = objective.may(REMOVE, player) and scenario.objectives.count(name) > 0
+        if objective.may(ADD, player) or removing:
+            out.append(objective_shape(state, objective))
+    return out
+
+
 KIND = ConditionKind(
     COUNTERS,
     "XX-B-2",
@@ -280,6 +297,7 @@ KIND = ConditionKind(
     CountersParams,
     "the counters on `objective` (or on the objectives `of` the player: own, enemy, all): "
     "`at_least` N, `at_most` N, the `most` or the `fewest` of all players",
+    aim=_aim,
 )
 
 

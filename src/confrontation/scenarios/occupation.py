@@ -26,10 +26,12 @@ The condition kinds ``occupy``, ``control-objective`` (parameter ``objective``) 
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.kinds import QuestionKind
@@ -40,10 +42,11 @@ from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import GameState, Pending, player_name
 from confrontation.geometry.render import Mark
 from confrontation.scenarios.base import BasicScenario
-from confrontation.scenarios.conditions import BONUS, CONDITION, ConditionKind
+from confrontation.scenarios.conditions import BONUS, CONDITION, Bonus, Condition, ConditionKind
 from confrontation.scenarios.control import (
     Control,
     capture_targets,
+    capture_zone,
     controller,
     objective_shape,
     objective_zone,
@@ -134,6 +137,30 @@ def _capture(state: GameState, item: object, player: int, params: BaseModel) -> 
     return captures(state, params, player)
 
 
+def _objective_aim(
+    state: GameState, item: object, player: int, params: BaseModel
+) -> list[BaseGeometry]:
+    """Where to stand (agents): the objective's zone, or the objective itself in contact mode."""
+    assert isinstance(params, ObjectiveParams)
+    if state.battleground is None:
+        return []
+    return [objective_zone(state, _objective(state, params.objective)).shape]
+
+
+def _capture_aim(
+    state: GameState, item: object, player: int, params: BaseModel
+) -> list[BaseGeometry]:
+    """Where to stand (agents): round the capture targets still in play."""
+    assert isinstance(params, CaptureParams)
+    if state.battleground is None:
+        return []
+    return [
+        capture_zone(state, target, params.perimeter).shape
+        for target in capture_targets(state, player, params)
+        if state.fighter(target).in_play
+    ]
+
+
 KINDS = (
     ConditionKind(
         OCCUPY,
@@ -141,6 +168,7 @@ KINDS = (
         _occupy,
         ObjectiveParams,
         "occupies the objective `objective` (its effectif and value reached)",
+        aim=_objective_aim,
     ),
     ConditionKind(
         CONTROL_OBJECTIVE,
@@ -149,6 +177,7 @@ KINDS = (
         ObjectiveParams,
         "controls the objective `objective` (occupies it, effectif and value both higher "
         "than every other player's)",
+        aim=_objective_aim,
     ),
     ConditionKind(
         CAPTURE,
@@ -157,6 +186,7 @@ KINDS = (
         CaptureParams,
         "controls the `perimeter` (cm) around a capture target: the enemy with the highest "
         "strategic value, or a fighter of `profile`",
+        aim=_capture_aim,
     ),
 )
 
@@ -166,8 +196,8 @@ KINDS = (
 
 @dataclass(frozen=True)
 class ObjectiveHeld(Event):
-    """An objective counted at the end of a round (XX-C-1..3): each player's effectif and
-    valeur there, who occupies it, who controls it."""
+    """An objective some condition asks to occupy or control, counted at the end of a round
+    (XX-C-1..3): each player's effectif and valeur there, who occupies it, who controls it."""
 
     kind = "objective_held"
     objective: str
@@ -247,9 +277,24 @@ def _next(state: GameState) -> Transition:
     return state, _held(state)
 
 
+def _disputed(scenario: BasicScenario) -> set[str]:
+    """The objectives some condition or bonus asks to occupy or control."""
+    items: tuple[Condition | Bonus, ...] = (*scenario.conditions, *scenario.bonuses)
+    return {
+        json.loads(item.params)["objective"]
+        for item in items
+        if item.kind in (OCCUPY, CONTROL_OBJECTIVE)
+    }
+
+
 def _held(state: GameState) -> list[Event]:
+    """Each objective to occupy or control, counted (:class:`ObjectiveHeld`)."""
     events: list[Event] = []
-    for objective in _record(state).objectives.items:
+    scenario = _record(state)
+    disputed = _disputed(scenario)
+    for objective in scenario.objectives.items:
+        if objective.name not in disputed:
+            continue
         held = tally(state, objective_key(objective))
         events.append(
             ObjectiveHeld(
