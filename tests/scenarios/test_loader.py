@@ -25,9 +25,8 @@ vp = 2
 
 
 def test_every_bundled_scenario_and_variation_loads() -> None:
-    assert {"bloodbath", "conquest", "execution", "assassination", "standard", "watchtower"} <= set(
-        bundled_scenarios()
-    )
+    bundled = {"bloodbath", "conquest", "execution", "assassination", "standard", "watchtower"}
+    assert bundled | {"fire", "the-hill"} <= set(bundled_scenarios())
     assert bundled_scenarios() == sorted(bundled_scenarios())
     for name in bundled_scenarios():
         scenario = resolve(name)

@@ -35,6 +35,7 @@ from confrontation.geometry import render
 from confrontation.geometry.table import Zone
 from confrontation.scenarios import area_geometry, commander
 from confrontation.scenarios.control import scenario_of, table
+from confrontation.scenarios.occupation import marks
 from confrontation.scenarios.results import signed
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
@@ -253,7 +254,15 @@ def battlefield_svg(state: GameState) -> str:
     scenery = [scenery_of(p) for p in ground.scenery or ()]
     notes = {p.name: scenery_note(p) for p in ground.scenery or () if p.scenario}
     chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
-    return render.svg(drawn, fighters, scenery, sides=sides, commanders=chiefs, scenario=notes)
+    return render.svg(
+        drawn,
+        fighters,
+        scenery,
+        sides=sides,
+        commanders=chiefs,
+        scenario=notes,
+        marks=marks(state),
+    )
 
 
 def scenery_note(piece: SceneryPiece) -> str:
@@ -277,7 +286,8 @@ def play_command(
         str | None,
         typer.Option(
             "--scenario",
-            help="A bundled scenario (bloodbath, conquest, execution), or a scenario file; "
+            help="A bundled scenario (bloodbath, conquest, execution, fire, the-hill...), "
+            "or a scenario file; "
             "':variation' picks a variation (conquest:campsites, execution:random-card).",
             show_default=DEFAULT_SCENARIO,
         ),

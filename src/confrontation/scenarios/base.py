@@ -37,6 +37,14 @@ from confrontation.scenarios.conditions import (
     ConditionSpec,
     validate_params,
 )
+from confrontation.scenarios.objectives import (
+    Objective,
+    Objectives,
+    ObjectiveSpec,
+    check_references,
+    load_objectives,
+    objectives_record,
+)
 from confrontation.scenarios.situation import Placement, ScenerySpec, check_scenery
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
@@ -141,6 +149,7 @@ class ScenarioFile(BaseModel):
     conditions: list[ConditionSpec] = Field(default_factory=list)  # XX-A-4
     bonus: list[BonusSpec] = Field(default_factory=list)  # XX-A-5
     commander: bool = False  # XX-B-1: each army designates its Commander
+    objectives: list[ObjectiveSpec] = Field(default_factory=list)  # XX-C-2, XX-B-2
     variations: list[VariationSpec] = Field(default_factory=list)
 
 
@@ -191,6 +200,8 @@ class BasicScenario(ScenarioRecord):
     """XX-B-1: per player, the tied Champions he still has to choose his Commander from."""
     bonuses_met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
     """XX-A-5: the (player, bonus id) of the bonuses fulfilled when the game ended."""
+    objectives: Objectives = field(default=Objectives(), metadata={"omit_default": True})
+    """XX-C, XX-B-2: the objectives, their counters (``scenarios.objectives``)."""
 
 
 @dataclass(frozen=True)
@@ -217,13 +228,16 @@ class Scenario:
     conditions: tuple[Condition, ...] = ()
     bonuses: tuple[Bonus, ...] = ()
     commander: bool = False
+    objectives: tuple[Objective, ...] = ()
 
     def check_players(self, players: int) -> None:
-        """Can ``players`` players play it? Areas and scenario scenery placed by coordinates
-        on the two-player table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
+        """Can ``players`` players play it? Areas, scenario scenery and objectives placed by
+        coordinates on the two-player table have no place on a layout (XX-F-1): a one-line
+        ``ValueError``."""
         placed = [a.name for a in self.areas if a.shape in PLACED] + [
             p.name for p in self.scenario_scenery
         ]
+        placed += [o.name for o in self.objectives]
         if players > 2 and placed:
             raise ValueError(
                 f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
@@ -253,6 +267,7 @@ class Scenario:
             conditions=tuple(c for c in self.conditions if _in_game(c.players, players)),
             bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
             commanders=("",) * players if self.commander else (),  # XX-B-1: set by install
+            objectives=objectives_record(self.objectives),
         )
 
 
@@ -462,6 +477,8 @@ def load_scenario(
     bonuses = tuple(
         _condition(path, text, BONUS, b, ["bonus", n]) for n, b in enumerate(spec.bonus)
     )
+    objectives = load_objectives(path, text, spec.objectives, FORMATS[table])  # XX-C-2
+    check_references(path, text, objectives, spec.conditions, spec.bonus)
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -484,6 +501,7 @@ def load_scenario(
         conditions=tuple(c for c in conditions if isinstance(c, Condition)),
         bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
         commander=spec.commander or any(_reads_commander(i) for i in (*conditions, *bonuses)),
+        objectives=objectives,
     )
 
 

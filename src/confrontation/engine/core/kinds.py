@@ -32,6 +32,10 @@ class QuestionKind(StrEnum):
     """III-B: where a fighter is placed."""
     SCENARIO_DRAW = "scenario_draw"
     """III-A-2 (Execution): the die that draws one of the enemy's cards (chance)."""
+    COUNT_FOR = "count_for"
+    """XX-C-3: the objective a fighter standing on several counts for (his player chooses)."""
+    COUNTERS = "counters"
+    """XX-B-2: whether and where a fighter in contact with objectives adds or removes counters."""
 
     # --- strategic phase (IV-A) ---
     PLACE_CARD = "place_card"

@@ -59,6 +59,8 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.actions.shooting",
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
+    "confrontation.scenarios.occupation",
+    "confrontation.scenarios.counters",
     "confrontation.scenarios.victory",
     "confrontation.scenarios.commander",
     "confrontation.scenarios.results",

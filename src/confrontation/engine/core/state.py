@@ -166,6 +166,9 @@ class Fighter:
     summoned: bool = field(default=False, metadata={"omit_default": True})
     """Brought onto the table by a game effect (XX-B-3): worth his card's AP, and counts for
     victory conditions only if of his army's people (``scenarios.summoned``)."""
+    placed: int = field(default=0, metadata={"omit_default": True})
+    """The round in which a game effect put him on the battlefield (summoned, resurrected,
+    'Reinforcement': XX-C-1); 0 for a fighter deployed before the battle."""
 
     @property
     def in_play(self) -> bool:
