@@ -12,14 +12,14 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState
+from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.shooting import range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
 from confrontation.scenarios.control import fighter_value, scenario_of
-from confrontation.scenarios.victory import prey
+from confrontation.scenarios.victory import fulfils, prey
 
 C = Characteristic
 
@@ -59,6 +59,19 @@ def _prey(state: GameState) -> set[str]:
     return found
 
 
+def is_prey(state: GameState, fighter: Fighter) -> bool:
+    """``fighter``'s death fulfils a victory condition of an enemy's (his Commander, XX-B-1)."""
+    scenario = scenario_of(state)
+    if scenario is None or not scenario.conditions:
+        return False
+    key = f"prey-of:{fighter.player}"
+    hunted: set[str] | None = state.scratch.get(key)
+    if hunted is None:
+        hunted = {f for p in state.enemies(fighter.player) for f in prey(state, p)}
+        state.scratch[key] = hunted
+    return fighter.id in hunted
+
+
 def lost_share(wounds: int) -> float:
     """Share of worth lost at ``wounds`` wound levels."""
     return LOST[min(max(wounds, 0), KILLED_LEVELS)]
@@ -75,14 +88,35 @@ def standing(state: GameState, player: int) -> float:
 
 def material(state: GameState, player: int) -> float:
     """``player``'s standing minus the other players' together, plus his lead in scenario
-    points over the best of them weighted as worth (a victory point is counted as 10 AP).
+    points over the best of them weighted as worth (a victory point is counted as 10 AP;
+    with victory conditions, the points he would score now: :func:`provisional`).
 
     With two players: his standing minus his opponent's, plus the score difference. With
     more (XX-F), every enemy's loss is a gain as large — whoever inflicts it — while only the
     leader's score stands between him and the victory (docs/ai.md)."""
     enemies = state.enemies(player)
-    score = state.scores[player] - max(state.scores[e] for e in enemies)
+    scores = provisional(state)
+    score = scores[player] - max(scores[e] for e in enemies)
     return standing(state, player) - sum(standing(state, e) for e in enemies) + 10.0 * score
+
+
+def provisional(state: GameState) -> tuple[int, ...]:
+    """The players' scores: while a game with victory conditions (XX-A-4) goes on, the VP of
+    the conditions they would fulfil if it ended now (a ``round`` condition met stays met;
+    one fulfilled now counts as well), cached per state; else ``state.scores``."""
+    scenario = scenario_of(state)
+    if scenario is None or not scenario.conditions or state.phase is Phase.OVER:
+        return state.scores
+    cached: tuple[int, ...] | None = state.scratch.get("provisional")
+    if cached is None:
+        met = set(scenario.met)
+        vp = [0] * len(state.players)
+        for condition in scenario.conditions:
+            for p in state.players:
+                if (p, condition.id) in met or fulfils(state, condition, p):
+                    vp[p] += condition.vp
+        cached = state.scratch["provisional"] = tuple(vp)
+    return cached
 
 
 def stake(player: int, gainer: int, loser: int, rivals: float) -> float:

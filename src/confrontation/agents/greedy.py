@@ -20,8 +20,10 @@ from confrontation.agents.assess import (
     charge_reach,
     duel,
     enemies_in_play,
+    friends_in_play,
     gap,
     hit_value,
+    is_prey,
     shot_value,
     stake,
     threat_at,
@@ -95,6 +97,14 @@ SHOT_WORTH_TAKING = 0.3
 
 CHARGE_MARGIN = -0.5
 """A charge is announced when the duel it starts is worth at least this many AP."""
+
+AIM_HOLD = 0.5
+"""XX-A-4: what standing at one of his aims is worth (a share of the fighter's worth): a
+fighter there does not walk or charge out of it for an ordinary gain."""
+
+AIM_TOUCH = 0.6
+"""Share of :data:`AIM_HOLD` for a base only touching the aim (contact-mode objectives; a
+base half inside a zone does not count there, XX-C-2)."""
 
 
 def _raise_to(final: int, needed: int) -> Choice:
@@ -530,6 +540,20 @@ class GreedyAgent:
         assert attack.attack_test is not None
         return _raise_to(attack.defence_test.final, attack.attack_test.final)
 
+    def counters(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """XX-B-2: add or remove counters where the scenario's counter conditions and bonuses
+        favour him and not his enemies (:func:`counters_value`); nothing when neither does."""
+        from confrontation.scenarios.counters import NONE, CounterChoice
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, CounterChoice):
+                return -1e9
+            if c.action == NONE:
+                return 1e-6  # nothing, unless a move pays
+            return counters_value(state, player, c)
+
+        return self.best(legal, score)
+
     def pursue(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
         """VII-C-6: pursue into a fight he wins, else stay."""
 
@@ -577,6 +601,7 @@ _JUDGES: dict[str, Callable[[GreedyAgent, GameState, int, Sequence[Choice]], Cho
         QuestionKind.ATTACK_RAISE,
         QuestionKind.DEFENCE_RAISE,
         QuestionKind.PURSUE,
+        QuestionKind.COUNTERS,
     )
 }
 
@@ -661,6 +686,94 @@ def _late(state: GameState) -> bool:
     return state.round >= state.rounds - 1
 
 
+# --- victory conditions (XX-A-4): where to stand --------------------------------------------------
+
+
+def has_conditions(state: GameState) -> bool:
+    """A chapter-20 scenario with victory conditions on a laid-out table (XX-A-4)."""
+    scenario = scenario_of(state)
+    return scenario is not None and bool(scenario.conditions) and state.battleground is not None
+
+
+def _radius(state: GameState, fighter: Fighter) -> float:
+    base = field_of(state).base(fighter.id) if has_field(state) else None
+    if base is None:
+        return 1.25
+    return max(base.width_mm, base.depth_mm) / 20.0
+
+
+def at_aim(state: GameState, fighter: Fighter, x: float, y: float, shape: BaseGeometry) -> float:
+    """How well ``fighter`` standing at (x, y) stands at the aim ``shape``: 1 with his base
+    wholly inside (XX-C-2 zone), :data:`AIM_TOUCH` touching it (XX-C-2 contact), 0 away."""
+    r = _radius(state, fighter)
+    point = Point(x, y)
+    d = float(shape.distance(point))
+    if d > r + 0.2:
+        return 0.0
+    if d == 0.0 and float(shape.boundary.distance(point)) >= r:
+        return 1.0
+    return AIM_TOUCH
+
+
+def _aim_table(state: GameState, player: int) -> list[tuple[BaseGeometry, int, list[Fighter]]]:
+    """``player``'s distinct aims (XX-A-4), each with how many of his conditions and bonuses
+    want it and his fighters in play standing at it (cached per state)."""
+    key = f"aim-table:{player}"
+    table: list[tuple[BaseGeometry, int, list[Fighter]]] | None = state.scratch.get(key)
+    if table is not None:
+        return table
+    weights: dict[bytes, tuple[BaseGeometry, int]] = {}
+    for shape in aims(state, player):
+        wkb = shape.wkb
+        old = weights.get(wkb)
+        weights[wkb] = (shape, 1 if old is None else old[1] + 1)
+    friends = friends_in_play(state, player)
+    table = [
+        (shape, weight, [f for f in friends if at_aim(state, f, f.x, f.y, shape) > 0.0])
+        for shape, weight in weights.values()
+    ]
+    state.scratch[key] = table
+    return table
+
+
+def my_aims(state: GameState, fighter: Fighter) -> list[BaseGeometry]:
+    """The aims ``fighter`` goes for (XX-A-4): his player's fighters are shared among the
+    aims in proportion to the conditions and bonuses wanting each; an aim already held by
+    its share of friends is left to them (he stays if he is one of them: the cheapest stay
+    first), so surplus fighters go for the other aims or the enemy (cached per state)."""
+    key = f"aims:{fighter.id}"
+    mine: list[BaseGeometry] | None = state.scratch.get(key)
+    if mine is not None:
+        return mine
+    mine = []
+    if has_conditions(state):
+        table = _aim_table(state, fighter.player)
+        total = sum(weight for _, weight, _ in table)
+        friends = len(friends_in_play(state, fighter.player))
+        for shape, weight, there in table:
+            share = max(1, math.ceil(friends * weight / total))
+            ranked = sorted(there, key=lambda f: (worth(state, f), f.id))
+            ids = [f.id for f in ranked]
+            if fighter.id in ids[:share] or (fighter.id not in ids and len(ids) < share):
+                mine.append(shape)
+    state.scratch[key] = mine
+    return mine
+
+
+def aim_hold(state: GameState, fighter: Fighter, x: float, y: float) -> float:
+    """How well ``fighter`` at (x, y) stands at one of his aims (0: at none)."""
+    return max((at_aim(state, fighter, x, y, a) for a in my_aims(state, fighter)), default=0.0)
+
+
+def _fighting(state: GameState, fighter: Fighter) -> bool:
+    """An enemy stands within his charge reach (plus a base): he is needed in the fight."""
+    reach = charge_reach(state, fighter) + 3.0
+    return any(
+        math.dist((fighter.x, fighter.y), (e.x, e.y)) <= reach
+        for e in enemies_in_play(state, fighter.player)
+    )
+
+
 def eagerness(state: GameState, card_id: str) -> float:
     """How much a card's fighters want to act now (higher: earlier in the sequence).
 
@@ -730,6 +843,8 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
     helpers = [f for f in here.contacts(target.id) if here.owners[f] == fighter.player]
     value += 0.1 * worth(state, target) * len(helpers)  # joining friends: he faces many
     value += 0.5 if choice.action == "charge" else 0.0
+    if has_conditions(state):
+        value -= _leaving(state, fighter, target)
     if choice.shoot:
         value += 0.2 if not helpers else -1.0
     if profile.shooter:
@@ -737,6 +852,59 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
         if shot >= value:
             return None
     return value if value >= CHARGE_MARGIN else None
+
+
+def _leaving(state: GameState, fighter: Fighter, target: Fighter) -> float:
+    """XX-A-4: what charging ``target`` costs a fighter standing at one of his aims when the
+    target stands away from it (he would leave it): :data:`AIM_HOLD` of his worth."""
+    held = [a for a in my_aims(state, fighter) if at_aim(state, fighter, fighter.x, fighter.y, a)]
+    if not held:
+        return 0.0
+    if any(float(a.distance(Point(target.x, target.y))) <= 3.0 for a in held):
+        return 0.0
+    return AIM_HOLD * worth(state, fighter) * aim_hold(state, fighter, fighter.x, fighter.y)
+
+
+def counters_value(state: GameState, player: int, choice: object) -> float:
+    """XX-B-2: how much moving counters as ``choice`` (a ``CounterChoice``) helps ``player``:
+    for every ``counters`` condition (its VP) and bonus (its AP / 10), the counters it sums
+    for a player move toward (``at_least``, ``most``) or away from (``at_most``, ``fewest``)
+    what it asks, counted for him, against him for his enemies."""
+    from confrontation.scenarios.conditions import Bonus, Condition, params_of
+    from confrontation.scenarios.counters import ADD, CounterChoice, selection
+    from confrontation.scenarios.objectives import COUNTERS, CountersParams
+    from confrontation.scenarios.victory import kind_of
+
+    assert isinstance(choice, CounterChoice)
+    scenario = scenario_of(state)
+    if scenario is None:
+        return 0.0
+    power = state.profile(state.fighter(choice.fighter).profile).power
+    now = scenario.objectives.count(choice.objective)
+    delta = power if choice.action == ADD else -min(power, now)
+    total = 0.0
+    items: tuple[Condition | Bonus, ...] = (*scenario.conditions, *scenario.bonuses)
+    for item in items:
+        if item.kind != COUNTERS:
+            continue
+        table = "condition" if isinstance(item, Condition) else "bonus"
+        params = params_of(kind_of(state, table, item.kind), item)
+        assert isinstance(params, CountersParams)
+        weight = float(item.vp) if isinstance(item, Condition) else item.ap / 10.0
+        upward = 1.0 if params.at_least is not None or params.most else -1.0
+        relative = params.at_least is None and params.at_most is None
+        for p in state.players:
+            if not item.concerns(p):
+                continue
+            side = 1.0 if p == player else -1.0
+            for q in state.players:
+                if choice.objective not in selection(scenario, params, q):
+                    continue
+                if q == p:
+                    total += side * weight * upward * delta
+                elif relative:
+                    total -= side * weight * upward * delta
+    return total
 
 
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
@@ -782,8 +950,16 @@ def walk_pays(state: GameState, fighter_id: str) -> bool:
 def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> float:
     """How far (cm) the fighter at (x, y) is from where he wants to be: in range of a target
     for a shooter, in contact for the others, or inside an area the scenario scores (in the
-    last two rounds, only there)."""
-    area = _objective_distance(state, fighter.player, x, y)
+    last two rounds, only there). With victory conditions (XX-A-4), at his aims
+    (:func:`my_aims`) — only there unless an enemy is within his reach."""
+    if has_conditions(state):
+        mine = my_aims(state, fighter)
+        point = Point(x, y)
+        area = min((float(a.distance(point)) for a in mine), default=None)
+        if area is not None and (_late(state) or not _fighting(state, fighter)):
+            return area
+    else:
+        area = _objective_distance(state, fighter.player, x, y)
     if area is not None and _late(state):
         return area
     foes = enemies_in_play(state, fighter.player)
@@ -803,8 +979,15 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
 def position_value(state: GameState, fighter: Fighter, x: float, y: float) -> float:
     """Where to stand: nearer the goal, out of reach of enemies still to act who would
     charge and beat him there."""
-    advance = -ADVANCE_PER_CM * worth(state, fighter) * goal_distance(state, fighter, x, y)
-    return advance - threat_at(state, fighter, x, y)
+    value = worth(state, fighter)
+    advance = -ADVANCE_PER_CM * value * goal_distance(state, fighter, x, y)
+    threat = threat_at(state, fighter, x, y)
+    if has_conditions(state):
+        # XX-A-4: standing at an aim scores; an enemy's prey (his Commander) keeps away
+        advance += AIM_HOLD * value * aim_hold(state, fighter, x, y)
+        if is_prey(state, fighter):
+            threat *= 2.0
+    return advance - threat
 
 
 def combatant_blow(state: GameState, combatant: Combatant) -> Blow:
