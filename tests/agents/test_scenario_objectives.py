@@ -144,6 +144,8 @@ objective = "the camp"
 def test_surplus_fighters_leave_a_held_objective_to_its_share(tmp_path: Path) -> None:
     """Two aims wanted by one condition each: the four fighters standing in the camp are
     shared half and half — two stay (the first by worth, then name), two go for the hill."""
+    from shapely.geometry import Point
+
     spots = [(18.0, 28.0), (22.0, 28.0), (18.0, 32.0), (22.0, 32.0)]
     positions = {f"p1-c1-{n + 1}": (x, y, 0.0) for n, (x, y) in enumerate(spots)}
     state = skirmish([[(SOLDIER, 4)], [(PEASANT, 1)]], positions | {"p2-c1-1": (110.0, 55.0, 0.0)})
@@ -155,7 +157,8 @@ def test_surplus_fighters_leave_a_held_objective_to_its_share(tmp_path: Path) ->
         ("p1-c1-4", False),
     ):
         me = state.fighter(fid)
-        assert len(my_aims(state, me)) == (2 if stays else 1)
+        (aim,) = my_aims(state, me)
+        assert aim.shape.contains(Point(20.0, 30.0) if stays else Point(60.0, 30.0))
         assert walk_pays(state, fid) is not stays
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -702,24 +703,64 @@ def _radius(state: GameState, fighter: Fighter) -> float:
     return max(base.width_mm, base.depth_mm) / 20.0
 
 
-def at_aim(state: GameState, fighter: Fighter, x: float, y: float, shape: BaseGeometry) -> float:
-    """How well ``fighter`` standing at (x, y) stands at the aim ``shape``: 1 with his base
-    wholly inside (XX-C-2 zone), :data:`AIM_TOUCH` touching it (XX-C-2 contact), 0 away."""
+@dataclass(frozen=True)
+class Aim:
+    """A place a victory condition wants his fighters at (XX-A-4): ``contact`` when a base
+    touching ``shape`` counts (XX-C-2 contact mode), else the whole base must lie in it;
+    ``weight``: how many of the player's conditions and bonuses want it."""
+
+    shape: BaseGeometry
+    contact: bool
+    weight: int
+
+
+def at_aim(state: GameState, fighter: Fighter, x: float, y: float, aim: Aim) -> float:
+    """How well ``fighter`` standing at (x, y) stands at ``aim``: 1 counted there (the base
+    wholly inside a zone, or touching a contact objective), :data:`AIM_TOUCH` with his base
+    only partly in a zone, 0 away."""
     r = _radius(state, fighter)
     point = Point(x, y)
-    d = float(shape.distance(point))
+    d = float(aim.shape.distance(point))
     if d > r + 0.2:
         return 0.0
-    if d == 0.0 and float(shape.boundary.distance(point)) >= r:
+    if aim.contact:
+        return 1.0
+    if d == 0.0 and float(aim.shape.boundary.distance(point)) >= r:
         return 1.0
     return AIM_TOUCH
 
 
-def _aim_table(state: GameState, player: int) -> list[tuple[BaseGeometry, int, list[Fighter]]]:
-    """``player``'s distinct aims (XX-A-4), each with how many of his conditions and bonuses
-    want it and his fighters in play standing at it (cached per state)."""
+def aim_distance(state: GameState, fighter: Fighter, x: float, y: float, aim: Aim) -> float:
+    """How far (cm) ``fighter`` at (x, y) is from counting at ``aim`` (0: he counts)."""
+    r = _radius(state, fighter)
+    d = float(aim.shape.distance(Point(x, y)))
+    if aim.contact:
+        return max(d - r, 0.0)
+    if d > 0.0:
+        return d + r
+    return max(r - float(aim.shape.boundary.distance(Point(x, y))), 0.0)
+
+
+def _contact_shapes(state: GameState) -> set[bytes]:
+    """The shapes of the scenario's contact-mode objectives (XX-C-2)."""
+    from confrontation.scenarios.control import objective_zone
+
+    scenario = scenario_of(state)
+    if scenario is None or state.battleground is None:
+        return set()
+    out = set()
+    for objective in scenario.objectives.items:
+        zone = objective_zone(state, objective)
+        if zone.contact:
+            out.add(zone.shape.wkb)
+    return out
+
+
+def _aim_table(state: GameState, player: int) -> list[tuple[Aim, list[Fighter]]]:
+    """``player``'s distinct aims (XX-A-4), each with his fighters in play standing at it
+    (cached per state)."""
     key = f"aim-table:{player}"
-    table: list[tuple[BaseGeometry, int, list[Fighter]]] | None = state.scratch.get(key)
+    table: list[tuple[Aim, list[Fighter]]] | None = state.scratch.get(key)
     if table is not None:
         return table
     weights: dict[bytes, tuple[BaseGeometry, int]] = {}
@@ -727,41 +768,57 @@ def _aim_table(state: GameState, player: int) -> list[tuple[BaseGeometry, int, l
         wkb = shape.wkb
         old = weights.get(wkb)
         weights[wkb] = (shape, 1 if old is None else old[1] + 1)
+    contact = _contact_shapes(state) if weights else set()
     friends = friends_in_play(state, player)
-    table = [
-        (shape, weight, [f for f in friends if at_aim(state, f, f.x, f.y, shape) > 0.0])
-        for shape, weight in weights.values()
-    ]
+    table = []
+    for wkb, (shape, weight) in weights.items():
+        aim = Aim(shape, wkb in contact, weight)
+        table.append((aim, [f for f in friends if at_aim(state, f, f.x, f.y, aim) > 0.0]))
     state.scratch[key] = table
     return table
 
 
-def my_aims(state: GameState, fighter: Fighter) -> list[BaseGeometry]:
-    """The aims ``fighter`` goes for (XX-A-4): his player's fighters are shared among the
-    aims in proportion to the conditions and bonuses wanting each; an aim already held by
-    its share of friends is left to them (he stays if he is one of them: the cheapest stay
-    first), so surplus fighters go for the other aims or the enemy (cached per state)."""
-    key = f"aims:{fighter.id}"
-    mine: list[BaseGeometry] | None = state.scratch.get(key)
-    if mine is not None:
-        return mine
-    mine = []
-    if has_conditions(state):
-        table = _aim_table(state, fighter.player)
-        total = sum(weight for _, weight, _ in table)
-        friends = len(friends_in_play(state, fighter.player))
-        for shape, weight, there in table:
-            share = max(1, math.ceil(friends * weight / total))
-            ranked = sorted(there, key=lambda f: (worth(state, f), f.id))
-            ids = [f.id for f in ranked]
-            if fighter.id in ids[:share] or (fighter.id not in ids and len(ids) < share):
-                mine.append(shape)
-    state.scratch[key] = mine
-    return mine
+def my_aims(state: GameState, fighter: Fighter) -> list[Aim]:
+    """The aim ``fighter`` goes for (XX-A-4; empty: none, he fights): his player's fighters
+    are shared among the aims in proportion to the conditions and bonuses wanting each;
+    those already standing at an aim keep it while its share is not full (the cheapest
+    first), the others take the nearest aim with room left (cached per state)."""
+    if not has_conditions(state):
+        return []
+    return _plan(state, fighter.player).get(fighter.id, [])
+
+
+def _plan(state: GameState, player: int) -> dict[str, list[Aim]]:
+    key = f"aim-plan:{player}"
+    plan: dict[str, list[Aim]] | None = state.scratch.get(key)
+    if plan is not None:
+        return plan
+    table = _aim_table(state, player)
+    friends = friends_in_play(state, player)
+    plan = {f.id: [] for f in friends}
+    total = sum(aim.weight for aim, _ in table)
+    shares = [max(1, math.ceil(len(friends) * aim.weight / total)) for aim, _ in table]
+    for i, (aim, there) in enumerate(table):
+        for f in sorted(there, key=lambda f: (worth(state, f), f.id)):
+            if shares[i] > 0 and not plan[f.id]:
+                plan[f.id].append(aim)
+                shares[i] -= 1
+    pairs = sorted(
+        (aim_distance(state, f, f.x, f.y, aim), f.id, i)
+        for f in friends
+        if not plan[f.id]
+        for i, (aim, _) in enumerate(table)
+    )
+    for _, fid, i in pairs:
+        if not plan[fid] and shares[i] > 0:
+            plan[fid].append(table[i][0])
+            shares[i] -= 1
+    state.scratch[key] = plan
+    return plan
 
 
 def aim_hold(state: GameState, fighter: Fighter, x: float, y: float) -> float:
-    """How well ``fighter`` at (x, y) stands at one of his aims (0: at none)."""
+    """How well ``fighter`` at (x, y) stands at his aim (0: at none)."""
     return max((at_aim(state, fighter, x, y, a) for a in my_aims(state, fighter)), default=0.0)
 
 
@@ -860,7 +917,7 @@ def _leaving(state: GameState, fighter: Fighter, target: Fighter) -> float:
     held = [a for a in my_aims(state, fighter) if at_aim(state, fighter, fighter.x, fighter.y, a)]
     if not held:
         return 0.0
-    if any(float(a.distance(Point(target.x, target.y))) <= 3.0 for a in held):
+    if any(float(a.shape.distance(Point(target.x, target.y))) <= 3.0 for a in held):
         return 0.0
     return AIM_HOLD * worth(state, fighter) * aim_hold(state, fighter, fighter.x, fighter.y)
 
@@ -954,8 +1011,7 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     (:func:`my_aims`) — only there unless an enemy is within his reach."""
     if has_conditions(state):
         mine = my_aims(state, fighter)
-        point = Point(x, y)
-        area = min((float(a.distance(point)) for a in mine), default=None)
+        area = min((aim_distance(state, fighter, x, y, a) for a in mine), default=None)
         if area is not None and (_late(state) or not _fighting(state, fighter)):
             return area
     else:
