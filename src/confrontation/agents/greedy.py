@@ -1001,7 +1001,10 @@ def _run_value(state: GameState, fighter: Fighter) -> float | None:
 def walk_pays(state: GameState, fighter_id: str) -> bool:
     """A walk brings him nearer his goal (V-B-1): the goal is more than a step away."""
     fighter = state.fighter(fighter_id)
-    return goal_distance(state, fighter, fighter.x, fighter.y) > 2.0
+    goal = goal_distance(state, fighter, fighter.x, fighter.y)
+    if has_conditions(state) and my_aims(state, fighter):
+        return goal > 0.3  # XX-C-2: a base half in the zone does not count there yet
+    return goal > 2.0
 
 
 def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> float:
