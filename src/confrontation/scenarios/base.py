@@ -27,6 +27,11 @@ from confrontation.data import data_path
 from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
+from confrontation.scenarios.parties import (
+    NeutralEntry,
+    PassiveSpec,
+    check_placed,
+)
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
@@ -124,6 +129,8 @@ class ScenarioFile(BaseModel):
     critical_penalty: int = Field(default=10, ge=0)
     areas: list[AreaSpec] = Field(default_factory=list)
     variations: list[VariationSpec] = Field(default_factory=list)
+    neutrals: list[NeutralEntry] = Field(default_factory=list)  # XX-E (scenarios.parties)
+    passive: PassiveSpec | None = None  # XX-E-6
 
 
 # --- the record a game carries ---------------------------------------------------------------
@@ -164,6 +171,9 @@ class BasicScenario(ScenarioRecord):
     targets: tuple[tuple[str, ...], ...] = ((), ())
     draw: tuple[int, ...] = ()
 
+    def card_value(self, card: str) -> int | None:
+        return dict(self.values).get(card)
+
 
 @dataclass(frozen=True)
 class Scenario:
@@ -184,11 +194,16 @@ class Scenario:
     critical_penalty: int = 10
     variations: tuple[str, ...] = ()
     path: Path | None = None
+    neutrals: tuple[NeutralEntry, ...] = ()
+    passive: PassiveSpec | None = None
 
     def check_players(self, players: int) -> None:
-        """Can ``players`` players play it? Areas placed by coordinates on the two-player
-        table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
+        """Can ``players`` players play it? Areas, neutral fighters and passive individuals
+        placed by coordinates on the two-player table have no place on a layout (XX-F-1): a
+        one-line ``ValueError``."""
         placed = [a.name for a in self.areas if a.shape in PLACED]
+        placed += ["neutral fighters"] if self.neutrals else []
+        placed += ["passive individuals"] if self.passive is not None else []
         if players > 2 and placed:
             raise ValueError(
                 f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
@@ -404,6 +419,7 @@ def load_scenario(
                 path, f"area {name!r} appears twice", line=find_line(text, where), key=_key(where)
             )
     _check_areas(path, text, areas, table, split, area_loc)
+    check_placed(path, text, spec.neutrals, spec.passive, table)
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -421,6 +437,8 @@ def load_scenario(
         critical_penalty=spec.critical_penalty,
         variations=tuple(ids),
         path=path,
+        neutrals=tuple(spec.neutrals),
+        passive=spec.passive,
     )
 
 

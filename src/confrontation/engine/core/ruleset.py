@@ -57,6 +57,7 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.actions.movement",
     "confrontation.engine.neutral",
     "confrontation.engine.actions.shooting",
+    "confrontation.engine.actions.scenery",
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
 )

@@ -1,0 +1,236 @@
+"""Neutral fighters, passive individuals and scenery to destroy, as a scenario file gives them
+(XX-E, XX-E-6, C3 "Neutral fighters", "Assault and combat with elements of scenery").
+
+A scenario file may say::
+
+    [[neutrals]]               # XX-E: a neutral fighter, by bundled profile id
+    profile = "wild-boar"
+    x = 60.0                   # cm from the lower-left corner (the two-player table)
+    y = 30.0
+    facing = 90.0              # optional (0: along +x)
+
+    [passive]                  # XX-E-6: passive individuals, controlled by the defender
+    defender = 1               # Player 1 or 2
+    [[passive.individuals]]    # one individual each; those of one profile share one card
+    profile = "cadwallon-citizen"
+    x = 30.0
+    y = 30.0
+
+:func:`install` puts them into a game before it starts: each neutral fighter gets his card
+``n-c<k>`` (``engine.neutral.add_neutrals``); the passive individuals of one profile get one
+card of the defender, after his army's (``p<d>-c<n>``: in his deck, so it counts for the
+refusals, XX-E-6), their fighters flagged ``passive``. They are placed on the table by the
+set-up after the scenery (XX-A-2, ``engine.setup.deployment.place_scenario_fighters``).
+
+Scenario conditions read here: :func:`protected` (the defender's passive individuals alive),
+:func:`hunted` (the attacker killed them), :func:`destroyed` (an element of scenery gone).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from confrontation.engine.core.state import Card, Fighter, GameState, Phase, ProfileSummary
+from confrontation.engine.neutral import NeutralSpec, add_neutrals
+from confrontation.engine.table.contact_limits import check_position
+from confrontation.geometry.table import FORMATS
+
+__all__ = [
+    "NeutralEntry",
+    "PassiveEntry",
+    "PassiveSpec",
+    "destroyed",
+    "hunted",
+    "install",
+    "passive_individuals",
+    "protected",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class NeutralEntry(_Strict):
+    """A neutral fighter of the scenario (XX-E): his profile (a bundled id) and his place."""
+
+    profile: str = Field(min_length=1)
+    x: float
+    y: float
+    facing: float = Field(default=0.0, ge=0.0, lt=360.0)
+    altitude: Literal[0, 1] = 0
+
+
+class PassiveEntry(_Strict):
+    """A passive individual (XX-E-6): his profile (a bundled id) and his place."""
+
+    profile: str = Field(min_length=1)
+    x: float
+    y: float
+    facing: float = Field(default=0.0, ge=0.0, lt=360.0)
+
+
+class PassiveSpec(_Strict):
+    """XX-E-6: the defender (Player 1 or 2) and his passive individuals."""
+
+    defender: Literal[1, 2]
+    individuals: list[PassiveEntry] = Field(min_length=1)
+
+
+def placed_entries(
+    neutrals: Sequence[NeutralEntry], passive: PassiveSpec | None
+) -> list[tuple[list[str | int], str, float, float]]:
+    """(key path, profile, x, y) of every fighter the file places (for the loader's checks)."""
+    out: list[tuple[list[str | int], str, float, float]] = [
+        (["neutrals", n + 1], e.profile, e.x, e.y) for n, e in enumerate(neutrals)
+    ]
+    if passive is not None:
+        out += [
+            (["passive", "individuals", n + 1], e.profile, e.x, e.y)
+            for n, e in enumerate(passive.individuals)
+        ]
+    return out
+
+
+def check_placed(
+    path: Path,
+    text: str,
+    neutrals: Sequence[NeutralEntry],
+    passive: PassiveSpec | None,
+    table: str,
+) -> None:
+    """Every profile is a bundled one and every place lies on the ``table`` (one-line
+    :class:`~confrontation.armylists.load.LoadError` naming the file, line and key)."""
+    from confrontation.armylists.load import LoadError, bundled_catalog, find_line
+
+    known = bundled_catalog().profiles
+    width, height = FORMATS[table]
+    for where, profile, x, y in placed_entries(neutrals, passive):
+        key = ".".join(str(k) if isinstance(k, str) else f"[{k}]" for k in where)
+        key = key.replace(".[", "[")
+        if profile not in known:
+            raise LoadError(
+                path,
+                f"unknown profile {profile!r} (a bundled profile id)",
+                line=find_line(text, [*where, "profile"]),
+                key=f"{key}.profile",
+            )
+        if not (0.0 <= x <= width and 0.0 <= y <= height):
+            raise LoadError(
+                path,
+                f"({x:g}, {y:g}) is not on the {table} table",
+                line=find_line(text, [*where, "x"]),
+                key=f"{key}.x",
+            )
+
+
+def profile_summary(profile_id: str) -> ProfileSummary:
+    """A bundled profile as the engine reads it (KeyError: unknown id)."""
+    from confrontation.armylists.load import bundled_catalog
+    from confrontation.engine.setup.game import summarise
+
+    return summarise(bundled_catalog().profiles[profile_id])
+
+
+def install(
+    state: GameState, neutrals: Sequence[NeutralEntry], passive: PassiveSpec | None
+) -> GameState:
+    """``state`` (before it starts) with the scenario's neutral fighters and passive
+    individuals. A game that begins with its set-up (``Phase.DEPLOYMENT``) places them after
+    the scenery (XX-A-2); any other is put on the table at once."""
+    waiting = state.phase is Phase.DEPLOYMENT and state.battleground is not None
+    if neutrals:
+        specs = [
+            NeutralSpec(profile_summary(e.profile), e.x, e.y, e.facing, e.altitude)
+            for e in neutrals
+        ]
+        state = add_neutrals(state, specs, on_table=not waiting and state.battleground is not None)
+    if passive is not None:
+        state = _add_passive(state, passive, on_table=not waiting)
+    return state
+
+
+def _add_passive(state: GameState, spec: PassiveSpec, on_table: bool) -> GameState:
+    """XX-E-6: one card per profile in the defender's deck, "quel que soit leur nombre"."""
+    defender = spec.defender - 1
+    groups: dict[str, list[PassiveEntry]] = {}
+    for entry in spec.individuals:
+        groups.setdefault(entry.profile, []).append(entry)
+    profiles = {p.id: p for p in state.profiles}
+    cards: list[Card] = []
+    fighters: list[Fighter] = []
+    number = len(state.cards_of(defender))
+    for profile_id, entries in groups.items():
+        summary = profiles.setdefault(profile_id, profile_summary(profile_id))
+        number += 1
+        card_id = f"p{defender + 1}-c{number}"
+        ids = tuple(f"{card_id}-{k}" for k in range(1, len(entries) + 1))
+        count = f"{len(entries)} × " if len(entries) > 1 else ""
+        cards.append(Card(card_id, defender, profile_id, ids, f"{count}{summary.name} (passive)"))
+        fighters += [
+            Fighter(
+                id=fighter_id,
+                player=defender,
+                card=card_id,
+                profile=profile_id,
+                x=float(e.x),
+                y=float(e.y),
+                facing=float(e.facing),
+                on_table=on_table and state.battleground is not None,
+                passive=True,
+            )
+            for fighter_id, e in zip(ids, entries, strict=True)
+        ]
+    state = dataclasses.replace(
+        state,
+        profiles=tuple(profiles.values()),
+        cards=state.cards + tuple(cards),
+        fighters=state.fighters + tuple(fighters),
+    )
+    return check_position(state)
+
+
+# --- what scenario conditions read ---------------------------------------------------------------
+
+
+def passive_individuals(state: GameState) -> tuple[Fighter, ...]:
+    """The passive individuals of the game (XX-E-6), dead or alive."""
+    return tuple(f for f in state.fighters if f.passive)
+
+
+def defender_of(state: GameState) -> int | None:
+    """The player who controls the passive individuals (XX-E-6), if any."""
+    players = {f.player for f in passive_individuals(state)}
+    return players.pop() if len(players) == 1 else None
+
+
+def protected(state: GameState, player: int, at_least: int | None = None) -> bool:
+    """XX-E-6 ("des civils à protéger"): ``player`` is the defender and at least ``at_least``
+    of his passive individuals are alive (None: all of them)."""
+    individuals = passive_individuals(state)
+    if not individuals or defender_of(state) != player:
+        return False
+    alive = sum(f.alive for f in individuals)
+    return alive >= (len(individuals) if at_least is None else at_least)
+
+
+def hunted(state: GameState, player: int, at_least: int | None = None) -> bool:
+    """XX-E-6 ("ou à éliminer"): ``player`` is not the defender and at least ``at_least`` of
+    the passive individuals are dead (None: all of them)."""
+    individuals = passive_individuals(state)
+    if not individuals or defender_of(state) in (player, None):
+        return False
+    dead = sum(not f.alive for f in individuals)
+    return dead >= (len(individuals) if at_least is None else at_least)
+
+
+def destroyed(state: GameState, element: str) -> bool:
+    """C3 "Damaging elements of scenery": the element ``element`` was destroyed (its SP fell to
+    0: ``SceneryDestroyed``; the battleground keeps its name)."""
+    ground = state.battleground
+    return ground is not None and element in ground.destroyed
