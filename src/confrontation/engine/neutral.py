@@ -37,9 +37,10 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
   are compulsory).
 
 Targets are ranked by :func:`value_of` (the strategic value with equipment, I-D-2; C3's "total
-AP value"). The C3 wording where it differs is a switch of the rules value (:func:`c3_neutrals`,
-read by :func:`variant`): the activation after the others when in contact "at the start of the
-round" (``engine.round.activation``), the distance over encumbered terrain doubled.
+AP value"). The C3 wording where it differs is a switch of the rules value (``variant``
+table, set by the ``c3`` rules, read by :func:`variant`): the activation after the others
+when in contact "at the start of the round" (``engine.round.activation``), the distance over
+encumbered terrain doubled.
 
 :func:`add_neutrals` puts neutral fighters into a game (a scenario names them as
 :class:`NeutralSpec`).
@@ -110,7 +111,6 @@ __all__ = [
     "NeutralTargetRolled",
     "UseAbility",
     "add_neutrals",
-    "c3_neutrals",
     "decide",
     "is_neutral",
     "nearest_enemies",
@@ -403,18 +403,9 @@ def value_of(state: GameState, fighter_id: str) -> int:
 
 def variant(state: GameState, name: str) -> bool:
     """The game plays the C3 wording of ``name`` ("neutral-timing", "neutral-distance"): an
-    entry ``"c3"`` in the rules value's ``variant`` table (:func:`c3_neutrals`); chapter 20
-    otherwise (CLARIFICATIONS §6)."""
+    entry ``"c3"`` in the rules value's ``variant`` table (the ``c3`` rules set it,
+    ``scenarios.c3``); chapter 20 otherwise (CLARIFICATIONS §6)."""
     return bool(rules_of(state).extension("variant", name) == "c3")
-
-
-def c3_neutrals(rules: RulesBuilder) -> None:
-    """Switch the neutral fighters to the C3 wording (the ``c3`` ruleset contributes this):
-    activated last when in contact "at the start of the round" (XX-E-1 says "of the activation
-    phase"), and the nearest fighter measured with the distance over encumbered terrain
-    doubled."""
-    rules.extension("variant", "neutral-timing", "c3")
-    rules.extension("variant", "neutral-distance", "c3")
 
 
 def _distance(state: GameState, a: Fighter, b: Fighter, doubled: bool) -> float:

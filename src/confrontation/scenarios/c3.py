@@ -16,7 +16,11 @@ from confrontation.engine.core.state import GameState
 VARIANT = "variant"
 """The extension table of the variant switches."""
 
-C3_SWITCHES: dict[str, str] = {}
+C3_SWITCHES: dict[str, str] = {
+    "neutral-timing": "Neutral fighters activate after all others if in contact with an enemy "
+    "at the start of the round (XX-E-1: of the activation phase)",
+    "neutral-distance": "Neutral fighters: double the distance measured over Encumbered terrain",
+}
 """The switches the ``c3`` rules turn on, by name, with the C3 rule each follows (the
 mechanics add theirs: ``commander`` — the Chief, "the most expensive Character in total AP";
 ``contact`` — "more than half of one base edge"; ``neutral-timing`` — "at the start of the
