@@ -28,7 +28,7 @@ from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import MAX_PLAYERS, GameState, player_name
+from confrontation.engine.core.state import MAX_PLAYERS, NEUTRAL, GameState, player_name
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
@@ -111,12 +111,32 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
                     f"Controlling {area.name} is worth {area.vp} VP to "
                     f"{player_name(area.owner)}, {area.vp_enemy} VP to {enemy}."
                 )
+    elif scenario.goal == "conditions":  # XX-A-4
+        for condition in scenario.conditions:
+            who = (
+                ", ".join(player_name(p) for p in condition.players)
+                if condition.players
+                else "each player"
+            )
+            text = (condition.text or condition.id).rstrip(".")
+            lines.append(f"{text} ({condition.vp} VP to {who}).")
     elif scenario.target == "highest-value":
         for player, targets in enumerate(scenario.targets):
             names = " or ".join(narrator.fighter(f) for f in targets)
             lines.append(f"{player_name(player)} must kill {names} to win at once.")
     else:
         lines.append("Each player must eliminate an enemy card drawn at random.")
+    neutral = [f for f in state.fighters if f.player == NEUTRAL]
+    if neutral:  # XX-E
+        names = ", ".join(narrator.fighter(f.id) for f in neutral)
+        lines.append(f"Neutral fighters, attacking the nearest fighter of any side: {names}.")
+    passive = [f for f in state.fighters if f.passive]
+    if passive:  # XX-E-6
+        names = ", ".join(narrator.fighter(f.id) for f in passive)
+        lines.append(
+            f"Passive individuals, moved by {player_name(passive[0].player)} (never assault, "
+            f"defend only, stay within 15 cm of his fighters): {names}."
+        )
     return lines
 
 
@@ -158,7 +178,7 @@ def scoreboard(result: GameResult, console: Console) -> None:
         grid.add_column(column, justify="right" if column in ("VP", "losses (AP)") else "left")
     state = result.state
     for p, side in enumerate(result.players):
-        mine = [f for f in state.fighters if f.player == p]
+        mine = [f for f in state.fighters if f.player == p and not f.passive]  # XX-E-6
         left = sum(f.alive for f in mine)
         grid.add_row(
             player_name(p),
@@ -200,7 +220,20 @@ def battlefield_svg(state: GameState) -> str:
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
-    return render.svg(drawn, fighters, scenery, sides=sides)
+    notes = {  # C3: an element that can be damaged shows its SP left
+        p.name: f"{p.structure_points} SP"
+        for p in ground.scenery or ()
+        if p.structure_points is not None
+    }
+    return render.svg(
+        drawn,
+        fighters,
+        scenery,
+        sides=sides,
+        neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
+        passive={f.id for f in state.fighters if f.passive},  # XX-E-6
+        notes=notes,
+    )
 
 
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from html import escape
 
 import shapely
@@ -23,6 +23,8 @@ HEIGHT_COLOURS = {
     "titan": "#4a4040",
 }
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#8e44ad", "#16a085")
+NEUTRAL_COLOUR = "#6b6b47"
+"""Neutral fighters (XX-E): no player's colour."""
 
 
 def _pts(geom: BaseGeometry, scale: float, height: float) -> str:
@@ -49,11 +51,16 @@ def svg(
     paths: Iterable[Path] = (),
     scale: float = 8.0,
     grid: float = 10.0,
+    neutral: Collection[str] = (),
+    passive: Collection[str] = (),
+    notes: Mapping[str, str] | None = None,
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
     ``sides`` maps a fighter id to its player (0, 1...) for colours. The y axis points up the
-    table as in the geometry (the SVG is flipped).
+    table as in the geometry (the SVG is flipped). ``neutral`` fighters (XX-E) are drawn in
+    their own colour, ``passive`` individuals (XX-E-6) pale with a dashed outline in their
+    controller's; ``notes`` adds a line under an element of scenery's name (its SP left).
     """
     w, h = table.width * scale, table.height * scale
     out = [
@@ -102,6 +109,13 @@ def svg(
             f'font-size="{1.2 * scale:.0f}" text-anchor="middle" fill="#222">'
             f"{escape(s.name)} ({escape(s.height)})</text>"
         )
+        note = (notes or {}).get(s.name)
+        if note:
+            out.append(
+                f'<text x="{c.x * scale:.1f}" y="{(table.height - c.y + 1.4) * scale:.1f}" '
+                f'font-size="{1.1 * scale:.0f}" text-anchor="middle" fill="#8b0000">'
+                f"{escape(note)}</text>"
+            )
     for path in paths:
         out.append(
             f'<polyline points="{_pts(path.line(), scale, table.height)}" fill="none" '
@@ -109,13 +123,16 @@ def svg(
         )
     for fid, b in (fighters or {}).items():
         colour = SIDE_COLOURS[(sides or {}).get(fid, 0) % len(SIDE_COLOURS)]
-        opacity = "0.45" if b.level == 1 else "0.9"
+        if fid in neutral:
+            colour = NEUTRAL_COLOUR
+        opacity = "0.45" if b.level == 1 or fid in passive else "0.9"
+        outline = ' stroke-dasharray="3 2" stroke-width="1.5"' if fid in passive else ""
         out.append(
             _poly(
                 b.polygon,
                 scale,
                 table.height,
-                f'fill="{colour}" fill-opacity="{opacity}" stroke="#111"',
+                f'fill="{colour}" fill-opacity="{opacity}" stroke="#111"{outline}',
             )
         )
         sx, sy = b.sight
@@ -130,7 +147,8 @@ def svg(
         out.append(
             f'<text x="{b.x * scale:.1f}" y="{label_y:.1f}"'
             f' font-size="{1.1 * scale:.0f}" text-anchor="middle" fill="#111">'
-            f"{escape(fid)}</text>"
+            f"{escape(fid)}{' (neutral)' if fid in neutral else ''}"
+            f"{' (passive)' if fid in passive else ''}</text>"
         )
     out.append("</svg>")
     return "\n".join(out)

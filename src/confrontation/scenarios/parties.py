@@ -22,8 +22,10 @@ card of the defender, after his army's (``p<d>-c<n>``: in his deck, so it counts
 refusals, XX-E-6), their fighters flagged ``passive``. They are placed on the table by the
 set-up after the scenery (XX-A-2, ``engine.setup.deployment.place_scenario_fighters``).
 
-Scenario conditions read here: :func:`protected` (the defender's passive individuals alive),
-:func:`hunted` (the attacker killed them), :func:`destroyed` (an element of scenery gone).
+The condition (and bonus) kinds of this module (XX-A-4, ``contribute``): ``protect`` (the
+defender's passive individuals alive, :func:`protected`), ``hunt`` (the attacker killed them,
+:func:`hunted`), ``neutrals-slain`` (the neutral fighters dead), ``destroy`` (an element of
+scenery destroyed, :func:`destroyed`) and ``intact`` (it still stands).
 """
 
 from __future__ import annotations
@@ -35,10 +37,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from confrontation.engine.core.state import Card, Fighter, GameState, Phase, ProfileSummary
+from confrontation.engine.core.ruleset import RulesBuilder
+from confrontation.engine.core.state import (
+    NEUTRAL,
+    Card,
+    Fighter,
+    GameState,
+    Phase,
+    ProfileSummary,
+)
 from confrontation.engine.neutral import NeutralSpec, add_neutrals
 from confrontation.engine.table.contact_limits import check_position
 from confrontation.geometry.table import FORMATS
+from confrontation.scenarios.conditions import BONUS, CONDITION, ConditionKind
 
 __all__ = [
     "NeutralEntry",
@@ -234,3 +245,100 @@ def destroyed(state: GameState, element: str) -> bool:
     0: ``SceneryDestroyed``; the battleground keeps its name)."""
     ground = state.battleground
     return ground is not None and element in ground.destroyed
+
+
+# --- condition kinds (XX-A-4) ------------------------------------------------------------------
+
+
+class CountParams(BaseModel):
+    """``at_least``: how many (none: all of them)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    at_least: int | None = Field(default=None, ge=1)
+
+
+class ElementParams(BaseModel):
+    """``element``: the name of an element of scenery."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    element: str = Field(min_length=1)
+
+
+def _protect(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    assert isinstance(params, CountParams)
+    return protected(state, player, params.at_least)
+
+
+def _hunt(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    assert isinstance(params, CountParams)
+    return hunted(state, player, params.at_least)
+
+
+def _neutrals_slain(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    assert isinstance(params, CountParams)
+    neutral = [f for f in state.fighters if f.player == NEUTRAL]
+    dead = sum(not f.alive for f in neutral)
+    return bool(neutral) and dead >= (len(neutral) if params.at_least is None else params.at_least)
+
+
+def _destroy(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    assert isinstance(params, ElementParams)
+    return destroyed(state, params.element)
+
+
+def _intact(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    assert isinstance(params, ElementParams)
+    ground = state.battleground
+    standing = ground is not None and any(p.name == params.element for p in ground.scenery or ())
+    return standing and not destroyed(state, params.element)
+
+
+KINDS = (
+    ConditionKind(
+        "protect",
+        "XX-E-6",
+        _protect,
+        CountParams,
+        "the player is the defender and at least `at_least` of his passive individuals are "
+        "alive (none given: all)",
+    ),
+    ConditionKind(
+        "hunt",
+        "XX-E-6",
+        _hunt,
+        CountParams,
+        "the player is not the defender and at least `at_least` passive individuals are dead "
+        "(none given: all)",
+    ),
+    ConditionKind(
+        "neutrals-slain",
+        "XX-E",
+        _neutrals_slain,
+        CountParams,
+        "at least `at_least` of the neutral fighters are dead (none given: all)",
+    ),
+    ConditionKind(
+        "destroy",
+        "C3-DAMAGING-ELEMENTS-OF-SCENERY",
+        _destroy,
+        ElementParams,
+        "the element of scenery named `element` has been destroyed",
+    ),
+    ConditionKind(
+        "intact",
+        "C3-DAMAGING-ELEMENTS-OF-SCENERY",
+        _intact,
+        ElementParams,
+        "the element of scenery named `element` still stands",
+    ),
+)
+"""The condition (and bonus) kinds of this module."""
+
+
+def contribute(rules: RulesBuilder) -> None:
+    """The condition and bonus kinds of neutral fighters, passive individuals and scenery."""
+    for kind in KINDS:
+        rules.extension(CONDITION, kind.name, kind)
+        rules.extension(BONUS, kind.name, kind)
