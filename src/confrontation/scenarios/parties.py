@@ -95,14 +95,12 @@ class PassiveSpec(_Strict):
 
 def placed_entries(
     neutrals: Sequence[NeutralEntry], passive: PassiveSpec | None
-) -> list[tuple[list[str | int], str, float, float]]:
-    """(key path, profile, x, y) of every fighter the file places (for the loader's checks)."""
-    out: list[tuple[list[str | int], str, float, float]] = [
-        (["neutrals", n + 1], e.profile, e.x, e.y) for n, e in enumerate(neutrals)
-    ]
+) -> list[tuple[str, int, str, float, float]]:
+    """(file section, index from 0, profile, x, y) of every fighter the file places."""
+    out = [("neutrals", n, e.profile, e.x, e.y) for n, e in enumerate(neutrals)]
     if passive is not None:
         out += [
-            (["passive", "individuals", n + 1], e.profile, e.x, e.y)
+            ("passive.individuals", n, e.profile, e.x, e.y)
             for n, e in enumerate(passive.individuals)
         ]
     return out
@@ -121,21 +119,20 @@ def check_placed(
 
     known = bundled_catalog().profiles
     width, height = FORMATS[table]
-    for where, profile, x, y in placed_entries(neutrals, passive):
-        key = ".".join(str(k) if isinstance(k, str) else f"[{k}]" for k in where)
-        key = key.replace(".[", "[")
+    for section, n, profile, x, y in placed_entries(neutrals, passive):
+        key = f"{section}[{n + 1}]"
         if profile not in known:
             raise LoadError(
                 path,
                 f"unknown profile {profile!r} (a bundled profile id)",
-                line=find_line(text, [*where, "profile"]),
+                line=find_line(text, [section, n, "profile"]),
                 key=f"{key}.profile",
             )
         if not (0.0 <= x <= width and 0.0 <= y <= height):
             raise LoadError(
                 path,
                 f"({x:g}, {y:g}) is not on the {table} table",
-                line=find_line(text, [*where, "x"]),
+                line=find_line(text, [section, n, "x"]),
                 key=f"{key}.x",
             )
 
