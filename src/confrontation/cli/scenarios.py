@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
@@ -45,6 +46,8 @@ def _plain(value: Any) -> Any:
         if isinstance(data.get("owner"), int):
             data["owner"] += 1
         return data
+    if isinstance(value, BaseModel):  # neutral fighters, passive individuals (XX-E, XX-E-6)
+        return value.model_dump(mode="json")
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, Path):
@@ -127,6 +130,8 @@ def show_command(
     for key, value in data.items():
         if key in _SHOWN or key == "variations" or value in ((), [], None, "", {}):
             continue
+        if key == "passive":  # XX-E-6: the defender's individuals
+            key, value = f"passive individuals of Player {value['defender']}", value["individuals"]
         console.print(_section(key, value))
 
 
