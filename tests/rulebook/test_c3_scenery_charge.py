@@ -20,7 +20,9 @@ from confrontation.engine.actions.scenery import (
     SceneryShotMissed,
     ShootScenery,
 )
+from confrontation.engine.combat import events as ce
 from confrontation.engine.combat import scenery_attack as sa
+from confrontation.engine.combat.questions import AllocateDice
 from confrontation.engine.core.events import Charged, Engaged
 from confrontation.engine.core.narrate import narrate
 from confrontation.engine.core.questions import AnnouncementsDone, DieFace
@@ -208,3 +210,22 @@ def test_a_failed_test_misses_and_the_element_keeps_its_points() -> None:
     ground = state.battleground
     assert ground is not None and ground.scenery is not None
     assert ground.scenery[0].structure_points == 3
+
+
+@pytest.mark.rule("C3-SPLITTING-FRAYS-INVOLVING-ELEMENTS-OF-SCENERY")
+def test_an_element_joins_no_fray_and_every_fighter_touching_it_may_attack_it() -> None:
+    # "Elements of scenery are not taken into account during the splitting of frays. A fighter
+    # always has the option to attack an element of scenery with which it is in base contact,
+    # even if attacks have already been made against that element earlier in the combat
+    # phase." Two fighters touch the gate, one of them an enemy too: one combat of two
+    # fighters (the gate is in none); both attack the gate.
+    state = _game(_gate(x0=31.25), friend=(30.0, 26.25, 0.0), enemy=(27.5, 30.0, 0.0))
+    script = Script(state, phase=Phase.COMBAT)
+    [split] = only(script.events, ce.CombatSplit)
+    assert [sorted(c.fighters) for c in split.combats] == [[ME, ENEMY]]
+    script.play(5, 1)  # the Authority roll
+    script.play(AllocateDice(ME, 2, 0), sa.AttackScenery(ME, (("gate", 1),)), 1, 1, 2)
+    assert only(script.events, sa.SceneryDamaged)[0].left == 3  # 2 + 4 - 4: stunned, no SP
+    script.play(AllocateDice(ENEMY, 2, 0), 5, 1, 1, 1, 1, 1, 1, 1)
+    assert script.asked == "attack_scenery"  # the friend, after the fighters' combats
+    assert sa.AttackScenery(FRIEND, (("gate", 2),)) in legal(script.state)

@@ -1,5 +1,5 @@
-"""Neutral fighters (Confédé XX-E, C3 "Neutral fighters"): a third side that no player
-controls; the rules make its choices.
+"""Neutral fighters (Confédé XX-E, C3 "Neutral fighters", C3-NEUTRAL-FIGHTERS): a third side
+that no player controls; the rules make its choices.
 
 Neutral fighters are ordinary :class:`~.state.Fighter` records whose ``player`` is
 :data:`~.state.NEUTRAL` (2). They have a card of their own (``n-c<k>``) that no player's deck

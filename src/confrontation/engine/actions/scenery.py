@@ -1,5 +1,6 @@
 """Assaulting and shooting elements of scenery (C3 tournament rules, "Assault and combat with
-elements of scenery"; CLARIFICATIONS §6 applies them in every ruleset).
+elements of scenery": C3-ASSAULTING-ELEMENTS-OF-SCENERY, C3-SHOOTING-ELEMENTS-OF-SCENERY;
+CLARIFICATIONS §6 applies them in every ruleset).
 
 Only an element with structure points left can be damaged (``combat.scenery_attack``); it is
 the only kind of element offered as a target (docs/rulings.md "C3 scenery — assaults and

@@ -11,16 +11,21 @@ In the combat phase (hooks the combat phase calls, state in ``CombatProgress.sce
 
 - only a fighter in base contact with the element **at the beginning of the combat phase**
   may attack it, and not after a pursuit move (C3 "Elements of scenery and pursuit
-  movement");
+  movement", C3-ELEMENTS-OF-SCENERY-AND-PURSUIT-MOVEMENT);
+- elements are no fighters of the melees: the frays are split without them, and a fighter
+  may attack an element he touches whatever was done to it before in the phase
+  (C3-SPLITTING-FRAYS-INVOLVING-ELEMENTS-OF-SCENERY);
 - a fighter in contact with enemies too fights his combat with his normal dice (scenery adds
-  no die) and, when his dice are allocated, assigns attack dice to the element "at the same
-  time" (``attack_scenery`` question, 0 … his attack dice); those attacks are rolled at once;
+  no die, C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY) and, when his dice are allocated, assigns
+  attack dice to the element "at the same time" (``attack_scenery`` question, 0 … his attack
+  dice); those attacks are rolled at once;
 - a fighter in contact with no enemy has his normal combat dice, 2 (``combat_dice(0,
   scenery=True)``), once the fighters' combats are over (docs/rulings.md);
 - each attack: the attack test is rolled (never an opposed test: scenery does not defend) and
   fails only on a final result ≤ 0; then a damage roll read on the Injury Table (highest die
   + STR − the element's RES; doubles are not exceptional, a 6-6 is read in the head column:
-  :func:`~confrontation.rules.combat.read_scenery_damage`), costing SP by the table of
+  :func:`~confrontation.rules.combat.read_scenery_damage`; C3-DAMAGING-ELEMENTS-OF-SCENERY),
+  costing SP by the table of
   ``data/structure_points.toml`` (Stunned 0, Light 1, Serious 2, Critical 3, Killed 4);
 - an element with no SP left is destroyed and removed from the battlefield (it no longer
   blocks moves or sight); destroying it grants no pursuit (it is no fighter of the combat).
