@@ -214,3 +214,12 @@ def test_the_escort_scenario_gives_player_1_three_citizens() -> None:
     assert [e.profile for e in scenario.passive.individuals] == ["cadwallon-citizen"] * 3
     assert {c.kind for c in scenario.conditions} == {"protect", "hunt", "area"}
     assert profile("cadwallon-citizen").people == "immobilis"  # "pas du même peuple"
+
+
+@pytest.mark.rule("XX-E-6", "III-A-2")
+def test_their_card_is_never_drawn_as_an_execution_target() -> None:
+    from confrontation.scenarios.basic import _enemy_cards
+
+    state = _game(_passive((40.0, 30.0)))
+    assert _enemy_cards(state, 1) == ["p1-c1"]
+    assert _enemy_cards(state, 0) == ["p2-c1"]

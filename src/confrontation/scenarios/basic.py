@@ -153,7 +153,14 @@ def _drawing(state: GameState) -> int | None:
 
 
 def _enemy_cards(state: GameState, player: int) -> list[str]:
-    return [c.id for c in state.cards if c.player not in (player, NEUTRAL)]
+    """The other players' cards; never the card of passive individuals (XX-E-6: not of the
+    defender's army)."""
+    return [
+        c.id
+        for c in state.cards
+        if c.player not in (player, NEUTRAL)
+        and not any(state.fighter(f).passive for f in c.fighters)
+    ]
 
 
 def _digits(n: int) -> tuple[int, int]:
