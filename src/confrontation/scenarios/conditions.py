@@ -20,12 +20,13 @@ the game ends (XX-A-5; the total is capped by the scoring rules).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.state import GameState
 
@@ -83,17 +84,31 @@ class NoParams(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+Aim = Callable[[GameState, Any, int, BaseModel], Sequence[BaseGeometry]]
+"""``aim(state, item, player, params)``: where ``player``'s fighters should stand to fulfil it
+(the computer players walk there, docs/ai.md)."""
+
+Prey = Callable[[GameState, Any, int, BaseModel], Sequence[str]]
+"""``prey(state, item, player, params)``: the fighters whose death fulfils it for ``player``
+(worth more to the computer players, as an Execution target is)."""
+
+
 @dataclass(frozen=True)
 class ConditionKind:
     """A rule that checks conditions (or bonuses) of one kind: ``section`` cites the rule,
     ``params`` validates the keys a scenario file gives besides the common ones, ``check``
-    answers for one player."""
+    answers for one player; ``aim`` and ``prey`` (optional) tell the computer players what
+    it asks of them; ``commander``: it reads the players' Commanders, so a scenario using it
+    designates them (XX-B-1)."""
 
     name: str
     section: str
     check: Check
     params: type[BaseModel] = NoParams
     summary: str = ""
+    aim: Aim | None = None
+    prey: Prey | None = None
+    commander: bool = False
 
 
 @lru_cache(maxsize=1024)

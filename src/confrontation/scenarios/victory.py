@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.narrate import Narrator
@@ -28,7 +29,7 @@ from confrontation.scenarios.conditions import (
     ConditionKind,
     params_of,
 )
-from confrontation.scenarios.control import control, scenario_of
+from confrontation.scenarios.control import control, geometry, scenario_of
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,41 @@ def fulfils(state: GameState, item: Condition | Bonus, player: int) -> bool:
     table = CONDITION if isinstance(item, Condition) else BONUS
     kind = kind_of(state, table, item.kind)
     return kind.check(state, item, player, params_of(kind, item))
+
+
+def aims(state: GameState, player: int) -> list[BaseGeometry]:
+    """Where the scenario's conditions not yet kept want ``player``'s fighters (agents)."""
+    scenario = scenario_of(state)
+    if scenario is None:
+        return []
+    out: list[BaseGeometry] = []
+    met = set(scenario.met)
+    items: tuple[Condition | Bonus, ...] = (*scenario.conditions, *scenario.bonuses)
+    for item in items:
+        if not item.concerns(player) or (player, item.id) in met:
+            continue
+        table = CONDITION if isinstance(item, Condition) else BONUS
+        kind = kind_of(state, table, item.kind)
+        if kind.aim is not None:
+            out.extend(kind.aim(state, item, player, params_of(kind, item)))
+    return out
+
+
+def prey(state: GameState, player: int) -> set[str]:
+    """The fighters whose death fulfils one of ``player``'s conditions or bonuses (agents)."""
+    scenario = scenario_of(state)
+    found: set[str] = set()
+    if scenario is None:
+        return found
+    items: tuple[Condition | Bonus, ...] = (*scenario.conditions, *scenario.bonuses)
+    for item in items:
+        if not item.concerns(player):
+            continue
+        table = CONDITION if isinstance(item, Condition) else BONUS
+        kind = kind_of(state, table, item.kind)
+        if kind.prey is not None:
+            found.update(kind.prey(state, item, player, params_of(kind, item)))
+    return found
 
 
 def score_conditions(state: GameState, scenario: BasicScenario) -> tuple[list[int], list[Event]]:
@@ -121,12 +157,22 @@ def _controls_area(state: GameState, item: object, player: int, params: BaseMode
     raise EngineError(f"the scenario has no area {params.area!r} (XX-A-4 condition)")
 
 
+def _area_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
+    """Stand in the area."""
+    assert isinstance(params, AreaParams)
+    scenario = scenario_of(state)
+    if scenario is None or state.battleground is None:
+        return []
+    return [geometry(state, a) for a in scenario.areas if a.name == params.area]
+
+
 AREA = ConditionKind(
     "area",
     "XX-C-3",
     _controls_area,
     AreaParams,
     "controls the area named `area` (Power and value both higher than every other player's)",
+    aim=_area_aim,
 )
 
 

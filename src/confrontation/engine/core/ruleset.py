@@ -52,6 +52,7 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.combat.narrate",
     "confrontation.engine.combat.pursuit",
     "confrontation.engine.setup.deployment",
+    "confrontation.engine.setup.scenario_fighters",
     "confrontation.engine.round.maintenance",
     "confrontation.engine.actions.shared",
     "confrontation.engine.actions.movement",
@@ -60,8 +61,12 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.actions.scenery",
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
+    "confrontation.scenarios.occupation",
+    "confrontation.scenarios.counters",
     "confrontation.scenarios.victory",
     "confrontation.scenarios.parties",
+    "confrontation.scenarios.commander",
+    "confrontation.scenarios.results",
 )
 """The modules of the ``confede`` rules, in the order they contribute (a later one may
 replace or wrap an earlier one's entry: the scenarios wrap the deployment driver)."""
