@@ -26,7 +26,9 @@ vp = 2
 
 def test_every_bundled_scenario_and_variation_loads() -> None:
     bundled = {"bloodbath", "conquest", "execution", "assassination", "standard", "watchtower"}
-    assert bundled | {"fire", "the-hill", "escort", "wild-beasts"} <= set(bundled_scenarios())
+    assert bundled | {"fire", "the-hill", "escort", "wild-beasts", "sabotage"} <= set(
+        bundled_scenarios()
+    )
     assert bundled_scenarios() == sorted(bundled_scenarios())
     for name in bundled_scenarios():
         scenario = resolve(name)

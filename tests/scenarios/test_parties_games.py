@@ -1,6 +1,7 @@
-"""The bundled scenarios of neutral fighters and passive individuals played to the end: from the
-CLI (chapter 20 and ``--rules c3``), and random games checked after every step against XX-E-6
-(no assault, every die in defence, the 15 cm leash) and replayed from their record."""
+"""The bundled scenarios of neutral fighters, passive individuals and scenery to destroy played
+to the end: from the CLI (chapter 20 and ``--rules c3``), and random games checked after every
+step against XX-E-6 (no assault, every die in defence, the 15 cm leash) and replayed from their
+record."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ runner = CliRunner()
 @pytest.mark.rule("XX-E", "XX-E-6", "XX-A-4")
 @pytest.mark.parametrize(
     ("scenario", "rules"),
-    [("escort", "confede"), ("wild-beasts", "confede"), ("wild-beasts", "c3")],
+    [("escort", "confede"), ("wild-beasts", "confede"), ("wild-beasts", "c3"), ("sabotage", "c3")],
 )
 def test_the_scenario_is_played_to_the_end_from_the_cli(scenario: str, rules: str) -> None:
     result = runner.invoke(
@@ -51,7 +52,7 @@ def test_the_scenario_is_played_to_the_end_from_the_cli(scenario: str, rules: st
     fighters = document["fighters"]
     if scenario == "escort":
         assert sum(1 for f in fighters if f.get("passive")) == 3
-    else:
+    elif scenario == "wild-beasts":
         assert sum(1 for f in fighters if f["player"] == NEUTRAL) == 3
     assert document["rounds"] >= 1
 
@@ -73,7 +74,8 @@ def _check(state: GameState, asked: Question, events: list[Event]) -> None:
 
 @pytest.mark.rule("XX-E-6", "XX-E")
 @pytest.mark.parametrize(
-    ("scenario", "seed"), [("escort", 2), ("escort", 3), ("escort", 5), ("wild-beasts", 3)]
+    ("scenario", "seed"),
+    [("escort", 2), ("escort", 3), ("escort", 5), ("wild-beasts", 3), ("sabotage", 1)],
 )
 def test_random_games_keep_the_rules_and_replay(scenario: str, seed: int) -> None:
     config = GameConfig(scenario=scenario, agents=("random", "random"), seed=seed, rounds=3)
@@ -94,3 +96,6 @@ def test_random_games_keep_the_rules_and_replay(scenario: str, seed: int) -> Non
             e for e in log if isinstance(e, DiceAllocated) and end.fighter(e.fighter).passive
         ]
         assert moved or defended
+    if scenario == "sabotage":  # C3: assaults and shots at the powder store were played
+        kinds = {e.kind for e in log}
+        assert {"scenery_assaulted", "scenery_shot"} <= kinds
