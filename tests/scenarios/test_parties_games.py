@@ -72,7 +72,7 @@ def _check(state: GameState, asked: Question, events: list[Event]) -> None:
                 assert near_a_defender(state, mover.id, base, field_of(state)), event
 
 
-@pytest.mark.rule("XX-E-6", "XX-E")
+@pytest.mark.rule("XX-E-6", "XX-E", "C3-ASSAULT-AND-COMBAT-WITH-ELEMENTS-OF-SCENERY")
 @pytest.mark.parametrize(
     ("scenario", "seed"),
     [("escort", 2), ("escort", 3), ("escort", 5), ("wild-beasts", 3), ("sabotage", 1)],
