@@ -20,7 +20,7 @@ A scenario file may say::
 ``n-c<k>`` (``engine.neutral.add_neutrals``); the passive individuals of one profile get one
 card of the defender, after his army's (``p<d>-c<n>``: in his deck, so it counts for the
 refusals, XX-E-6), their fighters flagged ``passive``. They are placed on the table by the
-set-up after the scenery (XX-A-2, ``engine.setup.deployment.place_scenario_fighters``).
+set-up after the scenery (XX-A-2, the set-up step ``engine.setup.scenario_fighters``).
 
 The condition (and bonus) kinds of this module (XX-A-4, ``contribute``): ``protect`` (the
 defender's passive individuals alive, :func:`protected`), ``hunt`` (the attacker killed them,
