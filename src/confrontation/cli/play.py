@@ -33,7 +33,7 @@ from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry
+from confrontation.scenarios import area_geometry, tokens
 from confrontation.scenarios.control import scenario_of, table
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
@@ -117,6 +117,11 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
             lines.append(f"{player_name(player)} must kill {names} to win at once.")
     else:
         lines.append("Each player must eliminate an enemy card drawn at random.")
+    if scenario.loot is not None:
+        count, carry = len(scenario.loot.tokens), scenario.loot.carry
+        lines.append(
+            f"{count} token(s) lie on the battlefield; a fighter carries at most {carry} (XX-D)."
+        )
     return lines
 
 
@@ -200,7 +205,8 @@ def battlefield_svg(state: GameState) -> str:
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
-    return render.svg(drawn, fighters, scenery, sides=sides)
+    stacks, carried = tokens.drawn(state)
+    return render.svg(drawn, fighters, scenery, sides=sides, tokens=stacks, carried=carried)
 
 
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:

@@ -13,7 +13,7 @@ record); ``scenarios.basic`` holds the rules that read it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -27,6 +27,7 @@ from confrontation.data import data_path
 from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
+from confrontation.scenarios.loot import Loot, TokenSpec, placed_tokens
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
@@ -124,6 +125,9 @@ class ScenarioFile(BaseModel):
     critical_penalty: int = Field(default=10, ge=0)
     areas: list[AreaSpec] = Field(default_factory=list)
     variations: list[VariationSpec] = Field(default_factory=list)
+    tokens: list[TokenSpec] = Field(default_factory=list)  # XX-D (scenarios.loot)
+    carry: int = Field(default=1, ge=1)  # XX-D-2: Carry/X
+    pick_up_again: bool = True  # XX-D-3
 
 
 # --- the record a game carries ---------------------------------------------------------------
@@ -163,6 +167,8 @@ class BasicScenario(ScenarioRecord):
     values: tuple[tuple[str, int], ...] = ()
     targets: tuple[tuple[str, ...], ...] = ((), ())
     draw: tuple[int, ...] = ()
+    loot: Loot | None = field(default=None, metadata={"omit_default": True})
+    """XX-D: the tokens (``scenarios.tokens``); None: the scenario has none."""
 
 
 @dataclass(frozen=True)
@@ -184,11 +190,13 @@ class Scenario:
     critical_penalty: int = 10
     variations: tuple[str, ...] = ()
     path: Path | None = None
+    loot: Loot | None = None
 
     def check_players(self, players: int) -> None:
         """Can ``players`` players play it? Areas placed by coordinates on the two-player
         table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
         placed = [a.name for a in self.areas if a.shape in PLACED]
+        placed += ["tokens"] if self.loot is not None else []  # XX-D
         if players > 2 and placed:
             raise ValueError(
                 f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
@@ -215,6 +223,7 @@ class Scenario:
             target=self.target,
             serious_penalty=self.serious_penalty,
             critical_penalty=self.critical_penalty,
+            loot=self.loot,
         )
 
 
@@ -404,6 +413,17 @@ def load_scenario(
                 path, f"area {name!r} appears twice", line=find_line(text, where), key=_key(where)
             )
     _check_areas(path, text, areas, table, split, area_loc)
+    width, height = FORMATS[table]
+    for n, token in enumerate(spec.tokens):
+        if not (0 <= token.x <= width and 0 <= token.y <= height):
+            where = ["tokens", n + 1]
+            raise LoadError(
+                path,
+                f"token ({token.x:g}, {token.y:g}) is not on the {table} table (XX-D)",
+                line=find_line(text, where),
+                key=_key(where),
+            )
+    tokens = placed_tokens(spec.tokens)
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -421,6 +441,7 @@ def load_scenario(
         critical_penalty=spec.critical_penalty,
         variations=tuple(ids),
         path=path,
+        loot=Loot(tokens, spec.carry, spec.pick_up_again) if tokens else None,
     )
 
 

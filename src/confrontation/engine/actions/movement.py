@@ -46,6 +46,7 @@ from confrontation.engine.core.events import (
     Moved,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import spot_refusal
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     FREE_FACING,
@@ -501,6 +502,9 @@ def _destination_free(state: GameState, choice: Choice) -> str | None:
     problem = here.spot_problem(action.fighter, base, enemies_apart=True, at_most_mov=within)
     if problem is not None:
         return f"turned to {facing:g}° his base would be {problem}"
+    refused = spot_refusal(state, action.fighter, base)  # XX-D-1: e.g. on a token
+    if refused is not None:
+        return f"turned to {facing:g}° his base would be {refused}"
     return None
 
 

@@ -59,6 +59,7 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.actions.shooting",
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
+    "confrontation.scenarios.tokens",
 )
 """The modules of the ``confede`` rules, in the order they contribute (a later one may
 replace or wrap an earlier one's entry: the scenarios wrap the deployment driver)."""
