@@ -31,7 +31,7 @@ from confrontation.engine.core.questions import (
     Walk,
 )
 from confrontation.engine.core.registry import IllegalChoice, Transition
-from confrontation.engine.core.ruleset import rules_of, with_rules
+from confrontation.engine.core.ruleset import ruleset, with_rules
 from confrontation.engine.core.state import (
     GameState,
     MaintenanceProgress,
@@ -98,8 +98,8 @@ def looted(
 
 
 def c3(state: GameState) -> GameState:
-    """The same game with the C3 wording of the looting rules."""
-    return with_rules(state, rules_of(state).with_extension("tokens", "wording", "c3"))
+    """The same game under the ``c3`` rules (the C3 wording of the looting rules)."""
+    return with_rules(state, ruleset("c3"))
 
 
 def two(
@@ -852,3 +852,76 @@ def test_the_picture_shows_tokens_on_the_ground_and_on_their_carrier() -> None:
     assert picture.count('fill="#f1c40f"') == 2  # one stack of two, one on A's base
     assert ">2</text>" in picture  # the stack says how many
     assert f'cx="{30.0 * 8:.1f}" cy="{(60 - 20.0) * 8:.1f}" r="7.2" fill="#f1c40f"' in picture
+
+
+# --- victory conditions (XX-A-4) and the bundled scenarios -------------------------------------
+
+
+def _scored(
+    state: GameState, *conditions: tuple[str, str, dict[str, object]]
+) -> set[tuple[int, str]]:
+    """Who fulfils which of ``conditions`` (id, kind, parameters) when the game ends now."""
+    from confrontation.engine.core.ending import finish
+    from confrontation.engine.core.outcome import Termination
+    from confrontation.scenarios.conditions import Condition, validate_params
+    from confrontation.scenarios.victory import ConditionMet, kind_of
+
+    made = tuple(
+        Condition(cid, kind, params=validate_params(kind_of(state, "condition", kind), params))
+        for cid, kind, params in conditions
+    )
+    scenario = state.scenario
+    assert isinstance(scenario, BasicScenario)
+    record = dataclasses.replace(scenario, goal="conditions", conditions=made)
+    _, events = finish(dataclasses.replace(state, scenario=record), Termination.ROUNDS_PLAYED)
+    return {(e.player, e.condition) for e in events if isinstance(e, ConditionMet)}
+
+
+@pytest.mark.rule("XX-D-2", "XX-A-4")
+def test_the_token_condition_kinds() -> None:
+    cards = [[(fighter("A"), 2)], [(fighter("Z"), 2)]]
+    positions = {
+        A: (30.0, 20.0, 0.0),  # in Player 1's deployment area (III-A-1: 10 to 45 cm)
+        B: (55.0, 30.0, 0.0),  # in the middle
+        Z: (100.0, 50.0, 180.0),
+        Y: (100.0, 40.0, 180.0),
+    }
+    state = skirmish(cards, positions)
+    conditions: list[tuple[str, str, dict[str, object]]] = [
+        ("most", "most-tokens", {}),
+        ("two", "carry-tokens", {"count": 2}),
+        ("one", "carry-tokens", {}),
+        ("home", "tokens-in-area", {}),
+        ("middle", "tokens-in-area", {"area": "the middle", "count": 2}),
+    ]
+    from confrontation.scenarios.base import Area
+
+    def game(held: dict[str, int]) -> GameState:
+        played = looted(state, carry=2, held=held)
+        middle = Area("the middle", "rect", None, 0, 0, (50.0, 0.0, 70.0, 60.0))
+        loot = loot_of(played)
+        record = BasicScenario("t", "T", "control", 2, areas=(middle,), loot=loot)
+        return dataclasses.replace(played, scenario=record)
+
+    # A at home and B in the middle carry one each; Z, at home, one
+    one_each = _scored(game({A: 1, B: 1, Z: 1}), *conditions)
+    assert one_each == {(0, "most"), (0, "two"), (0, "one"), (0, "home"), (1, "one"), (1, "home")}
+    # B in the middle carries two, Z two: equal, nobody has the most
+    two_each = _scored(game({B: 2, Z: 2}), *conditions)
+    assert two_each == {(0, "two"), (0, "one"), (0, "middle"), (1, "two"), (1, "one"), (1, "home")}
+    # nobody carries: "most" needs one token at least
+    assert _scored(game({}), *conditions) == set()
+
+
+@pytest.mark.rule("XX-D", "XX-A-4")
+@pytest.mark.parametrize("name", ["loot", "loot:short", "relics"])
+def test_the_bundled_token_scenarios_play_to_the_end(name: str) -> None:
+    from confrontation.scenarios import resolve
+    from confrontation.sim.game import GameConfig, play_game
+
+    scenario = resolve(name)
+    assert scenario.loot is not None and len(scenario.conditions) == 3 and scenario.bonuses
+    result = play_game(GameConfig(scenario=name, agents=("greedy", "random"), seed=3, rounds=2))
+    assert result.state.phase is Phase.OVER
+    loot = loot_of(result.state)
+    assert loot is not None and len(loot.tokens) == len(scenario.loot.tokens)

@@ -19,6 +19,7 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.shooting import range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
 from confrontation.scenarios.control import fighter_value, scenario_of
+from confrontation.scenarios.victory import prey
 
 C = Characteristic
 
@@ -45,7 +46,17 @@ def worth(state: GameState, fighter: Fighter) -> float:
     value = float(ap) if ap > 0 else DEFAULT_WORTH
     if scenario is not None and any(fighter.id in t for t in scenario.targets):
         value *= TARGET_FACTOR
+    elif scenario is not None and scenario.conditions and fighter.id in _prey(state):
+        value *= TARGET_FACTOR  # XX-A-4: his death fulfils a victory condition
     return value
+
+
+def _prey(state: GameState) -> set[str]:
+    """The fighters whose death fulfils some player's condition (cached per state)."""
+    found: set[str] | None = state.scratch.get("prey")
+    if found is None:
+        found = state.scratch["prey"] = {f for p in state.players for f in prey(state, p)}
+    return found
 
 
 def lost_share(wounds: int) -> float:

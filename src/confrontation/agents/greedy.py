@@ -81,6 +81,7 @@ from confrontation.rules.combat import Combatant, CombatState
 from confrontation.scenarios.base import Area
 from confrontation.scenarios.control import area_vp, geometry, scenario_of
 from confrontation.scenarios.tokens import move_goals
+from confrontation.scenarios.victory import aims
 
 C = Characteristic
 
@@ -576,6 +577,10 @@ def objectives(state: GameState, player: int | None = None) -> list[BaseGeometry
             worth_it = area_vp(area, player) >= 2 if player is not None else area.vp >= 2
             if worth_it:
                 out.append(area_shape(state, area))
+    if scenario is not None and scenario.conditions and state.battleground is not None:
+        # XX-A-4: where the victory conditions want his fighters
+        for p in (player,) if player is not None else state.players:
+            out.extend(aims(state, p))
     if out or state.battleground is None or not state.battleground.scenery:
         return out
     return [Polygon(p.outline) for p in state.battleground.scenery if p.scenario and p.outline]

@@ -111,6 +111,12 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
                     f"Controlling {area.name} is worth {area.vp} VP to "
                     f"{player_name(area.owner)}, {area.vp_enemy} VP to {enemy}."
                 )
+    elif scenario.goal == "conditions":  # XX-A-4, XX-A-5
+        for c in scenario.conditions:
+            who = f" ({', '.join(player_name(p) for p in c.players)})" if c.players else ""
+            lines.append(f"Victory condition{who}: {c.text or c.id} ({c.vp} VP).")
+        for b in scenario.bonuses:
+            lines.append(f"Bonus: {b.text or b.id} ({b.ap} AP).")
     elif scenario.target == "highest-value":
         for player, targets in enumerate(scenario.targets):
             names = " or ".join(narrator.fighter(f) for f in targets)

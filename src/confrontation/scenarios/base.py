@@ -27,12 +27,22 @@ from confrontation.data import data_path
 from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
+from confrontation.scenarios.conditions import (
+    BONUS,
+    CONDITION,
+    Bonus,
+    BonusSpec,
+    Condition,
+    ConditionKind,
+    ConditionSpec,
+    validate_params,
+)
 from confrontation.scenarios.loot import Loot, TokenSpec, placed_tokens
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
 """Shapes placed by coordinates on the two-player table (III-A-1): no layout has them (XX-F-1)."""
-Goal = Literal["control", "execution"]
+Goal = Literal["control", "execution", "conditions"]
 TargetRule = Literal["highest-value", "random-card"]
 
 MIN_SCENERY = 4
@@ -124,6 +134,8 @@ class ScenarioFile(BaseModel):
     serious_penalty: int = Field(default=5, ge=0)
     critical_penalty: int = Field(default=10, ge=0)
     areas: list[AreaSpec] = Field(default_factory=list)
+    conditions: list[ConditionSpec] = Field(default_factory=list)  # XX-A-4
+    bonus: list[BonusSpec] = Field(default_factory=list)  # XX-A-5
     variations: list[VariationSpec] = Field(default_factory=list)
     tokens: list[TokenSpec] = Field(default_factory=list)  # XX-D (scenarios.loot)
     carry: int = Field(default=1, ge=1)  # XX-D-2: Carry/X
@@ -169,6 +181,10 @@ class BasicScenario(ScenarioRecord):
     draw: tuple[int, ...] = ()
     loot: Loot | None = field(default=None, metadata={"omit_default": True})
     """XX-D: the tokens (``scenarios.tokens``); None: the scenario has none."""
+    conditions: tuple[Condition, ...] = field(default=(), metadata={"omit_default": True})
+    bonuses: tuple[Bonus, ...] = field(default=(), metadata={"omit_default": True})
+    met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
+    """The (player, condition id) of the ``round`` conditions met so far (XX-A-4)."""
 
 
 @dataclass(frozen=True)
@@ -191,6 +207,8 @@ class Scenario:
     variations: tuple[str, ...] = ()
     path: Path | None = None
     loot: Loot | None = None
+    conditions: tuple[Condition, ...] = ()
+    bonuses: tuple[Bonus, ...] = ()
 
     def check_players(self, players: int) -> None:
         """Can ``players`` players play it? Areas placed by coordinates on the two-player
@@ -224,7 +242,14 @@ class Scenario:
             serious_penalty=self.serious_penalty,
             critical_penalty=self.critical_penalty,
             loot=self.loot,
+            conditions=tuple(c for c in self.conditions if _in_game(c.players, players)),
+            bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
         )
+
+
+def _in_game(concerned: tuple[int, ...], players: int) -> bool:
+    """A condition for players none of whom is in the game is left out."""
+    return not concerned or any(p < players for p in concerned)
 
 
 # --- geometry of the areas ----------------------------------------------------------------------
@@ -424,6 +449,15 @@ def load_scenario(
                 key=_key(where),
             )
     tokens = placed_tokens(spec.tokens)
+    if spec.goal == "conditions" and not spec.conditions:
+        raise LoadError(path, "a 'conditions' scenario needs at least one [[conditions]] (XX-A-4)")
+    conditions = tuple(
+        _condition(path, text, CONDITION, c, ["conditions", n + 1])
+        for n, c in enumerate(spec.conditions)
+    )
+    bonuses = tuple(
+        _condition(path, text, BONUS, b, ["bonus", n + 1]) for n, b in enumerate(spec.bonus)
+    )
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -442,7 +476,48 @@ def load_scenario(
         variations=tuple(ids),
         path=path,
         loot=Loot(tokens, spec.carry, spec.pick_up_again) if tokens else None,
+        conditions=tuple(c for c in conditions if isinstance(c, Condition)),
+        bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
     )
+
+
+def _condition(
+    path: Path,
+    text: str,
+    table: str,
+    spec: ConditionSpec | BonusSpec,
+    where: list[str | int],
+) -> Condition | Bonus:
+    """A ``[[conditions]]`` or ``[[bonus]]`` entry checked against its kind in the default
+    rules (an unknown kind or a bad parameter: one line naming the key)."""
+    from confrontation.engine.core.ruleset import default_rules
+
+    rules = default_rules()
+    kind = rules.extension(table, spec.kind)
+    if not isinstance(kind, ConditionKind):
+        known = ", ".join(rules.extension_names(table)) or "none"
+        raise LoadError(
+            path,
+            f"unknown {table} kind {spec.kind!r} (kinds: {known})",
+            line=find_line(text, [*where, "kind"]),
+            key=_key([*where, "kind"]),
+        )
+    bad = [p for p in spec.players if not 1 <= p <= MAX_PLAYERS]
+    if bad:
+        raise LoadError(
+            path,
+            f"players are numbered 1 to {MAX_PLAYERS}, not {bad[0]}",
+            line=find_line(text, [*where, "players"]),
+            key=_key([*where, "players"]),
+        )
+    try:
+        params = validate_params(kind, spec.extras())
+    except ValueError as error:
+        raise LoadError(path, str(error), line=find_line(text, where), key=_key(where)) from None
+    players = tuple(p - 1 for p in spec.players)
+    if isinstance(spec, ConditionSpec):
+        return Condition(spec.id, spec.kind, spec.text, spec.vp, spec.when, players, params)
+    return Bonus(spec.id, spec.kind, spec.text, spec.ap, players, params)
 
 
 def resolve(name_or_file: str) -> Scenario:

@@ -39,6 +39,7 @@ from confrontation.engine.core.state import NEUTRAL, GameState, Pending, Phase, 
 from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
+from confrontation.scenarios.victory import score_conditions
 
 # --- events ------------------------------------------------------------------------------------
 
@@ -265,6 +266,10 @@ def score(state: GameState) -> Transition:
         if winner is not None:
             vp[winner] = 1
             events.append(ObjectiveScored(winner, "execution", 1))
+    elif scenario.goal == "conditions":  # XX-A-4
+        vp, events = score_conditions(state, scenario)
+        leaders = [p for p, points in enumerate(vp) if points == max(vp)]
+        winner = leaders[0] if len(leaders) == 1 else None
     else:
         for area in scenario.areas:
             checked = control(state, area)

@@ -12,8 +12,8 @@ that move them, plugged into the engine through its seams (``engine.core.hooks``
   people, never from another level. Chapter 20: one who cannot or will not pick them up may
   still end his move there — the tokens are moved to a side of his base; the player is asked
   (``token_pickup``). C3: one who can collects at once; one who cannot may not end his move
-  on a token (the destinations on one are not offered). The wording is the rules value's
-  (extension table ``tokens``, entry ``wording``: ``chapter-20`` or ``c3``).
+  on a token (the destinations on one are not offered): the ``c3`` rules' variant switch
+  ``looting`` (``scenarios.c3``).
 - **Carrying (XX-D-2).** At most Carry/X tokens; a hidden scout who carries is revealed. The
   other restrictions — never leaving level 0, never faster than MOV x 2, never a higher MOV,
   never a second move in a phase, no Flight — hold by construction: no effect of the engine
@@ -35,7 +35,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pydantic import BaseModel, ConfigDict, Field
 from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.actions.shared import finish
 from confrontation.engine.core.events import Event
@@ -43,8 +45,8 @@ from confrontation.engine.core.hooks import MOVE_END, MOVE_GOALS, MOVE_SPOT, REA
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import Choice, Option, Question
-from confrontation.engine.core.registry import Handler, Transition
-from confrontation.engine.core.ruleset import RulesBuilder, rules_of
+from confrontation.engine.core.registry import EngineError, Handler, Transition
+from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import (
     NEUTRAL,
     Fighter,
@@ -53,10 +55,12 @@ from confrontation.engine.core.state import (
     Phase,
     player_name,
 )
-from confrontation.engine.table.field import base_of, field_of, has_field
+from confrontation.engine.table.field import base_of, deployment_zone, field_of, has_field
 from confrontation.geometry.bases import Base
 from confrontation.scenarios.base import BasicScenario
-from confrontation.scenarios.control import scenario_of
+from confrontation.scenarios.c3 import variant
+from confrontation.scenarios.conditions import BONUS, CONDITION, ConditionKind
+from confrontation.scenarios.control import geometry, present, scenario_of
 from confrontation.scenarios.loot import Loot, Token
 
 TOKEN_PICKUP = QuestionKind.TOKEN_PICKUP
@@ -64,12 +68,10 @@ TOKEN_PICKUP = QuestionKind.TOKEN_PICKUP
 TOKEN_DROP = QuestionKind.TOKEN_DROP
 """XX-D-3: which carrier puts tokens down in the maintenance phase?"""
 
-TABLE = "tokens"
-"""The rules value's extension table of this module (``rules.extension(TABLE, ...)``)."""
-WORDING = "wording"
-"""Its entry naming the text applied where the two differ: ``chapter-20`` (the default) or
-``c3`` (a fighter who cannot collect a token may not end his move on it)."""
-CHAPTER_20, C3 = "chapter-20", "c3"
+LOOTING = "looting"
+"""The variant switch (``scenarios.c3``) of the text applied where chapter 20 and C3 differ:
+off, chapter 20; ``c3``: a fighter who can collect a token does so, one who cannot may not end
+his move on it."""
 
 MAINTENANCE_STEP = "various_effects"
 """The maintenance step (IV-D-3 4) in which carriers may put tokens down (XX-D-3)."""
@@ -201,10 +203,9 @@ def under(base: Base, tokens: Sequence[Token]) -> list[Token]:
     return [t for t in near if shape.covers(Point(t.x, t.y))]
 
 
-def wording(state: GameState) -> str:
-    """Which text the game's rules apply where chapter 20 and C3 differ."""
-    found = rules_of(state).extension(TABLE, WORDING)
-    return CHAPTER_20 if found is None else str(found)
+def c3_looting(state: GameState) -> bool:
+    """The game's rules apply the C3 wording where it differs from chapter 20."""
+    return variant(state, LOOTING) == "c3"
 
 
 def summoned(fighter: Fighter) -> bool:
@@ -357,7 +358,7 @@ def move_end(state: GameState, fighter: str, how: str) -> Transition:
     if not who.in_play or not under(base_of(state, who), on_ground(loot)):
         return state, []
     takeable = _takeable(state, loot, who, how)
-    if takeable and wording(state) == CHAPTER_20:
+    if takeable and not c3_looting(state):
         # "s'il ne peut/veut pas le ramasser": the player says whether he picks them up
         state = with_loot(state, dataclasses.replace(loot, picking=fighter))
         state = dataclasses.replace(state, pending=Pending(TOKEN_PICKUP, who.player))
@@ -428,7 +429,7 @@ def move_spot(state: GameState, fighter: str, base: Base) -> str | None:
     who = state.fighter(fighter)
     if who.altitude != 0:  # XX-D-1: "ne peut jamais terminer son mouvement dessus"
         return "on a token of another level"
-    if wording(state) == C3:  # C3: "may not end his movement on it"
+    if c3_looting(state):  # C3: "may not end his movement on it"
         ok = cannot_collect(state, who) is None and room(state, loot, fighter) > 0
         if not ok or not any(collectable(loot, t) for t in lying):
             return "on a token he may not collect"
@@ -554,6 +555,133 @@ def _drop_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     return Question(TOKEN_DROP, player, prompt, tuple(options))
 
 
+# --- victory conditions (XX-A-4) ---------------------------------------------------------------
+
+
+class CountParams(BaseModel):
+    """``count``: how many tokens (at least 1)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    count: int = Field(default=1, ge=1)
+
+
+class AreaCountParams(BaseModel):
+    """``area``: one of the scenario's areas (none: the player's own deployment area);
+    ``count``: how many tokens."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    area: str | None = Field(default=None, min_length=1)
+    count: int = Field(default=1, ge=1)
+
+
+def held_by(state: GameState, player: int) -> int:
+    """How many tokens ``player``'s fighters carry."""
+    loot = loot_of(state)
+    if loot is None:
+        return 0
+    return sum(
+        1
+        for t in loot.tokens
+        if t.carrier is not None and state.fighter(t.carrier).player == player
+    )
+
+
+def _carry_tokens(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    """XX-D: ``player``'s fighters carry at least ``count`` tokens."""
+    assert isinstance(params, CountParams)
+    return held_by(state, player) >= params.count
+
+
+def _most_tokens(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    """XX-D: ``player``'s fighters carry more tokens than each other player's (and one at
+    least)."""
+    mine = held_by(state, player)
+    return mine > 0 and all(mine > held_by(state, other) for other in state.enemies(player))
+
+
+def _where(state: GameState, player: int, params: AreaCountParams) -> BaseGeometry:
+    scenario = scenario_of(state)
+    if params.area is None:
+        return deployment_zone(state, player).area
+    for area in scenario.areas if scenario is not None else ():
+        if area.name == params.area:
+            return geometry(state, area)
+    raise EngineError(f"the scenario has no area {params.area!r} (XX-A-4 condition)")
+
+
+def _tokens_in_area(state: GameState, item: object, player: int, params: BaseModel) -> bool:
+    """XX-D: ``player``'s fighters whose whole base lies in the area (XX-C-2) carry at least
+    ``count`` tokens."""
+    assert isinstance(params, AreaCountParams)
+    loot = loot_of(state)
+    if loot is None or state.battleground is None:
+        return False
+    inside = {f.id for f in present(state, _where(state, player, params)) if f.player == player}
+    return sum(1 for t in loot.tokens if t.carrier in inside) >= params.count
+
+
+def _lying(state: GameState) -> list[BaseGeometry]:
+    """Where the tokens that may be picked up lie (small discs: where to stand to take one)."""
+    loot = loot_of(state)
+    if loot is None:
+        return []
+    spots = {(t.x, t.y) for t in on_ground(loot) if collectable(loot, t)}
+    return [Point(x, y).buffer(1.0) for x, y in sorted(spots)]
+
+
+def _carry_aim(
+    state: GameState, item: object, player: int, params: BaseModel
+) -> list[BaseGeometry]:
+    """Go and pick tokens up while he carries too few."""
+    assert isinstance(params, CountParams)
+    return _lying(state) if held_by(state, player) < params.count else []
+
+
+def _most_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
+    """Go and pick tokens up."""
+    return _lying(state)
+
+
+def _area_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
+    """Pick a token up, then bring it there."""
+    assert isinstance(params, AreaCountParams)
+    if state.battleground is None or state.battleground.zones is None:
+        return []
+    if held_by(state, player) == 0:
+        return _lying(state)
+    return [_where(state, player, params)]
+
+
+CARRY_TOKENS = ConditionKind(
+    "carry-tokens",
+    "XX-D-2",
+    _carry_tokens,
+    CountParams,
+    "the player's fighters carry at least `count` tokens (default 1)",
+    aim=_carry_aim,
+)
+MOST_TOKENS = ConditionKind(
+    "most-tokens",
+    "XX-D-2",
+    _most_tokens,
+    summary="the player's fighters carry more tokens than each other player's (one at least)",
+    aim=_most_aim,
+)
+TOKENS_IN_AREA = ConditionKind(
+    "tokens-in-area",
+    "XX-D-2",
+    _tokens_in_area,
+    AreaCountParams,
+    "the player's fighters standing wholly in the area named `area` (default: his own "
+    "deployment area) carry at least `count` tokens (default 1)",
+    aim=_area_aim,
+)
+KINDS = (CARRY_TOKENS, MOST_TOKENS, TOKENS_IN_AREA)
+"""The condition (and bonus) kinds of this module."""
+
+
 # --- narration ---------------------------------------------------------------------------------
 
 
@@ -610,9 +738,8 @@ def _tell_revealed(narrator: Narrator, event: Event) -> str | None:
 
 
 def contribute(rules: RulesBuilder) -> None:
-    """Tokens (XX-D): the engine's seams, the two questions, the maintenance hook and the
-    sentences. The wording is chapter 20's (a ``c3`` ruleset sets ``tokens``/``wording``)."""
-    rules.extension(TABLE, WORDING, CHAPTER_20)
+    """Tokens (XX-D): the engine's seams, the two questions, the maintenance hook, the
+    condition kinds and the sentences."""
     rules.extension(MOVE_END, "tokens", move_end)
     rules.extension(MOVE_SPOT, "tokens", move_spot)
     rules.extension(MOVE_GOALS, "tokens", move_goals)
@@ -620,6 +747,9 @@ def contribute(rules: RulesBuilder) -> None:
     rules.handler(Handler(TOKEN_PICKUP, _pickup_legal, _pickup_apply, _pickup_describe))
     rules.handler(Handler(TOKEN_DROP, _drop_legal, _drop_apply, _drop_describe))
     rules.maintenance_hook(MAINTENANCE_STEP, maintenance)
+    for kind in KINDS:
+        rules.extension(CONDITION, kind.name, kind)
+        rules.extension(BONUS, kind.name, kind)
     rules.sentence("tokens_picked", _tell_picked)
     rules.sentence("tokens_moved_aside", _tell_aside)
     rules.sentence("tokens_dropped", _tell_dropped)

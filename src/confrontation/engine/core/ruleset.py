@@ -60,11 +60,16 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
     "confrontation.scenarios.tokens",
+    "confrontation.scenarios.victory",
 )
 """The modules of the ``confede`` rules, in the order they contribute (a later one may
 replace or wrap an earlier one's entry: the scenarios wrap the deployment driver)."""
 
-RULESETS: dict[str, Sequence[str] | Builder] = {"confede": CONFEDE_MODULES}
+C3_MODULES: tuple[str, ...] = (*CONFEDE_MODULES, "confrontation.scenarios.c3")
+"""The ``c3`` rules: ``confede`` with the C3 tournament scenario rules' differences
+(``scenarios.c3``: the variant switches, CLARIFICATIONS §6)."""
+
+RULESETS: dict[str, Sequence[str] | Builder] = {"confede": CONFEDE_MODULES, "c3": C3_MODULES}
 """Every ruleset this process can build, by name: its contributing modules or a builder."""
 
 

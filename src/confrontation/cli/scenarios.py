@@ -1,0 +1,161 @@
+"""`confrontation scenarios ...`: the bundled scenarios (or a file) listed and shown as a player
+reads them before a game (III-A-2, XX-A)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from confrontation.armylists.load import LoadError
+from confrontation.cli.army import fail
+from confrontation.scenarios.base import Scenario, bundled_scenarios, resolve
+
+app = typer.Typer(help="Scenarios: list the bundled ones, show one.", no_args_is_help=True)
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+_SHOWN = {"id", "name", "summary", "section", "rounds", "table", "split", "scenery", "goal"}
+"""Fields of :class:`Scenario` the header shows; the other non-empty ones get a section."""
+
+
+def _load(name: str) -> Scenario:
+    try:
+        return resolve(name)
+    except LoadError as exc:
+        message = str(exc)
+        fail("scenario: " + message.removeprefix("--scenario: "))
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready data: dataclasses as dicts, a condition's parameters as an object."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        data = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(data.get("params"), str):
+            data["params"] = json.loads(data["params"])
+        if "players" in data and isinstance(data["players"], list):
+            data["players"] = [p + 1 for p in data["players"]]  # as the file numbers them
+        if isinstance(data.get("owner"), int):
+            data["owner"] += 1
+        return data
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def scenario_document(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as JSON data (``scenarios show --json``)."""
+    data: dict[str, Any] = _plain(scenario)
+    data.pop("path", None)
+    return data
+
+
+@app.command("list")
+def list_command(as_json: JsonOption = False) -> None:
+    """List the bundled scenarios and their variations."""
+    scenarios = [_load(name) for name in bundled_scenarios()]
+    if as_json:
+        typer.echo(
+            json.dumps(
+                [
+                    {
+                        "id": s.id,
+                        "name": s.name,
+                        "section": s.section,
+                        "goal": s.goal,
+                        "rounds": s.rounds,
+                        "conditions": len(s.conditions),
+                        "variations": list(s.variations),
+                        "summary": s.summary,
+                    }
+                    for s in scenarios
+                ],
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
+    table = Table(title="Scenarios")
+    for column in ("id", "name", "section", "goal", "rounds", "variations"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("summary", overflow="fold", min_width=24)
+    for s in scenarios:
+        table.add_row(
+            s.id,
+            escape(s.name),
+            s.section,
+            s.goal,
+            str(s.rounds),
+            ", ".join(s.variations) or "-",
+            escape(s.summary),
+        )
+    _console().print(table)
+
+
+@app.command("show")
+def show_command(
+    scenario: Annotated[
+        str, typer.Argument(help="A bundled id (`conquest`, `conquest:campsites`) or a .toml file.")
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """Show one scenario: its situation, goal, areas, victory conditions and bonuses."""
+    found = _load(scenario)
+    data = scenario_document(found)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    console = _console()
+    header = (
+        f"{escape(found.summary)}\n\n"
+        f"[b]Section[/b] {found.section or '-'}   [b]Rounds[/b] {found.rounds}   "
+        f"[b]Table[/b] {found.table} ({found.split})   [b]Scenery[/b] {found.scenery}   "
+        f"[b]Goal[/b] {found.goal}"
+    )
+    if found.variations:
+        header += f"\n[b]Variations[/b] {', '.join(found.variations)}"
+    console.print(Panel(header, title=escape(f"{found.name} [{found.id}]"), expand=False))
+    for key, value in data.items():
+        if key in _SHOWN or key == "variations" or value in ((), [], None, "", {}):
+            continue
+        console.print(_section(key, value))
+
+
+def _console() -> Console:
+    """The terminal's width, or (piped) wide enough for the texts not to be cut."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=150)
+
+
+def _section(key: str, value: Any) -> Table | str:
+    """One section of ``scenarios show``: a table of its entries, or a line."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        return f"[b]{key}[/b]: {escape(json.dumps(value, ensure_ascii=False))}"
+    columns: list[str] = []
+    for entry in value:
+        columns.extend(k for k in entry if k not in columns)
+    table = Table(title=key.replace("_", " ").capitalize(), title_justify="left")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for entry in value:
+        table.add_row(*(escape(_cell(entry.get(c))) for c in columns))
+    return table
+
+
+def _cell(value: Any) -> str:
+    if value is None or value in ("", [], {}):
+        return "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
