@@ -365,7 +365,7 @@ def test_c3_a_fighter_who_cannot_collect_may_not_end_his_move_on_a_token() -> No
                 assert "token" in (refusal(state, spun) or "")
 
 
-@pytest.mark.rule("XX-D-1", "C3-COLLECTING-A-TOKEN")
+@pytest.mark.rule("XX-D-1", "C3-COLLECTING-A-TOKEN", "C3-LOOTING")
 def test_c3_one_who_can_collect_does_so_without_being_asked() -> None:
     state = c3(looted(two(), (36.0, 22.0)))
     log: list[ev.Event] = []

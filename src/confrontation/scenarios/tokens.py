@@ -1,28 +1,29 @@
-"""Tokens on the battlefield (XX-D "Prise de guerre"; the C3 variant "Looting").
+"""Tokens on the battlefield (XX-D "Prise de guerre"; the C3 variant "Looting", C3-LOOTING).
 
 "Certaines missions impliquent la présence sur le champ de bataille de marqueurs dont les
 combattants doivent s'emparer." The tokens are plain data in the scenario's record
 (:class:`~.loot.Loot`, placed by the scenario file's ``tokens``); this module holds the rules
 that move them, plugged into the engine through its seams (``engine.core.hooks``):
 
-- **Picking up (XX-D-1).** A fighter who ends a move (a walk, run, move under cover, charge
-  or engagement of his activation, or a pursuit move) with tokens under his base may pick up
-  as many as his Carry/X leaves room for; they go on his base and the move is over. Never
-  while moving with Infiltration/X, never routed, a summoned fighter only if of the army's
-  people, never from another level. Chapter 20: one who cannot or will not pick them up may
-  still end his move there — the tokens are moved to a side of his base; the player is asked
-  (``token_pickup``). C3: one who can collects at once; one who cannot may not end his move
-  on a token (the destinations on one are not offered): the ``c3`` rules' variant switch
-  ``looting`` (``scenarios.c3``).
-- **Carrying (XX-D-2).** At most Carry/X tokens; a hidden scout who carries is revealed. The
-  other restrictions — never leaving level 0, never faster than MOV x 2, never a higher MOV,
-  never a second move in a phase, no Flight — hold by construction: no effect of the engine
-  changes a fighter's level, MOV or number of moves (docs/rulings.md "XX-D-2").
-- **Putting down (XX-D-3).** In the maintenance phase each player with carriers is asked
-  which of them put tokens down (``token_drop``); a routed carrier drops his at once, in
-  contact with his base; a carrier killed or removed from the table drops his where he stood.
-  Tokens put down together are a stack; they may be picked up again unless the scenario says
-  otherwise (``pick_up_again = false``).
+- **Picking up (XX-D-1, C3-COLLECTING-A-TOKEN).** A fighter who ends a move (a walk, run,
+  move under cover, charge or engagement of his activation, or a pursuit move) with tokens
+  under his base may pick up as many as his Carry/X leaves room for; they go on his base and
+  the move is over. Never while moving with Infiltration/X, never routed, a summoned fighter
+  only if of the army's people, never from another level. Chapter 20: one who cannot or will
+  not pick them up may still end his move there — the tokens are moved to a side of his
+  base; the player is asked (``token_pickup``). C3: one who can collects at once; one who
+  cannot may not end his move on a token (the destinations on one are not offered): the
+  ``c3`` rules' variant switch ``looting`` (``scenarios.c3``).
+- **Carrying (XX-D-2, C3-CARRYING-A-TOKEN).** At most Carry/X tokens; a hidden scout who
+  carries is revealed. The other restrictions — never leaving level 0, never faster than
+  MOV x 2, never a higher MOV, never a second move in a phase, no Flight — hold by
+  construction: no effect of the engine changes a fighter's level, MOV or number of moves
+  (docs/rulings.md "XX-D-2").
+- **Putting down (XX-D-3, C3-DROPPING-A-TOKEN).** In the maintenance phase each player with
+  carriers is asked which of them put tokens down (``token_drop``); a routed carrier drops
+  his at once, in contact with his base; a carrier killed or removed from the table drops
+  his where he stood. Tokens put down together are a stack; they may be picked up again
+  unless the scenario says otherwise (``pick_up_again = false``).
 
 The candidate destinations of a move include one on each stack of tokens the mover may pick
 up (``move-goals``), so that players and agents can go for them.
