@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from confrontation.cli import app
 from confrontation.scenarios.base import bundled_scenarios, resolve
+from scenarios_support import SCENARIO
 
 runner = CliRunner()
 
@@ -44,8 +45,6 @@ def test_show_every_scenario_as_text_and_json(name: str) -> None:
 
 
 def test_show_a_file_with_conditions(tmp_path: Path) -> None:
-    from tests.scenarios.test_conditions import SCENARIO
-
     path = tmp_path / "hold.toml"
     path.write_text(SCENARIO, encoding="utf-8")
     result = runner.invoke(app, ["scenarios", "show", str(path)])

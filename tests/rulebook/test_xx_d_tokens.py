@@ -399,11 +399,11 @@ def test_he_may_refuse_to_pick_it_up_then_another_fighter_may() -> None:
 @pytest.mark.rule("XX-D-1", "XX-B-3", "C3-COLLECTING-A-TOKEN")
 def test_a_summoned_fighter_picks_up_only_if_of_the_armys_people() -> None:
     """XX-D-1: "Un combattant invoqué ne peut ramasser de marqueurs que s'il appartient au
-    même peuple que l'armée." (a summoned fighter carries the ``summoned`` marker)"""
+    même peuple que l'armée." (``Fighter.summoned``, ``scenarios.summoned``)"""
     wolfen = dataclasses.replace(fighter("A"), people="wolfen")
     for people, picks in ((wolfen, False), (fighter("A"), True)):
         state = looted(two(a=people), STRAIGHT_ON)
-        summoned = dataclasses.replace(state.fighter(A), markers=("summoned",))
+        summoned = dataclasses.replace(state.fighter(A), summoned=True)
         state = state.with_fighters(summoned)
         log: list[ev.Event] = []
         state = walk_onto(state, A, STRAIGHT_ON, log)
@@ -925,3 +925,15 @@ def test_the_bundled_token_scenarios_play_to_the_end(name: str) -> None:
     assert result.state.phase is Phase.OVER
     loot = loot_of(result.state)
     assert loot is not None and len(loot.tokens) == len(scenario.loot.tokens)
+
+
+@pytest.mark.rule("XX-D-3")
+def test_scenarios_show_tells_the_tokens_as_a_player_reads_them() -> None:
+    from typer.testing import CliRunner
+
+    from confrontation.cli import app
+
+    result = CliRunner().invoke(app, ["scenarios", "show", "relics"])
+    assert result.exit_code == 0, result.stdout
+    assert "Tokens" in result.stdout and "│ 60.0 │ 30.0 │ 2     │" in result.stdout
+    assert "carry: 2 (XX-D-2)   picked up again: no (XX-D-3)" in result.stdout

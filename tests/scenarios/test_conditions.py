@@ -18,41 +18,7 @@ from confrontation.scenarios.base import load_scenario
 from confrontation.scenarios.conditions import CONDITION, Condition, ConditionKind, NoParams
 from confrontation.scenarios.victory import ConditionMet, check_round, fulfils
 from confrontation.sim.game import GameConfig, play_game
-
-SCENARIO = """
-name = "Hold the centre"
-section = "XX-A-4"
-rounds = 2
-goal = "conditions"
-
-[[areas]]
-name = "the centre"
-shape = "centre"
-
-[[areas]]
-name = "Player 1's deployment area"
-shape = "deployment"
-owner = 1
-
-[[conditions]]
-id = "centre"
-kind = "area"
-area = "the centre"
-when = "round"
-text = "control the centre at the end of a round"
-
-[[conditions]]
-id = "home"
-kind = "area"
-area = "Player 1's deployment area"
-players = [1]
-
-[[bonus]]
-id = "centre-bonus"
-kind = "area"
-area = "the centre"
-ap = 30
-"""
+from scenarios_support import SCENARIO
 
 
 def _write(tmp_path: Path, text: str) -> Path:

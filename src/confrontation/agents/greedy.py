@@ -52,6 +52,7 @@ from confrontation.engine.core.questions import (
     KeepResult,
     Place,
     PlaceCard,
+    PlaceScenery,
     PlayReserve,
     PlayReserveAndTop,
     PlayTop,
@@ -74,7 +75,9 @@ from confrontation.engine.core.state import (
     Phase,
     StrategicProgress,
 )
+from confrontation.engine.setup.scenery import templates as scenery_templates
 from confrontation.engine.table.field import current, field_of, has_field
+from confrontation.geometry.bases import size_rank
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
@@ -194,6 +197,29 @@ class GreedyAgent:
             if near is None:
                 near = math.dist((c.x, c.y), centre)
             return -abs(near - 12.0) if shooter else -near
+
+        return self.best(legal, score)
+
+    def place_scenery(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """XX-A-2: cover where the armies will meet — elements that hide a fighter of normal
+        size and can be entered first (forest, ruins, hill), then the other kinds; near the
+        scenario's own scenery (its objectives), else near the table's centre; away from the
+        elements already placed (the deployment areas are drawn only afterwards)."""
+        progress = state.deployment
+        placed = progress.placed if progress is not None else ()
+        centres = [Polygon(p.outline).centroid for p in placed]
+        goals = [(c.x, c.y) for c, p in zip(centres, placed, strict=True) if p.scenario]
+        goals = goals or [_centre(state)]
+        normal = size_rank("normal")
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, PlaceScenery):
+                return -1e9
+            kind = scenery_templates()[c.template]
+            worth = 2.0 * (size_rank(kind.height) >= normal) + 1.0 * kind.passable
+            near = min(math.dist((c.x, c.y), g) for g in goals)
+            apart = min((math.dist((c.x, c.y), (p.x, p.y)) for p in centres), default=18.0)
+            return 10.0 * worth - near + 0.3 * min(apart, 18.0)
 
         return self.best(legal, score)
 
@@ -531,6 +557,7 @@ _JUDGES: dict[str, Callable[[GreedyAgent, GameState, int, Sequence[Choice]], Cho
         QuestionKind.CHOOSE_FIRST,
         QuestionKind.CHOOSE_PLACE,
         QuestionKind.CHOOSE_ZONE,
+        QuestionKind.PLACE_SCENERY,
         QuestionKind.DEPLOY,
         QuestionKind.FLOOR,
         QuestionKind.ACTIVATION,

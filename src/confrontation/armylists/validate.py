@@ -59,6 +59,8 @@ class Report:
     points: int
     lines: list[CardLine]
     violations: list[Violation] = field(default_factory=list)
+    notes: list[Violation] = field(default_factory=list)
+    """Rules of the scenarios that need them (XX-B-1): reported, the list stays valid."""
 
     @property
     def valid(self) -> bool:
@@ -106,6 +108,11 @@ class Report:
             "champions_ap": self.champions_ap,
             "allies_ap": self.allies_ap,
             "violations": [{"rule": v.rule, "message": v.message} for v in self.violations],
+            **(
+                {"notes": [{"rule": n.rule, "message": n.message} for n in self.notes]}
+                if self.notes
+                else {}
+            ),
         }
 
 
@@ -366,6 +373,29 @@ def check_ally_nations(report: Report, alliances: Alliances | None = None) -> li
     return out
 
 
+def check_commander_first(report: Report) -> list[Violation]:
+    """XX-B-1: "Le Commandeur est obligatoirement le Champion le plus cher de l'armée en
+    Valeur stratégique [...] Le Commandeur **doit** être noté sur la première ligne de la
+    feuille d'armée": the first card is one of the dearest Champions (of several as dear, the
+    one the player chose). A note (:data:`NOTES`): only scenarios with a Commander need it."""
+    champions = [line for line in report.recruited if line.card.profile.champion]
+    if not champions or not report.lines:
+        return []
+    best = max(line.unit_ap for line in champions)
+    dearest = [line for line in champions if line.unit_ap == best]
+    first = report.lines[0]
+    if any(line is first for line in dearest):
+        return []
+    names = " or ".join(line.card.profile.name for line in dearest)
+    return [
+        Violation(
+            "XX-B-1",
+            f"the Commander ({names}, the dearest Champion at {best} AP) must be on the first "
+            f"line of the list, not {first.card.profile.name}",
+        )
+    ]
+
+
 RULES: tuple[Callable[[Report], list[Violation]], ...] = (
     check_total,
     check_quota,
@@ -382,6 +412,10 @@ RULES: tuple[Callable[[Report], list[Violation]], ...] = (
     check_ally_nations,
 )
 
+NOTES: tuple[Callable[[Report], list[Violation]], ...] = (check_commander_first,)
+"""Rules a list must follow for the scenarios that use them ("Certains scénarios nécessitent
+[...] le Commandeur", XX-B-1): reported as notes, never making a list invalid."""
+
 
 def price_cards(army: Army) -> list[CardLine]:
     """Price every card on the final characteristics (I-D-2)."""
@@ -395,9 +429,16 @@ def price_cards(army: Army) -> list[CardLine]:
     return lines
 
 
-def validate(army: Army, rules: Iterable[Callable[[Report], list[Violation]]] = RULES) -> Report:
-    """Check ``army`` against every rule of chapter I-D."""
+def validate(
+    army: Army,
+    rules: Iterable[Callable[[Report], list[Violation]]] = RULES,
+    notes: Iterable[Callable[[Report], list[Violation]]] = NOTES,
+) -> Report:
+    """Check ``army`` against every rule of chapter I-D, and note what the scenarios' rules
+    would say (XX-B-1)."""
     report = Report(army.name, army.people, army.points, price_cards(army))
     for rule in rules:
         report.violations.extend(rule(report))
+    for note in notes:
+        report.notes.extend(note(report))
     return report

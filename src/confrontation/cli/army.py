@@ -60,6 +60,8 @@ def validate_command(
         )
         for violation in report.violations:
             sys.stdout.write(f"{violation}\n")
+        for note in report.notes:  # XX-B-1: for the scenarios with a Commander
+            sys.stdout.write(f"note: {note}\n")
     raise typer.Exit(EXIT_VALID if report.valid else EXIT_INVALID)
 
 
@@ -122,3 +124,5 @@ def show_command(
         console.print("[green]Valid army list.[/green]")
     for violation in report.violations:
         console.print(f"[red]{escape(str(violation))}[/red]")
+    for note in report.notes:
+        console.print(f"[yellow]note: {escape(str(note))}[/yellow]")

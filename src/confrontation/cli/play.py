@@ -28,13 +28,15 @@ from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import MAX_PLAYERS, GameState, player_name
+from confrontation.engine.core.state import MAX_PLAYERS, GameState, SceneryPiece, player_name
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry, tokens
+from confrontation.scenarios import area_geometry, commander, tokens
 from confrontation.scenarios.control import scenario_of, table
+from confrontation.scenarios.occupation import marks
+from confrontation.scenarios.results import signed
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
     DEFAULT_ARMIES,
@@ -111,24 +113,42 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
                     f"Controlling {area.name} is worth {area.vp} VP to "
                     f"{player_name(area.owner)}, {area.vp_enemy} VP to {enemy}."
                 )
-    elif scenario.goal == "conditions":  # XX-A-4, XX-A-5
-        for c in scenario.conditions:
-            who = f" ({', '.join(player_name(p) for p in c.players)})" if c.players else ""
-            lines.append(f"Victory condition{who}: {c.text or c.id} ({c.vp} VP).")
-        for b in scenario.bonuses:
-            lines.append(f"Bonus: {b.text or b.id} ({b.ap} AP).")
+    elif scenario.goal == "conditions":  # XX-A-4
+        for condition in scenario.conditions:
+            who = _concerned(condition.players)
+            when = " (any round, kept once met)" if condition.when == "round" else ""
+            text = condition.text or condition.id
+            lines.append(f"{who}: {text}{when}: {condition.vp} VP (XX-A-4).")
     elif scenario.target == "highest-value":
         for player, targets in enumerate(scenario.targets):
             names = " or ".join(narrator.fighter(f) for f in targets)
             lines.append(f"{player_name(player)} must kill {names} to win at once.")
     else:
         lines.append("Each player must eliminate an enemy card drawn at random.")
+    for bonus in scenario.bonuses:  # XX-A-5
+        text = bonus.text or bonus.id
+        whom = "" if not bonus.players else f" for {_concerned(bonus.players)}"
+        lines.append(f"Bonus{whom}: {text}: {bonus.ap} AP (XX-A-5).")
+    for player, fighter in enumerate(scenario.commanders):  # XX-B-1
+        what = commander.title(state)
+        if fighter:
+            lines.append(f"{player_name(player)}'s {what}: {narrator.fighter(fighter)}.")
+        elif player < len(scenario.choosing) and scenario.choosing[player]:
+            tied = " or ".join(narrator.fighter(f) for f in scenario.choosing[player])
+            lines.append(f"{player_name(player)} chooses his {what}: {tied}.")
+        else:
+            lines.append(f"{player_name(player)} has no Champion to be his {what}.")
     if scenario.loot is not None:
         count, carry = len(scenario.loot.tokens), scenario.loot.carry
         lines.append(
             f"{count} token(s) lie on the battlefield; a fighter carries at most {carry} (XX-D)."
         )
     return lines
+
+
+def _concerned(players: tuple[int, ...]) -> str:
+    """Whom a condition or a bonus concerns."""
+    return "Each player" if not players else listed([player_name(p) for p in players])
 
 
 class Narration:
@@ -154,7 +174,7 @@ class Narration:
             self.console.rule("Set-up and deployment (III-A, III-B)")
         elif isinstance(event, ev.RoundStarted):
             self.console.rule(f"Round {event.round}")
-        elif event.kind in ("area_controlled", "objective_scored", "game_ended") and not self.ended:
+        elif _ends(event) and not self.ended:
             self.ended = True
             self.console.rule("End of the game")
         if event.kind in QUIET or not sentence:
@@ -162,21 +182,47 @@ class Narration:
         self.console.print(escape(sentence[0].upper() + sentence[1:]))
 
 
+_END_KINDS = frozenset(
+    {"area_controlled", "objective_scored", "game_ended", "bonus_earned", "result_scored"}
+)
+
+
+def _ends(event: ev.Event) -> bool:
+    """The first event of the game's end (scoring)."""
+    if event.kind == "condition_met":
+        return getattr(event, "when", "") == "end"
+    return event.kind in _END_KINDS
+
+
 def scoreboard(result: GameResult, console: Console) -> None:
-    """The final table: VP, losses and fighters left per player, then the verdict."""
+    """The final table: VP, losses and fighters left per player — with victory conditions or
+    bonuses also TP (XX-A-4), enemy losses, bonus and goal-average (XX-A-5) — then the
+    verdict."""
     grid = Table(title=escape(f"{result.scenario} — seed {result.seed}, {result.rounds} round(s)"))
-    for column in ("player", "army", "agent", "VP", "losses (AP)", "fighters left"):
-        grid.add_column(column, justify="right" if column in ("VP", "losses (AP)") else "left")
+    numbers = ["VP", "losses (AP)"]
+    if result.tournament:
+        numbers = ["VP", "TP", "losses (AP)", "enemy losses (AP)", "bonus (AP)", "GA"]
+    for column in ("player", "army", "agent", *numbers, "fighters left"):
+        grid.add_column(column, justify="right" if column in numbers else "left")
     state = result.state
     for p, side in enumerate(result.players):
         mine = [f for f in state.fighters if f.player == p]
         left = sum(f.alive for f in mine)
+        figures = [str(side.vp), str(side.losses_ap)]
+        if result.tournament:
+            figures = [
+                str(side.vp),
+                "—" if side.tp is None else str(side.tp),
+                str(side.losses_ap),
+                str(side.enemy_losses_ap),
+                str(side.bonus_ap),
+                signed(side.goal_average),
+            ]
         grid.add_row(
             player_name(p),
             escape(side.army),
             side.agent,
-            str(side.vp),
-            str(side.losses_ap),
+            *figures,
             f"{left}/{len(mine)}",
         )
     console.print(grid)
@@ -211,8 +257,29 @@ def battlefield_svg(state: GameState) -> str:
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
-    stacks, carried = tokens.drawn(state)
-    return render.svg(drawn, fighters, scenery, sides=sides, tokens=stacks, carried=carried)
+    notes = {p.name: scenery_note(p) for p in ground.scenery or () if p.scenario}
+    stacks, carried = tokens.drawn(state)  # XX-D
+    chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
+    return render.svg(
+        drawn,
+        fighters,
+        scenery,
+        sides=sides,
+        commanders=chiefs,
+        scenario=notes,
+        marks=marks(state),
+        tokens=stacks,
+        carried=carried,
+    )
+
+
+def scenery_note(piece: SceneryPiece) -> str:
+    """What the SVG says of an element of scenario scenery (XX-A-2): an objective or not, its
+    structure points left or Inalterable (C3)."""
+    parts = ["objective"] if piece.objective else []
+    sp = piece.structure_points
+    parts.append("Inalterable" if sp is None else f"{sp} SP, RES {piece.resistance}")
+    return ", ".join(parts)
 
 
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
@@ -227,7 +294,8 @@ def play_command(
         str | None,
         typer.Option(
             "--scenario",
-            help="A bundled scenario (bloodbath, conquest, execution), or a scenario file; "
+            help="A bundled scenario (bloodbath, conquest, execution, fire, the-hill...), "
+            "or a scenario file; "
             "':variation' picks a variation (conquest:campsites, execution:random-card).",
             show_default=DEFAULT_SCENARIO,
         ),

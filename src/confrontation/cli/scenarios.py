@@ -22,7 +22,18 @@ app = typer.Typer(help="Scenarios: list the bundled ones, show one.", no_args_is
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
-_SHOWN = {"id", "name", "summary", "section", "rounds", "table", "split", "scenery", "goal"}
+_SHOWN = {
+    "id",
+    "name",
+    "summary",
+    "section",
+    "rounds",
+    "table",
+    "split",
+    "scenery",
+    "scenery_placement",
+    "goal",
+}
 """Fields of :class:`Scenario` the header shows; the other non-empty ones get a section."""
 
 
@@ -118,8 +129,8 @@ def show_command(
     header = (
         f"{escape(found.summary)}\n\n"
         f"[b]Section[/b] {found.section or '-'}   [b]Rounds[/b] {found.rounds}   "
-        f"[b]Table[/b] {found.table} ({found.split})   [b]Scenery[/b] {found.scenery}   "
-        f"[b]Goal[/b] {found.goal}"
+        f"[b]Table[/b] {found.table} ({found.split})   [b]Scenery[/b] {found.scenery} "
+        f"({_placed_by(found.scenery_placement)})   [b]Goal[/b] {found.goal}"
     )
     if found.variations:
         header += f"\n[b]Variations[/b] {', '.join(found.variations)}"
@@ -127,7 +138,41 @@ def show_command(
     for key, value in data.items():
         if key in _SHOWN or key == "variations" or value in ((), [], None, "", {}):
             continue
+        if key == "scenario_scenery":
+            value = [_element(entry) for entry in value]
+        if key == "loot":  # XX-D: the stacks of tokens, then Carry/X
+            again = "yes" if value["again"] else "no (XX-D-3)"
+            console.print(_section("tokens", _stacks(value["tokens"])))
+            console.print(
+                f"[b]carry[/b]: {value['carry']} (XX-D-2)   [b]picked up again[/b]: {again}"
+            )
+            continue
         console.print(_section(key, value))
+
+
+def _stacks(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tokens as a player reads them: one entry per spot, with how many lie there."""
+    out: dict[tuple[float, float], dict[str, Any]] = {}
+    for token in tokens:
+        spot = out.setdefault((token["x"], token["y"]), {"x": token["x"], "y": token["y"]})
+        spot["count"] = spot.get("count", 0) + 1
+    return list(out.values())
+
+
+def _placed_by(placement: str) -> str:
+    """XX-A-2: who lays the standard scenery."""
+    return "placed by the players in turn" if placement == "players" else "laid at random"
+
+
+def _element(entry: dict[str, Any]) -> dict[str, Any]:
+    """An element of scenario scenery as ``show`` prints it: where it lies, not its outline."""
+    out = dict(entry)
+    outline = out.pop("outline", [])
+    if outline:
+        xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+        out["where"] = f"x {min(xs):g}-{max(xs):g}, y {min(ys):g}-{max(ys):g} cm"
+    out.pop("scenario", None)
+    return out
 
 
 def _console() -> Console:

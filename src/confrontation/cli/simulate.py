@@ -108,10 +108,16 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
         f"{escape(result.scenario or 'conquest')}, seed {result.seed}",
         box=box.SIMPLE_HEAD,
     )
-    for column in ("agent", "wins", "win rate", "95 % interval", "mean VP", "mean losses (AP)"):
+    has_tp, has_ga = result.tournament()  # XX-A-4, XX-A-5
+    columns = ["agent", "wins", "win rate", "95 % interval", "mean VP", "mean losses (AP)"]
+    columns += ["mean TP"] * has_tp + ["mean GA"] * has_ga
+    for column in columns:
         grid.add_column(column, justify="left" if column == "agent" else "right")
     for seat, record in enumerate(result.records()):
         low, high = record.interval
+        extra = [f"{record.mean_tp or 0.0:.2f}"] * has_tp + [
+            f"{record.mean_ga or 0.0:+.1f}"
+        ] * has_ga
         grid.add_row(
             f"{seat + 1}. {escape(record.name)}",
             str(record.wins),
@@ -119,6 +125,7 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
             f"{low:.1%} – {high:.1%}",
             f"{record.mean_vp:.2f}",
             f"{record.mean_losses_ap:.1f}",
+            *extra,
         )
     console.print(grid)
     draws = result.draws()

@@ -87,6 +87,22 @@ def in_contact(a: Base, b: Base) -> bool:
     return half_side_touching(a, b) or half_side_touching(b, a)
 
 
+def side_on_shape(a: Base, shape: BaseGeometry, *, more_than_half: bool = False) -> bool:
+    """Does at least half (``more_than_half``: more than half) of one side of square base
+    ``a`` lie on ``shape`` — along its outline or over it, within the tolerance? (XX-C-2:
+    a fighter in contact with an objective, "au moins la moitié de son socle"; C3: "more
+    than half of one base edge".) The shape grown by the tolerance may lengthen the part by
+    up to one tolerance at either end: "more than half" asks for more than that."""
+    tol = CONTACT_TOLERANCE_CM
+    grown = shape.buffer(tol, join_style="mitre")
+    for p0, p1 in a.sides():
+        half = math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / 2.0
+        part = float(shapely.LineString([p0, p1]).intersection(grown).length)
+        if (part > half + 2.0 * tol) if more_than_half else (part >= half - tol):
+            return True
+    return False
+
+
 def sight_touches(a: Base, b: Base) -> bool:
     """II-E-1: is the sight of ``a`` in contact with the base of ``b``?"""
     return point_distance(b, *a.sight) <= CONTACT_TOLERANCE_CM

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from html import escape
 
 import shapely
@@ -23,6 +24,66 @@ HEIGHT_COLOURS = {
     "titan": "#4a4040",
 }
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#8e44ad", "#16a085")
+SCENARIO_COLOUR = "#d4a017"
+"""Outline of the scenario's scenery (XX-A-2)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Mark:
+    """A scenario's mark on the table (XX-C, XX-B-2): an objective's ``shape``, the ``zone``
+    fighters count in around it (None: none drawn), a ``note`` under its name and the
+    ``counters`` on it (None: it has none); not ``filled``: an outline only (a capture
+    perimeter round a fighter)."""
+
+    name: str
+    shape: BaseGeometry
+    zone: BaseGeometry | None = None
+    note: str = ""
+    counters: int | None = None
+    filled: bool = True
+
+
+def _inside(x: float, text: str, size: float, width: float) -> float:
+    """A centred label's x moved so that it stays on the table (0.6 em per character)."""
+    half = len(text) * 0.3 * size
+    return min(max(x, half), max(width - half, half))
+
+
+def _marks(marks: Iterable[Mark], scale: float, height: float, width: float) -> list[str]:
+    out = []
+    for m in marks:
+        if m.zone is not None:
+            out.append(
+                _poly(m.zone, scale, height, 'fill="none" stroke="#b7950b" stroke-dasharray="2 3"')
+            )
+        style = 'fill="#f7dc6f" fill-opacity="0.55" stroke="#9a7d0a" stroke-width="1.5"'
+        if not m.filled:
+            style = 'fill="none" stroke="#9a7d0a" stroke-width="1.2" stroke-dasharray="4 2"'
+        out.append(_poly(m.shape, scale, height, style))
+        c = m.shape.representative_point()
+        x, y = c.x * scale, (height - c.y) * scale
+        if not m.filled:  # an outline round a fighter: its name above it
+            y = (height - m.shape.bounds[3]) * scale - 0.3 * scale
+        lx = _inside(x, m.name, 1.2 * scale, width * scale)
+        out.append(
+            f'<text x="{lx:.1f}" y="{y:.1f}" font-size="{1.2 * scale:.0f}" text-anchor="middle" '
+            f'fill="#5d4a00" font-weight="bold">{escape(m.name)}</text>'
+        )
+        if m.note:
+            nx = _inside(x, m.note, scale, width * scale)
+            out.append(
+                f'<text x="{nx:.1f}" y="{y + 1.3 * scale:.1f}" font-size="{1.0 * scale:.0f}" '
+                f'text-anchor="middle" fill="#5d4a00">{escape(m.note)}</text>'
+            )
+        if m.counters is not None:
+            cy = y - 2.2 * scale
+            out.append(
+                f'<circle cx="{x:.1f}" cy="{cy:.1f}" r="{1.2 * scale:.1f}" fill="#c0392b" '
+                f'stroke="#111" stroke-width="0.8"/><text x="{x:.1f}" y="{cy + 0.45 * scale:.1f}" '
+                f'font-size="{1.3 * scale:.0f}" text-anchor="middle" fill="#fff" '
+                f'font-weight="bold">{m.counters}</text>'
+            )
+    return out
 
 
 def _pts(geom: BaseGeometry, scale: float, height: float) -> str:
@@ -47,18 +108,25 @@ def svg(
     *,
     sides: Mapping[str, int] | None = None,
     paths: Iterable[Path] = (),
+    marks: Iterable[Mark] = (),
     scale: float = 8.0,
     grid: float = 10.0,
+    commanders: Iterable[str] = (),
+    scenario: Mapping[str, str] | None = None,
     tokens: Iterable[tuple[float, float, int]] = (),
     carried: Mapping[str, int] | None = None,
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
-    ``sides`` maps a fighter id to its player (0, 1...) for colours. ``tokens`` are stacks of
-    tokens on the ground (x, y, how many; XX-D), ``carried`` how many a fighter carries
-    (drawn on his base). The y axis points up the table as in the geometry (the SVG is
-    flipped).
+    ``sides`` maps a fighter id to its player (0, 1...) for colours; the fighters named in
+    ``commanders`` (XX-B-1) get a gold outline and a star before their label. ``scenario``
+    maps the name of each element of scenario scenery (XX-A-2) to a note shown with it
+    ("objective, 5 SP"); those are drawn with a thick gold outline and a star. ``marks`` are
+    the scenario's objectives (with their counters). ``tokens`` are stacks of tokens on the
+    ground (x, y, how many; XX-D), ``carried`` how many a fighter carries (drawn on his
+    base). The y axis points up the table as in the geometry (the SVG is flipped).
     """
+    crowned = set(commanders)
     w, h = table.width * scale, table.height * scale
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
@@ -96,16 +164,29 @@ def svg(
             f'font-size="{1.6 * scale:.0f}" fill="{colour}" fill-opacity="0.6" '
             f'text-anchor="middle">{escape(z.name)}</text>'
         )
+    notes = scenario or {}
     for s in scenery:
         fill = HEIGHT_COLOURS.get(s.height, "#999")
         dash = "" if s.passable else ' stroke-width="2.5"'
-        out.append(_poly(s.footprint, scale, table.height, f'fill="{fill}" stroke="#444"{dash}'))
+        note = notes.get(s.name)
+        if note is not None:  # XX-A-2: scenario scenery, drawn apart from the standard kinds
+            dash = ' stroke-width="4" stroke-linejoin="round"'
+            style = f'fill="{fill}" stroke="{SCENARIO_COLOUR}"{dash}'
+        else:
+            style = f'fill="{fill}" stroke="#444"{dash}'
+        out.append(_poly(s.footprint, scale, table.height, style))
         c = s.footprint.representative_point()
+        label = f"{s.name} ({s.height})"
+        weight = ""
+        if note is not None:
+            label = f"★ {s.name} ({note})" if note else f"★ {s.name}"
+            weight = ' font-weight="bold"'
         out.append(
             f'<text x="{c.x * scale:.1f}" y="{(table.height - c.y) * scale:.1f}" '
-            f'font-size="{1.2 * scale:.0f}" text-anchor="middle" fill="#222">'
-            f"{escape(s.name)} ({escape(s.height)})</text>"
+            f'font-size="{1.2 * scale:.0f}" text-anchor="middle" fill="#222"{weight}>'
+            f"{escape(label)}</text>"
         )
+    out.extend(_marks(marks, scale, table.height, table.width))
     for path in paths:
         out.append(
             f'<polyline points="{_pts(path.line(), scale, table.height)}" fill="none" '
@@ -116,12 +197,13 @@ def svg(
     for fid, b in (fighters or {}).items():
         colour = SIDE_COLOURS[(sides or {}).get(fid, 0) % len(SIDE_COLOURS)]
         opacity = "0.45" if b.level == 1 else "0.9"
+        outline = 'stroke="#d4a017" stroke-width="3"' if fid in crowned else 'stroke="#111"'
         out.append(
             _poly(
                 b.polygon,
                 scale,
                 table.height,
-                f'fill="{colour}" fill-opacity="{opacity}" stroke="#111"',
+                f'fill="{colour}" fill-opacity="{opacity}" {outline}',
             )
         )
         sx, sy = b.sight
@@ -136,7 +218,7 @@ def svg(
         out.append(
             f'<text x="{b.x * scale:.1f}" y="{label_y:.1f}"'
             f' font-size="{1.1 * scale:.0f}" text-anchor="middle" fill="#111">'
-            f"{escape(fid)}</text>"
+            f"{'★ ' if fid in crowned else ''}{escape(fid)}</text>"
         )
     for fid, count in (carried or {}).items():
         carrier = (fighters or {}).get(fid)

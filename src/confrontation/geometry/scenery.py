@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,8 +162,10 @@ def random_layout(
     templates: dict[str, Template] | None = None,
     *,
     max_tries: int = 2000,
+    existing: Sequence[Scenery] = (),
 ) -> list[Scenery]:
-    """A legal layout (III-A-3) of ``count`` elements drawn from ``templates``."""
+    """A legal layout (III-A-3) of ``count`` elements drawn from ``templates``, each at least
+    6 cm from the ``existing`` ones too (a scenario's scenery, XX-A-2); the new ones only."""
     gen = rng if isinstance(rng, np.random.Generator) else generator_from(rng)
     temps = list((templates or load_templates()).values())
     placed: list[Scenery] = []
@@ -174,7 +177,7 @@ def random_layout(
         dims = [float(gen.uniform(lo, hi)) for lo, hi in t.sizes]
         x = float(gen.uniform(0, table.width))
         y = float(gen.uniform(0, table.height))
-        name = f"{t.name}-{len(placed) + 1}"
+        name = f"{t.name}-{len(existing) + len(placed) + 1}"
         if t.shape == "circle":
             e = Scenery.circle(name, x, y, dims[0], height=t.height, passable=t.passable)
         else:
@@ -184,7 +187,7 @@ def random_layout(
             )
         if not inner.covers(e.footprint):
             continue
-        if any(e.footprint.distance(p.footprint) < MIN_GAP_CM for p in placed):
+        if any(e.footprint.distance(p.footprint) < MIN_GAP_CM for p in (*existing, *placed)):
             continue
         placed.append(e)
     if len(placed) < count:

@@ -19,12 +19,14 @@ from confrontation.scenarios.basic import (
     ObjectiveScored,
     TargetsSet,
     card_values,
+    champion_cards,
     execution_met,
     install,
     losses_ap,
     provisional_vp,
 )
 from confrontation.scenarios.control import Control, control, controller, wounded_value
+from confrontation.scenarios.results import Standing, standings
 
 __all__ = [
     "Area",
@@ -33,10 +35,12 @@ __all__ = [
     "Control",
     "ObjectiveScored",
     "Scenario",
+    "Standing",
     "TargetsSet",
     "area_geometry",
     "bundled_scenarios",
     "card_values",
+    "champion_cards",
     "control",
     "controller",
     "execution_met",
@@ -45,5 +49,6 @@ __all__ = [
     "losses_ap",
     "provisional_vp",
     "resolve",
+    "standings",
     "wounded_value",
 ]

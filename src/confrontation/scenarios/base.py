@@ -24,7 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
 from confrontation.data import data_path
-from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord
+from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord, SceneryPiece
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
 from confrontation.scenarios.conditions import (
@@ -38,6 +38,15 @@ from confrontation.scenarios.conditions import (
     validate_params,
 )
 from confrontation.scenarios.loot import Loot, TokenSpec, placed_tokens
+from confrontation.scenarios.objectives import (
+    Objective,
+    Objectives,
+    ObjectiveSpec,
+    check_references,
+    load_objectives,
+    objectives_record,
+)
+from confrontation.scenarios.situation import Placement, ScenerySpec, check_scenery
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
@@ -112,7 +121,8 @@ class VariationSpec(BaseModel):
     rounds: int | None = Field(default=None, ge=1)
     table: str | None = None
     split: Literal["width", "length"] | None = None
-    scenery: int | None = Field(default=None, ge=MIN_SCENERY)
+    scenery: int | None = Field(default=None, ge=0)
+    scenery_placement: Placement | None = None
     target: TargetRule | None = None
     areas: list[AreaSpec] | None = None
 
@@ -128,7 +138,10 @@ class ScenarioFile(BaseModel):
     rounds: int = Field(ge=1)
     table: str = "120x60"
     split: Literal["width", "length"] = "width"
-    scenery: int = Field(default=6, ge=MIN_SCENERY)
+    scenery: int = Field(default=6, ge=0)
+    min_scenery: int = Field(default=MIN_SCENERY, ge=0)
+    scenery_placement: Placement = "random"
+    scenario_scenery: list[ScenerySpec] = Field(default_factory=list)
     goal: Goal
     target: TargetRule | None = None
     serious_penalty: int = Field(default=5, ge=0)
@@ -136,6 +149,8 @@ class ScenarioFile(BaseModel):
     areas: list[AreaSpec] = Field(default_factory=list)
     conditions: list[ConditionSpec] = Field(default_factory=list)  # XX-A-4
     bonus: list[BonusSpec] = Field(default_factory=list)  # XX-A-5
+    commander: bool = False  # XX-B-1: each army designates its Commander
+    objectives: list[ObjectiveSpec] = Field(default_factory=list)  # XX-C-2, XX-B-2
     variations: list[VariationSpec] = Field(default_factory=list)
     tokens: list[TokenSpec] = Field(default_factory=list)  # XX-D (scenarios.loot)
     carry: int = Field(default=1, ge=1)  # XX-D-2: Carry/X
@@ -185,6 +200,14 @@ class BasicScenario(ScenarioRecord):
     bonuses: tuple[Bonus, ...] = field(default=(), metadata={"omit_default": True})
     met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
     """The (player, condition id) of the ``round`` conditions met so far (XX-A-4)."""
+    commanders: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """XX-B-1: each player's Commander ("": none, or not chosen yet); empty: no Commanders."""
+    choosing: tuple[tuple[str, ...], ...] = field(default=(), metadata={"omit_default": True})
+    """XX-B-1: per player, the tied Champions he still has to choose his Commander from."""
+    bonuses_met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
+    """XX-A-5: the (player, bonus id) of the bonuses fulfilled when the game ended."""
+    objectives: Objectives = field(default=Objectives(), metadata={"omit_default": True})
+    """XX-C, XX-B-2: the objectives, their counters (``scenarios.objectives``)."""
 
 
 @dataclass(frozen=True)
@@ -206,14 +229,22 @@ class Scenario:
     critical_penalty: int = 10
     variations: tuple[str, ...] = ()
     path: Path | None = None
+    scenario_scenery: tuple[SceneryPiece, ...] = ()
+    scenery_placement: str = "random"
     loot: Loot | None = None
     conditions: tuple[Condition, ...] = ()
     bonuses: tuple[Bonus, ...] = ()
+    commander: bool = False
+    objectives: tuple[Objective, ...] = ()
 
     def check_players(self, players: int) -> None:
-        """Can ``players`` players play it? Areas placed by coordinates on the two-player
-        table have no place on a layout (XX-F-1): a one-line ``ValueError``."""
-        placed = [a.name for a in self.areas if a.shape in PLACED]
+        """Can ``players`` players play it? Areas, scenario scenery and objectives placed by
+        coordinates on the two-player table have no place on a layout (XX-F-1): a one-line
+        ``ValueError``."""
+        placed = [a.name for a in self.areas if a.shape in PLACED] + [
+            p.name for p in self.scenario_scenery
+        ]
+        placed += [o.name for o in self.objectives]
         placed += ["tokens"] if self.loot is not None else []  # XX-D
         if players > 2 and placed:
             raise ValueError(
@@ -244,6 +275,8 @@ class Scenario:
             loot=self.loot,
             conditions=tuple(c for c in self.conditions if _in_game(c.players, players)),
             bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
+            commanders=("",) * players if self.commander else (),  # XX-B-1: set by install
+            objectives=objectives_record(self.objectives),
         )
 
 
@@ -351,7 +384,7 @@ def _check_areas(
         ]
         where_table = table if players == 2 else f"{board.width:g}x{board.height:g}"
         for n, (i, shape) in enumerate(shapes):
-            where = [*loc, i + 1]
+            where = [*loc, i]
             if not board.area.buffer(1e-6).covers(shape):
                 raise LoadError(
                     path,
@@ -372,9 +405,11 @@ def _check_areas(
 
 
 def _key(loc: list[str | int]) -> str:
+    """``loc`` (0-based indices, as ``find_line`` reads them) as a reader names the key:
+    ``areas[1].name`` for the first ``[[areas]]``."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out
 
 
@@ -387,7 +422,7 @@ def load_scenario(
     ids = [v.id for v in spec.variations]
     for n, vid in enumerate(ids):
         if vid in ids[:n]:
-            where: list[str | int] = ["variations", n + 1, "id"]
+            where: list[str | int] = ["variations", n, "id"]
             raise LoadError(
                 path,
                 f"variation {vid!r} appears twice",
@@ -395,6 +430,7 @@ def load_scenario(
                 key=_key(where),
             )
     rounds, table, split, scenery = spec.rounds, spec.table, spec.split, spec.scenery
+    placement = spec.scenery_placement
     target, areas_spec = spec.target, spec.areas
     area_loc: list[str | int] = ["areas"]
     summary = spec.summary
@@ -407,11 +443,12 @@ def load_scenario(
         rounds = chosen.rounds or rounds
         table = chosen.table or table
         split = chosen.split or split
-        scenery = chosen.scenery or scenery
+        scenery = chosen.scenery if chosen.scenery is not None else scenery
+        placement = chosen.scenery_placement or placement
         target = chosen.target or target
         summary = chosen.summary or summary
         if chosen.areas is not None:
-            areas_spec, area_loc = chosen.areas, ["variations", n + 1, "areas"]
+            areas_spec, area_loc = chosen.areas, ["variations", n, "areas"]
     if table not in FORMATS:
         key: list[str | int] = ["table"]
         raise LoadError(
@@ -433,31 +470,35 @@ def load_scenario(
     names = [a.name for a in areas]
     for n, name in enumerate(names):
         if name in names[:n]:
-            where = [*area_loc, n + 1, "name"]
+            where = [*area_loc, n, "name"]
             raise LoadError(
                 path, f"area {name!r} appears twice", line=find_line(text, where), key=_key(where)
             )
     _check_areas(path, text, areas, table, split, area_loc)
+    fixed = tuple(s.piece() for s in spec.scenario_scenery)  # XX-A-2 (scenarios.situation)
+    check_scenery(path, text, fixed, table, scenery, spec.min_scenery)
     width, height = FORMATS[table]
     for n, token in enumerate(spec.tokens):
         if not (0 <= token.x <= width and 0 <= token.y <= height):
-            where = ["tokens", n + 1]
+            at: list[str | int] = ["tokens", n]
             raise LoadError(
                 path,
                 f"token ({token.x:g}, {token.y:g}) is not on the {table} table (XX-D)",
-                line=find_line(text, where),
-                key=_key(where),
+                line=find_line(text, at),
+                key=_key(at),
             )
     tokens = placed_tokens(spec.tokens)
     if spec.goal == "conditions" and not spec.conditions:
         raise LoadError(path, "a 'conditions' scenario needs at least one [[conditions]] (XX-A-4)")
     conditions = tuple(
-        _condition(path, text, CONDITION, c, ["conditions", n + 1])
+        _condition(path, text, CONDITION, c, ["conditions", n])
         for n, c in enumerate(spec.conditions)
     )
     bonuses = tuple(
-        _condition(path, text, BONUS, b, ["bonus", n + 1]) for n, b in enumerate(spec.bonus)
+        _condition(path, text, BONUS, b, ["bonus", n]) for n, b in enumerate(spec.bonus)
     )
+    objectives = load_objectives(path, text, spec.objectives, FORMATS[table])  # XX-C-2
+    check_references(path, text, objectives, spec.conditions, spec.bonus)
     base_id = scenario_id or path.stem
     return Scenario(
         id=base_id if variation is None else f"{base_id}:{variation}",
@@ -475,10 +516,23 @@ def load_scenario(
         critical_penalty=spec.critical_penalty,
         variations=tuple(ids),
         path=path,
+        scenario_scenery=fixed,
+        scenery_placement=placement,
         loot=Loot(tokens, spec.carry, spec.pick_up_again) if tokens else None,
         conditions=tuple(c for c in conditions if isinstance(c, Condition)),
         bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
+        commander=spec.commander or any(_reads_commander(i) for i in (*conditions, *bonuses)),
+        objectives=objectives,
     )
+
+
+def _reads_commander(item: Condition | Bonus) -> bool:
+    """XX-B-1: the item's kind reads the Commanders."""
+    from confrontation.engine.core.ruleset import default_rules
+
+    table = CONDITION if isinstance(item, Condition) else BONUS
+    kind = default_rules().extension(table, item.kind)
+    return isinstance(kind, ConditionKind) and kind.commander
 
 
 def _condition(

@@ -20,7 +20,7 @@ random-card draw, the deployment and strategic phase drivers (a chance step befo
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from confrontation.dice import FACES
@@ -38,7 +38,9 @@ from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import NEUTRAL, GameState, Pending, Phase, player_name
 from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios.base import Scenario
+from confrontation.scenarios.commander import designate
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
+from confrontation.scenarios.situation import install_scenery
 from confrontation.scenarios.victory import score_conditions
 
 # --- events ------------------------------------------------------------------------------------
@@ -95,14 +97,18 @@ def install(
     *,
     values: Mapping[str, int] | None = None,
     rounds: int | None = None,
+    champions: Iterable[str] = (),
 ) -> GameState:
     """``state`` (before it starts) playing ``scenario``: the record in the state, the round
-    limit (``rounds`` overrides the scenario's), Execution's highest-value targets.
+    limit (``rounds`` overrides the scenario's), the scenario's scenery and how the standard
+    scenery is placed (XX-A-2), Execution's highest-value targets, the Commanders when the
+    scenario needs them (XX-B-1).
 
     ``values`` maps a card id to the strategic value of one of its fighters with his
-    equipment (I-D-2); :func:`card_values` computes it from the army lists. A scenario with
-    areas placed by coordinates is refused for three players or more (a one-line
-    ``ValueError`` naming XX-F-1).
+    equipment (I-D-2); :func:`card_values` computes it from the army lists. ``champions``
+    names the cards of Champions (:func:`champion_cards`), among whom the Commanders are
+    designated. A scenario with areas placed by coordinates is refused for three players or
+    more (a one-line ``ValueError`` naming XX-F-1).
     """
     players = state.players
     record = scenario.record(rounds, players=len(players))
@@ -112,10 +118,11 @@ def install(
         targets=((),) * len(players),
     )
     state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
+    state = install_scenery(state, scenario.scenario_scenery, scenario.scenery_placement)  # XX-A-2
     if record.goal == "execution" and record.target == "highest-value":
         targets = tuple(highest_value_targets(state, p) for p in players)
         state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))
-    return state
+    return designate(state, champions)
 
 
 def card_values(armies: Sequence[object]) -> dict[str, int]:
@@ -130,6 +137,20 @@ def card_values(armies: Sequence[object]) -> dict[str, int]:
         for n, card in enumerate(army.cards, start=1):
             out[f"p{player + 1}-c{n}"] = strategic_value(card.profile, card.equipment).total
     return out
+
+
+def champion_cards(armies: Sequence[object]) -> tuple[str, ...]:
+    """The card ids of the armies' Champions (I-C, I-D-4; C3's Characters), summoned cards
+    left out (not recruited, I-D-1), for :func:`install`."""
+    from confrontation.model.army import Army
+
+    out = []
+    for player, army in enumerate(armies):
+        assert isinstance(army, Army)
+        for n, card in enumerate(army.cards, start=1):
+            if card.profile.champion and not card.profile.summoned:
+                out.append(f"p{player + 1}-c{n}")
+    return tuple(out)
 
 
 # --- the random-card draw (Execution variation) ------------------------------------------------

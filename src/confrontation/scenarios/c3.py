@@ -17,6 +17,8 @@ VARIANT = "variant"
 """The extension table of the variant switches."""
 
 C3_SWITCHES: dict[str, str] = {
+    "commander": 'C3-CHIEF: "the most expensive Character (in total AP value, including '
+    'artefacts...)" is the Chief (scenarios.commander)',
     "looting": "C3-COLLECTING-A-TOKEN: a fighter who can collect a token does so; one who "
     "cannot may not end his movement on it (scenarios.tokens)",
 }

@@ -98,7 +98,8 @@ class ConditionKind:
     """A rule that checks conditions (or bonuses) of one kind: ``section`` cites the rule,
     ``params`` validates the keys a scenario file gives besides the common ones, ``check``
     answers for one player; ``aim`` and ``prey`` (optional) tell the computer players what
-    it asks of them."""
+    it asks of them; ``commander``: it reads the players' Commanders, so a scenario using it
+    designates them (XX-B-1)."""
 
     name: str
     section: str
@@ -107,6 +108,7 @@ class ConditionKind:
     summary: str = ""
     aim: Aim | None = None
     prey: Prey | None = None
+    commander: bool = False
 
 
 @lru_cache(maxsize=1024)

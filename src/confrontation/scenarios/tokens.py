@@ -63,6 +63,7 @@ from confrontation.scenarios.c3 import variant
 from confrontation.scenarios.conditions import BONUS, CONDITION, ConditionKind
 from confrontation.scenarios.control import geometry, present, scenario_of
 from confrontation.scenarios.loot import Loot, Token
+from confrontation.scenarios.summoned import counts_for_victory
 
 TOKEN_PICKUP = QuestionKind.TOKEN_PICKUP
 """XX-D-1 (chapter 20): does the fighter pick up the tokens he ended his move on?"""
@@ -81,11 +82,6 @@ GAP_CM = 1.0
 """How far from a base's edge the centre of a token put down "in contact" with it lies
 (XX-D-3), or of one moved to a side of it (XX-D-1): a token is about 2 cm across
 (docs/rulings.md "XX-D-1")."""
-
-SUMMONED = "summoned"
-"""The marker of a summoned fighter (XX-B-3) in ``Fighter.markers``: summoning is an effect
-of chapters the documents do not contain (CLARIFICATIONS §5); whatever brings one into play
-marks him so."""
 
 
 # --- events ------------------------------------------------------------------------------------
@@ -209,11 +205,6 @@ def c3_looting(state: GameState) -> bool:
     return variant(state, LOOTING) == "c3"
 
 
-def summoned(fighter: Fighter) -> bool:
-    """A summoned fighter (XX-B-3; see :data:`SUMMONED`)."""
-    return SUMMONED in fighter.markers
-
-
 def cannot_collect(state: GameState, fighter: Fighter, how: str = "") -> str | None:
     """Why ``fighter`` may not pick up a token at the end of a move made with ``how``
     (None: he may, room allowing)."""
@@ -225,8 +216,7 @@ def cannot_collect(state: GameState, fighter: Fighter, how: str = "") -> str | N
         return "no token is picked up with Infiltration/X"
     if fighter.routed:  # XX-D-1, C3 Looting
         return "a routed fighter never picks up a token"
-    people = state.profile(fighter.profile).people
-    if summoned(fighter) and people != state.side(fighter.player).people:  # XX-D-1, XX-B-3
+    if not counts_for_victory(state, fighter):  # XX-D-1, XX-B-3: unless of the army's people
         return "a summoned fighter of another people never picks up a token"
     if fighter.altitude != 0:  # XX-D-1: tokens lie at level 0
         return "not at the tokens' level"
@@ -585,7 +575,9 @@ def held_by(state: GameState, player: int) -> int:
     return sum(
         1
         for t in loot.tokens
-        if t.carrier is not None and state.fighter(t.carrier).player == player
+        if t.carrier is not None
+        and state.fighter(t.carrier).player == player
+        and counts_for_victory(state, state.fighter(t.carrier))  # XX-B-3
     )
 
 

@@ -143,6 +143,8 @@ class AgentRecord:
     interval: tuple[float, float]
     mean_vp: float
     mean_losses_ap: float
+    mean_tp: float | None = None
+    mean_ga: float | None = None
 
 
 @dataclass
@@ -180,16 +182,22 @@ class BatchResult:
         return sum(1 for result in self.outcomes if result.outcome.winner is None)
 
     def records(self) -> list[AgentRecord]:
-        """Each agent's wins, win rate with its 95 % Wilson interval, mean VP and losses."""
+        """Each agent's wins, win rate with its 95 % Wilson interval, mean VP and losses; mean
+        tournament points and goal-average when every game has them (XX-A-4, XX-A-5)."""
         wins = self.wins()
         vp = [0] * self.players
         lost = [0] * self.players
+        tp = [0] * self.players
+        ga = [0] * self.players
         for spec, result in zip(self.specs, self.outcomes, strict=True):
             for player in range(self.players):
                 seat = spec.seats[player]
                 vp[seat] += result.outcome.vp[player]
                 lost[seat] += result.outcome.losses[player]
+                tp[seat] += (result.outcome.tp or (0,) * self.players)[player]
+                ga[seat] += (result.outcome.ga or (0,) * self.players)[player]
         n = max(self.games, 1)
+        has_tp, has_ga = self.tournament()
         return [
             AgentRecord(
                 name=self.agents[seat],
@@ -198,9 +206,20 @@ class BatchResult:
                 interval=wilson(wins[seat], self.games),
                 mean_vp=vp[seat] / n,
                 mean_losses_ap=lost[seat] / n,
+                mean_tp=tp[seat] / n if has_tp else None,
+                mean_ga=ga[seat] / n if has_ga else None,
             )
             for seat in range(self.players)
         ]
+
+    def tournament(self) -> tuple[bool, bool]:
+        """Whether every game has tournament points, and whether every game has a
+        goal-average (scenarios with victory conditions or bonuses, XX-A-4, XX-A-5)."""
+        games = [r.outcome for r in self.outcomes]
+        return (
+            bool(games) and all(o.tp is not None for o in games),
+            bool(games) and all(o.ga is not None for o in games),
+        )
 
     def mean_rounds(self) -> float:
         return sum(r.outcome.rounds for r in self.outcomes) / max(self.games, 1)
@@ -212,7 +231,8 @@ class BatchResult:
         """The JSON document of ``simulate --json`` (only ``elapsed_s`` and
         ``games_per_second`` depend on the machine)."""
         records = self.records()
-        return {
+        has_tp, has_ga = self.tournament()
+        document: dict[str, Any] = {
             "games": self.games,
             "wins": list(self.wins()),
             "draws": self.draws(),
@@ -238,11 +258,27 @@ class BatchResult:
                     "vp": list(result.outcome.vp),
                     "losses_ap": list(result.outcome.losses),
                     "rounds": result.outcome.rounds,
+                    **_tournament_figures(result.outcome),
                 }
                 for spec, result in zip(self.specs, self.outcomes, strict=True)
             ],
             "stored": self.stored,
         }
+        if has_tp:  # XX-A-4: scenarios with victory conditions
+            document["mean_tp"] = [round(r.mean_tp or 0.0, 6) for r in records]
+        if has_ga:  # XX-A-5
+            document["mean_goal_average"] = [round(r.mean_ga or 0.0, 6) for r in records]
+        return document
+
+
+def _tournament_figures(outcome: Outcome) -> dict[str, Any]:
+    """A game's TP and goal-averages (per player) when it has them (XX-A-4, XX-A-5)."""
+    out: dict[str, Any] = {}
+    if outcome.tp is not None:
+        out["tp"] = list(outcome.tp)
+    if outcome.ga is not None:
+        out["goal_average"] = list(outcome.ga)
+    return out
 
 
 Runner = Callable[[GameSpec], GameOutcome]

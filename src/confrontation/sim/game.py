@@ -28,6 +28,7 @@ from confrontation.engine.step import Agent, game_roller, is_over, question, rol
 from confrontation.engine.table.field import base_of
 from confrontation.model.army import Army
 from confrontation.scenarios import Scenario
+from confrontation.scenarios.results import scored
 from confrontation.store.replays import catch_up
 
 DEFAULT_SCENARIO = "conquest"
@@ -96,12 +97,18 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class PlayerResult:
-    """One player's side of a result: army, agent, victory points, losses (AP, XX-A-5)."""
+    """One player's side of a result: army, agent, victory points, losses (AP, XX-A-5); the
+    tournament points (XX-A-4; None: the scenario has no victory conditions), the enemy
+    losses, the bonus scored (capped) and the goal-average (XX-A-5)."""
 
     army: str
     agent: str
     vp: int
     losses_ap: int
+    tp: int | None = None
+    enemy_losses_ap: int = 0
+    bonus_ap: int = 0
+    goal_average: int = 0
 
 
 @dataclass(frozen=True)
@@ -123,6 +130,12 @@ class GameResult:
     def reason(self) -> str:
         """Why the game ended, as the record says it ("" while it is not over)."""
         return "" if self.outcome is None else self.outcome.reason
+
+    @property
+    def tournament(self) -> bool:
+        """The scenario has victory conditions or bonuses: the result has tournament points
+        (XX-A-4) and a goal-average (XX-A-5) to tell."""
+        return scored(self.state)
 
     def leaders(self) -> tuple[int, ...]:
         """The winner alone; in a draw, the players who share the best score."""
@@ -194,7 +207,13 @@ def initial_state(config: GameConfig) -> tuple[GameState, Scenario, tuple[Army, 
     except ValueError as error:
         raise GameSetupError(str(error)) from None
     state = on_battlefield(state, table, split=split, scenery_count=scenario.scenery)
-    state = scenarios.install(state, scenario, values=scenarios.card_values(armies), rounds=rounds)
+    state = scenarios.install(
+        state,
+        scenario,
+        values=scenarios.card_values(armies),
+        rounds=rounds,
+        champions=scenarios.champion_cards(armies),
+    )
     return state, scenario, armies
 
 
@@ -298,12 +317,17 @@ def _result(
     events: list[Event],
 ) -> GameResult:
     ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
+    rows = scenarios.standings(state)
     players = tuple(
         PlayerResult(
             army=armies[p].name,
             agent=config.agents[p],
             vp=state.scores[p],
-            losses_ap=scenarios.losses_ap(state, p),
+            losses_ap=rows[p].losses,
+            tp=rows[p].tp,
+            enemy_losses_ap=rows[p].enemy_losses,
+            bonus_ap=rows[p].bonus,
+            goal_average=rows[p].goal_average,
         )
         for p in range(len(armies))
     )
@@ -320,6 +344,23 @@ def _result(
 
 
 # --- the result as a document ----------------------------------------------------------------
+
+
+def _player_document(player: PlayerResult, tournament: bool) -> dict[str, Any]:
+    """One player's result; for a ``tournament`` (victory conditions or bonuses, XX-A-4) his
+    tournament points, enemy losses, bonus and goal-average too (XX-A-5)."""
+    out: dict[str, Any] = {
+        "army": player.army,
+        "agent": player.agent,
+        "vp": player.vp,
+        "losses_ap": player.losses_ap,
+    }
+    if tournament:
+        out["tp"] = player.tp
+        out["enemy_losses_ap"] = player.enemy_losses_ap
+        out["bonus_ap"] = player.bonus_ap
+        out["goal_average"] = player.goal_average
+    return out
 
 
 def result_document(result: GameResult) -> dict[str, Any]:
@@ -350,10 +391,7 @@ def result_document(result: GameResult) -> dict[str, Any]:
         "seed": result.seed,
         "rounds": result.rounds,
         "winner": result.winner,
-        "players": [
-            {"army": p.army, "agent": p.agent, "vp": p.vp, "losses_ap": p.losses_ap}
-            for p in result.players
-        ],
+        "players": [_player_document(p, result.tournament) for p in result.players],
         "fighters": fighters,
         "events": len(result.events),
         "outcome": None

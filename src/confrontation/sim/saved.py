@@ -67,11 +67,14 @@ def setup_of(config: GameConfig) -> GameSetup:
 def outcome_of(result: GameResult) -> Outcome:
     """The store's summary of a result (every player, Player 1 first)."""
     players = result.players
+    tp = tuple(p.tp for p in players if p.tp is not None)
     return Outcome(
         result.winner,
         tuple(p.vp for p in players),
         tuple(p.losses_ap for p in players),
         result.rounds,
+        tp=tp if len(tp) == len(players) else None,  # XX-A-4: victory conditions only
+        ga=tuple(p.goal_average for p in players) if result.tournament else None,
     )
 
 

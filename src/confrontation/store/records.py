@@ -50,12 +50,16 @@ class GameSetup:
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: ``winner`` the winning player (0-based) or None (a draw), per player
-    VP and losses (AP), Player 1 first."""
+    VP and losses (AP), Player 1 first; for a game of victory conditions or bonuses also the
+    tournament points (``tp``, XX-A-4) and goal-averages (``ga``, XX-A-5) — figures of a
+    batch, not kept in the store's tables (None there)."""
 
     winner: int | None
     vp: tuple[int, ...]
     losses: tuple[int, ...]
     rounds: int
+    tp: tuple[int, ...] | None = None
+    ga: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -282,6 +282,30 @@ class SceneryLaid(Event):
 
 
 @dataclass(frozen=True)
+class SceneryRolled(Event):
+    """XX-A-2: the d6 of ``players`` (``faces`` in the same order) for who places the first
+    standard element; ``first`` the highest, None for a tie (those tied roll again)."""
+
+    kind = "scenery_rolled"
+    players: tuple[int, ...]
+    faces: tuple[int, ...]
+    first: int | None
+
+
+@dataclass(frozen=True)
+class SceneryPlaced(Event):
+    """XX-A-2: ``element`` is set on the table — a scenario element where the scenario says
+    (``player`` None) or a standard element placed by ``player`` (centre x, y; ``angle``)."""
+
+    kind = "scenery_placed"
+    element: str
+    player: int | None = None
+    x: float = 0.0
+    y: float = 0.0
+    angle: float = 0.0
+
+
+@dataclass(frozen=True)
 class ZoneChosen(Event):
     """``player`` takes deployment area ``zone`` (0 or 1; III-A-1, III-A-3)."""
 

@@ -22,12 +22,20 @@ class QuestionKind(StrEnum):
     """III-A-3: the dice that lay out the scenery (chance)."""
     ZONE_DIE = "zone_die"
     """III-A-3: the roll that says who chooses his deployment area (chance)."""
+    SCENERY_START_DIE = "scenery_start_die"
+    """XX-A-2: a player's d6 for who places the first standard element (chance)."""
+    PLACE_SCENERY = "place_scenery"
+    """XX-A-2, III-A-3: where a player places his standard scenery element."""
     CHOOSE_ZONE = "choose_zone"
     """III-A-3: the winner takes a deployment area."""
     DEPLOY = "deploy"
     """III-B: where a fighter is placed."""
     SCENARIO_DRAW = "scenario_draw"
     """III-A-2 (Execution): the die that draws one of the enemy's cards (chance)."""
+    COUNT_FOR = "count_for"
+    """XX-C-3: the objective a fighter standing on several counts for (his player chooses)."""
+    COUNTERS = "counters"
+    """XX-B-2: whether and where a fighter in contact with objectives adds or removes counters."""
 
     # --- strategic phase (IV-A) ---
     PLACE_CARD = "place_card"
@@ -131,3 +139,7 @@ class QuestionKind(StrEnum):
     """XX-E: the die that picks a neutral fighter's target among equals (chance)."""
     NEUTRAL_ASSAULT_DIE = "neutral_assault_die"
     """XX-E: the die that picks a neutral fighter's assault among equals (chance)."""
+
+    # --- scenarios (XX-B) ---
+    CHOOSE_COMMANDER = "choose_commander"
+    """XX-B-1, C3 "Chief": a player names his Commander among his tied Champions."""

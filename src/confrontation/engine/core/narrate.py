@@ -10,6 +10,7 @@ by its kind, so plug-ins' events still show.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.outcome import leaders
@@ -31,6 +32,8 @@ class Narrator:
     def __init__(self) -> None:
         self.state: GameState | None = None
         self.round = 0
+        self.notes: dict[str, Any] = {}
+        """What plug-ins' tellers remember of earlier events (e.g. a Commander chosen)."""
 
     def fighter(self, fighter_id: str | None) -> str:
         """A fighter's name and id."""
@@ -126,6 +129,18 @@ class Narrator:
                 return f"{self.fighter(fighter)} loses the {' and '.join(markers)} marker(s)."
             case ev.SceneryLaid(elements=elements):
                 return f"the scenery is laid: {', '.join(elements) or 'none'}."
+            case ev.SceneryRolled(players=players, faces=faces, first=first):
+                rolls = ", ".join(
+                    f"{player_name(p)} {f}" for p, f in zip(players, faces, strict=True)
+                )
+                if first is None:
+                    return f"who places the first scenery element: {rolls} — a tie, rolled again."
+                return f"{player_name(first)} places the first scenery element ({rolls})."
+            case ev.SceneryPlaced(element=element, player=player, x=x, y=y, angle=angle):
+                if player is None:
+                    return f"{element} is set up where the scenario places it (XX-A-2)."
+                turned = f", turned {angle:g}°" if angle else ""
+                return f"{player_name(player)} places {element} at ({x:g}, {y:g}){turned}."
             case ev.ZoneChosen(player=player, zone=zone):
                 return f"{player_name(player)} takes deployment area {zone + 1}."
             case ev.Deployed(fighter=fighter, x=x, y=y):

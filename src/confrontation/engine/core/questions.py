@@ -141,6 +141,18 @@ class ChooseZone(Choice):
 
 
 @dataclass(frozen=True)
+class PlaceScenery(Choice):
+    """Place a standard scenery element of kind ``template`` (``data/scenery.toml``) with its
+    centre at (x, y) cm, turned ``angle`` degrees (XX-A-2, III-A-3)."""
+
+    kind = "place_scenery"
+    template: str
+    x: float
+    y: float
+    angle: float
+
+
+@dataclass(frozen=True)
 class Place(Choice):
     """Put the fighter's base with its centre at (x, y) cm, facing ``facing`` degrees: a
     deployment spot (III-B-2), the end of a move (V-B) or a place in contact (V-B-3)."""

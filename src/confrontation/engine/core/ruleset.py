@@ -60,7 +60,11 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
     "confrontation.scenarios.tokens",
+    "confrontation.scenarios.occupation",
+    "confrontation.scenarios.counters",
     "confrontation.scenarios.victory",
+    "confrontation.scenarios.commander",
+    "confrontation.scenarios.results",
 )
 """The modules of the ``confede`` rules, in the order they contribute (a later one may
 replace or wrap an earlier one's entry: the scenarios wrap the deployment driver)."""

@@ -163,6 +163,12 @@ class Fighter:
     attacked: bool = False
     cover: bool = False
     must_cover: bool = False
+    summoned: bool = field(default=False, metadata={"omit_default": True})
+    """Brought onto the table by a game effect (XX-B-3): worth his card's AP, and counts for
+    victory conditions only if of his army's people (``scenarios.summoned``)."""
+    placed: int = field(default=0, metadata={"omit_default": True})
+    """The round in which a game effect put him on the battlefield (summoned, resurrected,
+    'Reinforcement': XX-C-1); 0 for a fighter deployed before the battle."""
 
     @property
     def in_play(self) -> bool:
@@ -283,9 +289,10 @@ class StrategicProgress:
 class SceneryPiece:
     """A scenery element as plain data (III-A-3): its footprint's outline in cm, its height
     (a size class of ``bases.toml``), whether it can be crossed at all, and whether it is a
-    scenario element or objective (XX-A-2, XX-A-3). ``structure_points`` (those left) and
-    ``resistance``: an element that can be damaged (C3 "Damaging elements of scenery"); None:
-    Inalterable, the default (see ``engine.combat.scenery_attack``)."""
+    scenario element (XX-A-2, XX-A-3) and, of those, an objective (``objective``, XX-C).
+    ``structure_points`` (those left) and ``resistance``: an element that can be damaged (C3
+    "Damaging elements of scenery"); None: Inalterable, the default (see
+    ``engine.combat.scenery_attack``)."""
 
     name: str
     outline: tuple[tuple[float, float], ...]
@@ -294,6 +301,7 @@ class SceneryPiece:
     scenario: bool = False
     structure_points: int | None = None
     resistance: int | None = None
+    objective: bool = field(default=False, metadata={"omit_default": True})
 
 
 @dataclass(frozen=True)
@@ -304,7 +312,9 @@ class Battleground:
     the name of the deployment layout (XX-F-1, ``engine.table.layouts``: "players-3"…) whose
     areas and centre the state carries in ``areas`` and ``centre``; ``zones[p]`` is the
     deployment area of player ``p`` (0: ``deployment-1``, 1: ``deployment-2``…), ``None``
-    until chosen; ``scenery_count`` elements are laid at random when ``scenery`` is None.
+    until chosen. While ``scenery`` is None the set-up lays it (XX-A-2): first the scenario's
+    ``fixed`` elements, then ``scenery_count`` standard elements, at random (``placement``
+    "random", III-A-3 ruling) or placed by the players in turn ("players").
     """
 
     width: float = 120.0
@@ -320,6 +330,10 @@ class Battleground:
     two line-of-battle areas of ``split``."""
     centre: tuple[float, float, float] | None = field(default=None, metadata={"omit_default": True})
     """XX-F-1: the layout's centre (x, y, radius in cm), the scenarios' "centre" area."""
+    fixed: tuple[SceneryPiece, ...] = field(default=(), metadata={"omit_default": True})
+    """XX-A-2: the scenario scenery set up first, where the scenario says."""
+    placement: str = field(default="random", metadata={"omit_default": True})
+    """XX-A-2: who lays the standard scenery: "random" (the engine's dice) or "players"."""
 
 
 @dataclass(frozen=True)
@@ -487,8 +501,9 @@ class MaintenanceProgress:
 
 @dataclass(frozen=True)
 class DeploymentProgress:
-    """The set-up under way (III-A, III-B): ``step`` is "scenery", "zones", "sequence",
-    "drawing" or "done"; ``dice`` the faces rolled so far for the scenery layout;
+    """The set-up under way (III-A, III-B, XX-A-2): ``step`` is "scenery", "mobile" (the
+    scenario's set-up steps), "zones", "sequence", "drawing" or "done"; ``dice`` the faces
+    rolled so far for the scenery layout (or for who places the first element);
     ``chooser`` who picks his deployment area (next)."""
 
     step: str = "scenery"
@@ -496,6 +511,13 @@ class DeploymentProgress:
     chooser: int | None = None
     taken: tuple[tuple[int, int], ...] = field(default=(), metadata={"omit_default": True})
     """With three players or more: the (player, area) chosen so far (docs/rulings.md XX-F-1)."""
+    placed: tuple[SceneryPiece, ...] = field(default=(), metadata={"omit_default": True})
+    """XX-A-2: the scenery set up so far (the scenario's first) while the players place theirs."""
+    placer: int | None = field(default=None, metadata={"omit_default": True})
+    """XX-A-2: the player who places the next standard element."""
+    rolling: tuple[int, ...] = field(default=(), metadata={"omit_default": True})
+    """XX-A-2: the players rolling (again, after a tie) for who places the first element;
+    ``dice`` holds their faces so far."""
 
 
 @dataclass(frozen=True)

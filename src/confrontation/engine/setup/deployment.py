@@ -1,36 +1,40 @@
-"""Before the battle (III-A, III-B): scenery, deployment areas, the deployment sequence and
-the placing of the fighters.
+"""Before the battle (III-A, III-B, XX-A-2): scenery, deployment areas, the deployment
+sequence and the placing of the fighters.
 
-1. Scenery (III-A-3): unless the game came with its own, the engine lays out
-   ``scenery_count`` elements with :func:`~confrontation.geometry.random_layout` seeded by
-   :data:`SCENERY_DICE` dice of the game's stream — chance steps, so a replay rebuilds the
-   same table.
-2. Deployment areas (III-A-1, III-A-3): a die says who chooses (1-3 Player 1, 4-6 Player 2;
-   docs/rulings.md), then he picks his area; the other takes the other. With three players
-   or more (XX-F-1, docs/rulings.md): the die names the first to choose (the faces shared
-   evenly, a face left over rolled again), then the others choose in player order after
-   him among the areas left; the last takes the last.
-3. Strategic phase (III-B-1): the deployment sequence and the Tactics roll, played by the
+1. Scenery (III-A-3, XX-A-2; :mod:`.scenery`): unless the game came with its own, the
+   scenario's fixed elements, then the standard ones — laid at random with the game's dice
+   (chance steps, so a replay rebuilds the same table) or placed by the players in turn.
+2. The scenario's set-up steps (XX-A-2: "Ensuite, placez les éléments mobiles et les
+   combattants neutres spécifiés par le scénario"): every :class:`SetupStep` of the rules'
+   extension table :data:`SETUP_STEPS`, in the order the modules added them.
+3. Deployment areas (III-A-1, III-A-3, XX-A-2: "Finalement, lancez 1d6 pour choisir les zones
+   de déploiement"): a die says who chooses (1-3 Player 1, 4-6 Player 2; docs/rulings.md),
+   then he picks his area; the other takes the other. With three players or more (XX-F-1,
+   docs/rulings.md): the die names the first to choose (the faces shared evenly, a face left
+   over rolled again), then the others choose in player order after him among the areas
+   left; the last takes the last.
+4. Strategic phase (III-B-1): the deployment sequence and the Tactics roll, played by the
    strategic phase's own questions with ``round == 0``.
-4. Deployment phase (III-B-2): the cards are drawn exactly as in IV-B-1 (reserve, reserve +
+5. Deployment phase (III-B-2): the cards are drawn exactly as in IV-B-1 (reserve, reserve +
    top card, refusals, note 1) and each fighter of a played card is placed on one of a grid
-   of legal spots of his player's area (:func:`~.field.deployment_spots`; free measuring:
-   the options show distances). Then round 1 begins.
+   of legal spots of his player's area (:func:`~.field.deployment_spots`, which keeps
+   everybody off scenario scenery and scouts beyond MOV of it, XX-A-3; free measuring: the
+   options show distances). Then round 1 begins.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from confrontation.dice import FACES, ScriptedRoller
+from confrontation.dice import FACES
 from confrontation.engine.core.events import (
     ActivationEnded,
     Deployed,
     Event,
     PhaseEnded,
     PhaseStarted,
-    SceneryLaid,
     ZoneChosen,
 )
 from confrontation.engine.core.frozen import evolve
@@ -41,7 +45,7 @@ from confrontation.engine.core.registry import (
     Handler,
     Transition,
 )
-from confrontation.engine.core.ruleset import RulesBuilder
+from confrontation.engine.core.ruleset import RulesBuilder, rules_of
 from confrontation.engine.core.state import (
     Battleground,
     DeploymentProgress,
@@ -52,12 +56,35 @@ from confrontation.engine.core.state import (
 )
 from confrontation.engine.round.activation import _pass_floor, open_floor
 from confrontation.engine.round.strategic import fresh_progress
+from confrontation.engine.setup import scenery
 from confrontation.engine.table.contact_limits import placement_problem
-from confrontation.engine.table.field import base_of, deployment_spots, field_of, piece_of, table_of
-from confrontation.geometry.scenery import MIN_ELEMENTS, random_layout
+from confrontation.engine.table.field import base_of, deployment_spots, field_of, table_of
 
-SCENERY_DICE = 12
-"""Dice that seed the scenery layout (``geometry.scenery.generator_from`` reads 12)."""
+SETUP_STEPS = "setup-step"
+"""The rules' extension table of the scenario's set-up steps (:class:`SetupStep` by name)."""
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """A step of the set-up between the scenery and the die for the deployment areas (XX-A-2:
+    the scenario's mobile elements — tokens, C3-MOVEABLE-ELEMENTS — and neutral fighters),
+    added to the rules with ``rules.extension(SETUP_STEPS, name, SetupStep(...))`` and run in
+    the order added.
+
+    ``run(state)`` returns the step's next transition (the state with its elements on the
+    table, or a question or die pending whose handler carries it on) or None once it has
+    nothing more to do. The set-up calls it again after each of its transitions until it
+    returns None, so it must tell from the state what it has done already."""
+
+    name: str
+    section: str
+    run: Callable[[GameState], Transition | None]
+
+
+def setup_steps(state: GameState) -> tuple[SetupStep, ...]:
+    """The set-up steps of the state's rules, in order."""
+    rules = rules_of(state)
+    return tuple(rules.extension(SETUP_STEPS, n) for n in rules.extension_names(SETUP_STEPS))
 
 
 def _ground(state: GameState) -> Battleground:
@@ -75,19 +102,6 @@ def _with(state: GameState, **changes: object) -> GameState:
     return evolve(state, deployment=progress)
 
 
-def lay_scenery(ground: Battleground, dice: Sequence[int]) -> Battleground:
-    """III-A-3: a legal random layout of ``ground.scenery_count`` elements from these dice
-    (fewer, down to the minimum of 4, if the table is too small for them all)."""
-    table = table_of(ground)
-    for count in range(ground.scenery_count, MIN_ELEMENTS - 1, -1):
-        try:
-            elements = random_layout(table, ScriptedRoller(dice), count)
-        except ValueError:
-            continue
-        return evolve(ground, scenery=tuple(piece_of(e) for e in elements), scenery_count=0)
-    raise EngineError(f"no legal layout of {MIN_ELEMENTS} scenery elements on this table")
-
-
 def drive(state: GameState) -> Transition:
     """Move the set-up on to its next question or die, or start round 1."""
     ground = _ground(state)
@@ -97,16 +111,14 @@ def drive(state: GameState) -> Transition:
     progress = state.deployment
     if progress.step == "scenery":
         if ground.scenery is not None:
-            return _with(state, step="zones"), []
-        if ground.scenery_count <= 0:
-            ground = evolve(ground, scenery=())
-            return evolve(state, battleground=ground), []
-        if len(progress.dice) < SCENERY_DICE:
-            return evolve(state, pending=Pending(QuestionKind.SCENERY_DIE, None)), []
-        ground = lay_scenery(ground, progress.dice)
-        assert ground.scenery is not None
-        laid = SceneryLaid(tuple(p.name for p in ground.scenery))
-        return evolve(state, battleground=ground), [laid]
+            return _with(state, step="mobile"), []
+        return scenery.drive(state)
+    if progress.step == "mobile":  # XX-A-2: then the mobile elements and neutral fighters
+        for setup_step in setup_steps(state):
+            moved = setup_step.run(state)
+            if moved is not None:
+                return moved
+        return _with(state, step="zones"), []
     if progress.step == "zones":
         if ground.zones is not None:
             return _with(state, step="sequence"), []
@@ -169,18 +181,6 @@ def _next_to_place(state: GameState) -> str | None:
 
 def _faces(state: GameState) -> list[Choice]:
     return [DieFace(face) for face in FACES]
-
-
-def _scenery_apply(state: GameState, choice: Choice) -> Transition:
-    assert isinstance(choice, DieFace)
-    return _with(state, dice=(*_progress(state).dice, choice.face)), []
-
-
-def _scenery_describe(state: GameState, choices: Sequence[Choice]) -> Question:
-    rolled = len(_progress(state).dice)
-    options = tuple(Option(c, str(c.face)) for c in choices if isinstance(c, DieFace))
-    prompt = f"Scenery layout: die {rolled + 1} of {SCENERY_DICE} (III-A-3)"
-    return Question(QuestionKind.SCENERY_DIE, None, prompt, options)
 
 
 def _die_chooser(state: GameState, face: int) -> int | None:
@@ -324,15 +324,7 @@ def _deploy_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 def contribute(rules: RulesBuilder) -> None:
     """The deployment phase's driver and questions (III-B)."""
     rules.phase(Phase.DEPLOYMENT, drive)
-    rules.handler(
-        Handler(
-            QuestionKind.SCENERY_DIE,
-            _faces,
-            _scenery_apply,
-            _scenery_describe,
-            subject=lambda s: None,
-        )
-    )
+    scenery.contribute(rules)
     rules.handler(
         Handler(
             QuestionKind.ZONE_DIE,

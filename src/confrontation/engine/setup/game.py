@@ -90,6 +90,7 @@ def new_game(
                 cards=tuple((summarise(card.profile), card.count) for card in army.cards),
                 alliance_way=way,
                 allies=tuple(c.profile.id for c in army.cards if army.is_ally(c.profile)),
+                summoned=tuple(c.profile.id for c in army.cards if c.profile.summoned),
             )
         )
     return game_from_specs(specs, rounds=rounds, seed=seed, rules=rules)
@@ -106,6 +107,7 @@ class SideSpec:
     """A side given directly by its cards: ``cards`` pairs a profile with a fighter count.
 
     For tests, tutorials and scenario authors who need a small game without army files.
+    A profile whose id is in ``summoned`` makes its fighters summoned ones (XX-B-3).
     """
 
     name: str
@@ -113,6 +115,7 @@ class SideSpec:
     cards: tuple[tuple[ProfileSummary, int], ...]
     alliance_way: str = ""
     allies: tuple[str, ...] = ()
+    summoned: tuple[str, ...] = ()
 
 
 def game_from_specs(
@@ -141,8 +144,16 @@ def game_from_specs(
             label = profile.name if count == 1 else f"{count} × {profile.name}"
             cards.append(Card(card_id, player, profile.id, ids, label))
             ally = profile.id in spec.allies
+            summoned = profile.id in spec.summoned  # XX-B-3
             fighters.extend(
-                Fighter(id=f, player=player, card=card_id, profile=profile.id, ally=ally)
+                Fighter(
+                    id=f,
+                    player=player,
+                    card=card_id,
+                    profile=profile.id,
+                    ally=ally,
+                    summoned=summoned,
+                )
                 for f in ids
             )
     return GameState(
@@ -174,6 +185,8 @@ def on_battlefield(
     zones: tuple[int, ...] | None = None,
     deploy: bool = True,
     layouts: Path | None = None,
+    fixed: Sequence[SceneryPiece] = (),
+    placement: str = "random",
 ) -> GameState:
     """``state`` (before round 1) on a table of format ``table`` (III-A-1).
 
@@ -182,8 +195,11 @@ def on_battlefield(
     deployment areas are those of the layout ``split`` (default ``players-N``) of the
     layouts file ``layouts`` (default: the bundled ``data/layouts.toml``); ``table``, if
     given, must be the layout's size; a line of battle is refused (one-line ``ValueError``).
-    ``scenery`` None: ``scenery_count`` elements are laid at random with the game's dice
-    (III-A-3). ``zones`` None: a die decides who chooses his deployment area (III-A-3).
+    ``scenery`` None: the set-up lays the scenario's ``fixed`` elements, then
+    ``scenery_count`` standard elements at random with the game's dice (``placement``
+    "random", III-A-3) or placed by the players in turn ("players", XX-A-2); given, it is the
+    whole scenery (``fixed`` first). ``zones`` None: a die decides who chooses his deployment
+    area (III-A-3).
     ``deploy``: the game starts with the deployment (III-B); otherwise with round 1 and the
     fighters must be :func:`place`-d.
     """
@@ -192,10 +208,14 @@ def on_battlefield(
         ground = _layout_ground(players, table, split, zones, layouts)
     else:
         ground = _line_ground(table or "120x60", split or "width", zones)
+    if placement not in ("random", "players"):
+        raise ValueError(f"placement must be 'random' or 'players', not {placement!r}")
     ground = evolve(
         ground,
-        scenery=None if scenery is None else tuple(scenery),
+        scenery=None if scenery is None else (*fixed, *scenery),
         scenery_count=scenery_count if scenery is None else 0,
+        fixed=tuple(fixed) if scenery is None else (),
+        placement=placement,
     )
     phase = Phase.DEPLOYMENT if deploy else Phase.STRATEGIC
     return evolve(state, battleground=ground, phase=phase, round=0 if deploy else state.round)

@@ -761,10 +761,10 @@ the centre of his base (:func:`destinations`)."""
 def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
     """III-B-2: a grid of legal places in the player's deployment area, facing the median
     line; none on another base or on scenery he cannot cross, none on or in scenario
-    scenery (XX-A-3); a Scout not within MOV of scenario scenery (XX-A-3). The area is open
-    (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line. With three
-    players or more (XX-F-1) the spots face the layout's centre, in ranks across that facing
-    (:func:`_layout_spots`)."""
+    scenery (XX-A-3, C3-DEPLOYMENT); a Scout not within MOV of scenario scenery (XX-A-3). The
+    area is open (III-A-1, CLARIFICATIONS §9): no base touches the 15 cm or the 50 cm line.
+    With three players or more (XX-F-1) the spots face the layout's centre, in ranks across
+    that facing (:func:`_layout_spots`)."""
     zone = deployment_zone(state, fighter.player)
     facing = median_facing(state, fighter.player)
     template = base_of(state, fighter)
