@@ -83,6 +83,7 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
 from confrontation.scenarios.base import Area
 from confrontation.scenarios.control import area_vp, geometry, scenario_of
+from confrontation.scenarios.tokens import move_goals
 from confrontation.scenarios.victory import aims
 
 C = Characteristic
@@ -789,6 +790,10 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     foes = enemies_in_play(state, fighter.player)
     profile = state.profile(fighter.profile)
     goals: list[float] = [] if area is None else [area]
+    # XX-D-1: a token he could pick up (his moves may end on it)
+    tokens = [math.dist((x, y), (tx, ty)) for _, tx, ty in move_goals(state, fighter.id)]
+    if tokens:
+        goals.append(min(tokens))
     if foes:
         near = min(math.dist((x, y), (e.x, e.y)) for e in foes)
         if profile.shooter and profile.ranges:

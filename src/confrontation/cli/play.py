@@ -39,7 +39,7 @@ from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry, commander
+from confrontation.scenarios import area_geometry, commander, tokens
 from confrontation.scenarios.control import scenario_of, table
 from confrontation.scenarios.occupation import marks
 from confrontation.scenarios.results import signed
@@ -144,6 +144,11 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
             lines.append(f"{player_name(player)} chooses his {what}: {tied}.")
         else:
             lines.append(f"{player_name(player)} has no Champion to be his {what}.")
+    if scenario.loot is not None:
+        count, carry = len(scenario.loot.tokens), scenario.loot.carry
+        lines.append(
+            f"{count} token(s) lie on the battlefield; a fighter carries at most {carry} (XX-D)."
+        )
     neutral = [f for f in state.fighters if f.player == NEUTRAL]
     if neutral:  # XX-E
         names = ", ".join(narrator.fighter(f.id) for f in neutral)
@@ -270,6 +275,7 @@ def battlefield_svg(state: GameState) -> str:
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
     notes = {p.name: scenery_note(p) for p in ground.scenery or () if p.scenario}
+    stacks, carried = tokens.drawn(state)  # XX-D
     chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
     return render.svg(
         drawn,
@@ -279,6 +285,8 @@ def battlefield_svg(state: GameState) -> str:
         commanders=chiefs,
         scenario=notes,
         marks=marks(state),
+        tokens=stacks,
+        carried=carried,
         neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
         passive={f.id for f in state.fighters if f.passive},  # XX-E-6
     )

@@ -145,7 +145,23 @@ def show_command(
             value = [_element(entry) for entry in value]
         if key == "passive":  # XX-E-6: the defender's individuals
             key, value = f"passive individuals of Player {value['defender']}", value["individuals"]
+        if key == "loot":  # XX-D: the stacks of tokens, then Carry/X
+            again = "yes" if value["again"] else "no (XX-D-3)"
+            console.print(_section("tokens", _stacks(value["tokens"])))
+            console.print(
+                f"[b]carry[/b]: {value['carry']} (XX-D-2)   [b]picked up again[/b]: {again}"
+            )
+            continue
         console.print(_section(key, value))
+
+
+def _stacks(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tokens as a player reads them: one entry per spot, with how many lie there."""
+    out: dict[tuple[float, float], dict[str, Any]] = {}
+    for token in tokens:
+        spot = out.setdefault((token["x"], token["y"]), {"x": token["x"], "y": token["y"]})
+        spot["count"] = spot.get("count", 0) + 1
+    return list(out.values())
 
 
 def _placed_by(placement: str) -> str:

@@ -47,6 +47,7 @@ from confrontation.engine.core.events import (
     Moved,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import spot_refusal
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     FREE_FACING,
@@ -521,6 +522,9 @@ def _destination_free(state: GameState, choice: Choice) -> str | None:
         return f"turned to {facing:g}° his base would be {problem}"
     if leashed(state, action.fighter) and not near_a_defender(state, action.fighter, base, here):
         return f"turned to {facing:g}° he would end beyond 15 cm of every defender (XX-E-6)"
+    refused = spot_refusal(state, action.fighter, base)  # XX-D-1: e.g. on a token
+    if refused is not None:
+        return f"turned to {facing:g}° his base would be {refused}"
     return None
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from confrontation.dice import FACES
 from confrontation.engine.core.events import Event, FighterKilled, TestRaised, TestRolled, Wounded
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import move_ended
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import Choice, DieFace, KeepResult, Option, Question, Raise
@@ -88,17 +89,31 @@ def mark_moved(state: GameState, fighter: str) -> GameState:
     return with_activation(state, evolve(current, moved=(*current.moved, fighter)))
 
 
+MOVES = frozenset({"walk", "run", "cover", "charge", "engage"})
+"""The actions that move the fighter (V-B): the end of one is the end of a move."""
+
+
 def finish(state: GameState) -> Transition:
     """The action under way is over: hidden scouts it brought into contact are spotted
     (XX-E-2), then the next exclusive action, or back to the question of the activation
-    (IV-B-2)."""
+    (IV-B-2).
+
+    A movement action after which the fighter stands elsewhere first runs the ``move-end``
+    hooks (``engine.core.hooks``: XX-D-1, picking up a token). When one asks a question,
+    the action waits for the answer; its handler calls :func:`finish` again."""
+    action = action_of(state)
+    events: list[Event] = []
+    if action.kind in MOVES and action.fighter in activation_of(state).moved:
+        state, events = move_ended(state, action.fighter, action.kind)
+        if state.pending is not None:
+            return state, events
     state = with_action(state, None)
     state, spotted = reveal_spotted(state)
     current = activation_of(state)
     if current.stage in (ActivationStage.SHOTS, ActivationStage.MOVES):
-        state, events = rules_of(state).resumes["next_exclusive"](state)
-        return state, [*spotted, *events]
-    return state, spotted
+        state, more = rules_of(state).resumes["next_exclusive"](state)
+        return state, [*events, *spotted, *more]
+    return state, [*events, *spotted]
 
 
 # --- hidden scouts (XX-E-2) --------------------------------------------------------------------

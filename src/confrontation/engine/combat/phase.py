@@ -95,6 +95,7 @@ from confrontation.engine.core.combat_state import (
 )
 from confrontation.engine.core.events import Event, PhaseEnded, PhaseStarted, TestRaised
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import move_ended
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.melee import (
     Combat,
@@ -1277,6 +1278,10 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
             urgent=(*progress.urgent, move.fighter),
         )
         events.append(MeleeFound(tuple(sorted(melee))))
+    if move.x is not None and move.y is not None:
+        # XX-D-1: the end of a pursuit move is the end of a move (a token may be picked up)
+        state, ended = move_ended(state, move.fighter, "pursuit")
+        events.extend(ended)
     return state, events
 
 

@@ -61,6 +61,7 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.engine.actions.scenery",
     "confrontation.engine.round.strategic",
     "confrontation.scenarios.basic",
+    "confrontation.scenarios.tokens",
     "confrontation.scenarios.occupation",
     "confrontation.scenarios.counters",
     "confrontation.scenarios.victory",
