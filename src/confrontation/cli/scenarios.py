@@ -1,5 +1,6 @@
 """`confrontation scenarios ...`: the bundled scenarios (or a file) listed and shown as a player
-reads them before a game (III-A-2, XX-A)."""
+reads them before a game (III-A-2, XX-A): the situation, the deployment, the objectives — "summaries
+of the goal or goals" (C3-OBJECTIVES), the ``summary`` — the victory conditions, the bonus."""
 
 from __future__ import annotations
 
