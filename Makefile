@@ -39,7 +39,8 @@ rules-coverage: venv
 COVERED := I-B,I-C,I-D,II-A,II-B,II-C,II-D,II-E,II-F
 rules-check: venv
 	$(BIN)/python scripts/rules_coverage.py --document 001 --missing --require-prefix $(COVERED)
-	$(BIN)/python scripts/rules_coverage.py --document 004 --missing --require-prefix XX-F
+	$(BIN)/python scripts/rules_coverage.py --document 004 --missing --require-prefix XX-A,XX-B,XX-C,XX-D,XX-E,XX-F
+	$(BIN)/python scripts/rules_coverage.py --document 000 --missing --require-prefix C3
 
 bench: venv
 	@for f in bench/*_bench.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

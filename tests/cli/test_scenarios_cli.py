@@ -31,6 +31,7 @@ def test_list_as_json() -> None:
     assert conquest["variations"] == ["campsites"] and conquest["rounds"] == 6
 
 
+@pytest.mark.rule("XX-A", "C3-OBJECTIVES")
 @pytest.mark.parametrize("name", [*bundled_scenarios(), "conquest:campsites"])
 def test_show_every_scenario_as_text_and_json(name: str) -> None:
     scenario = resolve(name)

@@ -27,7 +27,7 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.rule("XX-A-4")
+@pytest.mark.rule("XX-A-4", "C3-VICTORY-CONDITIONS")
 def test_conditions_are_read_with_their_kind_parameters(tmp_path: Path) -> None:
     scenario = load_scenario(_write(tmp_path, SCENARIO))
     assert [c.id for c in scenario.conditions] == ["centre", "home"]
@@ -99,6 +99,7 @@ def test_a_whole_game_scores_its_conditions(tmp_path: Path) -> None:
     assert met, "the greedy armies met no condition in two rounds"
 
 
+@pytest.mark.rule("XX-B")
 def test_kinds_come_from_the_rules_value() -> None:
     """A plug-in kind is added by deriving a ruleset, not by changing a global table."""
     always = ConditionKind("always", "XX-A-4", lambda s, c, p, params: p == 1, NoParams)

@@ -26,7 +26,8 @@ vp = 2
 
 def test_every_bundled_scenario_and_variation_loads() -> None:
     bundled = {"bloodbath", "conquest", "execution", "assassination", "standard", "watchtower"}
-    assert bundled | {"fire", "the-hill"} <= set(bundled_scenarios())
+    extra = {"fire", "the-hill", "loot", "relics", "escort", "wild-beasts", "sabotage"}
+    assert bundled | extra <= set(bundled_scenarios())
     assert bundled_scenarios() == sorted(bundled_scenarios())
     for name in bundled_scenarios():
         scenario = resolve(name)

@@ -86,6 +86,7 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
 from confrontation.scenarios.base import Area
 from confrontation.scenarios.control import area_vp, geometry, scenario_of
+from confrontation.scenarios.tokens import move_goals
 from confrontation.scenarios.victory import aims
 
 C = Characteristic
@@ -1012,11 +1013,13 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     for a shooter, in contact for the others, or inside an area the scenario scores (in the
     last two rounds, only there). With victory conditions (XX-A-4), at his aims
     (:func:`my_aims`) — only there unless an enemy is within his reach."""
+    # XX-D-1: a token he could pick up (his moves may end on it)
+    tokens = [math.dist((x, y), (tx, ty)) for _, tx, ty in move_goals(state, fighter.id)]
     if has_conditions(state):
         mine = my_aims(state, fighter)
         area = min((aim_distance(state, fighter, x, y, a) for a in mine), default=None)
         if area is not None and (_late(state) or not _fighting(state, fighter)):
-            return area
+            return min([area, *tokens])
     else:
         area = _objective_distance(state, fighter.player, x, y)
     if area is not None and _late(state):
@@ -1024,6 +1027,8 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     foes = enemies_in_play(state, fighter.player)
     profile = state.profile(fighter.profile)
     goals: list[float] = [] if area is None else [area]
+    if tokens:
+        goals.append(min(tokens))
     if foes:
         near = min(math.dist((x, y), (e.x, e.y)) for e in foes)
         if profile.shooter and profile.ranges:

@@ -28,12 +28,18 @@ from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import MAX_PLAYERS, GameState, SceneryPiece, player_name
+from confrontation.engine.core.state import (
+    MAX_PLAYERS,
+    NEUTRAL,
+    GameState,
+    SceneryPiece,
+    player_name,
+)
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry, commander
+from confrontation.scenarios import area_geometry, commander, tokens
 from confrontation.scenarios.control import scenario_of, table
 from confrontation.scenarios.occupation import marks
 from confrontation.scenarios.results import signed
@@ -138,6 +144,22 @@ def objectives(narrator: Narrator, state: GameState) -> list[str]:
             lines.append(f"{player_name(player)} chooses his {what}: {tied}.")
         else:
             lines.append(f"{player_name(player)} has no Champion to be his {what}.")
+    if scenario.loot is not None:
+        count, carry = len(scenario.loot.tokens), scenario.loot.carry
+        lines.append(
+            f"{count} token(s) lie on the battlefield; a fighter carries at most {carry} (XX-D)."
+        )
+    neutral = [f for f in state.fighters if f.player == NEUTRAL]
+    if neutral:  # XX-E
+        names = ", ".join(narrator.fighter(f.id) for f in neutral)
+        lines.append(f"Neutral fighters, attacking the nearest fighter of any side: {names}.")
+    passive = [f for f in state.fighters if f.passive]
+    if passive:  # XX-E-6
+        names = ", ".join(narrator.fighter(f.id) for f in passive)
+        lines.append(
+            f"Passive individuals, moved by {player_name(passive[0].player)} (never assault, "
+            f"defend only, stay within 15 cm of his fighters): {names}."
+        )
     return lines
 
 
@@ -201,7 +223,7 @@ def scoreboard(result: GameResult, console: Console) -> None:
         grid.add_column(column, justify="right" if column in numbers else "left")
     state = result.state
     for p, side in enumerate(result.players):
-        mine = [f for f in state.fighters if f.player == p]
+        mine = [f for f in state.fighters if f.player == p and not f.passive]  # XX-E-6
         left = sum(f.alive for f in mine)
         figures = [str(side.vp), str(side.losses_ap)]
         if result.tournament:
@@ -253,6 +275,7 @@ def battlefield_svg(state: GameState) -> str:
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]
     notes = {p.name: scenery_note(p) for p in ground.scenery or () if p.scenario}
+    stacks, carried = tokens.drawn(state)  # XX-D
     chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
     return render.svg(
         drawn,
@@ -262,6 +285,10 @@ def battlefield_svg(state: GameState) -> str:
         commanders=chiefs,
         scenario=notes,
         marks=marks(state),
+        tokens=stacks,
+        carried=carried,
+        neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
+        passive={f.id for f in state.fighters if f.passive},  # XX-E-6
     )
 
 

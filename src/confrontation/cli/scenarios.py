@@ -1,5 +1,6 @@
 """`confrontation scenarios ...`: the bundled scenarios (or a file) listed and shown as a player
-reads them before a game (III-A-2, XX-A)."""
+reads them before a game (III-A-2, XX-A): the situation, the deployment, the objectives — "summaries
+of the goal or goals" (C3-OBJECTIVES), the ``summary`` — the victory conditions, the bonus."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
@@ -56,6 +58,8 @@ def _plain(value: Any) -> Any:
         if isinstance(data.get("owner"), int):
             data["owner"] += 1
         return data
+    if isinstance(value, BaseModel):  # neutral fighters, passive individuals (XX-E, XX-E-6)
+        return value.model_dump(mode="json")
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, Path):
@@ -140,7 +144,25 @@ def show_command(
             continue
         if key == "scenario_scenery":
             value = [_element(entry) for entry in value]
+        if key == "passive":  # XX-E-6: the defender's individuals
+            key, value = f"passive individuals of Player {value['defender']}", value["individuals"]
+        if key == "loot":  # XX-D: the stacks of tokens, then Carry/X
+            again = "yes" if value["again"] else "no (XX-D-3)"
+            console.print(_section("tokens", _stacks(value["tokens"])))
+            console.print(
+                f"[b]carry[/b]: {value['carry']} (XX-D-2)   [b]picked up again[/b]: {again}"
+            )
+            continue
         console.print(_section(key, value))
+
+
+def _stacks(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tokens as a player reads them: one entry per spot, with how many lie there."""
+    out: dict[tuple[float, float], dict[str, Any]] = {}
+    for token in tokens:
+        spot = out.setdefault((token["x"], token["y"]), {"x": token["x"], "y": token["y"]})
+        spot["count"] = spot.get("count", 0) + 1
+    return list(out.values())
 
 
 def _placed_by(placement: str) -> str:

@@ -1,5 +1,5 @@
-"""Neutral fighters (Confédé XX-E, C3 "Neutral fighters"): a third side that no player
-controls; the rules make its choices.
+"""Neutral fighters (Confédé XX-E, C3 "Neutral fighters", C3-NEUTRAL-FIGHTERS): a third side
+that no player controls; the rules make its choices.
 
 Neutral fighters are ordinary :class:`~.state.Fighter` records whose ``player`` is
 :data:`~.state.NEUTRAL` (2). They have a card of their own (``n-c<k>``) that no player's deck
@@ -31,7 +31,16 @@ chance step, ``neutral_target_die``. No agent is ever asked for a neutral fighte
   runs or shoots; ``assault_contact``: the nearest place in contact; ``rotate_charged``:
   nobody turned; ``redirect``: the nearest non-neutral fighter again, or stay;
   ``take_cover``: never (a move to cover is no assault); ``test_raise``: always (XX-E-3);
-- ``attack_scenery``: never (C3; his dice are for fighters, XX-E-4).
+- ``attack_scenery``: never (C3; his dice are for fighters, XX-E-4);
+- a plug-in's question: the policy it registers (``rules.extension("neutral-policy", kind,
+  policy)``), or — answers :class:`UseAbility` — the ability used (XX-E-3: active abilities
+  are compulsory).
+
+Targets are ranked by :func:`value_of` (the strategic value with equipment, I-D-2; C3's "total
+AP value"). The C3 wording where it differs is a switch of the rules value (``variant``
+table, set by the ``c3`` rules, read by :func:`variant`): the activation after the others
+when in contact "at the start of the round" (``engine.round.activation``), the distance over
+encumbered terrain doubled.
 
 :func:`add_neutrals` puts neutral fighters into a game (a scenario names them as
 :class:`NeutralSpec`).
@@ -42,6 +51,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+
+from shapely.geometry import LineString
 
 from confrontation.dice import FACES
 from confrontation.engine.combat import phase as combat_phase
@@ -88,6 +99,8 @@ from confrontation.engine.core.state import (
     ProfileSummary,
 )
 from confrontation.engine.table.contact_limits import check_position
+from confrontation.engine.table.field import field_of, has_field
+from confrontation.geometry.scenery import crossable
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import draw_groups, neutral_target_order
 
@@ -96,12 +109,15 @@ __all__ = [
     "NeutralDecided",
     "NeutralSpec",
     "NeutralTargetRolled",
+    "UseAbility",
     "add_neutrals",
     "decide",
     "is_neutral",
     "nearest_enemies",
     "nearest_enemy",
     "neutrals",
+    "value_of",
+    "variant",
 ]
 
 
@@ -161,11 +177,16 @@ class NeutralSpec:
     altitude: int = 0
 
 
-def add_neutrals(state: GameState, specs: Sequence[NeutralSpec]) -> GameState:
+def add_neutrals(
+    state: GameState, specs: Sequence[NeutralSpec], *, on_table: bool | None = None
+) -> GameState:
     """``state`` with the neutral fighters of ``specs`` (XX-E), one card each: card ``n-c<k>``,
     fighter ``n-c<k>-1``, numbered after the neutral fighters already there. On a table
     (:func:`~.setup.on_battlefield` first) they stand where the spec says; a position that
-    puts a fighter past his contact limit is refused (II-E-3, ``ContactLimitError``)."""
+    puts a fighter past his contact limit is refused (II-E-3, ``ContactLimitError``).
+    ``on_table=False``: not yet on it — the set-up puts them there after the scenery (XX-A-2,
+    ``engine.setup.deployment``), at the spec's place or the nearest free one."""
+    placed = state.battleground is not None if on_table is None else on_table
     profiles = {p.id: p for p in state.profiles}
     taken = sum(1 for c in state.cards if c.player == NEUTRAL)
     cards: list[Card] = []
@@ -185,7 +206,7 @@ def add_neutrals(state: GameState, specs: Sequence[NeutralSpec]) -> GameState:
                 y=float(spec.y),
                 facing=float(spec.facing),
                 altitude=spec.altitude,
-                on_table=state.battleground is not None,
+                on_table=placed,
             )
         )
     return check_position(
@@ -218,11 +239,14 @@ def decide(state: GameState) -> Transition:
     pending = state.pending
     if pending is None or pending.player != NEUTRAL:
         raise EngineError("no question is pending for the neutral side")
-    policy = POLICIES.get(pending.kind)
+    rules = rules_of(state)
+    handler = rules.handler(pending.kind)
+    legal = handler.legal(state)
+    policy = POLICIES.get(pending.kind) or rules.extension("neutral-policy", pending.kind)
+    if policy is None and any(isinstance(c, UseAbility) and c.use for c in legal):
+        policy = _use_ability  # XX-E-3: a plug-in's "use this active ability?"
     if policy is None:
         raise EngineError(f"no rule of XX-E decides {str(pending.kind)!r} for a neutral fighter")
-    handler = rules_of(state).handler(pending.kind)
-    legal = handler.legal(state)
     if pending.kind == QuestionKind.MAKE_ATTACK and _needs_draw(state, legal):
         return _start_draw(state, legal)
     if pending.kind == QuestionKind.ACTIVATION:
@@ -235,6 +259,24 @@ def decide(state: GameState) -> Transition:
     state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
     return state, [NeutralDecided(pending.kind, choice), *applied]
+
+
+@dataclass(frozen=True)
+class UseAbility(Choice):
+    """Whether ``fighter`` uses his active ability ``ability`` now: the answer a plug-in that
+    defines an active ability offers (CLARIFICATIONS §5: the documents define none). A
+    neutral fighter always uses it (XX-E-3)."""
+
+    kind = "use_ability"
+    fighter: str
+    ability: str
+    use: bool = True
+
+
+def _use_ability(state: GameState, legal: list[Choice]) -> Choice:
+    """XX-E-3: "Les combattants Neutres utilisent obligatoirement leurs compétences actives":
+    the first ability offered is used (the plug-in asks again for the next one)."""
+    return next(c for c in legal if isinstance(c, UseAbility) and c.use)
 
 
 def _raise(state: GameState, legal: list[Choice]) -> Choice:
@@ -291,10 +333,7 @@ def _priorities(state: GameState, legal: list[Choice]) -> tuple[str, tuple[tuple
     attacker = _attacker(legal)
     targets = [c.target for c in legal if isinstance(c, MakeAttack) and c.attacker == attacker]
     ranked = neutral_target_order(
-        {
-            t: (board.fighter(t).strategic_value, board.fighter(t).health.wound_levels)
-            for t in targets
-        }
+        {t: (value_of(state, t), board.fighter(t).health.wound_levels) for t in targets}
     )
     return attacker, ranked
 
@@ -353,8 +392,39 @@ def _target_die_describe(state: GameState, choices: Sequence[Choice]) -> Questio
 # --- XX-E-5: pursuit ---------------------------------------------------------------------------
 
 
-def _distance(a: Fighter, b: Fighter) -> float:
-    return math.hypot(a.x - b.x, a.y - b.y)
+def value_of(state: GameState, fighter_id: str) -> int:
+    """XX-E (C3 "the lowest total AP value"): the strategic value of the fighter with his
+    equipment (I-D-2) — the scenario's value of his card, else his profile's AP. Both texts
+    rank by this one number (docs/rulings.md "XX-E / C3 — the neutral's targets")."""
+    fighter = state.fighter(fighter_id)
+    known = state.scenario.card_value(fighter.card) if state.scenario is not None else None
+    return known if known is not None else state.profile(fighter.profile).ap
+
+
+def variant(state: GameState, name: str) -> bool:
+    """The game plays the C3 wording of ``name`` ("neutral-timing", "neutral-distance"): an
+    entry ``"c3"`` in the rules value's ``variant`` table (the ``c3`` rules set it,
+    ``scenarios.c3``); chapter 20 otherwise (CLARIFICATIONS §6)."""
+    return bool(rules_of(state).extension("variant", name) == "c3")
+
+
+def _distance(state: GameState, a: Fighter, b: Fighter, doubled: bool) -> float:
+    """Centre to centre; with the C3 wording (``doubled``), the part of the line over
+    encumbered terrain counts twice: the scenery ``a`` cannot freely cross (V-A: landforms of
+    his size or larger, impassable elements; none at level 1, II-F-1; docs/rulings.md)."""
+    straight = math.hypot(a.x - b.x, a.y - b.y)
+    if not doubled or a.altitude != 0 or not has_field(state):
+        return straight
+    here = field_of(state)
+    line = LineString([(a.x, a.y), (b.x, b.y)])
+    size = state.profile(a.profile).size
+    size = size if size in ("small", "normal", "large", "very-large") else "normal"
+    over = sum(
+        float(line.intersection(s.footprint).length)
+        for s in here.scenery
+        if not crossable(s, size, False)
+    )
+    return straight + over
 
 
 def nearest_enemies(
@@ -379,13 +449,11 @@ def nearest_enemies(
     ]
     if not others:
         return ()
-    near = min(round(_distance(me, f), 6) for f in others)
+    doubled = variant(state, "neutral-distance")
+    gaps = {f.id: round(_distance(state, me, f, doubled), 6) for f in others}
+    near = min(gaps.values())
     ranked = neutral_target_order(
-        {
-            f.id: (state.profile(f.profile).ap, f.wounds)
-            for f in others
-            if round(_distance(me, f), 6) == near
-        }
+        {f.id: (value_of(state, f.id), f.wounds) for f in others if gaps[f.id] == near}
     )
     return ranked[0]
 

@@ -17,6 +17,7 @@ from confrontation.engine import neutral
 from confrontation.engine.core.ending import watched
 from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, GameStarted
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import react, reactions
 from confrontation.engine.core.questions import Choice, DieFace, Question
 from confrontation.engine.core.registry import EngineError, IllegalChoice, Transition
 from confrontation.engine.core.ruleset import rules_of
@@ -105,6 +106,11 @@ def step(state: GameState, choice: Choice) -> Transition:
         events = [ChoiceMade(pending.player, pending.kind, choice)]
         state = evolve(state, pending=None)
     state, applied = handler.apply(state, choice)
+    reacts = reactions(rules)
+    if reacts:  # e.g. a carrier killed drops his tokens at once (XX-D-3)
+        state, reacted = react(state, applied, reacts)
+        if reacted:
+            applied = [*applied, *reacted]
     events.extend(applied)
     watches = rules.watches
     if watches:  # an immediate victory ends the game before anything else happens
@@ -127,12 +133,16 @@ def advance(state: GameState) -> Transition:
     (:func:`.neutral.decide`)."""
     events: list[Event] = []
     drives = 0
+    reacts = reactions(rules_of(state))
     while (state.pending is None or state.pending.player == NEUTRAL) and not is_over(state):
         if state.pending is not None:
             state, driven = neutral.decide(state)
         else:
             state, driven = rules_of(state).drivers[state.phase](state)
         events.extend(driven)
+        for hook in reacts:  # e.g. a carrier killed drops his tokens at once (XX-D-3)
+            state, reacted = hook(state, driven)
+            events.extend(reacted)
         drives += 1
         if drives > MAX_DRIVES:
             raise EngineError(f"the {state.phase} phase makes no progress")

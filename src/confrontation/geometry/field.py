@@ -24,7 +24,7 @@ from confrontation.geometry.contact import (
 from confrontation.geometry.measure import distance
 from confrontation.geometry.paths import Path, PathGraph
 from confrontation.geometry.scenery import Scenery, crossable
-from confrontation.geometry.sight import Barrier, Sight, line_of_sight
+from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sight_of_shape
 from confrontation.geometry.table import Table
 
 _SIGHTS: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], Sight] = OrderedDict()
@@ -113,6 +113,17 @@ class Battlefield:
             if len(_SIGHTS) > _SIGHTS_SIZE:
                 _SIGHTS.popitem(last=False)
         return seen
+
+    def sight_to_scenery(self, source: str, element: Scenery) -> Sight:
+        """II-D-3: ``source`` looking at the element of scenery ``element`` past every other
+        fighter and element (its own footprint is the target, no barrier)."""
+        s = self.fighters[source]
+        barriers = [
+            b
+            for k, b in zip(self._keys, self._barriers, strict=True)
+            if k is not s and not (isinstance(k, Scenery) and k.name == element.name)
+        ]
+        return sight_of_shape(s, element.footprint, element.height, barriers)
 
     def path(
         self,

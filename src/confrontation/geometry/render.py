@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
 
@@ -24,6 +24,8 @@ HEIGHT_COLOURS = {
     "titan": "#4a4040",
 }
 SIDE_COLOURS = ("#c0392b", "#2c6fbb", "#8e44ad", "#16a085")
+NEUTRAL_COLOUR = "#6b6b47"
+"""Neutral fighters (XX-E): no player's colour."""
 SCENARIO_COLOUR = "#d4a017"
 """Outline of the scenario's scenery (XX-A-2)."""
 
@@ -113,6 +115,10 @@ def svg(
     grid: float = 10.0,
     commanders: Iterable[str] = (),
     scenario: Mapping[str, str] | None = None,
+    neutral: Collection[str] = (),
+    passive: Collection[str] = (),
+    tokens: Iterable[tuple[float, float, int]] = (),
+    carried: Mapping[str, int] | None = None,
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
@@ -120,8 +126,11 @@ def svg(
     ``commanders`` (XX-B-1) get a gold outline and a star before their label. ``scenario``
     maps the name of each element of scenario scenery (XX-A-2) to a note shown with it
     ("objective, 5 SP"); those are drawn with a thick gold outline and a star. ``marks`` are
-    the scenario's objectives (with their counters). The y axis points up the table as in the
-    geometry (the SVG is flipped).
+    the scenario's objectives (with their counters). ``tokens`` are stacks of tokens on the
+    ground (x, y, how many; XX-D), ``carried`` how many a fighter carries (drawn on his
+    base). ``neutral`` fighters (XX-E) are drawn in their own colour, ``passive`` individuals
+    (XX-E-6) pale with a dashed outline in their controller's. The y axis points up the table as
+    in the geometry (the SVG is flipped).
     """
     crowned = set(commanders)
     w, h = table.width * scale, table.height * scale
@@ -189,10 +198,16 @@ def svg(
             f'<polyline points="{_pts(path.line(), scale, table.height)}" fill="none" '
             'stroke="#e6a700" stroke-width="2" stroke-dasharray="5 3"/>'
         )
+    for tx, ty, count in tokens:
+        out.append(_token(tx, ty, count, scale, table.height))
     for fid, b in (fighters or {}).items():
         colour = SIDE_COLOURS[(sides or {}).get(fid, 0) % len(SIDE_COLOURS)]
-        opacity = "0.45" if b.level == 1 else "0.9"
+        if fid in neutral:
+            colour = NEUTRAL_COLOUR
+        opacity = "0.45" if b.level == 1 or fid in passive else "0.9"
         outline = 'stroke="#d4a017" stroke-width="3"' if fid in crowned else 'stroke="#111"'
+        if fid in passive:
+            outline += ' stroke-dasharray="3 2"'
         out.append(
             _poly(
                 b.polygon,
@@ -213,7 +228,32 @@ def svg(
         out.append(
             f'<text x="{b.x * scale:.1f}" y="{label_y:.1f}"'
             f' font-size="{1.1 * scale:.0f}" text-anchor="middle" fill="#111">'
-            f"{'★ ' if fid in crowned else ''}{escape(fid)}</text>"
+            f"{'★ ' if fid in crowned else ''}{escape(fid)}"
+            f"{' (neutral)' if fid in neutral else ''}{' (passive)' if fid in passive else ''}"
+            "</text>"
         )
+    for fid, count in (carried or {}).items():
+        carrier = (fighters or {}).get(fid)
+        if carrier is not None and count > 0:
+            out.append(_token(carrier.x, carrier.y, count, scale, table.height))
     out.append("</svg>")
     return "\n".join(out)
+
+
+TOKEN_RADIUS_CM = 0.9
+"""The radius of a token as drawn."""
+
+
+def _token(x: float, y: float, count: int, scale: float, height: float) -> str:
+    """A token (a stack of ``count``): a gold disc, the count on it when more than one."""
+    cx, cy = x * scale, (height - y) * scale
+    out = (
+        f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{TOKEN_RADIUS_CM * scale:.1f}" '
+        'fill="#f1c40f" stroke="#5b4500" stroke-width="1.2"/>'
+    )
+    if count > 1:
+        out += (
+            f'<text x="{cx:.1f}" y="{cy + 0.4 * scale:.1f}" font-size="{1.1 * scale:.0f}" '
+            f'text-anchor="middle" fill="#111">{count}</text>'
+        )
+    return out

@@ -123,8 +123,32 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
     """
     if in_contact(source, target):
         return Sight.SEES
-    target_shape = target.polygon
-    if source.level == 1 or _in_front(source, target):
+    front = _in_front(source, target)
+    return _sight_of(source, target.polygon, target.size, target.level, front, barriers)
+
+
+def sight_of_shape(
+    source: Base, shape: BaseGeometry, size: str, barriers: Iterable[Barrier] = ()
+) -> Sight:
+    """II-D-3 for a target that is no fighter: an element of scenery (its footprint and its
+    height as a size class, at level 0), e.g. to charge or shoot it (C3 "Assault and combat
+    with elements of scenery"). A fighter touching it sees it (as II-D-4)."""
+    if float(source.polygon.distance(shape)) <= 0.005:
+        return Sight.SEES
+    return _sight_of(source, shape, size, 0, False, barriers)
+
+
+def _sight_of(
+    source: Base,
+    target_shape: BaseGeometry,
+    target_size: str,
+    target_level: int,
+    front: bool,
+    barriers: Iterable[Barrier],
+) -> Sight:
+    """The body of :func:`line_of_sight` (``front``: the whole target is known to lie in
+    front of the source's sight line)."""
+    if source.level == 1 or front:
         visible = target_shape  # wholly in the field of view: nothing to clip
         clipped = False
     else:
@@ -132,7 +156,7 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
         if visible.area <= AREA_EPS:
             return Sight.NONE
         clipped = visible.area < target_shape.area - AREA_EPS
-    if source.level != 0 or target.level != 0:
+    if source.level != 0 or target_level != 0:
         return Sight.PARTIAL if clipped else Sight.SEES
     seen = Sight.PARTIAL if clipped else Sight.SEES
     sx, sy = source.sight
@@ -146,7 +170,7 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
     near = [b for b, hit in zip(near, hits, strict=True) if hit]
     if not near:
         return seen
-    need = max(size_rank(source.size), size_rank(target.size))
+    need = max(size_rank(source.size), size_rank(target_size))
     pieces: list[BaseGeometry] = []
     tall: list[bool] = []
     for b in near:

@@ -43,7 +43,7 @@ APPLIED_ABILITIES: dict[str, str] = {
     "Artifact": "I-D-6",
     "Enormous": "I-C",
     "Target": "VI (shooting difficulty)",
-    "Carry": "C3 tournament, tokens",
+    "Carry": "XX-D-2, C3 Looting (a token's Carry/X: the scenario's carry)",
     "Inalterable": "C3 tournament, scenery",
     "Scout": "XX-E-2, hidden scouts",
     "Flight": "II (altitude level 1)",

@@ -37,6 +37,7 @@ from confrontation.scenarios.conditions import (
     ConditionSpec,
     validate_params,
 )
+from confrontation.scenarios.loot import Loot, TokenSpec, placed_tokens
 from confrontation.scenarios.objectives import (
     Objective,
     Objectives,
@@ -44,6 +45,11 @@ from confrontation.scenarios.objectives import (
     check_references,
     load_objectives,
     objectives_record,
+)
+from confrontation.scenarios.parties import (
+    NeutralEntry,
+    PassiveSpec,
+    check_placed,
 )
 from confrontation.scenarios.situation import Placement, ScenerySpec, check_scenery
 
@@ -151,6 +157,11 @@ class ScenarioFile(BaseModel):
     commander: bool = False  # XX-B-1: each army designates its Commander
     objectives: list[ObjectiveSpec] = Field(default_factory=list)  # XX-C-2, XX-B-2
     variations: list[VariationSpec] = Field(default_factory=list)
+    neutrals: list[NeutralEntry] = Field(default_factory=list)  # XX-E (scenarios.parties)
+    passive: PassiveSpec | None = None  # XX-E-6
+    tokens: list[TokenSpec] = Field(default_factory=list)  # XX-D (scenarios.loot)
+    carry: int = Field(default=1, ge=1)  # XX-D-2: Carry/X
+    pick_up_again: bool = True  # XX-D-3
 
 
 # --- the record a game carries ---------------------------------------------------------------
@@ -190,6 +201,8 @@ class BasicScenario(ScenarioRecord):
     values: tuple[tuple[str, int], ...] = ()
     targets: tuple[tuple[str, ...], ...] = ((), ())
     draw: tuple[int, ...] = ()
+    loot: Loot | None = field(default=None, metadata={"omit_default": True})
+    """XX-D: the tokens (``scenarios.tokens``); None: the scenario has none."""
     conditions: tuple[Condition, ...] = field(default=(), metadata={"omit_default": True})
     bonuses: tuple[Bonus, ...] = field(default=(), metadata={"omit_default": True})
     met: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
@@ -202,6 +215,9 @@ class BasicScenario(ScenarioRecord):
     """XX-A-5: the (player, bonus id) of the bonuses fulfilled when the game ended."""
     objectives: Objectives = field(default=Objectives(), metadata={"omit_default": True})
     """XX-C, XX-B-2: the objectives, their counters (``scenarios.objectives``)."""
+
+    def card_value(self, card: str) -> int | None:
+        return dict(self.values).get(card)
 
 
 @dataclass(frozen=True)
@@ -225,6 +241,9 @@ class Scenario:
     path: Path | None = None
     scenario_scenery: tuple[SceneryPiece, ...] = ()
     scenery_placement: str = "random"
+    neutrals: tuple[NeutralEntry, ...] = ()
+    passive: PassiveSpec | None = None
+    loot: Loot | None = None
     conditions: tuple[Condition, ...] = ()
     bonuses: tuple[Bonus, ...] = ()
     commander: bool = False
@@ -238,6 +257,9 @@ class Scenario:
             p.name for p in self.scenario_scenery
         ]
         placed += [o.name for o in self.objectives]
+        placed += ["neutral fighters"] if self.neutrals else []  # XX-E, XX-E-6
+        placed += ["passive individuals"] if self.passive is not None else []
+        placed += ["tokens"] if self.loot is not None else []  # XX-D
         if players > 2 and placed:
             raise ValueError(
                 f"XX-F-1: scenario {self.id!r} places {placed[0]!r} by coordinates on the "
@@ -264,6 +286,7 @@ class Scenario:
             target=self.target,
             serious_penalty=self.serious_penalty,
             critical_penalty=self.critical_penalty,
+            loot=self.loot,
             conditions=tuple(c for c in self.conditions if _in_game(c.players, players)),
             bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
             commanders=("",) * players if self.commander else (),  # XX-B-1: set by install
@@ -468,6 +491,18 @@ def load_scenario(
     _check_areas(path, text, areas, table, split, area_loc)
     fixed = tuple(s.piece() for s in spec.scenario_scenery)  # XX-A-2 (scenarios.situation)
     check_scenery(path, text, fixed, table, scenery, spec.min_scenery)
+    check_placed(path, text, spec.neutrals, spec.passive, table)
+    width, height = FORMATS[table]
+    for n, token in enumerate(spec.tokens):
+        if not (0 <= token.x <= width and 0 <= token.y <= height):
+            at: list[str | int] = ["tokens", n]
+            raise LoadError(
+                path,
+                f"token ({token.x:g}, {token.y:g}) is not on the {table} table (XX-D)",
+                line=find_line(text, at),
+                key=_key(at),
+            )
+    tokens = placed_tokens(spec.tokens)
     if spec.goal == "conditions" and not spec.conditions:
         raise LoadError(path, "a 'conditions' scenario needs at least one [[conditions]] (XX-A-4)")
     conditions = tuple(
@@ -498,6 +533,9 @@ def load_scenario(
         path=path,
         scenario_scenery=fixed,
         scenery_placement=placement,
+        neutrals=tuple(spec.neutrals),
+        passive=spec.passive,
+        loot=Loot(tokens, spec.carry, spec.pick_up_again) if tokens else None,
         conditions=tuple(c for c in conditions if isinstance(c, Condition)),
         bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
         commander=spec.commander or any(_reads_commander(i) for i in (*conditions, *bonuses)),

@@ -37,6 +37,7 @@ from confrontation.engine.core.registry import (
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import NEUTRAL, GameState, Pending, Phase, player_name
 from confrontation.engine.round import strategic as _strategic  # noqa: F401
+from confrontation.scenarios import parties
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.commander import designate
 from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
@@ -84,7 +85,11 @@ def highest_value_targets(state: GameState, player: int) -> tuple[str, ...]:
     """III-A-2 Execution: the enemies of ``player`` with the highest strategic value
     (equipment included), among every other player's fighters; killing any one of them
     fulfils the goal (docs/rulings.md)."""
-    enemies = [f for f in state.fighters if f.player not in (player, NEUTRAL) and f.alive]
+    enemies = [
+        f
+        for f in state.fighters
+        if f.player not in (player, NEUTRAL) and f.alive and not f.passive  # XX-E-6
+    ]
     if not enemies:
         return ()
     best = max(fighter_value(state, f) for f in enemies)
@@ -119,6 +124,7 @@ def install(
     )
     state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
     state = install_scenery(state, scenario.scenario_scenery, scenario.scenery_placement)  # XX-A-2
+    state = parties.install(state, scenario.neutrals, scenario.passive)  # XX-E, XX-E-6
     if record.goal == "execution" and record.target == "highest-value":
         targets = tuple(highest_value_targets(state, p) for p in players)
         state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))
@@ -168,7 +174,14 @@ def _drawing(state: GameState) -> int | None:
 
 
 def _enemy_cards(state: GameState, player: int) -> list[str]:
-    return [c.id for c in state.cards if c.player not in (player, NEUTRAL)]
+    """The other players' cards; never the card of passive individuals (XX-E-6: not of the
+    defender's army)."""
+    return [
+        c.id
+        for c in state.cards
+        if c.player not in (player, NEUTRAL)
+        and not any(state.fighter(f).passive for f in c.fighters)
+    ]
 
 
 def _digits(n: int) -> tuple[int, int]:
@@ -314,8 +327,10 @@ def provisional_vp(state: GameState) -> tuple[int, ...]:
 
 def losses_ap(state: GameState, player: int) -> int:
     """The strategic value of ``player``'s fighters killed so far (XX-A-5)."""
-    return sum(
-        fighter_value(state, f) for f in state.fighters if f.player == player and not f.alive
+    return sum(  # XX-E-6: passive individuals are not of his army
+        fighter_value(state, f)
+        for f in state.fighters
+        if f.player == player and not f.alive and not f.passive
     )
 
 

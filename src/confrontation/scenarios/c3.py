@@ -17,8 +17,13 @@ VARIANT = "variant"
 """The extension table of the variant switches."""
 
 C3_SWITCHES: dict[str, str] = {
+    "neutral-timing": "Neutral fighters activate after all others if in contact with an enemy "
+    "at the start of the round (XX-E-1: of the activation phase)",
+    "neutral-distance": "Neutral fighters: double the distance measured over Encumbered terrain",
     "commander": 'C3-CHIEF: "the most expensive Character (in total AP value, including '
     'artefacts...)" is the Chief (scenarios.commander)',
+    "looting": "C3-COLLECTING-A-TOKEN: a fighter who can collect a token does so; one who "
+    "cannot may not end his movement on it (scenarios.tokens)",
 }
 """The switches the ``c3`` rules turn on, by name, with the C3 rule each follows (the
 mechanics add theirs: ``commander`` — the Chief, "the most expensive Character in total AP";

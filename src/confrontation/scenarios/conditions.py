@@ -1,4 +1,6 @@
-"""Victory conditions and bonuses of a chapter-20 scenario (XX-A-4, XX-A-5) as data.
+"""Victory conditions and bonuses of a chapter-20 scenario (XX-A-4, XX-A-5; C3 "Victory
+Conditions", C3-VICTORY-CONDITIONS) as data. The special rules of XX-B (Commander, counters,
+summoned fighters) and the mechanics' own kinds plug in here.
 
 A scenario whose ``goal`` is ``conditions`` lists its victory conditions (``[[conditions]]``)
 and its bonuses (``[[bonus]]``). Each names a *kind*: the rule that says whether a player

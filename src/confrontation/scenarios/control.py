@@ -110,8 +110,15 @@ def fighter_value(state: GameState, fighter: Fighter) -> int:
 
 
 def counts(fighter: Fighter) -> bool:
-    """XX-C-1 / XX-C-2: alive on the table, at level 0, not routed, not hidden."""
-    return fighter.in_play and fighter.altitude == 0 and not fighter.routed and not fighter.hidden
+    """XX-C-1 / XX-C-2: alive on the table, at level 0, not routed, not hidden; never a
+    passive individual (XX-E-6: "pas comptabilisés dans l'effectif de leur camp")."""
+    return (
+        fighter.in_play
+        and fighter.altitude == 0
+        and not fighter.routed
+        and not fighter.hidden
+        and not fighter.passive
+    )
 
 
 def of_the_army(state: GameState, fighter: Fighter) -> bool:

@@ -375,6 +375,7 @@ def result_document(result: GameResult) -> dict[str, Any]:
                 "player": fighter.player,
                 "profile": fighter.profile,
                 "alive": fighter.alive,
+                **({"passive": True} if fighter.passive else {}),  # XX-E-6
                 "wound_levels": min(fighter.wounds, 4),
                 "x": round(fighter.x, 3),
                 "y": round(fighter.y, 3),

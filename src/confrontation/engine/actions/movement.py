@@ -33,6 +33,7 @@ from confrontation.engine.actions.shared import (
     update,
     with_activation,
 )
+from confrontation.engine.combat.scenery_attack import element_of
 from confrontation.engine.core.events import (
     ActionAnnounced,
     AssaultFellShort,
@@ -46,6 +47,7 @@ from confrontation.engine.core.events import (
     Moved,
 )
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import spot_refusal
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     FREE_FACING,
@@ -61,7 +63,7 @@ from confrontation.engine.core.questions import (
     Walk,
 )
 from confrontation.engine.core.registry import Handler, Transition
-from confrontation.engine.core.ruleset import RulesBuilder
+from confrontation.engine.core.ruleset import RulesBuilder, rules_of
 from confrontation.engine.core.state import (
     ActionInProgress,
     ActionStage,
@@ -94,6 +96,7 @@ from confrontation.engine.table.field import (
     potential_of,
     rounded,
 )
+from confrontation.engine.table.passive import leashed, near_a_defender
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import ContactPlacement, in_contact
 from confrontation.geometry.measure import distance
@@ -180,14 +183,17 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
         fighter = state.fighter(f)
         profile = state.profile(fighter.profile)
         mine: list[Choice] = []
+        # XX-E-6: a passive individual makes no assault; beyond his leash he is not moved
+        assaults = not fighter.passive
+        moves = f not in activation.tethered
         if free(here, f):
             if fighter.must_cover:  # V-B-4 note, VI-A-2: he must move under cover
                 choices.append(Announce(f, "cover"))
                 obliged = True
                 continue
-            if movement(state, fighter) > 0:
+            if movement(state, fighter) > 0 and moves:
                 mine += [Announce(f, "run"), Announce(f, "cover")]
-                for e in _enemies(state, here, f):
+                for e in _enemies(state, here, f) if assaults else ():
                     if is_full(state, here, e):  # II-E-3: no room for one more enemy
                         continue
                     if here.sight(f, e).any:  # V-B-3: seen at the start, a charge
@@ -196,7 +202,7 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
                             mine.append(Announce(f, "charge", e, shoot=True))
                     else:
                         mine.append(Announce(f, "engage", e))
-        elif movement(state, fighter) > 0:
+        elif movement(state, fighter) > 0 and assaults:
             for method in disengage_methods(state, here, f):
                 for e in _enemies(state, here, f):
                     if not is_full(state, here, e, leaving=(f,)):  # II-E-3
@@ -222,6 +228,8 @@ def cumulative_choices(state: GameState, activation: Activation) -> list[Choice]
         if f == activation.acting:
             choices.append(FighterDone(f))
         if fighter.walked or f in activation.still or movement(state, fighter) <= 0:
+            continue
+        if f in activation.tethered:  # XX-E-6: beyond 15 cm of every defender
             continue
         if free(here, f):
             choices.append(Walk(f))
@@ -367,6 +375,8 @@ def _start_exclusive(state: GameState, announcement: Announcement) -> Transition
         method=announcement.method,
     )
     state = actions.with_action(state, action)
+    if element_of(announcement.target) is not None:  # C3: an assault on scenery
+        return rules_of(state).resumes["assault_scenery"](state)
     if announcement.action in ("run", "cover"):
         return ask(state, QuestionKind.DESTINATION, fighter.player), []
     if disengaging:
@@ -431,6 +441,8 @@ def _destination_spots(state: GameState) -> list[Place]:
     action = action_of(state)
     here = field_of(state)
     mover = action.fighter
+    if mover in activation_of(state).tethered:
+        return []  # XX-E-6: he cannot be moved (a move under cover he owes: he stays)
     spots = destinations(
         state,
         mover,
@@ -438,6 +450,13 @@ def _destination_spots(state: GameState) -> list[Place]:
         pass_through=pass_through(state, here, mover),
         mov=_crossing_budget(state),
     )
+    if leashed(state, mover):  # XX-E-6: he ends within 15 cm of a defender
+        template = here.base(mover)
+        spots = [
+            s
+            for s in spots
+            if near_a_defender(state, mover, template.moved(s.x, s.y, s.facing), here)
+        ]
     return [Place(s.x, s.y, s.facing) for s in spots]
 
 
@@ -501,6 +520,11 @@ def _destination_free(state: GameState, choice: Choice) -> str | None:
     problem = here.spot_problem(action.fighter, base, enemies_apart=True, at_most_mov=within)
     if problem is not None:
         return f"turned to {facing:g}° his base would be {problem}"
+    if leashed(state, action.fighter) and not near_a_defender(state, action.fighter, base, here):
+        return f"turned to {facing:g}° he would end beyond 15 cm of every defender (XX-E-6)"
+    refused = spot_refusal(state, action.fighter, base)  # XX-D-1: e.g. on a token
+    if refused is not None:
+        return f"turned to {facing:g}° his base would be {refused}"
     return None
 
 

@@ -17,11 +17,14 @@ function decides what comes next, and calls :func:`finish` when the action is ov
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from confrontation.dice import FACES
 from confrontation.engine.core.events import Event, FighterKilled, TestRaised, TestRolled, Wounded
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import move_ended
 from confrontation.engine.core.kinds import QuestionKind
+from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import Choice, DieFace, KeepResult, Option, Question, Raise
 from confrontation.engine.core.registry import EngineError, Handler, Transition
 from confrontation.engine.core.ruleset import RulesBuilder, rules_of
@@ -35,6 +38,7 @@ from confrontation.engine.core.state import (
     TestInProgress,
     player_name,
 )
+from confrontation.engine.table.field import field_of, has_field
 from confrontation.rules.wounds import WoundResult, read_wound
 
 # --- the activation and its action -----------------------------------------------------------
@@ -85,14 +89,77 @@ def mark_moved(state: GameState, fighter: str) -> GameState:
     return with_activation(state, evolve(current, moved=(*current.moved, fighter)))
 
 
+MOVES = frozenset({"walk", "run", "cover", "charge", "engage"})
+"""The actions that move the fighter (V-B): the end of one is the end of a move."""
+
+
 def finish(state: GameState) -> Transition:
-    """The action under way is over: the next exclusive action, or back to the question of
-    the activation (IV-B-2)."""
+    """The action under way is over: hidden scouts it brought into contact are spotted
+    (XX-E-2), then the next exclusive action, or back to the question of the activation
+    (IV-B-2).
+
+    A movement action after which the fighter stands elsewhere first runs the ``move-end``
+    hooks (``engine.core.hooks``: XX-D-1, picking up a token). When one asks a question,
+    the action waits for the answer; its handler calls :func:`finish` again."""
+    action = action_of(state)
+    events: list[Event] = []
+    if action.kind in MOVES and action.fighter in activation_of(state).moved:
+        state, events = move_ended(state, action.fighter, action.kind)
+        if state.pending is not None:
+            return state, events
     state = with_action(state, None)
+    state, spotted = reveal_spotted(state)
     current = activation_of(state)
     if current.stage in (ActivationStage.SHOTS, ActivationStage.MOVES):
-        return rules_of(state).resumes["next_exclusive"](state)
-    return state, []
+        state, more = rules_of(state).resumes["next_exclusive"](state)
+        return state, [*events, *spotted, *more]
+    return state, [*events, *spotted]
+
+
+# --- hidden scouts (XX-E-2) --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoutRevealed(Event):
+    """XX-E-2: the hidden scout ``fighter`` is spotted by ``by`` and revealed to every side
+    opposed to him (``to``: players, and the neutral side when neutral fighters play)."""
+
+    kind = "scout_revealed"
+    fighter: str
+    by: str
+    to: tuple[int, ...]
+
+
+def reveal(state: GameState, scout: str, by: str) -> Transition:
+    """XX-E-2: "lorsqu'un Éclaireur est repéré par un combattant Neutre, sa présence est
+    révélée à tous ses adversaires, quel que soit leur camp. De même, lorsqu'un Éclaireur est
+    repéré par un adversaire contrôlé par un autre joueur, sa présence est révélée à tous les
+    éventuels combattants Neutres." Whoever spots him — a neutral fighter or another player's —
+    he is no longer hidden from any side (the state keeps one ``hidden`` flag for all his
+    adversaries: docs/rulings.md "XX-E-2"). The function a Scout plug-in calls too."""
+    fighter = state.fighter(scout)
+    if not fighter.hidden:
+        return state, []
+    sides = sorted({f.player for f in state.fighters if f.player != fighter.player and f.alive})
+    state = state.with_fighters(evolve(fighter, hidden=False))
+    return state, [ScoutRevealed(scout, by, tuple(sides))]
+
+
+def reveal_spotted(state: GameState) -> Transition:
+    """XX-E-2 (docs/rulings.md): a hidden fighter in base contact with an enemy — of another
+    player or neutral — is spotted by him (the nearest id first) and revealed."""
+    if not any(f.hidden and f.in_play for f in state.fighters) or not has_field(state):
+        return state, []
+    here = field_of(state)
+    events: list[Event] = []
+    for fighter in state.fighters:
+        if not (fighter.hidden and fighter.in_play):
+            continue
+        spotters = here.enemies_in_contact(fighter.id)
+        if spotters:
+            state, told = reveal(state, fighter.id, min(spotters))
+            events += told
+    return state, events
 
 
 # --- tests (II-A) ------------------------------------------------------------------------------
@@ -228,8 +295,19 @@ def _subject(state: GameState) -> int | None:
     return state.fighter(action.fighter).player
 
 
+def _tell(n: Narrator, event: Event) -> str | None:
+    if isinstance(event, ScoutRevealed):
+        sides = ", ".join(player_name(p) for p in event.to)
+        return (
+            f"{n.fighter(event.fighter)} is spotted by {n.fighter(event.by)}: the hidden scout "
+            f"is revealed to {sides} (XX-E-2)."
+        )
+    return None
+
+
 def contribute(rules: RulesBuilder) -> None:
-    """Tests and wound rolls shared by the actions (II-A, II-B)."""
+    """Tests and wound rolls shared by the actions (II-A, II-B); hidden scouts (XX-E-2)."""
+    rules.sentence(ScoutRevealed.kind, _tell)
     rules.handler(
         Handler(
             QuestionKind.TEST_DIE, _faces, _test_die_apply, _test_die_describe, subject=_subject

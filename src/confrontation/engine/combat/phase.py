@@ -95,6 +95,7 @@ from confrontation.engine.core.combat_state import (
 )
 from confrontation.engine.core.events import Event, PhaseEnded, PhaseStarted, TestRaised
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.hooks import move_ended
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.melee import (
     Combat,
@@ -120,7 +121,8 @@ from confrontation.engine.core.state import (
     Phase,
     player_name,
 )
-from confrontation.engine.table.field import has_field, movement
+from confrontation.engine.table import passive
+from confrontation.engine.table.field import base_of, has_field, movement
 from confrontation.rules.characteristics import (
     Characteristic,
     HealthState,
@@ -753,7 +755,12 @@ def _allocations(state: GameState, fighter_id: str) -> tuple[Allocation, ...]:
     dice = combat_dice(len(board.opponents(fighter_id)), bonus=bonus)
     fighter = state.fighter(fighter_id)
     # XX-E-4: a neutral fighter puts every die in attack unless forced to defend (V-C).
-    rule = allocation_rule(defence_counter=fighter.defence, neutral=fighter.player == NEUTRAL)
+    # XX-E-6: a passive individual puts them all in defence, even if forced to attack.
+    rule = allocation_rule(
+        defence_counter=fighter.defence,
+        neutral=fighter.player == NEUTRAL,
+        passive=fighter.passive,
+    )
     return allocation_choices(dice, rule)
 
 
@@ -1199,7 +1206,30 @@ def _engaged_by_a_pursuer(state: GameState, fighter: str) -> bool:
 
 def _pursuit_moves(state: GameState) -> list[Pursue]:
     fighter = _fight(state).pursuers[0]
-    return rules_of(state).pursuits(state, fighter, _reach(state, fighter))
+    moves = rules_of(state).pursuits(state, fighter, _reach(state, fighter))
+    if state.fighter(fighter).passive:
+        moves = _passive_pursuit(state, fighter, moves)
+    return moves
+
+
+def _passive_pursuit(state: GameState, fighter: str, moves: list[Pursue]) -> list[Pursue]:
+    """XX-E-6 (docs/rulings.md): a passive individual engages nobody (no assault) and, unless
+    routed, ends his move within 15 cm of a defender; staying in place is always left."""
+    kept = []
+    for move in moves:
+        if move.x is None or move.y is None:
+            kept.append(move)  # stays
+            continue
+        if move.engage:
+            continue
+        if not passive.leashed(state, fighter):
+            kept.append(move)
+            continue
+        me = state.fighter(fighter)
+        at = base_of(state, evolve(me, x=move.x, y=move.y, facing=move.facing or me.facing))
+        if passive.near_a_defender(state, fighter, at, None):
+            kept.append(move)
+    return kept or [Pursue(fighter)]
 
 
 def _pursue(state: GameState, move: Pursue) -> Transition:
@@ -1248,6 +1278,10 @@ def _pursue(state: GameState, move: Pursue) -> Transition:
             urgent=(*progress.urgent, move.fighter),
         )
         events.append(MeleeFound(tuple(sorted(melee))))
+    if move.x is not None and move.y is not None:
+        # XX-D-1: the end of a pursuit move is the end of a move (a token may be picked up)
+        state, ended = move_ended(state, move.fighter, "pursuit")
+        events.extend(ended)
     return state, events
 
 

@@ -11,16 +11,21 @@ In the combat phase (hooks the combat phase calls, state in ``CombatProgress.sce
 
 - only a fighter in base contact with the element **at the beginning of the combat phase**
   may attack it, and not after a pursuit move (C3 "Elements of scenery and pursuit
-  movement");
+  movement", C3-ELEMENTS-OF-SCENERY-AND-PURSUIT-MOVEMENT);
+- elements are no fighters of the melees: the frays are split without them, and a fighter
+  may attack an element he touches whatever was done to it before in the phase
+  (C3-SPLITTING-FRAYS-INVOLVING-ELEMENTS-OF-SCENERY);
 - a fighter in contact with enemies too fights his combat with his normal dice (scenery adds
-  no die) and, when his dice are allocated, assigns attack dice to the element "at the same
-  time" (``attack_scenery`` question, 0 … his attack dice); those attacks are rolled at once;
+  no die, C3-ATTACKS-AGAINST-ELEMENTS-OF-SCENERY) and, when his dice are allocated, assigns
+  attack dice to the element "at the same time" (``attack_scenery`` question, 0 … his attack
+  dice); those attacks are rolled at once;
 - a fighter in contact with no enemy has his normal combat dice, 2 (``combat_dice(0,
   scenery=True)``), once the fighters' combats are over (docs/rulings.md);
 - each attack: the attack test is rolled (never an opposed test: scenery does not defend) and
   fails only on a final result ≤ 0; then a damage roll read on the Injury Table (highest die
   + STR − the element's RES; doubles are not exceptional, a 6-6 is read in the head column:
-  :func:`~confrontation.rules.combat.read_scenery_damage`), costing SP by the table of
+  :func:`~confrontation.rules.combat.read_scenery_damage`; C3-DAMAGING-ELEMENTS-OF-SCENERY),
+  costing SP by the table of
   ``data/structure_points.toml`` (Stunned 0, Light 1, Serious 2, Critical 3, Killed 4);
 - an element with no SP left is destroyed and removed from the battlefield (it no longer
   blocks moves or sight); destroying it grants no pursuit (it is no fighter of the combat).
@@ -60,6 +65,7 @@ from confrontation.rules.combat import (
 C = Characteristic
 
 __all__ = [
+    "SCENERY_TARGET",
     "AttackScenery",
     "ElementKind",
     "SceneryAttackRolled",
@@ -69,10 +75,13 @@ __all__ = [
     "SceneryStructureError",
     "after_allocation",
     "at_start",
+    "damage_element",
     "destructible",
     "drive",
+    "element_of",
     "kind_of",
     "load_scenery_structure",
+    "piece_named",
     "scenery_contacts",
     "standalone",
     "structured",
@@ -154,6 +163,17 @@ def _bundled() -> Mapping[str, ElementKind]:
     return _parse(tomllib.loads(text), "confrontation/data/scenery_structure.toml")
 
 
+SCENERY_TARGET = "scenery:"
+"""An announcement's target naming an element of scenery (``scenery:<name>``, C3 assaults)."""
+
+
+def element_of(target: str | None) -> str | None:
+    """The element an announcement's or action's target names, if it names one."""
+    if target is not None and target.startswith(SCENERY_TARGET):
+        return target[len(SCENERY_TARGET) :]
+    return None
+
+
 _NUMBERED = re.compile(r"^(.*)-\d+$")
 
 
@@ -187,6 +207,11 @@ def with_structure(state: GameState, kinds: Mapping[str, ElementKind] | None = N
 def destructible(piece: SceneryPiece) -> bool:
     """An element with structure points left (not Inalterable)."""
     return piece.structure_points is not None and piece.structure_points > 0
+
+
+def piece_named(state: GameState, name: str) -> SceneryPiece | None:
+    """The element of scenery called ``name`` still on the table, if any."""
+    return _piece(state, name)
 
 
 def _piece(state: GameState, name: str) -> SceneryPiece | None:
@@ -362,6 +387,8 @@ def standalone(state: GameState) -> GameState | None:
     for fighter_id in sorted({f for f, _ in progress.scenery.contacts}):
         if fighter_id in progress.fought or not targets(state, fighter_id):
             continue
+        if state.fighter(fighter_id).passive:  # XX-E-6: every die in defence, none to strike
+            continue
         return _set(state, asking=fighter_id, dice=combat_dice(0, scenery=True), in_fight=False)
     return None
 
@@ -410,11 +437,25 @@ def _next(state: GameState) -> GameState:
 
 
 def _damage(state: GameState, fighter_id: str, piece: SceneryPiece) -> Transition:
-    """C3: the damage roll read on the Injury Table, the SP lost, the element destroyed."""
+    """C3: the damage roll of an attack in the combat phase."""
     work = _work(state)
     strength = _current(state, fighter_id, C.STR)
+    state, events = damage_element(state, fighter_id, piece, work.damage, strength)
+    return _next(state), events
+
+
+def damage_element(
+    state: GameState,
+    fighter_id: str,
+    piece: SceneryPiece,
+    dice: tuple[int, ...],
+    strength: int,
+) -> Transition:
+    """C3 "Damaging elements of scenery": a damage roll of ``dice`` with ``strength`` read on
+    the Injury Table against the element's RES, the SP lost (SP table), the element destroyed
+    and removed at 0 SP (its name kept in ``Battleground.destroyed``, a scenario event)."""
     resistance = max(piece.resistance or 1, 1)
-    roll = read_scenery_damage(work.damage, strength, resistance)
+    roll = read_scenery_damage(dice, strength, resistance)
     lost = load_structure_points()(roll.result)
     before = piece.structure_points or 0
     left = max(before - lost, 0)
@@ -433,14 +474,15 @@ def _damage(state: GameState, fighter_id: str, piece: SceneryPiece) -> Transitio
     ]
     ground = state.battleground
     assert ground is not None and ground.scenery is not None
+    scenery = ground.scenery
     if left == 0:
-        pieces = tuple(p for p in ground.scenery if p.name != piece.name)
+        pieces = tuple(p for p in scenery if p.name != piece.name)
+        ground = evolve(ground, destroyed=(*ground.destroyed, piece.name))
         events.append(SceneryDestroyed(piece.name, fighter_id))
     else:
         changed = evolve(piece, structure_points=left)
-        pieces = tuple(changed if p.name == piece.name else p for p in ground.scenery)
-    state = evolve(state, battleground=evolve(ground, scenery=pieces))
-    return _next(state), events
+        pieces = tuple(changed if p.name == piece.name else p for p in scenery)
+    return evolve(state, battleground=evolve(ground, scenery=pieces)), events
 
 
 # ---------------------------------------------------------------------------------------------

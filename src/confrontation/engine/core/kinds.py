@@ -118,6 +118,12 @@ class QuestionKind(StrEnum):
     PURSUE_FIRST = "pursue_first"
     """VII-C-6, XX-E-5: which side makes its pursuit moves first."""
 
+    # --- tokens (XX-D, C3 Looting: ``scenarios.tokens``) ---
+    TOKEN_PICKUP = "token_pickup"
+    """XX-D-1: does a fighter pick up the tokens he ended his move on?"""
+    TOKEN_DROP = "token_drop"
+    """XX-D-3: which carrier puts tokens down in the maintenance phase?"""
+
     # --- scenery attacks (C3, CLARIFICATIONS §6) ---
     ATTACK_SCENERY = "attack_scenery"
     """C3: the elements of scenery a fighter attacks, with how many dice each."""

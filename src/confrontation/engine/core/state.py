@@ -137,7 +137,9 @@ class Fighter:
     Round bookkeeping of chapters V and VI: ``walked`` (one walk per round, V-B-1), ``shots``
     this round (VI-B-2), ``attacked`` (charged or engaged in this activation phase, V-C),
     ``cover`` (moved under cover: Target/+2 until his next activation, V-B-4) and
-    ``must_cover`` (announced a move to cover when shot at, VI-A-2).
+    ``must_cover`` (announced a move to cover when shot at, VI-A-2). ``passive``: a passive
+    individual of a scenario (XX-E-6), controlled by his ``player`` (the defender) but not of
+    his army.
     """
 
     id: str
@@ -163,6 +165,7 @@ class Fighter:
     attacked: bool = False
     cover: bool = False
     must_cover: bool = False
+    passive: bool = field(default=False, metadata={"omit_default": True})
     summoned: bool = field(default=False, metadata={"omit_default": True})
     """Brought onto the table by a game effect (XX-B-3): worth his card's AP, and counts for
     victory conditions only if of his army's people (``scenarios.summoned``)."""
@@ -330,6 +333,8 @@ class Battleground:
     two line-of-battle areas of ``split``."""
     centre: tuple[float, float, float] | None = field(default=None, metadata={"omit_default": True})
     """XX-F-1: the layout's centre (x, y, radius in cm), the scenarios' "centre" area."""
+    destroyed: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """C3: the elements of scenery destroyed so far (removed from ``scenery``), in order."""
     fixed: tuple[SceneryPiece, ...] = field(default=(), metadata={"omit_default": True})
     """XX-A-2: the scenario scenery set up first, where the scenario says."""
     placement: str = field(default="random", metadata={"omit_default": True})
@@ -481,6 +486,9 @@ class Activation:
     moved: tuple[str, ...] = ()
     still: tuple[str, ...] = ()
     action: ActionInProgress | None = None
+    tethered: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """XX-E-6: the passive individuals more than 15 cm from every defender when activated: they
+    may not move in this activation."""
 
 
 @dataclass(frozen=True)
@@ -529,6 +537,11 @@ class ScenarioRecord(Tagged):
     """
 
     family_root = True
+
+    def card_value(self, card: str) -> int | None:
+        """The strategic value of one fighter of ``card`` with his equipment (I-D-2), when the
+        scenario knows it (None: his profile's AP)."""
+        return None
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ from confrontation.engine.core.state import (
     Phase,
     player_name,
 )
+from confrontation.engine.table import passive
 
 
 class ActionProvider(Protocol):
@@ -98,16 +99,54 @@ def _begin(state: GameState) -> Transition:
     # XX-E-1: neutral fighters free of any enemy now are activated before every other fighter.
     waiting = _waiting_neutrals(state)
     if waiting:
-        engaged = {
-            n
-            for pair in fighters_in_contact(state)
-            for n, other in (pair, pair[::-1])
-            if state.fighter(n).player == NEUTRAL and state.fighter(other).player != NEUTRAL
-        }
+        if _c3_timing(state):  # C3: "in contact with an enemy at the start of the round"
+            engaged = {f.id for f in waiting if ENGAGED_AT_ROUND_START in f.markers}
+        else:
+            engaged = _engaged_neutrals(state)
         first = tuple(f.card for f in waiting if f.id not in engaged)
         state, activated = _activate(state, NEUTRAL, first) if first else (state, [])
         granted += activated
     return state, events + granted
+
+
+ENGAGED_AT_ROUND_START = "engaged-at-round-start"
+"""The marker of a neutral fighter in contact with a non-neutral fighter when the round began
+(the C3 wording of XX-E-1, :func:`mark_round_start`)."""
+
+
+def _c3_timing(state: GameState) -> bool:
+    return bool(rules_of(state).extension("variant", "neutral-timing") == "c3")
+
+
+def _engaged_neutrals(state: GameState) -> set[str]:
+    """The neutral fighters in base contact with a non-neutral fighter now."""
+    return {
+        n
+        for pair in fighters_in_contact(state)
+        for n, other in (pair, pair[::-1])
+        if state.fighter(n).player == NEUTRAL and state.fighter(other).player != NEUTRAL
+    }
+
+
+def mark_round_start(state: GameState) -> GameState:
+    """C3 "Neutral fighters" (the switch ``variant.neutral-timing = "c3"``): a neutral fighter
+    "in contact with an enemy at the start of the round" activates after all the others;
+    the strategic phase marks them when the round begins (chapter 20 looks at the start of
+    the activation phase instead: nothing to mark)."""
+    if not _c3_timing(state) or not any(f.player == NEUTRAL for f in state.fighters):
+        return state
+    engaged = _engaged_neutrals(state)
+    changed = []
+    for f in state.fighters:
+        if f.player != NEUTRAL:
+            continue
+        marked = ENGAGED_AT_ROUND_START in f.markers
+        if (f.id in engaged) != marked:
+            markers = tuple(m for m in f.markers if m != ENGAGED_AT_ROUND_START)
+            if f.id in engaged:
+                markers += (ENGAGED_AT_ROUND_START,)
+            changed.append(evolve(f, markers=markers))
+    return state.with_fighters(*changed)
 
 
 def _waiting_neutrals(state: GameState) -> list[Fighter]:
@@ -260,7 +299,9 @@ def _activate(state: GameState, player: int, cards: tuple[str, ...]) -> Transiti
     if not fighters:
         events.append(ActivationEnded(player, cards))
         return _pass_floor(state, player), events
-    current = Activation(player=player, cards=cards, fighters=tuple(fighters))
+    # XX-E-6: a passive individual beyond 15 cm of every defender now may not be moved
+    tethered = () if deploying else tuple(f for f in fighters if passive.tethered(state, f))
+    current = Activation(player=player, cards=cards, fighters=tuple(fighters), tethered=tethered)
     progress = evolve(_progress(state), current=current)
     return evolve(state, activation=progress), events
 

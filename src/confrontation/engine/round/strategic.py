@@ -65,6 +65,7 @@ from confrontation.engine.core.state import (
     TacticsHand,
     player_name,
 )
+from confrontation.engine.round.activation import mark_round_start
 from confrontation.model.profile import parse_ability
 
 # --- who may roll the Tactics roll (IV-A-2) ------------------------------------------------
@@ -111,6 +112,7 @@ def _begin_round(state: GameState) -> Transition:
     )
     # V-B-3: only the charges of the current round count for the charge penalties.
     state = evolve(state, fighters=fighters, first_speaker=None, speaking=(), charges=())
+    state = mark_round_start(state)  # C3 "Neutral fighters": contacts at the round's start
     to_place: list[tuple[str, ...]] = []
     for player in state.players:
         side = state.side(player)

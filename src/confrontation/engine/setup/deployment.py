@@ -171,7 +171,8 @@ def _next_to_place(state: GameState) -> str | None:
     assert state.activation is not None and state.activation.current is not None
     current = state.activation.current
     for fighter_id in current.fighters:
-        if fighter_id not in current.done:
+        # XX-E-6: passive individuals the scenario placed are on the table already
+        if fighter_id not in current.done and not state.fighter(fighter_id).on_table:
             return fighter_id
     return None
 

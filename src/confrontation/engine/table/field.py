@@ -21,6 +21,7 @@ import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from confrontation.engine.core.hooks import has_spot_checks, move_goals, spot_refusal
 from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
@@ -623,7 +624,12 @@ def destinations(
     spot is legal: on the table, on no base, on no scenery he may not cross, not touching
     an enemy; the corridor the base sweeps is clear of every base but those passed through
     and of the scenery he may not cross. ``mov`` is his MOV x 1: a move of at most that
-    may cross landforms of his size, a longer one may not (V-A, CLARIFICATIONS §9)."""
+    may cross landforms of his size, a longer one may not (V-A, CLARIFICATIONS §9).
+
+    The rules above the engine may add points to end on, listed first (``move-goals``: a
+    straight move that ends with the centre of the base on the point, facing the way he
+    went; XX-D-1, a token) and refuse places (``move-spot``: XX-D-1, a token he may not end
+    his move on); see ``engine.core.hooks``."""
     here = field_of(state)
     base = here.base(mover)
     if potential <= 0:
@@ -647,6 +653,16 @@ def destinations(
     near = far if not here.same_size(base) else obstacles_of(here.blocked_for(base.size, True))
     sx, sy = base.sight
     spots: dict[tuple[float, float], Spot] = {}
+    checked = has_spot_checks(state)
+    for label, gx, gy in move_goals(state, mover):
+        spot = _goal_spot(here, mover, base, (gx, gy), potential, mov, (near, far))
+        if spot is None or (checked and spot_refusal(state, mover, spot) is not None):
+            continue
+        moved = math.dist(base.sight, spot.sight)
+        spots.setdefault(
+            (round(spot.x, 1), round(spot.y, 1)),
+            Spot(spot.x, spot.y, spot.facing, f"to {label}", round(moved, 2)),
+        )
     heads = []
     for label, heading, goal in _headings(here, mover):
         reach = min(potential, goal)
@@ -696,8 +712,50 @@ def destinations(
             short = moved <= mov + 1e-6
             if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
                 continue
+            if checked and spot_refusal(state, mover, spot) is not None:
+                continue
             spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
     return list(spots.values())
+
+
+def _goal_spot(
+    here: Field,
+    mover: str,
+    base: Base,
+    goal: tuple[float, float],
+    potential: float,
+    mov: float,
+    obstacles: tuple[_Obstacles, _Obstacles],
+) -> Base | None:
+    """The base of ``mover`` after a straight move, facing the way he went, that puts its
+    centre on ``goal`` — or, when that is too far, ``goal`` just inside its front edge
+    (None: too far still, or the way or the place is not clear, V-A)."""
+    sx, sy = base.sight
+    gap = math.dist((sx, sy), goal)
+    if gap <= 0.05:
+        return None
+    facing = math.degrees(math.atan2(goal[1] - sy, goal[0] - sx))
+    a = math.radians(facing)
+    for beyond in (base.depth / 2.0, GOAL_INSIDE_CM):
+        sight = (goal[0] + math.cos(a) * beyond, goal[1] + math.sin(a) * beyond)
+        spot = rounded(placed(base, sight, facing))
+        moved = math.dist((sx, sy), spot.sight)
+        if moved <= potential + 1e-6:
+            break
+    else:
+        return None
+    short = moved <= mov + 1e-6
+    near, far = obstacles
+    if not _corridors_clear((sx, sy), [spot.sight], base.width, near if short else far)[0]:
+        return None
+    if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
+        return None
+    return spot
+
+
+GOAL_INSIDE_CM = 0.3
+"""How far inside the front edge of the base a goal lies when the mover cannot reach it with
+the centre of his base (:func:`destinations`)."""
 
 
 def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
