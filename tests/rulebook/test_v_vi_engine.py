@@ -344,6 +344,25 @@ def test_a_fighter_charged_in_this_activation_phase_may_not_disengage() -> None:
     assert legal(state) == [AnnouncementsDone()]
 
 
+@pytest.mark.rule("V-C", "IV-B-2")
+def test_no_disengagement_test_when_the_enemy_in_contact_fell_since_the_announcement() -> None:
+    """docs/rulings.md, V-C: A announced an engagement of Y, disengaging from Z; Z falls
+    before A's action is resolved (as to an assault shot, VI-B-3): nothing is left to
+    disengage from, so no test, and the engagement goes on with its usual potential."""
+    a, z, y = fighter("A", ini=3, strength=5), fighter("Z", size="small"), fighter("Y")
+    positions = {"p1-c1-1": (30, 30, 0), "p2-c1-1": (32.5, 30, 180), "p2-c2-1": (30, 42, 270)}
+    state = skirmish([[(a, 1)], [(z, 1), (y, 1)]], positions)
+    state = activate(state, "p1-c1")
+    engage = Announce("p1-c1-1", "engage", "p2-c2-1", "agility")
+    assert engage in legal(state)
+    log: list[Event] = []
+    state = answer(state, engage, log)
+    state = state.with_fighters(dataclasses.replace(state.fighter("p2-c1-1"), wounds=4))
+    state = answer(state, AnnouncementsDone(), log)
+    assert not only(log, TestRolled) and not only(log, Disengaged)
+    assert field_of(state).enemies_in_contact("p1-c1-1") == ["p2-c2-1"]
+
+
 # --- VI shooting -------------------------------------------------------------------------------
 
 

@@ -392,6 +392,12 @@ def _start_disengagement(state: GameState) -> Transition:
     fighter = state.fighter(action.fighter)
     here = field_of(state)
     foes = here.enemies_in_contact(fighter.id)
+    if not foes:  # V-C, docs/rulings.md: the enemy fell since the announcement: no test
+        potential = potential_of(state, fighter, action.kind, False)
+        state = update(state, method=None, potential=potential)
+        if action.kind == "walk":
+            return ask(state, QuestionKind.DESTINATION, fighter.player), []
+        return assault(state)
     method = DisengageMethod(action.method)
     value = _disengage_value(state, fighter, foes, method)
     if value is None:  # the situation changed since it was offered: no attempt possible
