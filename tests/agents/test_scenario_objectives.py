@@ -6,18 +6,22 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from confrontation.agents.assess import material, provisional
+from confrontation.agents.assess import material, provisional, spares
 from confrontation.agents.greedy import (
     GreedyAgent,
+    aim_distance,
     announce_value,
     goal_distance,
     my_aims,
     position_value,
+    routed_aim_distance,
     walk_pays,
 )
 from confrontation.engine.core.questions import Announce
 from confrontation.engine.core.state import GameState, MaintenanceProgress, Phase
 from confrontation.engine.step import question
+from confrontation.engine.table.field import piece_of
+from confrontation.geometry.scenery import Scenery
 from confrontation.scenarios.base import load_scenario
 from confrontation.scenarios.basic import install
 from confrontation.scenarios.counters import CounterChoice
@@ -209,3 +213,115 @@ def test_the_search_counts_the_conditions_met_now(tmp_path: Path) -> None:
     assert provisional(on) == (1, 0)
     assert provisional(off) == (0, 0)
     assert material(on, 0) - material(off, 0) == 10.0
+
+
+def test_a_wall_in_the_way_is_walked_round_not_pressed_against(tmp_path: Path) -> None:
+    """V-A: a house stands between the soldier and the hill. Measured straight, the place
+    pressed against the house's middle looks nearest the hill; measured along the way round
+    it (the most direct legal way, V-A), the place by the house's corner is nearer, and that
+    is what the agent reads."""
+    house = piece_of(Scenery.rect("house", 45, 34, 2, 24, height="very-large", passable=False))
+    state = skirmish(
+        [[(SOLDIER, 1)], [(PEASANT, 1)]],
+        {"p1-c1-1": (30.0, 30.0, 0.0), "p2-c1-1": (5.0, 55.0, 0.0)},
+        scenery=[house],
+        rounds=6,
+    )
+    state = _install(tmp_path, state, HILL)
+    me = state.fighter("p1-c1-1")
+    [aim] = my_aims(state, me)
+    against, corner = (42.0, 30.0), (40.0, 19.0)
+    assert aim_distance(state, me, *against, aim) < aim_distance(state, me, *corner, aim)
+    routed_against = routed_aim_distance(state, me, *against, aim)
+    assert routed_against > routed_aim_distance(state, me, *corner, aim)
+    assert routed_against >= aim_distance(state, me, *against, aim)
+    assert position_value(state, me, *corner) > position_value(state, me, *against)
+
+
+CAPTURE = """
+name = "Take him alive"
+rounds = 6
+goal = "conditions"
+
+[[conditions]]
+id = "capture"
+kind = "capture"
+target = "highest-value"
+perimeter = 5.0
+"""
+
+
+def test_capture_targets_are_spared_by_the_capturer_only(tmp_path: Path) -> None:
+    """XX-C-4: "le joueur qui contrôle ce périmètre capture la cible" — a dead target is
+    captured by nobody, so each player wants the enemy he would capture alive (the agents
+    do not strike him), not his own fighters."""
+    state = _hill(tmp_path, (30.0, 30.0), (40.0, 30.0))
+    state = _install(tmp_path, state, CAPTURE)
+    soldier, peasant = state.fighter("p1-c1-1"), state.fighter("p2-c1-1")
+    assert spares(state, soldier.player, peasant.id)
+    assert spares(state, peasant.player, soldier.id)
+    assert not spares(state, soldier.player, soldier.id)
+    assert not spares(_hill(tmp_path, (30.0, 30.0), (40.0, 30.0)), soldier.player, peasant.id)
+
+
+SABOTAGE = """
+name = "Sabotage"
+rounds = 6
+goal = "conditions"
+
+[[conditions]]
+id = "blown-up"
+kind = "destroy"
+element = "the powder store"
+players = [2]
+
+[[conditions]]
+id = "standing"
+kind = "intact"
+element = "the powder store"
+players = [1]
+"""
+
+
+def test_the_saboteur_attacks_the_element_the_keeper_guards_it(tmp_path: Path) -> None:
+    """C3 "Damaging elements of scenery", XX-A-4: Player 2 must destroy the powder store,
+    Player 1 keep it standing. Both stand round it; only Player 2 assaults it and gives it
+    his dice, and nobody gives dice to an element no condition wants destroyed."""
+    from shapely.geometry import Point
+
+    from confrontation.agents.greedy import GreedyAgent, wreck_value
+    from confrontation.engine.actions.scenery import AssaultScenery
+    from confrontation.engine.combat.scenery_attack import AttackScenery
+    from confrontation.engine.core.kinds import QuestionKind
+    from confrontation.engine.core.questions import AnnouncementsDone, Question
+
+    store = piece_of(Scenery.rect("the powder store", 60, 30, 8, 8, passable=False))
+    state = skirmish(
+        [[(SOLDIER, 1)], [(SOLDIER, 1)]],
+        {"p1-c1-1": (30.0, 30.0, 0.0), "p2-c1-1": (90.0, 30.0, 180.0)},
+        scenery=[store],
+        rounds=6,
+    )
+    state = _install(tmp_path, state, SABOTAGE)
+    keeper, saboteur = state.fighter("p1-c1-1"), state.fighter("p2-c1-1")
+    assert wreck_value(state, saboteur.id, "the powder store") is not None
+    assert wreck_value(state, keeper.id, "the powder store") is None
+    for me in (keeper, saboteur):
+        [aim] = my_aims(state, me)
+        assert aim.shape.contains(Point(60.0, 35.5))  # touching the store's north side
+        assert position_value(state, me, 60.0, 35.5) > position_value(state, me, 60.0, 45.0)
+    agent = GreedyAgent(seed=1)
+    attacks = [
+        AttackScenery(saboteur.id, ()),
+        AttackScenery(saboteur.id, (("the powder store", 1),)),
+        AttackScenery(saboteur.id, (("the powder store", 2),)),
+    ]
+    ask = Question(QuestionKind.ATTACK_SCENERY, saboteur.player, "", ())
+    assert agent.choose(state, ask, attacks) == attacks[2]
+    keep = [AttackScenery(keeper.id, ()), AttackScenery(keeper.id, (("the powder store", 2),))]
+    ask = Question(QuestionKind.ATTACK_SCENERY, keeper.player, "", ())
+    assert agent.choose(state, ask, keep) == keep[0]
+    for me, wanted in ((saboteur, True), (keeper, False)):
+        assault = AssaultScenery(me.id, "the powder store", "charge")
+        chosen = agent._announce(state, [AnnouncementsDone(), assault])
+        assert (chosen == assault) is wanted

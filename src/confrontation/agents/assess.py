@@ -19,7 +19,7 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.shooting import range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
 from confrontation.scenarios.control import fighter_value, scenario_of
-from confrontation.scenarios.victory import fulfils, prey
+from confrontation.scenarios.victory import fulfils, prey, spared
 
 C = Characteristic
 
@@ -70,6 +70,19 @@ def is_prey(state: GameState, fighter: Fighter) -> bool:
         hunted = {f for p in state.enemies(fighter.player) for f in prey(state, p)}
         state.scratch[key] = hunted
     return fighter.id in hunted
+
+
+def spares(state: GameState, player: int, fighter_id: str) -> bool:
+    """``player`` wants ``fighter_id`` alive for a victory condition (a capture target,
+    XX-C-4): striking him gains nothing (cached per state)."""
+    scenario = scenario_of(state)
+    if scenario is None or not scenario.conditions:
+        return False
+    key = f"spared-by:{player}"
+    kept: set[str] | None = state.scratch.get(key)
+    if kept is None:
+        kept = state.scratch[key] = spared(state, player)
+    return fighter_id in kept
 
 
 def lost_share(wounds: int) -> float:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
 
 from confrontation.agents.assess import (
     Blow,
@@ -26,12 +27,14 @@ from confrontation.agents.assess import (
     hit_value,
     is_prey,
     shot_value,
+    spares,
     stake,
     threat_at,
     worth,
 )
 from confrontation.agents.random import uniform_index
 from confrontation.dice import Roller, SeededRoller, standing
+from confrontation.engine.actions.scenery import AssaultScenery, ShootScenery
 from confrontation.engine.combat.questions import (
     AllocateDice,
     ChooseCombat,
@@ -41,6 +44,7 @@ from confrontation.engine.combat.questions import (
     Pursue,
     SplitMelee,
 )
+from confrontation.engine.combat.scenery_attack import AttackScenery
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Announce,
@@ -87,7 +91,7 @@ from confrontation.rules.combat import Combatant, CombatState
 from confrontation.scenarios.base import Area
 from confrontation.scenarios.control import area_vp, geometry, scenario_of
 from confrontation.scenarios.tokens import move_goals
-from confrontation.scenarios.victory import aims
+from confrontation.scenarios.victory import aims, wrecked
 
 C = Characteristic
 
@@ -272,6 +276,11 @@ class GreedyAgent:
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
         options: list[tuple[float, Choice]] = []
         for c in legal:
+            if isinstance(c, AssaultScenery):
+                value = wreck_value(state, c.fighter, c.element)
+                if value is not None:
+                    options.append((value, c))
+                continue
             if not isinstance(c, Announce):
                 continue
             score = announce_value(state, c)
@@ -288,6 +297,9 @@ class GreedyAgent:
             best = max(values.values())
             if best >= SHOT_WORTH_TAKING:
                 return self.best(shots, lambda c: values[c])  # type: ignore[index]
+        for c in legal:  # C3: a shot at an element he wants destroyed (XX-A-4)
+            if isinstance(c, ShootScenery) and wreck_value(state, c.fighter, c.element):
+                return c
         for c in legal:
             if isinstance(c, Walk) and c.method is None and walk_pays(state, c.fighter):
                 return c
@@ -482,7 +494,8 @@ class GreedyAgent:
             target = board.fighter(c.target)
             dice = 1 if target.defence_left > 0 else 0
             a = combatant_blow(state, board.fighter(c.attacker))
-            return hit_value(a, combatant_blow(state, target), dice, target.sustaining)
+            value = hit_value(a, combatant_blow(state, target), dice, target.sustaining)
+            return -value if spares(state, player, c.target) else value  # XX-C-4
 
         return self.best(legal, score)
 
@@ -556,6 +569,18 @@ class GreedyAgent:
 
         return self.best(legal, score)
 
+    def attack_scenery(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """C3: every die he may give to an element of scenery whose destruction fulfils one
+        of his conditions (XX-A-4), none to any other."""
+        wanted = wrecked(state, player) if has_conditions(state) else set()
+
+        def score(c: Choice) -> float:
+            if not isinstance(c, AttackScenery):
+                return -1e9
+            return sum(n if name in wanted else -n for name, n in c.attacks)
+
+        return self.best(legal, score)
+
     def pursue(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
         """VII-C-6: pursue into a fight he wins, else stay."""
 
@@ -604,6 +629,7 @@ _JUDGES: dict[str, Callable[[GreedyAgent, GameState, int, Sequence[Choice]], Cho
         QuestionKind.DEFENCE_RAISE,
         QuestionKind.PURSUE,
         QuestionKind.COUNTERS,
+        QuestionKind.ATTACK_SCENERY,
     )
 }
 
@@ -740,6 +766,49 @@ def aim_distance(state: GameState, fighter: Fighter, x: float, y: float, aim: Ai
     if d > 0.0:
         return d + r
     return max(r - float(aim.shape.boundary.distance(Point(x, y))), 0.0)
+
+
+def _route(state: GameState, fighter: Fighter, aim: Aim) -> list[tuple[tuple[float, float], float]]:
+    """V-A: the corners of the most direct way round the scenery and fighters from
+    ``fighter`` to the nearest point of ``aim``, each with the length of the way left from it
+    to the aim; empty when the straight way is open or there is none (cached per state)."""
+    key = f"route:{fighter.id}:{id(aim.shape)}"
+    route: list[tuple[tuple[float, float], float]] | None = state.scratch.get(key)
+    if route is not None:
+        return route
+    route = []
+    if has_field(state) and fighter.id in field_of(state).battlefield.fighters:
+        path = field_of(state).path(fighter.id, _aim_point(state, fighter, aim))
+        if path is not None and len(path.points) > 2:
+            left, tails = 0.0, []
+            for a, b in reversed(list(zip(path.points[1:], path.points[2:], strict=False))):
+                left += math.dist(a, b)
+                tails.append(left)
+            route = list(zip(path.points[1:-1], reversed(tails), strict=True))
+    state.scratch[key] = route
+    return route
+
+
+def _aim_point(state: GameState, fighter: Fighter, aim: Aim) -> tuple[float, float]:
+    """Where a way to ``aim`` ends: the nearest place where his whole base stands in the
+    zone (or just outside a contact objective, touching it)."""
+    r = _radius(state, fighter)
+    shape = aim.shape.buffer(r + 0.2) if aim.contact else aim.shape.buffer(-r - 0.1)
+    if shape.is_empty:
+        shape = aim.shape
+    point = nearest_points(shape.boundary, Point(fighter.x, fighter.y))[0]
+    return float(point.x), float(point.y)
+
+
+def routed_aim_distance(state: GameState, fighter: Fighter, x: float, y: float, aim: Aim) -> float:
+    """How far (cm) ``fighter`` at (x, y) is from counting at ``aim``, going round what
+    stands in the straight way (V-A): through the nearest corner of his way (:func:`_route`),
+    so that a place pressed against a wall is not taken for progress."""
+    straight = aim_distance(state, fighter, x, y, aim)
+    route = _route(state, fighter, aim) if straight > 0.0 else []
+    if not route:
+        return straight
+    return max(straight, min(math.dist((x, y), c) + tail for c, tail in route))
 
 
 def _contact_shapes(state: GameState) -> set[bytes]:
@@ -912,6 +981,18 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
     return value if value >= CHARGE_MARGIN else None
 
 
+WRECK_VALUE = 5.0
+"""C3, XX-A-4: what an assault on an element of scenery whose destruction fulfils one of his
+conditions is worth (as a duel's AP): more than an even fight, less than a good one."""
+
+
+def wreck_value(state: GameState, fighter_id: str, element: str) -> float | None:
+    """The worth of attacking ``element`` (None: it fulfils none of his conditions)."""
+    if not has_conditions(state):
+        return None
+    return WRECK_VALUE if element in wrecked(state, state.fighter(fighter_id).player) else None
+
+
 def _leaving(state: GameState, fighter: Fighter, target: Fighter) -> float:
     """XX-A-4: what charging ``target`` costs a fighter standing at one of his aims when the
     target stands away from it (he would leave it): :data:`AIM_HOLD` of his worth."""
@@ -1017,7 +1098,7 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     tokens = [math.dist((x, y), (tx, ty)) for _, tx, ty in move_goals(state, fighter.id)]
     if has_conditions(state):
         mine = my_aims(state, fighter)
-        area = min((aim_distance(state, fighter, x, y, a) for a in mine), default=None)
+        area = min((routed_aim_distance(state, fighter, x, y, a) for a in mine), default=None)
         if area is not None and (_late(state) or not _fighting(state, fighter)):
             return min([area, *tokens])
     else:
@@ -1121,7 +1202,11 @@ def allocation_value(
             dice = combat_dice_of(board, foe.id)
             split[foe.id] = (dice - dice // 2, dice // 2)
     gains = []
+    player = state.fighter(fighter_id).player
     for foe in foes:
+        if spares(state, player, foe.id):  # XX-C-4: a capture target is kept alive
+            gains.append([0.0] * attack)
+            continue
         blow = combatant_blow(state, foe)
         parry = split[foe.id][1]
         gains.append([hit_value(mine, blow, 1 if k < parry else 0) for k in range(attack)])

@@ -92,16 +92,18 @@ Aim = Callable[[GameState, Any, int, BaseModel], Sequence[BaseGeometry]]
 
 Prey = Callable[[GameState, Any, int, BaseModel], Sequence[str]]
 """``prey(state, item, player, params)``: the fighters whose death fulfils it for ``player``
-(worth more to the computer players, as an Execution target is)."""
+(worth more to the computer players, as an Execution target is); the same signature for
+``spare``: the fighters ``player`` must keep alive to fulfil it (a capture target, XX-C-4),
+and for ``wreck``: the elements of scenery (by name) whose destruction fulfils it (C3)."""
 
 
 @dataclass(frozen=True)
 class ConditionKind:
     """A rule that checks conditions (or bonuses) of one kind: ``section`` cites the rule,
     ``params`` validates the keys a scenario file gives besides the common ones, ``check``
-    answers for one player; ``aim`` and ``prey`` (optional) tell the computer players what
-    it asks of them; ``commander``: it reads the players' Commanders, so a scenario using it
-    designates them (XX-B-1)."""
+    answers for one player; ``aim``, ``prey``, ``spare`` and ``wreck`` (optional) tell the
+    computer players what it asks of them; ``commander``: it reads the players' Commanders, so a
+    scenario using it designates them (XX-B-1)."""
 
     name: str
     section: str
@@ -110,6 +112,8 @@ class ConditionKind:
     summary: str = ""
     aim: Aim | None = None
     prey: Prey | None = None
+    spare: Prey | None = None
+    wreck: Prey | None = None
     commander: bool = False
 
 

@@ -161,6 +161,12 @@ def _capture_aim(
     ]
 
 
+def _capture_spare(state: GameState, item: object, player: int, params: BaseModel) -> list[str]:
+    """Whom to keep alive (agents): the capture targets (XX-C-4: a dead one is not captured)."""
+    assert isinstance(params, CaptureParams)
+    return list(capture_targets(state, player, params))
+
+
 KINDS = (
     ConditionKind(
         OCCUPY,
@@ -187,6 +193,7 @@ KINDS = (
         "controls the `perimeter` (cm) around a capture target: the enemy with the highest "
         "strategic value, or a fighter of `profile`",
         aim=_capture_aim,
+        spare=_capture_spare,
     ),
 )
 

@@ -36,7 +36,10 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
+from confrontation.engine.combat.scenery_attack import piece_named
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import (
     NEUTRAL,
@@ -292,6 +295,28 @@ def _intact(state: GameState, item: object, player: int, params: BaseModel) -> b
     return standing and not destroyed(state, params.element)
 
 
+GUARD_CM = 3.0
+"""How near an element of scenery the computer players stand to attack or guard it: a ring
+this wide round it (a base touching it stands inside)."""
+
+
+def _element_aim(
+    state: GameState, item: object, player: int, params: BaseModel
+) -> list[BaseGeometry]:
+    """Where to stand (agents): round the element while it stands, to attack or guard it."""
+    assert isinstance(params, ElementParams)
+    piece = piece_named(state, params.element)
+    if piece is None or not piece.outline:
+        return []
+    return [Polygon(piece.outline).buffer(GUARD_CM)]
+
+
+def _element_wreck(state: GameState, item: object, player: int, params: BaseModel) -> list[str]:
+    """What to attack (agents): the element while it stands."""
+    assert isinstance(params, ElementParams)
+    return [params.element] if piece_named(state, params.element) is not None else []
+
+
 KINDS = (
     ConditionKind(
         "protect",
@@ -322,6 +347,8 @@ KINDS = (
         _destroy,
         ElementParams,
         "the element of scenery named `element` has been destroyed",
+        aim=_element_aim,
+        wreck=_element_wreck,
     ),
     ConditionKind(
         "intact",
@@ -329,6 +356,7 @@ KINDS = (
         _intact,
         ElementParams,
         "the element of scenery named `element` still stands",
+        aim=_element_aim,
     ),
 )
 """The condition (and bonus) kinds of this module."""

@@ -81,6 +81,22 @@ def aims(state: GameState, player: int) -> list[BaseGeometry]:
 
 def prey(state: GameState, player: int) -> set[str]:
     """The fighters whose death fulfils one of ``player``'s conditions or bonuses (agents)."""
+    return _hooked(state, player, "prey")
+
+
+def spared(state: GameState, player: int) -> set[str]:
+    """The fighters ``player`` must keep alive for one of his conditions or bonuses: a
+    capture target (XX-C-4) killed can no longer be captured (agents)."""
+    return _hooked(state, player, "spare")
+
+
+def wrecked(state: GameState, player: int) -> set[str]:
+    """The elements of scenery (by name) whose destruction fulfils one of ``player``'s
+    conditions or bonuses (C3 "Damaging elements of scenery"; agents)."""
+    return _hooked(state, player, "wreck")
+
+
+def _hooked(state: GameState, player: int, hook: str) -> set[str]:
     scenario = scenario_of(state)
     found: set[str] = set()
     if scenario is None:
@@ -91,8 +107,9 @@ def prey(state: GameState, player: int) -> set[str]:
             continue
         table = CONDITION if isinstance(item, Condition) else BONUS
         kind = kind_of(state, table, item.kind)
-        if kind.prey is not None:
-            found.update(kind.prey(state, item, player, params_of(kind, item)))
+        answer = getattr(kind, hook)
+        if answer is not None:
+            found.update(answer(state, item, player, params_of(kind, item)))
     return found
 
 
