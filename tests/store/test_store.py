@@ -239,3 +239,44 @@ def test_catching_up_does_not_ask_a_person_the_recorded_questions_again() -> Non
     assert caught == log
     assert state_to_json(state) == state_to_json(final)
     assert screen.getvalue() == ""
+
+
+@pytest.mark.rule("XX-A-4", "XX-A-5")
+def test_tournament_points_and_goal_average_are_stored(tmp_path: Path) -> None:
+    """A game of victory conditions keeps each player's tournament points and goal-average
+    in the store, as its result gave them; a game without conditions keeps none."""
+    from confrontation.sim.game import GameConfig, play_game
+    from confrontation.sim.saved import outcome_of, setup_of
+
+    store = open_store(str(tmp_path / "games.db"))
+    for scenario, kept in (("assassination", True), ("conquest", False)):
+        config = GameConfig(scenario=scenario, agents=("random", "random"), seed=3, rounds=1)
+        game_id = store.begin(setup_of(config))
+        result = play_game(config, on_event=store.recorder(game_id))
+        store.finish(game_id, outcome_of(result))
+        outcome = open_store(str(tmp_path / "games.db")).load(game_id).summary.outcome
+        assert outcome is not None
+        if kept:
+            assert outcome.tp == tuple(p.tp for p in result.players)
+            assert outcome.ga == tuple(p.goal_average for p in result.players)
+            assert sum(outcome.tp) in range(9, 11)  # XX-A-4: 9/0 … 5/5 (a draw: 5 each)
+        else:
+            assert outcome.tp is None and outcome.ga is None
+
+
+def test_a_store_made_before_tournament_points_gets_their_columns(tmp_path: Path) -> None:
+    """An older store (no ``tp`` / ``ga`` columns) opens: the columns are added, its games
+    read back with no tournament points, and new results keep theirs."""
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    final, events = play(5)
+    open_store(str(path)).save(setup(5), outcome(final), events)
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE games DROP COLUMN tp")
+        db.execute("ALTER TABLE games DROP COLUMN ga")
+    [old] = open_store(str(path)).list()
+    assert old.outcome is not None and old.outcome.tp is None
+    with sqlite3.connect(path) as db:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    assert {"tp", "ga"} <= columns

@@ -89,12 +89,15 @@ def summary_data(summary: GameSummary) -> dict[str, object]:
         "vp": None if outcome is None else list(outcome.vp),
         "losses_ap": None if outcome is None else list(outcome.losses),
         "rounds": None if outcome is None else outcome.rounds,
+        "tp": None if outcome is None or outcome.tp is None else list(outcome.tp),
+        "goal_average": None if outcome is None or outcome.ga is None else list(outcome.ga),
         "events": summary.events,
     }
 
 
 def scoreboard(summary: GameSummary) -> Table:
-    """Per player: army, agent, VP and losses (AP); the title says who won (★; in a draw of
+    """Per player: army, agent, VP and losses (AP), with tournament points and goal-average
+    for a game of victory conditions (XX-A-4, XX-A-5); the title says who won (★; in a draw of
     three players or more, ☆ marks those sharing the best score)."""
     outcome = summary.outcome
     title = f"Game {summary.id} — {summary.scenario}, seed {summary.seed}: " + result_text(summary)
@@ -106,6 +109,10 @@ def scoreboard(summary: GameSummary) -> Table:
     grid.add_column("agent")
     grid.add_column("VP", justify="right")
     grid.add_column("losses (AP)", justify="right")
+    tournament = outcome is not None and outcome.tp is not None and outcome.ga is not None
+    if tournament:  # XX-A-4, XX-A-5
+        grid.add_column("TP", justify="right")
+        grid.add_column("GA", justify="right")
     shared: tuple[int, ...] = ()
     if outcome is not None and outcome.winner is None and len(outcome.vp) != 2:
         shared = leaders(outcome.vp)  # XX-F
@@ -117,7 +124,10 @@ def scoreboard(summary: GameSummary) -> Table:
             name += " ★"
         elif player in shared:
             name += " ☆"
-        grid.add_row(name, escape(summary.armies[player]), escape(summary.agents[player]), vp, lost)
+        row = [name, escape(summary.armies[player]), escape(summary.agents[player]), vp, lost]
+        if tournament and outcome is not None and outcome.tp and outcome.ga:
+            row += [str(outcome.tp[player]), f"{outcome.ga[player]:+d}"]
+        grid.add_row(*row)
     return grid
 
 

@@ -13,6 +13,7 @@ record); ``scenarios.basic`` holds the rules that read it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -512,6 +513,7 @@ def load_scenario(
     bonuses = tuple(
         _condition(path, text, BONUS, b, ["bonus", n]) for n, b in enumerate(spec.bonus)
     )
+    _check_elements(path, text, fixed, (*conditions, *bonuses))
     objectives = load_objectives(path, text, spec.objectives, FORMATS[table])  # XX-C-2
     check_references(path, text, objectives, spec.conditions, spec.bonus)
     base_id = scenario_id or path.stem
@@ -541,6 +543,28 @@ def load_scenario(
         commander=spec.commander or any(_reads_commander(i) for i in (*conditions, *bonuses)),
         objectives=objectives,
     )
+
+
+def _check_elements(
+    path: Path, text: str, fixed: tuple[SceneryPiece, ...], items: tuple[Condition | Bonus, ...]
+) -> None:
+    """A condition or bonus naming an ``element`` of scenery names one of the scenario's own
+    (XX-A-2: only those are known before the game)."""
+    names = [p.name for p in fixed]
+    for item in items:
+        element = json.loads(item.params).get("element") if item.params else None
+        if element is None or element in names:
+            continue
+        table = "conditions" if isinstance(item, Condition) else "bonus"
+        n = [i.id for i in items if type(i) is type(item)].index(item.id)
+        known = ", ".join(repr(name) for name in names) or "none"
+        raise LoadError(
+            path,
+            f"{item.id!r} names no scenario scenery {element!r} "
+            f"(XX-A-2; [[scenario_scenery]] names: {known})",
+            line=find_line(text, [table, n, "element"]),
+            key=_key([table, n, "element"]),
+        )
 
 
 def _reads_commander(item: Condition | Bonus) -> bool:

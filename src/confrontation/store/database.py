@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, select, update
+from sqlalchemy import Engine, create_engine, event, func, insert, inspect, select, text, update
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
@@ -42,7 +42,7 @@ from confrontation.store.records import (
     Outcome,
     StoredGame,
 )
-from confrontation.store.schema import Base, EventRow, GameRow
+from confrontation.store.schema import ADDED_COLUMNS, Base, EventRow, GameRow
 
 ENV_VAR = "CONFRONTATION_DB"
 """A database URL (or a file path for SQLite) that replaces the default store."""
@@ -320,6 +320,8 @@ def _outcome_values(outcome: Outcome) -> dict[str, Any]:
         "vp": list(outcome.vp),
         "losses": list(outcome.losses),
         "rounds": outcome.rounds,
+        "tp": None if outcome.tp is None else list(outcome.tp),
+        "ga": None if outcome.ga is None else list(outcome.ga),
     }
 
 
@@ -331,6 +333,8 @@ def _summary(row: GameRow) -> GameSummary:
             tuple(int(vp) for vp in row.vp),
             tuple(int(lost) for lost in row.losses),
             int(row.rounds or 0),
+            tp=None if row.tp is None else tuple(int(tp) for tp in row.tp),
+            ga=None if row.ga is None else tuple(int(ga) for ga in row.ga),
         )
     return GameSummary(
         id=row.id,
@@ -354,6 +358,18 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _add_columns(engine: Engine) -> None:
+    """An older store gets the columns added since it was made (:data:`ADDED_COLUMNS`)."""
+    present = {c["name"] for c in inspect(engine).get_columns(GameRow.__tablename__)}
+    missing = [(name, kind) for name, kind in ADDED_COLUMNS if name not in present]
+    if not missing:
+        return
+    with engine.begin() as connection:
+        table = GameRow.__tablename__
+        for name, kind in missing:
+            connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
+
+
 def open_store(url: str | None = None, **options: Any) -> Store:
     """The store at ``url`` (a SQLAlchemy URL or an SQLite file path; default
     :func:`default_url`), its tables created if needed."""
@@ -373,6 +389,7 @@ def open_store(url: str | None = None, **options: Any) -> Store:
         else:
             engine = create_engine(target)
         Base.metadata.create_all(engine)
+        _add_columns(engine)
     except (ArgumentError, NoSuchModuleError, ValueError) as error:
         raise StoreError(f"{target!r} is not a usable database URL: {error}") from None
     except (SQLAlchemyError, OSError) as error:

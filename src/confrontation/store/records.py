@@ -51,8 +51,8 @@ class GameSetup:
 class Outcome:
     """How a game ended: ``winner`` the winning player (0-based) or None (a draw), per player
     VP and losses (AP), Player 1 first; for a game of victory conditions or bonuses also the
-    tournament points (``tp``, XX-A-4) and goal-averages (``ga``, XX-A-5) — figures of a
-    batch, not kept in the store's tables (None there)."""
+    tournament points (``tp``, XX-A-4) and goal-averages (``ga``, XX-A-5), kept in the store
+    too (None in games stored before them)."""
 
     winner: int | None
     vp: tuple[int, ...]

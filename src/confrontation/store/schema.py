@@ -4,7 +4,8 @@ A row of ``games`` says how a game was set up (scenario, seed, agents, the armie
 their files' contents, the options needed to continue it) and how it ended. What is per
 player (agents, armies, VP, losses) is a JSON list, Player 1 first, as long as the game has
 players (two to six, XX-F): the two-player games of older stores read as they always did,
-with no migration. ``events`` holds
+with no migration. ``tp`` and ``ga`` (XX-A-4, XX-A-5) came later: a store made before them
+gets the two columns added, empty, when it is opened (:data:`ADDED_COLUMNS`). ``events`` holds
 its record, one JSON event (:func:`~confrontation.engine.record.event_line`) per row, in order.
 """
 
@@ -41,6 +42,10 @@ class GameRow(Base):
     vp: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     losses: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tp: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """Per player, the tournament points (XX-A-4) of a game of victory conditions."""
+    ga: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    """Per player, the goal-average (XX-A-5) of a tournament game."""
     events_count: Mapped[int] = mapped_column(Integer, default=0)
 
     events: Mapped[list[EventRow]] = relationship(
@@ -60,3 +65,8 @@ class EventRow(Base):
     data: Mapped[str] = mapped_column(Text)
 
     game: Mapped[GameRow] = relationship(back_populates="events")
+
+
+ADDED_COLUMNS: tuple[tuple[str, str], ...] = (("tp", "JSON"), ("ga", "JSON"))
+"""Columns of ``games`` added since the first stores, with their SQL type: added (nullable)
+to an older store when it is opened."""
