@@ -226,6 +226,43 @@ def test_the_random_layout_stays_and_keeps_6_cm_from_the_scenario_scenery() -> N
     assert layout_problems(table_of(ground), [scenery_of(p) for p in ground.scenery]) == []
 
 
+@pytest.mark.rule("XX-A-2", "XX-C-2", "XX-D-1")
+@pytest.mark.parametrize("name", ["fire", "loot", "the-hill"])
+@pytest.mark.parametrize("placement", ["random", "players"])
+def test_standard_scenery_keeps_6_cm_from_objectives_and_tokens(name: str, placement: str) -> None:
+    """docs/rulings.md XX-A-2: the standard scenery is placed before the scenario's tokens,
+    and before the deployment areas say where a player's own objective lies; it keeps 6 cm
+    from every place they may take (both ends of the table for a player's granary), as
+    elements of scenery keep from each other, so that none is buried under a forest."""
+    from shapely.geometry import Polygon
+
+    state = on_battlefield(game_from_specs(_specs(), seed=4), scenery_count=5)
+    state = install(state, resolve(name))
+    ground = state.battleground
+    assert ground is not None and ground.clear
+    ground = evolve(ground, placement=placement)
+    clear = [Polygon(outline) for outline in ground.clear]
+    scenario = resolve(name)
+    owned = [o for o in scenario.objectives if o.owner is not None]
+    tokens = scenario.loot.tokens if scenario.loot is not None else ()
+    assert len(clear) == len(scenario.objectives) + len(owned) + len(tokens)
+    if placement == "players":
+        offered = placements(ground, ground.fixed)
+        assert offered
+        for choice in offered:
+            footprint = element_of(choice, choice.template).footprint
+            assert all(footprint.distance(c) >= 6.0 - 1e-6 for c in clear)
+        return
+    for k in range(8):
+        play = Script(evolve(state, battleground=ground))
+        play.play(*[(5 * k + 7 * i * i) % 6 + 1 for i in range(12)])
+        laid = play.state.battleground
+        assert laid is not None and laid.scenery
+        standard = [scenery_of(p).footprint for p in laid.scenery if not p.scenario]
+        assert standard
+        assert all(f.distance(c) >= 6.0 for f in standard for c in clear)
+
+
 # --- the scenario's set-up steps (mobile elements, neutral fighters) ------------------------------
 
 

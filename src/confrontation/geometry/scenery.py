@@ -16,6 +16,7 @@ import numpy as np
 import shapely
 from shapely import affinity
 from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.data import data_path
 from confrontation.dice import Roller
@@ -163,9 +164,12 @@ def random_layout(
     *,
     max_tries: int = 2000,
     existing: Sequence[Scenery] = (),
+    clear: Sequence[BaseGeometry] = (),
 ) -> list[Scenery]:
     """A legal layout (III-A-3) of ``count`` elements drawn from ``templates``, each at least
-    6 cm from the ``existing`` ones too (a scenario's scenery, XX-A-2); the new ones only."""
+    6 cm from the ``existing`` ones too (a scenario's scenery, XX-A-2) and from the places
+    kept ``clear`` (a scenario's objectives and tokens, docs/rulings.md XX-A-2); the new ones
+    only."""
     gen = rng if isinstance(rng, np.random.Generator) else generator_from(rng)
     temps = list((templates or load_templates()).values())
     placed: list[Scenery] = []
@@ -188,6 +192,8 @@ def random_layout(
         if not inner.covers(e.footprint):
             continue
         if any(e.footprint.distance(p.footprint) < MIN_GAP_CM for p in (*existing, *placed)):
+            continue
+        if any(e.footprint.distance(shape) < MIN_GAP_CM for shape in clear):
             continue
         placed.append(e)
     if len(placed) < count:

@@ -23,6 +23,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+
 from confrontation.dice import FACES
 from confrontation.engine.core.events import Event, FighterKilled
 from confrontation.engine.core.kinds import QuestionKind
@@ -40,7 +43,13 @@ from confrontation.engine.round import strategic as _strategic  # noqa: F401
 from confrontation.scenarios import parties
 from confrontation.scenarios.base import Scenario
 from confrontation.scenarios.commander import designate
-from confrontation.scenarios.control import area_vp, control, fighter_value, scenario_of
+from confrontation.scenarios.control import (
+    area_vp,
+    control,
+    fighter_value,
+    objective_places,
+    scenario_of,
+)
 from confrontation.scenarios.situation import install_scenery
 from confrontation.scenarios.victory import score_conditions
 
@@ -123,12 +132,33 @@ def install(
         targets=((),) * len(players),
     )
     state = dataclasses.replace(state, scenario=record, rounds=record.rounds)
-    state = install_scenery(state, scenario.scenario_scenery, scenario.scenery_placement)  # XX-A-2
+    state = install_scenery(  # XX-A-2
+        state, scenario.scenario_scenery, scenario.scenery_placement, _kept_clear(state, scenario)
+    )
     state = parties.install(state, scenario.neutrals, scenario.passive)  # XX-E, XX-E-6
     if record.goal == "execution" and record.target == "highest-value":
         targets = tuple(highest_value_targets(state, p) for p in players)
         state = dataclasses.replace(state, scenario=dataclasses.replace(record, targets=targets))
     return designate(state, champions)
+
+
+TOKEN_CLEAR_CM = 1.0
+"""docs/rulings.md XX-A-2: a token's place, as a disc this wide, that standard scenery keeps
+6 cm from."""
+
+
+def _kept_clear(state: GameState, scenario: Scenario) -> list[BaseGeometry]:
+    """docs/rulings.md XX-A-2: the scenario's objectives and tokens' places (kept 6 cm from
+    the standard scenery, as elements are from each other)."""
+    ground = state.battleground
+    if ground is None:
+        return []
+    out: list[BaseGeometry] = []
+    for objective in scenario.objectives:
+        out += objective_places(objective, ground.width, ground.height)
+    if scenario.loot is not None:
+        out += [Point(t.x, t.y).buffer(TOKEN_CLEAR_CM, 8) for t in scenario.loot.tokens]
+    return out
 
 
 def card_values(armies: Sequence[object]) -> dict[str, int]:

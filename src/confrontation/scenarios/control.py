@@ -227,6 +227,13 @@ def objective_shape(state: GameState, objective: Objective) -> BaseGeometry:
     return _shape(objective.shape, objective.coords, ground.width, ground.height, turned)
 
 
+def objective_places(objective: Objective, width: float, height: float) -> list[BaseGeometry]:
+    """Every place ``objective`` may lie before the deployment areas are chosen: where the
+    file says, and turned half a turn too for a player's own (XX-A-2)."""
+    turns = (False, True) if objective.owner is not None else (False,)
+    return [_shape(objective.shape, objective.coords, width, height, t) for t in turns]
+
+
 @lru_cache(maxsize=256)
 def _shape(
     shape: str, coords: tuple[float, ...], width: float, height: float, turned: bool

@@ -35,6 +35,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, key_name
 from confrontation.engine.core.frozen import evolve
@@ -203,16 +204,29 @@ def check_scenery(
 
 
 def install_scenery(
-    state: GameState, fixed: Sequence[SceneryPiece], placement: str = "random"
+    state: GameState,
+    fixed: Sequence[SceneryPiece],
+    placement: str = "random",
+    clear: Sequence[BaseGeometry] = (),
 ) -> GameState:
     """``state``'s table with the scenario's ``fixed`` scenery set up first and its standard
-    scenery laid by ``placement`` (XX-A-2); a table whose scenery is given already gets the
-    fixed elements added to it. A table-less state is left alone."""
+    scenery laid by ``placement`` 6 cm from the shapes kept ``clear`` too (XX-A-2,
+    docs/rulings.md); a table whose scenery is given already gets the fixed elements added to
+    it. A table-less state is left alone."""
     ground = state.battleground
     if ground is None:
         return state
     if ground.scenery is not None:
         ground = evolve(ground, scenery=(*fixed, *ground.scenery))
     else:
-        ground = evolve(ground, fixed=tuple(fixed), placement=placement)
+        outlines = tuple(_outline(shape) for shape in clear)
+        ground = evolve(ground, fixed=tuple(fixed), placement=placement, clear=outlines)
     return evolve(state, battleground=ground)
+
+
+def _outline(shape: BaseGeometry) -> tuple[tuple[float, float], ...]:
+    """A shape's outline as plain data (its convex hull's exterior, to 0.01 cm)."""
+    hull = shape.convex_hull
+    polygon = hull if isinstance(hull, Polygon) else hull.buffer(0.5)
+    coords = polygon.exterior.coords
+    return tuple((round(x, 2), round(y, 2)) for x, y in coords)

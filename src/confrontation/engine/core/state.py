@@ -339,6 +339,11 @@ class Battleground:
     """XX-A-2: the scenario scenery set up first, where the scenario says."""
     placement: str = field(default="random", metadata={"omit_default": True})
     """XX-A-2: who lays the standard scenery: "random" (the engine's dice) or "players"."""
+    clear: tuple[tuple[tuple[float, float], ...], ...] = field(
+        default=(), metadata={"omit_default": True}
+    )
+    """XX-A-2 (docs/rulings.md): outlines the standard scenery keeps 6 cm from, as from any
+    element — the scenario's objectives (wherever they may lie) and its tokens' places."""
 
 
 @dataclass(frozen=True)

@@ -152,13 +152,16 @@ def _candidates(width: float, height: float) -> tuple[tuple[PlaceScenery, ...], 
 def placements(ground: Battleground, placed: Sequence[SceneryPiece]) -> list[PlaceScenery]:
     """XX-A-2: the legal places of a standard element with ``placed`` already on the table —
     wholly 6 cm or more from the table's edges and from every element placed (scenario ones
-    included), at most 30x30 cm (:func:`templates`)."""
+    included) and from the places the scenario keeps clear (``Battleground.clear``), at most
+    30x30 cm (:func:`templates`)."""
     table = table_of(ground)
     choices, shapes = _candidates(table.width, table.height)
     keep = np.ones(len(choices), dtype=bool)
     for piece in placed:
         footprint = scenery_of(piece).footprint
         keep &= shapely.distance(shapes, footprint) >= MIN_GAP_CM - 1e-9
+    for outline in ground.clear:  # docs/rulings.md XX-A-2: objectives and tokens
+        keep &= shapely.distance(shapes, Polygon(outline)) >= MIN_GAP_CM - 1e-9
     return [choices[i] for i in np.flatnonzero(keep)]
 
 
@@ -171,10 +174,13 @@ def lay_scenery(ground: Battleground, dice: Sequence[int]) -> Battleground:
     (fewer if the table is too small for them all, down to a total of 4)."""
     table = table_of(ground)
     fixed = [scenery_of(p) for p in ground.fixed]
+    clear = [Polygon(outline) for outline in ground.clear]
     least = min(ground.scenery_count, max(0, MIN_ELEMENTS - len(fixed)))
     for count in range(ground.scenery_count, least - 1, -1):
         try:
-            elements = random_layout(table, ScriptedRoller(dice), count, existing=fixed)
+            elements = random_layout(
+                table, ScriptedRoller(dice), count, existing=fixed, clear=clear
+            )
         except ValueError:
             continue
         laid = tuple(piece_of(e) for e in elements)
