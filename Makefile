@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play test lint typecheck pytest rules-coverage rules-check bench
+.PHONY: venv play test test-cluster lint typecheck pytest rules-coverage rules-check bench
 
 venv: $(STAMP)
 
@@ -14,6 +14,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
+
+# The Ray extra, for `make test-cluster` only (a large download the other targets do not need).
+RAY_STAMP := $(VENV)/.installed-ray
+$(RAY_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
+	@touch $(RAY_STAMP)
 
 # One whole game: Conquest (III-A-2), two demo armies, greedy against greedy, a random seed.
 play: venv
@@ -31,6 +37,12 @@ pytest: venv
 	$(BIN)/pytest -n 2
 
 test: venv lint typecheck pytest rules-check
+
+# A local Ray cluster (a head and a worker node on 127.0.0.1, one CPU each) plays
+# `simulate --backend ray`: the local results, games on both nodes, none lost when the worker
+# node is killed mid-run; the cluster is stopped at the end (docs/cluster.md).
+test-cluster: $(RAY_STAMP)
+	RAY_USAGE_STATS_ENABLED=0 $(BIN)/pytest -m cluster tests/sim/test_ray_cluster.py
 
 rules-coverage: venv
 	$(BIN)/python scripts/rules_coverage.py

@@ -4,22 +4,37 @@ game's index, wins are counted per agent, Wilson intervals."""
 from __future__ import annotations
 
 import math
+import socket
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from confrontation.sim.backends import BackendError, LocalBackend, make_backend
+from confrontation.sim.backends import (
+    BackendError,
+    LocalBackend,
+    Placement,
+    is_loopback,
+    make_backend,
+    split_address,
+)
 from confrontation.sim.batch import (
     Z_95,
     BatchResult,
     GameOutcome,
     game_seed,
     plan,
+    play_spec,
+    simulate,
     wilson,
 )
 from confrontation.store import Outcome
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def test_four_games_give_each_agent_each_army_from_each_side() -> None:
@@ -115,3 +130,57 @@ def test_backend_errors_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(__import__("sys").modules, "ray", None)
     with pytest.raises(BackendError, match=r"pip install 'confrontation\[ray\]'"):
         make_backend("ray", 1)
+
+
+@pytest.mark.parametrize(
+    ("address", "host", "port", "loopback"),
+    [
+        ("127.0.0.1:6379", "127.0.0.1", 6379, True),
+        ("ray://10.0.0.5:10001", "10.0.0.5", 10001, False),
+        ("[::1]:6379", "::1", 6379, True),
+        ("localhost:1234", "localhost", 1234, True),
+        ("head.example:6379", "head.example", 6379, False),
+    ],
+)
+def test_ray_addresses_are_split_into_host_and_port(
+    address: str, host: str, port: int, loopback: bool
+) -> None:
+    assert split_address(address) == (host, port)
+    assert is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize("address", ["nonsense", "127.0.0.1:", ":6379", "h:0", "h:70000", "h:x"])
+def test_a_ray_address_without_host_and_port_is_one_line(address: str) -> None:
+    with pytest.raises(BackendError, match=r"--ray-address: give the head's HOST:PORT"):
+        make_backend("ray", 1, address)
+
+
+def test_a_ray_address_where_nothing_listens_fails_at_once() -> None:
+    """Before Ray is imported at all (it would retry for minutes)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(BackendError, match=f"127.0.0.1:{port}: no Ray cluster there"):
+        make_backend("ray", 1, f"127.0.0.1:{port}")
+
+
+class _PlacedBackend:
+    """Plays in this process and says each item ran on node "n<position % 2>"."""
+
+    def __init__(self) -> None:
+        self.placements: dict[int, Placement] = {}
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+        for position, item in enumerate(items):
+            self.placements[position] = Placement(f"n{position % 2}", 100 + position)
+            yield position, fn(item)
+
+
+def test_where_each_game_ran_is_in_the_json_only_when_the_backend_tells() -> None:
+    specs = plan(2, ("random", "random"), rounds=1, seed=3)
+    placed = simulate(specs, play_spec, backend=_PlacedBackend()).to_json()
+    plain = simulate(specs, play_spec).to_json()
+    assert [(g["node"], g["pid"]) for g in placed["results"]] == [("n0", 100), ("n1", 101)]
+    assert all("node" not in g and "pid" not in g for g in plain["results"])
+    strip = [{k: v for k, v in g.items() if k not in ("node", "pid")} for g in placed["results"]]
+    assert strip == plain["results"]

@@ -270,6 +270,8 @@ def simulate_command(
             )
         except KeyboardInterrupt:
             fail("interrupted")
+        except BackendError as error:  # the ray backend: a game lost with its node
+            fail(str(error))
     if saver is not None:
         result.stored = saver.ids
     if as_json:

@@ -6,8 +6,15 @@ results come in (in any order: the caller puts them back in order).
 
 from __future__ import annotations
 
+import ipaddress
+import logging
+import os
+import socket
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Protocol, TypeVar
 
@@ -66,10 +73,85 @@ class LocalBackend:
                     future.cancel()
 
 
-class RayBackend:
-    """Games as Ray tasks on a running cluster (``address``) or a local Ray (None)."""
+RETRIES = 5
+"""How many times Ray runs a game again whose worker or node died (its task's
+``max_retries``; a game that raises is not retried: the engine is deterministic)."""
 
-    def __init__(self, address: str | None = None) -> None:
+CONNECT_TIMEOUT = 60.0
+"""Seconds to join a cluster before ``--ray-address`` is given up (Ray itself retries for
+minutes when something that is not a Ray head listens there)."""
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where Ray played one item: the node's id (hex) and the worker process."""
+
+    node: str
+    pid: int
+
+
+def run_placed(fn: Callable[[T], R], item: T) -> tuple[R, Placement]:
+    """``fn(item)`` and the node and process that ran it (the body of a Ray task; its
+    process is titled ``ray::run_placed`` while it runs)."""
+    import ray
+
+    return fn(item), Placement(ray.get_runtime_context().get_node_id(), os.getpid())
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """``host:port`` (a ``ray://`` or ``[ipv6]`` form too) → host and port; a BackendError
+    when it is not one."""
+    text = address.removeprefix("ray://")
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendError(f"--ray-address: give the head's HOST:PORT, not {address!r}")
+    return host, int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine's loopback interface (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_listening(address: str, timeout: float) -> None:
+    """A BackendError at once when nothing accepts connections at ``address``."""
+    host, port = split_address(address)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise BackendError(
+            f"--ray-address {address}: no Ray cluster there ({reason.lower()}); "
+            "start one with `ray start --head` or check the head's address and port"
+        ) from None
+
+
+class RayBackend:
+    """Games as Ray tasks on a running cluster (``address``, the head's ``HOST:PORT``) or a
+    Ray started in this process (None). A task whose worker or node dies is run again
+    (``retries`` times); :attr:`placements` tells where each item of the last :meth:`map`
+    ran."""
+
+    def __init__(
+        self,
+        address: str | None = None,
+        *,
+        retries: int = RETRIES,
+        connect_timeout: float = CONNECT_TIMEOUT,
+    ) -> None:
+        if address is not None:
+            _check_listening(address, min(connect_timeout, 10.0))
+            if is_loopback(split_address(address)[0]):
+                # Ray on Linux turns a loopback address into the machine's own (to reach
+                # other nodes); a cluster started on 127.0.0.1 listens there only.
+                os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         try:
             import ray
         except ImportError:
@@ -77,16 +159,80 @@ class RayBackend:
                 "the ray backend needs Ray: pip install 'confrontation[ray]'"
             ) from None
         self.ray: Any = ray
+        self.retries = retries
+        self.placements: dict[int, Placement] = {}
         if not ray.is_initialized():
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+            self._connect(address, connect_timeout)
+
+    def _connect(self, address: str | None, timeout: float) -> None:
+        """``ray.init``; past ``timeout`` seconds the process ends with one line on stderr
+        (Ray's own connection retries cannot be interrupted)."""
+        where = f"--ray-address {address}" if address is not None else "the local Ray"
+        message = f"error: {where}: no Ray cluster answered within {timeout:g} s\n"
+        watchdog = threading.Timer(timeout, _give_up, args=(message,))
+        watchdog.daemon = True
+        watchdog.start()
+        _errors_to_stderr(self.ray)
+        try:
+            self.ray.init(
+                address=address,
+                ignore_reinit_error=True,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+        except Exception as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+            raise BackendError(f"{where}: cannot join the Ray cluster: {first}") from None
+        finally:
+            watchdog.cancel()
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
-        remote = self.ray.remote(fn)
-        refs = {remote.remote(item): position for position, item in enumerate(items)}
+        remote = self.ray.remote(max_retries=self.retries, retry_exceptions=False)(run_placed)
+        self.placements = {}
+        refs = {remote.remote(fn, item): position for position, item in enumerate(items)}
         while refs:
             done, _ = self.ray.wait(list(refs), num_returns=1)
             for ref in done:
-                yield refs.pop(ref), self.ray.get(ref)
+                position = refs.pop(ref)
+                result, self.placements[position] = self._get(ref, position)
+                yield position, result
+
+    def _get(self, ref: Any, position: int) -> Any:
+        """A task's result; a BackendError when Ray gave it up (its node died more than
+        ``retries`` times). An exception the game itself raised goes through as it is."""
+        errors = self.ray.exceptions
+        try:
+            return self.ray.get(ref)
+        except errors.RayTaskError:
+            raise
+        except errors.RayError as error:
+            lines = str(error).strip().splitlines()
+            raise BackendError(
+                f"item {position} lost after {self.retries} retries: "
+                f"{lines[0] if lines else type(error).__name__}"
+            ) from None
+
+
+def _errors_to_stderr(ray: Any) -> None:
+    """Send the cluster's messages to the driver ("Task run_placed failed. There are 5
+    retries remaining…") to stderr: Ray prints them on stdout, where ``--json`` writes."""
+    module = ray._private.worker
+    tell = module.print_to_stdstream
+    if getattr(tell, "to_stderr", False):
+        return
+
+    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
+        tell({**data, "is_err": True}, ignore_prefix)
+
+    to_stderr.to_stderr = True  # type: ignore[attr-defined]
+    module.print_to_stdstream = to_stderr
+
+
+def _give_up(message: str) -> None:
+    """End the process at once with ``message`` on stderr (exit 2, like a bad option)."""
+    sys.stderr.write(message)
+    sys.stderr.flush()
+    os._exit(2)
 
 
 def make_backend(name: str, jobs: int = 1, address: str | None = None) -> Backend:

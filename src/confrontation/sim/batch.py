@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from confrontation.engine.core.events import Event
-from confrontation.sim.backends import Backend, LocalBackend
+from confrontation.sim.backends import Backend, LocalBackend, Placement
 from confrontation.sim.game import (
     DEFAULT_ARMIES,
     DEFAULT_RULES,
@@ -159,6 +159,8 @@ class BatchResult:
     scenario: str | None
     seed: int
     stored: list[int] = field(default_factory=list)
+    placements: dict[int, Placement] = field(default_factory=dict)
+    """Where each game ran (by position), when the backend tells (Ray: node id and pid)."""
 
     @property
     def games(self) -> int:
@@ -259,8 +261,11 @@ class BatchResult:
                     "losses_ap": list(result.outcome.losses),
                     "rounds": result.outcome.rounds,
                     **_tournament_figures(result.outcome),
+                    **_placement(self.placements.get(position)),
                 }
-                for spec, result in zip(self.specs, self.outcomes, strict=True)
+                for position, (spec, result) in enumerate(
+                    zip(self.specs, self.outcomes, strict=True)
+                )
             ],
             "stored": self.stored,
         }
@@ -269,6 +274,13 @@ class BatchResult:
         if has_ga:  # XX-A-5
             document["mean_goal_average"] = [round(r.mean_ga or 0.0, 6) for r in records]
         return document
+
+
+def _placement(placement: Placement | None) -> dict[str, Any]:
+    """The Ray node and worker process that played a game, when known."""
+    if placement is None:
+        return {}
+    return {"node": placement.node, "pid": placement.pid}
 
 
 def _tournament_figures(outcome: Outcome) -> dict[str, Any]:
@@ -331,4 +343,7 @@ def simulate(
     outcomes = [r for r in results if r is not None]
     if len(outcomes) != len(specs):
         raise RuntimeError("a backend lost games")
-    return BatchResult(list(specs), outcomes, elapsed, agents, armies, scenario, seed)
+    placements = dict(getattr(backend, "placements", {}))
+    return BatchResult(
+        list(specs), outcomes, elapsed, agents, armies, scenario, seed, placements=placements
+    )
