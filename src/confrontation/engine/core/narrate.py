@@ -92,7 +92,7 @@ class Narrator:
                 ranked = ", ".join(f"{player_name(p)} ({finals[p]})" for p in ranking)
                 return f"the Tactics roll ranks the players (XX-F-3): {ranked}."
             case ev.PlaceTaken(player=player, place=place, forced=forced):
-                which = ("first", "second", "third", "fourth", "fifth", "sixth")[place]
+                which = ordinal(place)
                 # XX-F-1: before the battle, the deployment order; XX-F-3: the speaking order
                 what = "deployment" if self.round == 0 else "speaking"
                 left = ", the only one left" if forced else ""
@@ -204,6 +204,15 @@ class Narrator:
         if event.kind in SILENT:
             return None
         return f"{event.kind.replace('_', ' ')}."
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+"""Places in an order of two to six players (XX-F), 0-based."""
+
+
+def ordinal(place: int) -> str:
+    """``place`` (0-based) as a word: "first", "second"…"""
+    return ORDINALS[place]
 
 
 def listed(items: Sequence[str]) -> str:

@@ -36,6 +36,7 @@ from confrontation.engine.core.events import (
 )
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.kinds import QuestionKind
+from confrontation.engine.core.narrate import ordinal
 from confrontation.engine.core.questions import (
     Choice,
     ChooseFirst,
@@ -498,7 +499,7 @@ def _place_choice_describe(state: GameState, choices: Sequence[Choice]) -> Quest
     player = state.pending.player
     which = "deploy" if state.round == 0 else "speak"
     options = tuple(
-        Option(c, _ordinal(c.place), f"you {which} {_ordinal(c.place)}")
+        Option(c, ordinal(c.place), f"you {which} {ordinal(c.place)}")
         for c in choices
         if isinstance(c, ChoosePlace)
     )
@@ -506,14 +507,10 @@ def _place_choice_describe(state: GameState, choices: Sequence[Choice]) -> Quest
     rank = progress.order.index(player)
     section = "XX-F-1" if state.round == 0 else "XX-F-3"
     prompt = (
-        f"{player_name(player)}: your Tactics result is the {_ordinal(rank)} best; "
+        f"{player_name(player)}: your Tactics result is the {ordinal(rank)} best; "
         f"which place do you take in the order? ({section})"
     )
     return Question(QuestionKind.CHOOSE_PLACE, player, prompt, options)
-
-
-def _ordinal(place: int) -> str:
-    return ("first", "second", "third", "fourth", "fifth", "sixth")[place]
 
 
 def contribute(rules: RulesBuilder) -> None:
