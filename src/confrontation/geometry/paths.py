@@ -28,6 +28,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from confrontation.geometry.bases import Base
+from confrontation.geometry.measure import point_distance
 from confrontation.geometry.scenery import Scenery, crossable
 
 #: vertices per quarter circle of an inflated corner
@@ -36,6 +37,23 @@ INFLATE_QUAD_SEGS = 6
 CLEAR_EPS = 1e-4
 #: the straight-line answer is taken when obstacles stand this far (cm) beyond half a width
 STRAIGHT_MARGIN = 1e-3
+#: a bounded search stops when its lower bound passes the reach by this much (cm): more
+#: than the rounding between the bound and the found path's :attr:`Path.length`
+REACH_SLACK = 1e-7
+
+
+def _beyond_reach(
+    start: tuple[float, float], goal: tuple[float, float] | Base, reach: float
+) -> bool:
+    """Is even the straight line from ``start`` to the goal (a point, or the nearest point
+    of a base's edge) longer than ``reach``? Then so is every path."""
+    if reach == math.inf:
+        return False
+    if isinstance(goal, Base):
+        gap = point_distance(goal, start[0], start[1])
+    else:
+        gap = math.dist(start, goal)
+    return gap > reach + REACH_SLACK
 
 
 @dataclass(frozen=True)
@@ -620,20 +638,25 @@ class PathGraph:
         *,
         skip: Collection[int] = (),
         target: int | None = None,
+        reach: float = math.inf,
     ) -> Path | None:
         """The shortest path (see :func:`shortest_path`) leaving out obstacles ``skip``;
-        ``target``: the index in ``targets`` of a goal base. The first query is answered
-        by the plain search (nothing is built for a single question); the graph is built
-        on the second."""
+        ``target``: the index in ``targets`` of a goal base. ``reach``: only a path at most
+        that long is wanted (see :func:`shortest_path`). The first query is answered by the
+        plain search (nothing is built for a single question); the graph is built on the
+        second."""
+        if _beyond_reach(start, goal, reach):
+            return None
         straight = self._straight(start, goal, skip)
         if straight is not None:
             self.straight += 1
             return straight
         self.queries += 1
+        bound = reach + REACH_SLACK
         if self.queries == 1:
             obstacles, width, table, _ = self._args
             keep = [o for i, o in enumerate(obstacles) if i not in skip]
-            return _plain_search(start, goal, keep, width, table=table)
+            return _plain_search(start, goal, keep, width, table=table, reach=reach)
         if not self._built:
             self._build()
         hw, n = self.hw, self.n
@@ -805,6 +828,8 @@ class PathGraph:
         legs: list[tuple[float, tuple[float, float], bool]] = []  # (cost, end, exact)
         while heap:
             f, kind, k, u = heapq.heappop(heap)
+            if f > bound:
+                break  # every path left is longer than the reach
             if kind == 0:
                 gc, q, exact = legs[k]
                 p = start if u < 0 else (float(xy[u, 0]), float(xy[u, 1]))
@@ -1087,9 +1112,11 @@ def _plain_search(
     width: float,
     *,
     table: BaseGeometry | None = None,
+    reach: float = math.inf,
 ) -> Path | None:
     """The search without caches (each obstacle inflated, all merged, lazy A*): what a
     graph answers for its first query, before building anything to reuse."""
+    bound = reach + REACH_SLACK
     hw = width / 2.0
     sp = Point(start)
     gp = None if isinstance(goal, Base) else Point(goal)
@@ -1180,7 +1207,7 @@ def _plain_search(
             gc = float(cost[u])
         else:
             p, gc = start, start_cost
-        if f >= best_goal:
+        if f >= best_goal or f > bound:
             break
         q = goal_point(p)
         d = math.dist(p, q)
@@ -1245,6 +1272,7 @@ def shortest_path(
     width: float,
     *,
     table: BaseGeometry | None = None,
+    reach: float = math.inf,
 ) -> Path | None:
     """The shortest path of a sight of a base ``width`` cm wide, or None if unreachable.
 
@@ -1255,5 +1283,9 @@ def shortest_path(
     containing the start is ignored (the fighter is leaving it). ``table``: the sight stays
     half a width inside its edges. The inflated obstacles and their visibility graph are
     cached per (obstacles, width, table) (:func:`path_graph`).
+
+    ``reach``: "is it reachable within ``reach`` cm?" The search stops once its lower bound
+    (A*'s f) passes the reach: the path is the same whenever it is at most ``reach`` long;
+    a longer one may come back as None (or, within rounding, as itself).
     """
-    return path_graph(tuple(obstacles), width, table).query(start, goal)
+    return path_graph(tuple(obstacles), width, table).query(start, goal, reach=reach)

@@ -178,6 +178,7 @@ class Field:
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
     _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
+    _beyond: dict[Any, float] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -208,16 +209,26 @@ class Field:
         goal: tuple[float, float] | str,
         pass_through: tuple[str, ...] = (),
         at_most_mov: bool = False,
+        reach: float = math.inf,
     ) -> Path | None:
         """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base,
         landforms of his size passable or not as ``at_most_mov`` says (a move's path, which
-        decides that by its own length, is :meth:`move_path`)."""
+        decides that by its own length, is :meth:`move_path`). ``reach``: the path is only
+        wanted if at most that long: None may then also mean "longer" (the search stops
+        at the reach; a path found is the same as without it)."""
         key = (mover, goal, pass_through, at_most_mov)
-        if key not in self._paths:
-            self._paths[key] = self.battlefield.path(
-                mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov
-            )
-        return self._paths[key]
+        if key in self._paths:
+            return self._paths[key]
+        if reach <= self._beyond.get(key, -1.0):
+            return None  # an earlier search found nothing within at least this reach
+        found = self.battlefield.path(
+            mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov, reach=reach
+        )
+        if found is None and reach != math.inf:
+            self._beyond[key] = reach
+        else:
+            self._paths[key] = found
+        return found
 
     def move_path(
         self,
@@ -227,6 +238,7 @@ class Field:
         *,
         mov: float,
         potential: float = math.inf,
+        reach: float = math.inf,
     ) -> Path | None:
         """V-A, CLARIFICATIONS §9: the most direct legal way of a move of ``mover`` whose
         MOV x 1 is ``mov`` cm. "If it is of the same size, he can cross it if he does not
@@ -234,8 +246,12 @@ class Field:
         its length, or ``potential`` when the move stops there first (an assault falling
         short). The shortest way with landforms of his size passable is taken when that
         distance is at most ``mov`` (or when it crosses none of them); otherwise the
-        shortest way round them. Both searches are cached (:meth:`path`)."""
-        crossing = self.path(mover, goal, pass_through, at_most_mov=True)
+        shortest way round them. Both searches are cached (:meth:`path`).
+
+        ``reach``: "can he get there within ``reach`` cm?" -- the searches stop at the
+        reach (:meth:`path`): the answer is the same path when it is at most that long,
+        else None (the way round landforms is never shorter than the way across them)."""
+        crossing = self.path(mover, goal, pass_through, at_most_mov=True, reach=reach)
         base = self.base(mover)
         if crossing is None or not self.same_size(base):
             return crossing  # nothing of his size to go round: one search answers both
@@ -244,7 +260,7 @@ class Field:
             return crossing
         if not self._crosses(mover, goal, pass_through, crossing):
             return crossing
-        return self.path(mover, goal, pass_through, at_most_mov=False)
+        return self.path(mover, goal, pass_through, at_most_mov=False, reach=reach)
 
     def same_size(self, base: Base) -> list[BaseGeometry]:
         """V-A: the landforms a fighter at ``base`` crosses only by a move of at most
