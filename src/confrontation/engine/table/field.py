@@ -230,6 +230,76 @@ class Field:
             self._paths[key] = found
         return found
 
+    def inherit_paths(self, old: Field) -> None:
+        """Keep the path answers of ``old`` (a field of the same table and scenery) that the
+        fighters who moved, came or went between the two cannot change (V-A):
+
+        - the mover, the goal base and every other base the same: all of them;
+        - otherwise not the mover's nor the goal's, and only answers that every changed base
+          at the mover's level leaves alone. A base where it stands now must keep more than
+          half the mover's width (plus 1e-3 cm) from the path: the path stays clear, and no
+          new obstacle makes a way shorter. A base where it stood before must be so far that
+          a way through the room it leaves (start to there, there to the goal, both less
+          the half width) is longer than the path -- or than the reach of a search that
+          found nothing within its reach. "No path at all" is only kept when no base left.
+        Bases are bounded by their centre and outer radius; a test in doubt drops the answer.
+        """
+        now, before = self.battlefield.fighters, old.battlefield.fighters
+        changed = {i for i in now.keys() | before.keys() if now.get(i) != before.get(i)}
+        if not changed:
+            self._paths.update(old._paths)
+            self._beyond.update(old._beyond)
+            return
+        came = [now[i] for i in changed if i in now]
+        left = [before[i] for i in changed if i in before]
+        for key, found in old._paths.items():
+            if self._still(key, changed, came, left, found, math.inf):
+                self._paths[key] = found
+        for key, reach in old._beyond.items():
+            if self._still(key, changed, [], left, None, reach):
+                self._beyond[key] = reach
+
+    def _still(
+        self,
+        key: tuple[str, tuple[float, float] | str, tuple[str, ...], bool],
+        changed: set[str],
+        came: list[Base],
+        left: list[Base],
+        found: Path | None,
+        reach: float,
+    ) -> bool:
+        """Does the answer ``found`` (None: nothing within ``reach``) to the path question
+        ``key`` stand after the ``changed`` fighters' moves (see :meth:`inherit_paths`)?"""
+        mover, goal, _, _ = key
+        if mover in changed or (isinstance(goal, str) and goal in changed):
+            return False
+        m = self.base(mover)
+        hw = m.width / 2.0
+        came = [b for b in came if b.level == m.level]
+        left = [b for b in left if b.level == m.level]
+        if found is not None:
+            length = found.length
+            legs = list(zip(found.points, found.points[1:], strict=False))
+            for b in came:
+                clear = _reach(b) + hw + 1e-3
+                if any(_segment_gap(a, z, b.x, b.y) <= clear for a, z in legs):
+                    return False
+        elif reach == math.inf:
+            return not left
+        else:
+            length = reach
+        sx, sy = m.sight
+        for b in left:
+            r = _reach(b) + hw + 1e-3
+            if isinstance(goal, str):
+                to_goal = point_distance(self.base(goal), b.x, b.y)
+            else:
+                to_goal = math.hypot(goal[0] - b.x, goal[1] - b.y)
+            around = max(math.hypot(b.x - sx, b.y - sy) - r, 0.0) + max(to_goal - r, 0.0)
+            if around <= length + 1e-6:
+                return False
+        return True
+
     def move_path(
         self,
         mover: str,
@@ -402,6 +472,9 @@ def _reach(base: Base) -> float:
 
 
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
+#: the field built last on each battleground: a new one keeps its path answers a move left
+#: as they were (:meth:`Field.inherit_paths`)
+_LAST: dict[int, tuple[Battleground, Field]] = {}
 
 
 def free(here: Field, fighter_id: str) -> bool:
@@ -453,6 +526,12 @@ def field_of(state: GameState) -> Field:
         battlefield=Battlefield(table, bases, scenery),
         owners={f.id: f.player for f in playing},
     )
+    last = _LAST.get(id(ground))
+    if last is not None and last[0] is ground:
+        made.inherit_paths(last[1])
+    _LAST[id(ground)] = (ground, made)
+    if len(_LAST) > _CACHE_SIZE:
+        _LAST.pop(next(iter(_LAST)))
     _FIELDS[key] = (ground, made)
     if len(_FIELDS) > _CACHE_SIZE:
         _FIELDS.popitem(last=False)
