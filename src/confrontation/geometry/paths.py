@@ -42,6 +42,32 @@ STRAIGHT_MARGIN = 1e-3
 REACH_SLACK = 1e-7
 
 
+#: an obstacle is left out of a bounded search when every way through it is this much (cm)
+#: longer than the reach (far more than the erosion and rounding of the shapes)
+PRUNE_MARGIN = 1e-2
+
+
+def _within_ellipse(
+    shapes: np.ndarray,
+    start: tuple[float, float],
+    goal: tuple[float, float] | Base,
+    hw: float,
+    reach: float,
+) -> np.ndarray:
+    """Which ``shapes``, inflated by ``hw``, may meet a way from ``start`` to the goal at
+    most ``reach`` long: a way through a point x is at least |x - start| + the distance from
+    x to the goal, so a shape farther than the reach (plus :data:`PRUNE_MARGIN`) by that
+    measure from the start and the goal (the ellipse of foci start and goal) is of no use.
+    A shape holding a goal point is always kept (the search says why it is unreachable)."""
+    to_start = np.maximum(shapely.distance(shapes, Point(start)) - hw, 0.0)
+    end = goal.polygon if isinstance(goal, Base) else Point(goal)
+    to_goal = np.maximum(shapely.distance(shapes, end) - hw, 0.0)
+    near: np.ndarray = to_start + to_goal <= reach + PRUNE_MARGIN
+    if not isinstance(goal, Base):
+        near |= to_goal <= 0.0
+    return near
+
+
 def _beyond_reach(
     start: tuple[float, float], goal: tuple[float, float] | Base, reach: float
 ) -> bool:
@@ -682,6 +708,9 @@ class PathGraph:
                 close, shapes = close[~out], shapes[~out]
             if gp is not None and len(close) and bool(np.any(shapely.contains(shapes, gp))):
                 return None
+            if reach < math.inf:
+                kept = np.nonzero(use)[0]
+                use[kept[~_within_ellipse(self.raw[kept], start, goal, hw, reach)]] = False
             act[:n] = use
             for i, o in zip(close.tolist(), shapes, strict=True):
                 r = min(hw, float(o.distance(sp)) - 2 * CLEAR_EPS)
@@ -1131,6 +1160,12 @@ def _plain_search(
         if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
             return None
         goal_gaps = shapely.distance(shapes, gp).tolist()
+    if reach < math.inf and len(shapes):
+        near = _within_ellipse(shapes, start, goal, hw, reach)
+        shapes = shapes[near]
+        gaps = [g for g, k in zip(gaps, near.tolist(), strict=True) if k]
+        if gp is not None:
+            goal_gaps = [g for g, k in zip(goal_gaps, near.tolist(), strict=True) if k]
     # each obstacle inflated (cached per shape and radius) and eroded for the tests
     pieces: list[_Inflated] = []
     for k, o in enumerate(shapes.tolist()):
