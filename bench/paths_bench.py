@@ -52,22 +52,22 @@ def chess_plies_per_cpu_second(seconds: float = CHESS_SECONDS) -> float:
     return plies / (time.process_time() - begin)
 
 
-def greedy_game_cpu(seeds: range) -> float:
-    """Mean CPU seconds of a greedy-v-greedy game over ``seeds``."""
+def game_cpu(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> float:
+    """Mean CPU seconds of a game of ``agents`` over ``seeds``."""
     forget_positions()
     begin = time.process_time()
     for seed in seeds:
-        play_game(GameConfig(agents=("greedy", "greedy"), seed=seed))
+        play_game(GameConfig(agents=agents, seed=seed))
     return (time.process_time() - begin) / len(seeds)
 
 
-def path_share(seeds: range) -> float:
-    """The share of the games' CPU spent under ``geometry/paths.py`` (cProfile)."""
+def path_share(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> float:
+    """The share of the games' CPU spent under ``PathGraph.query`` (cProfile)."""
     forget_positions()
     prof = cProfile.Profile()
     prof.enable()
     for seed in seeds:
-        play_game(GameConfig(agents=("greedy", "greedy"), seed=seed))
+        play_game(GameConfig(agents=agents, seed=seed))
     prof.disable()
     stats = pstats.Stats(prof)
     total = stats.total_tt  # type: ignore[attr-defined]
@@ -84,14 +84,23 @@ def main() -> None:
         play_game(GameConfig(agents=("greedy", "greedy"), seed=seed))
     chess_rate = chess_plies_per_cpu_second()
     print(f"python-chess: {chess_rate:,.0f} random plies per CPU second")
-    game = greedy_game_cpu(range(1, GAMES + 1))
+    seeds = range(1, GAMES + 1)
+    game = game_cpu(seeds)
     print(
         f"greedy vs greedy, 250 AP: {game:.3f} CPU s a game ({GAMES} games) = "
         f"{game * chess_rate:,.0f} chess plies (goal: at most 4,000)"
     )
+    randoms = game_cpu(seeds, ("random", "random"))
+    print(
+        f"random vs random, 250 AP: {randoms:.3f} CPU s a game = "
+        f"{randoms * chess_rate:,.0f} chess plies"
+    )
     if "--profile" in sys.argv:
-        share = path_share(range(1, GAMES + 1))
-        print(f"path search (PathGraph.query, cProfile): {share:.0%} of the games' CPU")
+        for agents in (("greedy", "greedy"), ("random", "random")):
+            share = path_share(seeds, agents)
+            print(
+                f"path search in {agents[0]} games (PathGraph.query, cProfile): {share:.0%} of CPU"
+            )
 
 
 if __name__ == "__main__":
