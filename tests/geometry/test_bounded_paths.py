@@ -105,3 +105,16 @@ def test_a_search_beyond_reach_stops_without_looking_at_the_obstacles() -> None:
     before = graph.queries
     assert graph.query((40, 30), (80, 30), reach=39.0) is None
     assert graph.queries == before
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_an_obstacle_the_path_bends_round_is_kept_at_the_very_reach(first: bool) -> None:
+    # a thin blade across the straight line of a narrow base: the path bends round its
+    # tip, so the blade lies within 0.6 cm of the edge of the ellipse of that very length
+    block = [box(59.95, 28, 60.05, 30.5)]
+    whole = PathGraph(block, 0.5, TABLE.area).query((40, 30), (80, 30))
+    assert whole is not None and len(whole.points) > 2
+    graph = PathGraph(block, 0.5, TABLE.area)
+    if not first:  # the graph's own search (the first query is the plain search)
+        graph.query((40, 30), (80, 30))
+    assert graph.query((40, 30), (80, 30), reach=whole.length) == whole
