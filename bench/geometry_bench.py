@@ -7,6 +7,7 @@ Run: .venv/bin/python bench/geometry_bench.py
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable, Collection, Sequence
 
@@ -25,7 +26,7 @@ from confrontation.sim.game import GameConfig, play_game
 # A battlefield's table, fighters and scenery; a path question (mover, goal, pass_through,
 # move_at_most_mov); a call: the battlefield's number in the game, its layout, the question.
 _Layout = tuple[Table, dict[str, Base], tuple[Scenery, ...]]
-_Question = tuple[str, tuple[float, float] | str, Collection[str], bool]
+_Question = tuple[str, tuple[float, float] | str, Collection[str], bool, float]
 _Call = tuple[int, _Layout, _Question]
 
 
@@ -67,9 +68,17 @@ def _game_path_calls(seed: int = 1000) -> list[_Call]:
         *,
         pass_through: Collection[str] = (),
         move_at_most_mov: bool = False,
+        reach: float = math.inf,
     ) -> Path | None:
-        calls.append((self, (mover, goal, pass_through, move_at_most_mov)))
-        return path(self, mover, goal, pass_through=pass_through, move_at_most_mov=move_at_most_mov)
+        calls.append((self, (mover, goal, pass_through, move_at_most_mov, reach)))
+        return path(
+            self,
+            mover,
+            goal,
+            pass_through=pass_through,
+            move_at_most_mov=move_at_most_mov,
+            reach=reach,
+        )
 
     Battlefield.path = spy  # type: ignore[method-assign]
     try:
@@ -104,11 +113,11 @@ def _replay(calls: list[_Call], share: bool) -> tuple[float, list[object]]:
     fields: dict[int, Battlefield] = {}
     answers: list[object] = []
     start = time.process_time()
-    for k, args, (mover, goal, through, at_most) in calls:
+    for k, args, (mover, goal, through, at_most, reach) in calls:
         field = fields.get(k)
         if field is None:
             field = fields[k] = Battlefield(*args)
-        got = field.path(mover, goal, pass_through=through, move_at_most_mov=at_most)
+        got = field.path(mover, goal, pass_through=through, move_at_most_mov=at_most, reach=reach)
         answers.append(None if got is None else got.points)
     elapsed = time.process_time() - start
     geometry_paths.PathGraph.share = True

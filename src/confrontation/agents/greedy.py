@@ -1057,7 +1057,7 @@ def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
     mov = state.profile(fighter.profile).mov
     through = pass_through(state, here, fighter.id)
-    path = here.move_path(fighter.id, target.id, through, mov=mov, potential=reach)
+    path = here.move_path(fighter.id, target.id, through, mov=mov, potential=reach, reach=reach)
     return path is not None and path.length <= reach
 
 

@@ -6,6 +6,7 @@ questions); each query is answered by the pure functions of the other modules.
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -132,8 +133,10 @@ class Battlefield:
         *,
         pass_through: Collection[str] = (),
         move_at_most_mov: bool = False,
+        reach: float = math.inf,
     ) -> Path | None:
-        """V-A: the path of ``mover``'s sight to a point or to fighter ``goal``'s base."""
+        """V-A: the path of ``mover``'s sight to a point or to fighter ``goal``'s base;
+        ``reach``: only wanted if at most that long (see :func:`~.paths.shortest_path`)."""
         m = self.fighters[mover]
         blocking = tuple(
             m.level == 0 and not crossable(s, m.size, move_at_most_mov) for s in self.scenery
@@ -145,8 +148,8 @@ class Battlefield:
             if goal in at_level:
                 skip.append(at_level[goal])
             end: tuple[float, float] | Base = self.fighters[goal]
-            return graph.query(m.sight, end, skip=skip, target=self._index[goal])
-        return graph.query(m.sight, goal, skip=skip)
+            return graph.query(m.sight, end, skip=skip, target=self._index[goal], reach=reach)
+        return graph.query(m.sight, goal, skip=skip, reach=reach)
 
     def _path_graph(self, level: int, width: float, blocking: tuple[bool, ...]) -> PathGraph:
         """V-A: the obstacles of a move at ``level`` (every fighter there, the scenery flagged

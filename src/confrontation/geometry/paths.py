@@ -28,6 +28,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
 from confrontation.geometry.bases import Base
+from confrontation.geometry.measure import point_distance
 from confrontation.geometry.scenery import Scenery, crossable
 
 #: vertices per quarter circle of an inflated corner
@@ -36,6 +37,49 @@ INFLATE_QUAD_SEGS = 6
 CLEAR_EPS = 1e-4
 #: the straight-line answer is taken when obstacles stand this far (cm) beyond half a width
 STRAIGHT_MARGIN = 1e-3
+#: a bounded search stops when its lower bound passes the reach by this much (cm): more
+#: than the rounding between the bound and the found path's :attr:`Path.length`
+REACH_SLACK = 1e-7
+
+
+#: an obstacle is left out of a bounded search when every way through it is this much (cm)
+#: longer than the reach (far more than the erosion and rounding of the shapes)
+PRUNE_MARGIN = 1e-2
+
+
+def _within_ellipse(
+    shapes: np.ndarray,
+    start: tuple[float, float],
+    goal: tuple[float, float] | Base,
+    hw: float,
+    reach: float,
+) -> np.ndarray:
+    """Which ``shapes``, inflated by ``hw``, may meet a way from ``start`` to the goal at
+    most ``reach`` long: a way through a point x is at least |x - start| + the distance from
+    x to the goal, so a shape farther than the reach (plus :data:`PRUNE_MARGIN`) by that
+    measure from the start and the goal (the ellipse of foci start and goal) is of no use.
+    A shape holding a goal point is always kept (the search says why it is unreachable)."""
+    to_start = np.maximum(shapely.distance(shapes, Point(start)) - hw, 0.0)
+    end = goal.polygon if isinstance(goal, Base) else Point(goal)
+    to_goal = np.maximum(shapely.distance(shapes, end) - hw, 0.0)
+    near: np.ndarray = to_start + to_goal <= reach + PRUNE_MARGIN
+    if not isinstance(goal, Base):
+        near |= to_goal <= 0.0
+    return near
+
+
+def _beyond_reach(
+    start: tuple[float, float], goal: tuple[float, float] | Base, reach: float
+) -> bool:
+    """Is even the straight line from ``start`` to the goal (a point, or the nearest point
+    of a base's edge) longer than ``reach``? Then so is every path."""
+    if reach == math.inf:
+        return False
+    if isinstance(goal, Base):
+        gap = point_distance(goal, start[0], start[1])
+    else:
+        gap = math.dist(start, goal)
+    return gap > reach + REACH_SLACK
 
 
 @dataclass(frozen=True)
@@ -143,6 +187,36 @@ def _frame(table: BaseGeometry, hw: float) -> BaseGeometry:
     return box(minx - 50, miny - 50, maxx + 50, maxy + 50).difference(
         table.buffer(-hw, join_style="mitre")
     )
+
+
+class _Query:
+    """One question to a :class:`PathGraph`, filled in step by step by its search."""
+
+    def __init__(
+        self,
+        start: tuple[float, float],
+        goal: tuple[float, float] | Base,
+        target: int | None,
+        bound: float,
+        act: np.ndarray,
+    ) -> None:
+        self.start, self.goal, self.target, self.bound = start, goal, target, bound
+        #: the goal base's shape, or the goal point
+        self.tgt: Polygon | None = goal.polygon if isinstance(goal, Base) else None
+        self.gp: Point | None = None if isinstance(goal, Base) else Point(goal)
+        #: the entries that block (step 1), the shapes inflated less near the ends
+        self.act = act
+        self.extras: list[BaseGeometry] = []
+        #: what else blocks (step 2)
+        self.extra: BaseGeometry | None = None
+        #: where a path may end, what its last leg may not cross and the entries it is
+        #: tested against (step 3)
+        self.goal_set: BaseGeometry | None = None
+        self.last: BaseGeometry | None = None
+        self.act_far: np.ndarray | None = None
+        #: the goal set's key and the last legs kept for it (step 4)
+        self.key = b""
+        self.leg_cache: dict[int, tuple[tuple[float, float], list[int]]] = {}
 
 
 class PathGraph:
@@ -620,11 +694,15 @@ class PathGraph:
         *,
         skip: Collection[int] = (),
         target: int | None = None,
+        reach: float = math.inf,
     ) -> Path | None:
         """The shortest path (see :func:`shortest_path`) leaving out obstacles ``skip``;
-        ``target``: the index in ``targets`` of a goal base. The first query is answered
-        by the plain search (nothing is built for a single question); the graph is built
-        on the second."""
+        ``target``: the index in ``targets`` of a goal base. ``reach``: only a path at most
+        that long is wanted (see :func:`shortest_path`). The first query is answered by the
+        plain search (nothing is built for a single question); the graph is built on the
+        second."""
+        if _beyond_reach(start, goal, reach):
+            return None
         straight = self._straight(start, goal, skip)
         if straight is not None:
             self.straight += 1
@@ -633,111 +711,130 @@ class PathGraph:
         if self.queries == 1:
             obstacles, width, table, _ = self._args
             keep = [o for i, o in enumerate(obstacles) if i not in skip]
-            return _plain_search(start, goal, keep, width, table=table)
+            return _plain_search(start, goal, keep, width, table=table, reach=reach)
         if not self._built:
             self._build()
-        hw, n = self.hw, self.n
-        sx, sy = start
-        sp = Point(start)
-        gp = None if isinstance(goal, Base) else Point(goal)
-        act = self.active.copy()
-        extras: list[BaseGeometry] = []
+        q = _Query(start, goal, target, reach + REACH_SLACK, self.active.copy())
+        if not self._near_ends(q, skip, reach):
+            return None
+        self._blockers(q)
+        if self._inside(q, *start) or not self._goal_set(q):
+            return None
+        return self._search(q)
+
+    def _near_ends(self, q: _Query, skip: Collection[int], reach: float) -> bool:
+        """Step 1, the obstacles that block this query (``q.act``): not those skipped, not
+        those holding the start (the fighter is leaving them), not those outside the
+        ellipse of the reach (:func:`_within_ellipse`). An obstacle nearer than half a width
+        to the start or to a goal point keeps only that clearance: its entry is replaced by
+        a shape inflated less (``q.extras``). False: a goal point inside an obstacle."""
+        hw, n, act = self.hw, self.n, q.act
         if n:
             use = ~self.empty
             if skip:
                 use[list(skip)] = False
-            # only obstacles within half a width of the start or the goal are special
-            ends = [sp] if gp is None else [sp, gp]
+            ends = [Point(q.start)] if q.gp is None else [Point(q.start), q.gp]
             close = np.unique(
                 self.raw_tree.query(ends, predicate="dwithin", distance=hw + 4 * CLEAR_EPS)[1]
             )
             close = close[use[close]]
             shapes = self.raw[close]
             if len(close):
-                out = shapely.contains_xy(shapes, sx, sy)
+                out = shapely.contains_xy(shapes, *q.start)
                 use[close[out]] = False
                 close, shapes = close[~out], shapes[~out]
-            if gp is not None and len(close) and bool(np.any(shapely.contains(shapes, gp))):
-                return None
+            if q.gp is not None and len(close) and bool(np.any(shapely.contains(shapes, q.gp))):
+                return False
+            if reach < math.inf:
+                kept = np.nonzero(use)[0]
+                use[kept[~_within_ellipse(self.raw[kept], q.start, q.goal, hw, reach)]] = False
             act[:n] = use
             for i, o in zip(close.tolist(), shapes, strict=True):
-                r = min(hw, float(o.distance(sp)) - 2 * CLEAR_EPS)
-                if gp is not None:
-                    r = min(r, float(o.distance(gp)) - 2 * CLEAR_EPS)
+                r = min(hw, float(o.distance(ends[0])) - 2 * CLEAR_EPS)
+                if q.gp is not None:
+                    r = min(r, float(o.distance(q.gp)) - 2 * CLEAR_EPS)
                 if r < hw:
                     act[i] = False
-                    extras.append(_inflate(o, max(r, 0.0)))
+                    q.extras.append(_inflate(o, max(r, 0.0)))
         if len(self.pi):
             act[self.pair0 :] = act[self.pi] & act[self.pj]
-        # an obstacle kept closer (see above) is merged with the shapes it touches, too
-        blocking_extras = []
-        for e in extras:
+        return True
+
+    def _blockers(self, q: _Query) -> None:
+        """Step 2, what blocks besides the active entries (``q.extra``): each obstacle kept
+        closer merged with the shapes it touches, and a goal base with no entry of its own
+        (a target's entry is made active instead)."""
+        n, act = self.n, q.act
+        shapes = []
+        for e in q.extras:
             touch = [
                 self.inflated[t]
                 for t in self.tree.query(e, predicate="dwithin", distance=3 * CLEAR_EPS)
                 if t < self.pair0 and act[t] and (t < n or t == self.frame)
             ]
-            blocking_extras.append(shapely.unary_union([e, *touch]).buffer(-CLEAR_EPS))
-        tgt: Polygon | None = goal.polygon if isinstance(goal, Base) else None
-        extra_shapes = list(blocking_extras)
-        if tgt is not None:
-            if target is not None:
-                act[self.target0 + target] = True
+            shapes.append(shapely.unary_union([e, *touch]).buffer(-CLEAR_EPS))
+        if q.tgt is not None:
+            if q.target is not None:
+                act[self.target0 + q.target] = True
             else:
-                extra_shapes.append(tgt.buffer(-CLEAR_EPS))
-        extra = shapely.union_all(extra_shapes) if extra_shapes else None
-        if extra is not None:
-            shapely.prepare(extra)
+                shapes.append(q.tgt.buffer(-CLEAR_EPS))
+        q.extra = shapely.union_all(shapes) if shapes else None
+        if q.extra is not None:
+            shapely.prepare(q.extra)
 
-        def inside(x: float, y: float) -> bool:
-            hits = self.tree.query(Point(x, y), predicate="within")
-            if bool(np.any(act[hits])):
-                return True
-            return extra is not None and bool(shapely.contains_xy(extra, x, y))
+    def _inside(self, q: _Query, x: float, y: float) -> bool:
+        """Is (x, y) inside something that blocks the query?"""
+        hits = self.tree.query(Point(x, y), predicate="within")
+        if bool(np.any(q.act[hits])):
+            return True
+        return q.extra is not None and bool(shapely.contains_xy(q.extra, x, y))
 
-        if inside(sx, sy):
-            return None
-        goal_set: BaseGeometry
-        if tgt is not None:
-            ring = tgt.exterior
-            near_set: set[int] = set()
-            for e in self.tree.query(ring).tolist():
-                if not act[e] or (target is not None and e == self.target0 + target):
-                    continue
-                if e >= self.pair0:  # a touching pair: both shapes, and its own entry
-                    k = e - self.pair0
-                    near_set.update((int(self.pi[k]), int(self.pj[k])))
-                near_set.add(e)
-            near_idx = sorted(near_set)
-            pair_idx = [e for e in near_idx if e >= self.pair0]
-            near_idx = [e for e in near_idx if e < self.pair0]
-            # near the target, obstacles are merged before eroding, as one shape: the goal's
-            # reachable edge and the last leg's test use it (the shape on whose boundary the
-            # edge is cut)
-            parts = [self.inflated[e] for e in near_idx] + extras
-            local = shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else None
-            goal_set = ring.difference(local) if local is not None else ring
-            if goal_set.is_empty:
-                return None
-            last: BaseGeometry = (
-                shapely.union(local, tgt.buffer(-CLEAR_EPS))
-                if local is not None
-                else tgt.buffer(-CLEAR_EPS)
-            )
-            shapely.prepare(last)
-            act_far = act.copy()
-            act_far[near_idx] = False
-            act_far[pair_idx] = False
-            if target is not None:
-                act_far[self.target0 + target] = False
-        else:
-            assert gp is not None
-            goal_set = gp
-            last, act_far = gp, act
-            if inside(gp.x, gp.y):
-                return None
+    def _goal_set(self, q: _Query) -> bool:
+        """Step 3, where a path may end (``q.goal_set``), what its last leg may not cross
+        (``q.last``) and the entries it is tested against (``q.act_far``). A goal base: the
+        points of its edge left by the obstacles near it, which are merged before eroding,
+        as one shape (the shape on whose boundary the edge is cut, ``q.last`` with the
+        base). False: nowhere to end."""
+        act, tgt, target = q.act, q.tgt, q.target
+        if tgt is None:
+            assert q.gp is not None
+            q.goal_set, q.last, q.act_far = q.gp, q.gp, act
+            return not self._inside(q, q.gp.x, q.gp.y)
+        ring = tgt.exterior
+        near_set: set[int] = set()
+        for e in self.tree.query(ring).tolist():
+            if not act[e] or (target is not None and e == self.target0 + target):
+                continue
+            if e >= self.pair0:  # a touching pair: both shapes, and its own entry
+                k = e - self.pair0
+                near_set.update((int(self.pi[k]), int(self.pj[k])))
+            near_set.add(e)
+        near_idx = sorted(near_set)
+        pair_idx = [e for e in near_idx if e >= self.pair0]
+        near_idx = [e for e in near_idx if e < self.pair0]
+        parts = [self.inflated[e] for e in near_idx] + q.extras
+        local = shapely.unary_union(parts).buffer(-CLEAR_EPS) if parts else None
+        q.goal_set = ring.difference(local) if local is not None else ring
+        if q.goal_set.is_empty:
+            return False
+        eroded = tgt.buffer(-CLEAR_EPS)
+        q.last = shapely.union(local, eroded) if local is not None else eroded
+        shapely.prepare(q.last)
+        q.act_far = act.copy()
+        q.act_far[near_idx] = False
+        q.act_far[pair_idx] = False
+        if target is not None:
+            q.act_far[self.target0 + target] = False
+        return True
 
-        nc = len(self.corners)
+    def _corner_set(self, q: _Query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Step 4, the corners the search may turn at: the graph's, then those of the
+        obstacles kept closer (``q.extras``); (corners, alive, heuristic) where alive leaves
+        out corners of inactive obstacles and corners inside something that blocks, and the
+        heuristic is each corner's distance to the goal set (the graph's corners': kept
+        across queries with their last legs, by the goal set)."""
+        act, extra, nc = q.act, q.extra, len(self.corners)
+        extras = q.extras
         ecorners = np.vstack([_corners(e) for e in extras]) if extras else np.zeros((0, 6))
         if len(ecorners):
             epoints = shapely.points(ecorners[:, :2])
@@ -758,138 +855,130 @@ class PathGraph:
             alive[:nc] &= ~dead
             if extra is not None:
                 alive[:nc] &= ~shapely.contains_xy(extra, xy[:nc, 0], xy[:nc, 1])
-        # last legs from corners to this goal set (end, entries crossed) and the corners'
-        # distances to it: kept across queries
         if len(self._legs) > 256:
             self._legs.clear()
-        key = goal_set.wkb
-        if key not in self._legs:
-            far = shapely.distance(goal_set, self.points) if nc else np.zeros(0)
-            self._legs[key] = (far, {})
-        near_goal, leg_cache = self._legs[key]
+        assert q.goal_set is not None
+        q.key = q.goal_set.wkb
+        if q.key not in self._legs:
+            far = shapely.distance(q.goal_set, self.points) if nc else np.zeros(0)
+            self._legs[q.key] = (far, {})
+        near_goal, q.leg_cache = self._legs[q.key]
         heur = np.zeros(total)
         if total:
             heur[:nc] = near_goal
-            heur[nc:] = shapely.distance(goal_set, epoints)
+            heur[nc:] = shapely.distance(q.goal_set, epoints)
+        return corners, alive, heur
 
-        def visible(p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
-            if len(qs) == 1:
-                q = (float(qs[0, 0]), float(qs[0, 1]))
-                hit = self.hit_one(p, q, act) or (
-                    extra is not None and extra.intersects(LineString([p, q]))
-                )
-                return np.array([not hit])
-            hit, lines = self.blocked(p, qs, act & self.round)
-            if extra is not None:
-                clear = np.nonzero(~hit)[0]
-                hit[clear] = shapely.intersects(extra, lines[clear])
-            return ~hit
+    def _visible(self, q: _Query, p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
+        """Which segments from ``p`` to ``qs`` nothing that blocks the query crosses."""
+        act, extra = q.act, q.extra
+        if len(qs) == 1:
+            end = (float(qs[0, 0]), float(qs[0, 1]))
+            hit = self.hit_one(p, end, act) or (
+                extra is not None and extra.intersects(LineString([p, end]))
+            )
+            return np.array([not hit])
+        hits, lines = self.blocked(p, qs, act & self.round)
+        if extra is not None:
+            clear = np.nonzero(~hits)[0]
+            hits[clear] = shapely.intersects(extra, lines[clear])
+        return ~hits
 
-        def goal_point(p: tuple[float, float]) -> tuple[float, float]:
-            if tgt is None:
-                return (gp.x, gp.y)  # type: ignore[union-attr]
-            line = shapely.shortest_line(goal_set, Point(p))
-            c = np.asarray(line.coords)[0]
-            return (float(c[0]), float(c[1]))
+    def _last_leg_clear(
+        self, q: _Query, u: int, p: tuple[float, float], end: tuple[float, float]
+    ) -> bool:
+        """May the path end with the leg from corner ``u`` (-1: the start) at ``p`` to
+        ``end`` on the goal set? The graph's corners' legs are kept (:meth:`_leg`)."""
+        nc = len(self.corners)
+        known = q.leg_cache.get(u) if 0 <= u < nc else None
+        if 0 <= u < nc and known is None:
+            known = q.leg_cache[u] = (end, self._leg(q.key, u, p, end))
+        if q.tgt is not None:
+            assert q.act_far is not None and q.last is not None
+            if known is not None:
+                clear = not any(q.act_far[e] for e in known[1])
+            else:
+                clear = not self.hit_one(p, end, q.act_far)
+            return clear and not q.last.intersects(LineString([p, end]))
+        if known is not None:
+            return not any(q.act[e] for e in known[1]) and (
+                q.extra is None or not q.extra.intersects(LineString([p, end]))
+            )
+        return bool(self._visible(q, p, np.array([end]))[0])
 
-        start_h = float(goal_set.distance(sp))
+    def _goal_point(self, q: _Query, u: int, p: tuple[float, float]) -> tuple[float, float]:
+        """The nearest point of the goal set from corner ``u`` at ``p`` (kept per corner)."""
+        nc = len(self.corners)
+        known = q.leg_cache.get(u) if 0 <= u < nc else None
+        if known is not None:
+            return known[0]
+        shared = self._shared_leg(q.key, u) if 0 <= u < nc else None
+        if shared is not None:
+            return shared[0]
+        if q.tgt is None:
+            assert q.gp is not None
+            return (q.gp.x, q.gp.y)
+        assert q.goal_set is not None
+        c = np.asarray(shapely.shortest_line(q.goal_set, Point(p)).coords)[0]
+        return (float(c[0]), float(c[1]))
+
+    def _search(self, q: _Query) -> Path | None:
+        """Step 5, the bounded A*: from the start by the corners (:meth:`_corner_set`) to
+        the goal set, stopping once the lower bound passes the reach (``q.bound``).
+
+        Heap entries (f, kind, order, node): kind 0 is a last leg to the goal from node,
+        tested (for visibility) only when it is the cheapest thing left -- the first clear
+        one is the shortest path; kind 1 is a corner to expand (node -1: the start)."""
+        start = q.start
+        corners, alive, heur = self._corner_set(q)
+        total = len(corners)
+        xy = corners[:, :2]
+        assert q.goal_set is not None
         cost = np.full(total, np.inf)
         parent = np.full(total, -2, dtype=int)  # -1: start
         closed = ~alive
-        best_goal = math.inf
-        goal_parent, goal_end = -1, (0.0, 0.0)
-        # heap entries (f, kind, order, node): kind 0 is a last leg to the goal from node,
-        # tested (for visibility) only when it is the cheapest thing left -- the first
-        # visible one is the shortest path; kind 1 is a corner to expand (node -1: start)
-        heap: list[tuple[float, int, int, int]] = [(start_h, 1, -1, -1)]
+        goal_parent, goal_end = -2, (0.0, 0.0)
+        heap: list[tuple[float, int, int, int]] = [
+            (float(q.goal_set.distance(Point(start))), 1, -1, -1)
+        ]
         legs: list[tuple[float, tuple[float, float], bool]] = []  # (cost, end, exact)
         while heap:
             f, kind, k, u = heapq.heappop(heap)
+            if f > q.bound:
+                break  # every path left is longer than the reach
+            p = start if u < 0 else (float(xy[u, 0]), float(xy[u, 1]))
             if kind == 0:
-                gc, q, exact = legs[k]
-                p = start if u < 0 else (float(xy[u, 0]), float(xy[u, 1]))
-                known = leg_cache.get(u) if 0 <= u < nc else None
+                gc, end, exact = legs[k]
                 if not exact:  # the lower bound f was used: now the real end and cost
-                    if known is not None:
-                        q = known[0]
-                    else:
-                        shared = self._shared_leg(key, u) if 0 <= u < nc else None
-                        q = shared[0] if shared is not None else goal_point(p)
-                    legs[k] = (gc, q, True)  # k, the expansion order, breaks ties
-                    heapq.heappush(heap, (gc + math.dist(p, q), 0, k, u))
-                    continue
-                if tgt is not None:
-                    if 0 <= u < nc:
-                        if known is None:
-                            known = leg_cache[u] = (q, self._leg(key, u, p, q))
-                        clear = not any(act_far[e] for e in known[1])
-                    else:
-                        clear = not self.hit_one(p, q, act_far)
-                    clear = clear and not last.intersects(LineString([p, q]))
-                elif 0 <= u < nc:
-                    if known is None:
-                        known = leg_cache[u] = (q, self._leg(key, u, p, q))
-                    clear = not any(act[e] for e in known[1]) and (
-                        extra is None or not extra.intersects(LineString([p, q]))
-                    )
-                else:
-                    clear = bool(visible(p, np.array([q]))[0])
-                if clear:
-                    best_goal, goal_parent, goal_end = f, u, q
+                    end = self._goal_point(q, u, p)
+                    legs[k] = (gc, end, True)  # k, the expansion order, breaks ties
+                    heapq.heappush(heap, (gc + math.dist(p, end), 0, k, u))
+                elif self._last_leg_clear(q, u, p, end):
+                    goal_parent, goal_end = u, end
                     break
                 continue
             if u >= 0:
                 if closed[u]:
                     continue
                 closed[u] = True
-                p = (float(xy[u, 0]), float(xy[u, 1]))
-                gc = float(cost[u])
-            else:
-                p, gc = start, 0.0
-            if tgt is None:
-                q = (gp.x, gp.y)  # type: ignore[union-attr]
-                legs.append((gc, q, True))
-                heapq.heappush(heap, (gc + math.dist(p, q), 0, len(legs) - 1, u))
+            gc = float(cost[u]) if u >= 0 else 0.0
+            if q.gp is not None:
+                end = (q.gp.x, q.gp.y)
+                legs.append((gc, end, True))
+                heapq.heappush(heap, (gc + math.dist(p, end), 0, len(legs) - 1, u))
             else:
                 legs.append((gc, p, False))
                 heapq.heappush(heap, (f, 0, len(legs) - 1, u))
             if total == 0:
                 continue
-            if 0 <= u < nc:
-                nb, steps, li, ei = self._neighbours(u)
-                ok = ~closed[nb] & (gc + steps < cost[nb])
-                if len(li):
-                    ok &= np.bincount(li[act[ei]], minlength=len(nb)) == 0
-                idx, stp = nb[ok], steps[ok]
-                if extra is not None and len(idx):
-                    vis = visible(p, xy[idx])
-                    idx, stp = idx[vis], stp[vis]
-                if total > nc:
-                    eidx, estep = _tangent(corners[nc:], p[0], p[1])
-                    eidx = eidx + nc
-                    estep = estep[eidx - nc]
-                    keep = ~closed[eidx] & (gc + estep < cost[eidx])
-                    eidx, estep = eidx[keep], estep[keep]
-                    if len(eidx):
-                        vis = visible(p, xy[eidx])
-                        idx = np.concatenate([idx, eidx[vis]])
-                        stp = np.concatenate([stp, estep[vis]])
-            else:
-                cand, step = _tangent(corners, p[0], p[1])
-                stp = step[cand]
-                keep = ~closed[cand] & (gc + stp < cost[cand])
-                cand, stp = cand[keep], stp[keep]
-                if len(cand) == 0:
-                    continue
-                vis = visible(p, xy[cand])
-                idx, stp = cand[vis], stp[vis]
+            idx, stp = self._steps(q, u, p, gc, corners, closed, cost)
             for i, s in zip(idx.tolist(), stp.tolist(), strict=True):
                 c = gc + s
                 if c < cost[i]:
                     cost[i] = c
                     parent[i] = u
                     heapq.heappush(heap, (c + float(heur[i]), 1, i, i))
-        if not math.isfinite(best_goal):
+        if goal_parent == -2:
             return None
         pts = [goal_end]
         u = goal_parent
@@ -899,6 +988,50 @@ class PathGraph:
         pts.append(start)
         pts.reverse()
         return Path(tuple(pts))
+
+    def _steps(
+        self,
+        q: _Query,
+        u: int,
+        p: tuple[float, float],
+        gc: float,
+        corners: np.ndarray,
+        closed: np.ndarray,
+        cost: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The corners worth reaching from corner ``u`` (-1: the start) at ``p``, reached
+        at cost ``gc``, and the length of each step: tangent, open, cheaper than known,
+        and visible (a graph corner's neighbours and the entries they cross are kept,
+        :meth:`_neighbours`; the rest is tested here)."""
+        nc, act, xy = len(self.corners), q.act, corners[:, :2]
+        if not 0 <= u < nc:
+            cand, step = _tangent(corners, p[0], p[1])
+            stp = step[cand]
+            keep = ~closed[cand] & (gc + stp < cost[cand])
+            cand, stp = cand[keep], stp[keep]
+            if len(cand) == 0:
+                return cand, stp
+            vis = self._visible(q, p, xy[cand])
+            return cand[vis], stp[vis]
+        nb, steps, li, ei = self._neighbours(u)
+        ok = ~closed[nb] & (gc + steps < cost[nb])
+        if len(li):
+            ok &= np.bincount(li[act[ei]], minlength=len(nb)) == 0
+        idx, stp = nb[ok], steps[ok]
+        if q.extra is not None and len(idx):
+            vis = self._visible(q, p, xy[idx])
+            idx, stp = idx[vis], stp[vis]
+        if len(corners) > nc:
+            eidx, estep = _tangent(corners[nc:], p[0], p[1])
+            eidx = eidx + nc
+            estep = estep[eidx - nc]
+            keep = ~closed[eidx] & (gc + estep < cost[eidx])
+            eidx, estep = eidx[keep], estep[keep]
+            if len(eidx):
+                vis = self._visible(q, p, xy[eidx])
+                idx = np.concatenate([idx, eidx[vis]])
+                stp = np.concatenate([stp, estep[vis]])
+        return idx, stp
 
 
 @dataclass(frozen=True)
@@ -1087,9 +1220,11 @@ def _plain_search(
     width: float,
     *,
     table: BaseGeometry | None = None,
+    reach: float = math.inf,
 ) -> Path | None:
     """The search without caches (each obstacle inflated, all merged, lazy A*): what a
     graph answers for its first query, before building anything to reuse."""
+    bound = reach + REACH_SLACK
     hw = width / 2.0
     sp = Point(start)
     gp = None if isinstance(goal, Base) else Point(goal)
@@ -1104,6 +1239,12 @@ def _plain_search(
         if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
             return None
         goal_gaps = shapely.distance(shapes, gp).tolist()
+    if reach < math.inf and len(shapes):
+        near = _within_ellipse(shapes, start, goal, hw, reach)
+        shapes = shapes[near]
+        gaps = [g for g, k in zip(gaps, near.tolist(), strict=True) if k]
+        if gp is not None:
+            goal_gaps = [g for g, k in zip(goal_gaps, near.tolist(), strict=True) if k]
     # each obstacle inflated (cached per shape and radius) and eroded for the tests
     pieces: list[_Inflated] = []
     for k, o in enumerate(shapes.tolist()):
@@ -1180,7 +1321,7 @@ def _plain_search(
             gc = float(cost[u])
         else:
             p, gc = start, start_cost
-        if f >= best_goal:
+        if f >= best_goal or f > bound:
             break
         q = goal_point(p)
         d = math.dist(p, q)
@@ -1245,6 +1386,7 @@ def shortest_path(
     width: float,
     *,
     table: BaseGeometry | None = None,
+    reach: float = math.inf,
 ) -> Path | None:
     """The shortest path of a sight of a base ``width`` cm wide, or None if unreachable.
 
@@ -1255,5 +1397,9 @@ def shortest_path(
     containing the start is ignored (the fighter is leaving it). ``table``: the sight stays
     half a width inside its edges. The inflated obstacles and their visibility graph are
     cached per (obstacles, width, table) (:func:`path_graph`).
+
+    ``reach``: "is it reachable within ``reach`` cm?" The search stops once its lower bound
+    (A*'s f) passes the reach: the path is the same whenever it is at most ``reach`` long;
+    a longer one may come back as None (or, within rounding, as itself).
     """
-    return path_graph(tuple(obstacles), width, table).query(start, goal)
+    return path_graph(tuple(obstacles), width, table).query(start, goal, reach=reach)

@@ -606,10 +606,12 @@ def _crossing_budget(state: GameState) -> float:
     return max(movement(state, state.fighter(action.fighter)) - action.moved, 0.0)
 
 
-def _path(state: GameState, here: Field, goal: tuple[float, float] | str) -> Path | None:
+def _path(
+    state: GameState, here: Field, goal: tuple[float, float] | str, reach: float = math.inf
+) -> Path | None:
     """V-A: the most direct legal way of the acting fighter's move to ``goal``; it crosses
     landforms of his size only if he moves at most MOV x 1 along it (its length, or his
-    potential if that is shorter: CLARIFICATIONS §9)."""
+    potential if that is shorter: CLARIFICATIONS §9). ``reach``: only wanted within it."""
     action = action_of(state)
     mover = action.fighter
     return here.move_path(
@@ -618,6 +620,7 @@ def _path(state: GameState, here: Field, goal: tuple[float, float] | str) -> Pat
         pass_through(state, here, mover),
         mov=_crossing_budget(state),
         potential=action.potential,
+        reach=reach,
     )
 
 
@@ -649,7 +652,7 @@ def _placements(state: GameState, here: Field, mover: str, target: str) -> list[
         extra = here.contact_position(mover, target, reference=other_base.centre, accept=within)
         if extra is None or not in_contact(extra.base, other_base):
             continue
-        to = _path(state, here, extra.base.sight)
+        to = _path(state, here, extra.base.sight, reach=action.potential + 1e-6)
         if to is None or to.length > action.potential + 1e-6:
             continue
         if _placement_ok(here, extra, to.length <= budget + 1e-6):

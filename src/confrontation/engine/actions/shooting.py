@@ -250,6 +250,7 @@ def _measure(state: GameState) -> Transition:
             pass_through(state, here, shooter.id),
             mov=movement(state, shooter),
             potential=reach,
+            reach=reach + 1e-6,
         )
         if path is None or path.length > reach + 1e-6:  # VI-B-3: not fired
             return _lost(state, "the target is beyond the reach of the assault (VI-B-3)")

@@ -72,7 +72,7 @@ def pursuit_placement(
     through = pass_through(state, here, fighter)
     # V-A, CLARIFICATIONS §9: a pursuit of at most MOV x 1 crosses landforms of his size
     mov = movement(state, state.fighter(fighter))
-    path = here.move_path(fighter, enemy, through, mov=mov)
+    path = here.move_path(fighter, enemy, through, mov=mov, reach=reach + _EPS)
     if path is None or path.length > reach + _EPS:
         return None
     within = placement_filter(state, here, fighter, enemy)  # II-E-3
@@ -82,7 +82,7 @@ def pursuit_placement(
     travelled = path.length
     if math.dist(placement.base.sight, path.end) > 0.01:
         # The nearest free place is not where the path meets the base: measure to it.
-        to = here.move_path(fighter, placement.base.sight, through, mov=mov)
+        to = here.move_path(fighter, placement.base.sight, through, mov=mov, reach=reach + _EPS)
         if to is None or to.length > reach + _EPS:
             return None
         travelled = to.length

@@ -178,6 +178,7 @@ class Field:
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
     _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
+    _beyond: dict[Any, float] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -208,16 +209,96 @@ class Field:
         goal: tuple[float, float] | str,
         pass_through: tuple[str, ...] = (),
         at_most_mov: bool = False,
+        reach: float = math.inf,
     ) -> Path | None:
         """V-A: the most direct way for ``mover``'s sight to a point or an enemy's base,
         landforms of his size passable or not as ``at_most_mov`` says (a move's path, which
-        decides that by its own length, is :meth:`move_path`)."""
+        decides that by its own length, is :meth:`move_path`). ``reach``: the path is only
+        wanted if at most that long: None may then also mean "longer" (the search stops
+        at the reach; a path found is the same as without it)."""
         key = (mover, goal, pass_through, at_most_mov)
-        if key not in self._paths:
-            self._paths[key] = self.battlefield.path(
-                mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov
-            )
-        return self._paths[key]
+        if key in self._paths:
+            return self._paths[key]
+        if reach <= self._beyond.get(key, -1.0):
+            return None  # an earlier search found nothing within at least this reach
+        found = self.battlefield.path(
+            mover, goal, pass_through=pass_through, move_at_most_mov=at_most_mov, reach=reach
+        )
+        if found is None and reach != math.inf:
+            self._beyond[key] = reach
+        else:
+            self._paths[key] = found
+        return found
+
+    def inherit_paths(self, old: Field) -> None:
+        """Keep the path answers of ``old`` (a field of the same table and scenery) that the
+        fighters who moved, came or went between the two cannot change (V-A):
+
+        - the mover, the goal base and every other base the same: all of them;
+        - otherwise not the mover's nor the goal's, and only answers that every changed base
+          at the mover's level leaves alone. A base where it stands now must keep more than
+          half the mover's width (plus 1e-3 cm) from the path: the path stays clear, and no
+          new obstacle makes a way shorter. A base where it stood before must be so far that
+          a way through the room it leaves (start to there, there to the goal, both less
+          the half width) is longer than the path -- or than the reach of a search that
+          found nothing within its reach. "No path at all" is only kept when no base left.
+        Bases are bounded by their centre and outer radius; a test in doubt drops the answer.
+        """
+        now, before = self.battlefield.fighters, old.battlefield.fighters
+        changed = {i for i in now.keys() | before.keys() if now.get(i) != before.get(i)}
+        if not changed:
+            self._paths.update(old._paths)
+            self._beyond.update(old._beyond)
+            return
+        came = [now[i] for i in changed if i in now]
+        left = [before[i] for i in changed if i in before]
+        for key, found in old._paths.items():
+            if self._still(key, changed, came, left, found, math.inf):
+                self._paths[key] = found
+        for key, reach in old._beyond.items():
+            if self._still(key, changed, [], left, None, reach):
+                self._beyond[key] = reach
+
+    def _still(
+        self,
+        key: tuple[str, tuple[float, float] | str, tuple[str, ...], bool],
+        changed: set[str],
+        came: list[Base],
+        left: list[Base],
+        found: Path | None,
+        reach: float,
+    ) -> bool:
+        """Does the answer ``found`` (None: nothing within ``reach``) to the path question
+        ``key`` stand after the ``changed`` fighters' moves (see :meth:`inherit_paths`)?"""
+        mover, goal, _, _ = key
+        if mover in changed or (isinstance(goal, str) and goal in changed):
+            return False
+        m = self.base(mover)
+        hw = m.width / 2.0
+        came = [b for b in came if b.level == m.level]
+        left = [b for b in left if b.level == m.level]
+        if found is not None:
+            length = found.length
+            legs = list(zip(found.points, found.points[1:], strict=False))
+            for b in came:
+                clear = _reach(b) + hw + 1e-3
+                if any(_segment_gap(a, z, b.x, b.y) <= clear for a, z in legs):
+                    return False
+        elif reach == math.inf:
+            return not left
+        else:
+            length = reach
+        sx, sy = m.sight
+        for b in left:
+            r = _reach(b) + hw + 1e-3
+            if isinstance(goal, str):
+                to_goal = point_distance(self.base(goal), b.x, b.y)
+            else:
+                to_goal = math.hypot(goal[0] - b.x, goal[1] - b.y)
+            around = max(math.hypot(b.x - sx, b.y - sy) - r, 0.0) + max(to_goal - r, 0.0)
+            if around <= length + 1e-6:
+                return False
+        return True
 
     def move_path(
         self,
@@ -227,6 +308,7 @@ class Field:
         *,
         mov: float,
         potential: float = math.inf,
+        reach: float = math.inf,
     ) -> Path | None:
         """V-A, CLARIFICATIONS §9: the most direct legal way of a move of ``mover`` whose
         MOV x 1 is ``mov`` cm. "If it is of the same size, he can cross it if he does not
@@ -234,8 +316,12 @@ class Field:
         its length, or ``potential`` when the move stops there first (an assault falling
         short). The shortest way with landforms of his size passable is taken when that
         distance is at most ``mov`` (or when it crosses none of them); otherwise the
-        shortest way round them. Both searches are cached (:meth:`path`)."""
-        crossing = self.path(mover, goal, pass_through, at_most_mov=True)
+        shortest way round them. Both searches are cached (:meth:`path`).
+
+        ``reach``: "can he get there within ``reach`` cm?" -- the searches stop at the
+        reach (:meth:`path`): the answer is the same path when it is at most that long,
+        else None (the way round landforms is never shorter than the way across them)."""
+        crossing = self.path(mover, goal, pass_through, at_most_mov=True, reach=reach)
         base = self.base(mover)
         if crossing is None or not self.same_size(base):
             return crossing  # nothing of his size to go round: one search answers both
@@ -244,7 +330,7 @@ class Field:
             return crossing
         if not self._crosses(mover, goal, pass_through, crossing):
             return crossing
-        return self.path(mover, goal, pass_through, at_most_mov=False)
+        return self.path(mover, goal, pass_through, at_most_mov=False, reach=reach)
 
     def same_size(self, base: Base) -> list[BaseGeometry]:
         """V-A: the landforms a fighter at ``base`` crosses only by a move of at most
@@ -386,6 +472,9 @@ def _reach(base: Base) -> float:
 
 
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
+#: the field built last on each battleground: a new one keeps its path answers a move left
+#: as they were (:meth:`Field.inherit_paths`)
+_LAST: dict[int, tuple[Battleground, Field]] = {}
 
 
 def free(here: Field, fighter_id: str) -> bool:
@@ -437,6 +526,12 @@ def field_of(state: GameState) -> Field:
         battlefield=Battlefield(table, bases, scenery),
         owners={f.id: f.player for f in playing},
     )
+    last = _LAST.get(id(ground))
+    if last is not None and last[0] is ground:
+        made.inherit_paths(last[1])
+    _LAST[id(ground)] = (ground, made)
+    if len(_LAST) > _CACHE_SIZE:
+        _LAST.pop(next(iter(_LAST)))
     _FIELDS[key] = (ground, made)
     if len(_FIELDS) > _CACHE_SIZE:
         _FIELDS.popitem(last=False)
