@@ -269,6 +269,17 @@ name = "Sabotage"
 rounds = 6
 goal = "conditions"
 
+[[scenario_scenery]]
+name = "the powder store"
+shape = "rect"
+x = 60.0
+y = 30.0
+width = 8.0
+depth = 8.0
+passable = false
+structure_points = 5
+resistance = 8
+
 [[conditions]]
 id = "blown-up"
 kind = "destroy"
@@ -295,11 +306,9 @@ def test_the_saboteur_attacks_the_element_the_keeper_guards_it(tmp_path: Path) -
     from confrontation.engine.core.kinds import QuestionKind
     from confrontation.engine.core.questions import AnnouncementsDone, Question
 
-    store = piece_of(Scenery.rect("the powder store", 60, 30, 8, 8, passable=False))
     state = skirmish(
         [[(SOLDIER, 1)], [(SOLDIER, 1)]],
         {"p1-c1-1": (30.0, 30.0, 0.0), "p2-c1-1": (90.0, 30.0, 180.0)},
-        scenery=[store],
         rounds=6,
     )
     state = _install(tmp_path, state, SABOTAGE)

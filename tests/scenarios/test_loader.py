@@ -101,7 +101,9 @@ def test_unknown_names_and_variations() -> None:
 def test_a_condition_naming_no_scenario_scenery_is_refused(tmp_path: Path) -> None:
     """Only the scenario's own scenery is known before the game (XX-A-2): a ``destroy`` or
     ``intact`` condition naming another element is refused at load, with its line and key."""
-    text = resolve("sabotage").path.read_text(encoding="utf-8")
+    source = resolve("sabotage").path
+    assert source is not None
+    text = source.read_text(encoding="utf-8")
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('element = "the powder store"', 'element = "the shed"', 1))
     with pytest.raises(LoadError) as error:
