@@ -62,7 +62,7 @@ def board_svg(state: GameState) -> str:
         carried=carried,
         neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
         passive={f.id for f in state.fighters if f.passive},  # XX-E-6
-        status={f.id: ", ".join(markers(f)) for f in playing},
+        status={f.id: ", ".join(m for m in markers(f) if m != "activated") for f in playing},
         wounds={f.id: f.wounds for f in playing},
         groups=True,
         scale=SCALE,

@@ -47,6 +47,8 @@ async function refresh() {
 
 function render(next) {
   view = next;
+  root.dataset.turn = view.turn;
+  root.dataset.status = view.status;
   renderStatus();
   renderBoard();
   renderQuestion();
@@ -55,7 +57,7 @@ function render(next) {
 
 function renderStatus() {
   const status = document.getElementById("status");
-  let text = `Round ${view.round} of ${view.rounds} — ${view.phase} phase`;
+  let text = view.round === 0 ? "Set-up and deployment (III-A, III-B)" : `Round ${view.round} of ${view.rounds} — ${view.phase} phase`;
   if (view.status === "over") {
     text = view.winner === null ? "The game is over: a draw." : `The game is over: Player ${view.winner + 1} wins.`;
   } else if (view.status === "stopped") {
@@ -121,7 +123,7 @@ function showCard(id) {
   const p = fighter.profile;
   card.replaceChildren(
     el("b", {}, `${fighter.name} (${fighter.id})`),
-    el("div", {}, `${fighter.card} — Player ${fighter.player + 1}, ${p.people}, ${p.size}, ${p.AP} AP`),
+    el("div", {}, `${fighter.card === fighter.name ? "" : fighter.card + " — "}Player ${fighter.player + 1}, ${p.people}, ${p.size}, ${p.AP} AP`),
     el("div", { class: "stats" }, ["MOV", "INI", "ATT", "STR", "DEF", "RES", "AIM", "DIS"].map((k) => `${k} ${p[k] ?? "–"}`).join("  ")),
     el("div", {}, `wound levels ${fighter.wounds}${fighter.markers.length ? "; " + fighter.markers.join(", ") : ""}; facing ${fighter.facing}°`),
   );
