@@ -12,6 +12,7 @@ from web_support import BUNDLED, new_game, settle
 
 from confrontation.engine.record import replay
 from confrontation.scenarios import bundled_scenarios
+from confrontation.sim.game import GameConfig, play_game
 from confrontation.store import FINISHED, open_store
 from confrontation.web.app import create_app
 
@@ -54,6 +55,20 @@ def test_an_ai_game_started_through_the_api_finishes_and_is_stored(
         stored = store.load(made["id"])
     assert stored.status == FINISHED
     assert replay(stored.events).round == 2  # the whole record, checked event by event
+    config = GameConfig(
+        scenario="conquest:campsites", agents=("random", "greedy"), seed=3, rounds=2
+    )
+    assert stored.events == list(play_game(config).events)  # as `confrontation play` plays it
+
+
+def test_concurrent_ai_games_lose_no_event(client: TestClient, db: str) -> None:
+    made = [new_game(client, ["random", "random"], seed=seed, rounds=1) for seed in range(6)]
+    for game in made:
+        assert settle(client, game["id"], [])["status"] == "over"
+    with open_store(db) as store:
+        for seed, game in enumerate(made):
+            config = GameConfig(agents=("random", "random"), seed=seed, rounds=1)
+            assert store.load(game["id"]).events == list(play_game(config).events)
 
 
 def test_a_person_plays_a_whole_game_through_the_api(client: TestClient) -> None:
