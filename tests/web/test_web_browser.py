@@ -151,8 +151,11 @@ def test_hot_seat_and_a_seat_link_that_sees_only_its_own(server: str, page: Page
     second_link = server + str(links.nth(1).get_attribute("href"))
     page.click("#hotseat")
     settled(page)
-    for _ in range(4):  # both players answer on one screen
+    for _ in range(40):  # both players answer on one screen, till both sequences are set
+        if page.locator(".player .sequence").count() == 2:
+            break
         answer(page)
+    assert page.locator(".player .sequence").count() == 2  # the hot-seat page sees both
     asked = page.locator("#prompt").inner_text()
     player = 1 if asked.startswith("Player 1") else 2
     other = page.context.new_page()
@@ -164,3 +167,5 @@ def test_hot_seat_and_a_seat_link_that_sees_only_its_own(server: str, page: Page
     else:
         assert other.locator("#prompt").inner_text() == asked
     assert other.locator(".player.yours").count() == 1
+    assert other.locator(".player.p1 .sequence").count() == 1  # his own sequence
+    assert other.locator(".player.p0 .sequence").count() == 0  # not Player 1's
