@@ -111,12 +111,12 @@ function renderBoard() {
   }
   svg.addEventListener("click", onBoardClick);
   for (const group of svg.querySelectorAll("g.fighter")) {
-    group.addEventListener("mouseenter", () => showCard(group.dataset.fighter));
+    group.addEventListener("mouseenter", (event) => showCard(group.dataset.fighter, event));
     group.addEventListener("mouseleave", () => (document.getElementById("card").hidden = true));
   }
 }
 
-function showCard(id) {
+function showCard(id, event) {
   const fighter = view.fighters.find((f) => f.id === id);
   const card = document.getElementById("card");
   if (!fighter) return;
@@ -129,6 +129,13 @@ function showCard(id) {
   );
   if (p.abilities.length) card.append(el("div", {}, "Abilities: " + p.abilities.join(", ")));
   card.hidden = false;
+  // beside the pointer, never over the fighter: to his left when he stands on the right
+  const area = card.parentElement.getBoundingClientRect();
+  const x = event.clientX - area.left;
+  const y = event.clientY - area.top;
+  const left = x > area.width / 2 ? x - card.offsetWidth - 24 : x + 24;
+  card.style.left = Math.max(0, left) + "px";
+  card.style.top = Math.max(0, y - card.offsetHeight / 2) + "px";
 }
 
 function onBoardClick(event) {
