@@ -1,10 +1,11 @@
-# The two set-up commands: `make play` (a whole game with the defaults) and `make test`.
+# The set-up commands: `make play` (a whole game with the defaults), `make test` and
+# `make serve` (the table in a browser).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play test test-cluster lint typecheck pytest rules-coverage rules-check bench
+.PHONY: venv play serve test test-cluster test-browser lint typecheck pytest rules-coverage rules-check bench
 
 venv: $(STAMP)
 
@@ -25,6 +26,10 @@ $(RAY_STAMP): $(STAMP)
 play: venv
 	$(BIN)/confrontation play
 
+# The web server (docs/web.md): open http://127.0.0.1:8000/ to start and play games.
+serve: venv
+	$(BIN)/confrontation serve
+
 lint: venv
 	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/ruff format --check src tests bench scripts
@@ -43,6 +48,13 @@ test: venv lint typecheck pytest rules-check
 # node is killed mid-run; the cluster is stopped at the end (docs/cluster.md).
 test-cluster: $(RAY_STAMP)
 	RAY_USAGE_STATS_ENABLED=0 $(BIN)/pytest -m cluster tests/sim/test_ray_cluster.py
+
+# The browser tests: Playwright (a dev dependency) drives Debian's Chromium, installed here
+# when missing; screenshots of the main screens go to docs/web/ (docs/web.md).
+CHROMIUM := /usr/bin/chromium
+test-browser: venv
+	@test -x $(CHROMIUM) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	$(BIN)/pytest -m browser tests/web/test_web_browser.py
 
 rules-coverage: venv
 	$(BIN)/python scripts/rules_coverage.py

@@ -11,7 +11,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 from typer.exceptions import Abort
 
-from confrontation.cli import army, games, odds, play, profiles, scenarios, simulate
+from confrontation.cli import army, games, odds, play, profiles, scenarios, serve, simulate
 from confrontation.cli.options import ManyValues
 
 
@@ -72,6 +72,7 @@ app.add_typer(games.app, name="games")
 app.add_typer(scenarios.app, name="scenarios")
 app.command("simulate", cls=ManyValues)(simulate.simulate_command)
 app.command("play", cls=ManyValues)(play.play_command)
+app.command("serve")(serve.serve_command)
 
 
 def main() -> None:

@@ -119,6 +119,9 @@ def svg(
     passive: Collection[str] = (),
     tokens: Iterable[tuple[float, float, int]] = (),
     carried: Mapping[str, int] | None = None,
+    status: Mapping[str, str] | None = None,
+    wounds: Mapping[str, int] | None = None,
+    groups: bool = False,
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
@@ -129,8 +132,11 @@ def svg(
     the scenario's objectives (with their counters). ``tokens`` are stacks of tokens on the
     ground (x, y, how many; XX-D), ``carried`` how many a fighter carries (drawn on his
     base). ``neutral`` fighters (XX-E) are drawn in their own colour, ``passive`` individuals
-    (XX-E-6) pale with a dashed outline in their controller's. The y axis points up the table as
-    in the geometry (the SVG is flipped).
+    (XX-E-6) pale with a dashed outline in their controller's. ``status`` is a short line of
+    markers drawn under a fighter's base ("stunned, charged"), ``wounds`` his wound levels
+    (red pips on the base). ``groups`` wraps each fighter's shapes in ``<g class="fighter"
+    data-fighter="ID">`` (a browser finds a fighter under the pointer). The y axis points up
+    the table as in the geometry (the SVG is flipped).
     """
     crowned = set(commanders)
     w, h = table.width * scale, table.height * scale
@@ -201,6 +207,8 @@ def svg(
     for tx, ty, count in tokens:
         out.append(_token(tx, ty, count, scale, table.height))
     for fid, b in (fighters or {}).items():
+        if groups:
+            out.append(f'<g class="fighter" data-fighter="{escape(fid)}">')
         colour = SIDE_COLOURS[(sides or {}).get(fid, 0) % len(SIDE_COLOURS)]
         if fid in neutral:
             colour = NEUTRAL_COLOUR
@@ -232,12 +240,36 @@ def svg(
             f"{' (neutral)' if fid in neutral else ''}{' (passive)' if fid in passive else ''}"
             "</text>"
         )
+        out.extend(
+            _status(b, (status or {}).get(fid, ""), (wounds or {}).get(fid, 0), scale, table.height)
+        )
+        if groups:
+            out.append("</g>")
     for fid, count in (carried or {}).items():
         carrier = (fighters or {}).get(fid)
         if carrier is not None and count > 0:
             out.append(_token(carrier.x, carrier.y, count, scale, table.height))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _status(b: Base, text: str, wounds: int, scale: float, height: float) -> list[str]:
+    """A fighter's markers under his base and his wound levels as red pips on it."""
+    out = []
+    if text:
+        y = (height - b.y + b.depth / 2 + 1.2) * scale
+        out.append(
+            f'<text x="{b.x * scale:.1f}" y="{y:.1f}" font-size="{0.9 * scale:.0f}" '
+            f'text-anchor="middle" fill="#7b241c" font-style="italic">{escape(text)}</text>'
+        )
+    for k in range(min(wounds, 4)):
+        cx = (b.x - 0.9 + 0.6 * k) * scale
+        cy = (height - b.y + 0.6) * scale
+        out.append(
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{0.22 * scale:.1f}" fill="#e74c3c" '
+            'stroke="#fff" stroke-width="0.6"/>'
+        )
+    return out
 
 
 TOKEN_RADIUS_CM = 0.9

@@ -167,6 +167,12 @@ class Store:
         if buffer.last_input is not None:
             self._commit(game_id, buffer, buffer.last_input)
 
+    def commit(self, game_id: int) -> None:
+        """Commit every event buffered: the caller knows the last step is whole (a game
+        waiting for a person's answer, which may take hours, or never come)."""
+        buffer = self._buffer(game_id)
+        self._commit(game_id, buffer, len(buffer.rows))
+
     def interrupt(self, game_id: int) -> None:
         """The game stopped before its end: keep its whole steps, status ``interrupted``."""
         if game_id in self._buffers:

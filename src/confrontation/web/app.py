@@ -1,0 +1,383 @@
+"""The web server: pages to start and play games, and the JSON API under them.
+
+Pages: ``/`` (start a game, the saved games), ``/games/{id}?seat=TOKEN`` (the table; a
+hot-seat page holds several ``seat`` tokens). The API is under ``/api`` and described by
+FastAPI's OpenAPI document (``/openapi.json``, browsable at ``/docs``). A refused request
+gets a 4xx with ``{"detail": "one line"}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import tempfile
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field
+
+from confrontation.armylists.load import LoadError, bundled_army_files, load_army
+from confrontation.armylists.validate import Report, validate
+from confrontation.engine.core.ruleset import known_rulesets
+from confrontation.scenarios import bundled_scenarios, resolve
+from confrontation.web.board import board_svg
+from confrontation.web.hub import AI_SEATS, SEATS, Hub, LiveGame, NewGame, WebError
+from confrontation.web.views import game_view, question_view
+
+HERE = Path(__file__).parent
+MAX_UPLOAD = 200_000
+"""Bytes: an army list is a few kilobytes."""
+
+SeatQuery = Annotated[
+    list[str], Query(description="Seat tokens (the secret links); none: a spectator.")
+]
+
+
+# --- the API's documents --------------------------------------------------------------------
+
+
+class ArmySpec(BaseModel):
+    """An army: a bundled id, or the text of an army list (TOML)."""
+
+    id: str | None = Field(default=None, description="A bundled army id.")
+    toml: str | None = Field(default=None, description="An army list file's text.")
+
+
+class NewGameRequest(BaseModel):
+    scenario: str = Field(default="conquest", description="A bundled id, ':variation' allowed.")
+    rules: str = "confede"
+    armies: list[ArmySpec] = Field(min_length=2, max_length=2)
+    seats: list[str] = Field(min_length=2, max_length=2, description=f"{', '.join(SEATS)}")
+    seed: int | None = Field(default=None, ge=0, lt=2**32)
+    rounds: int | None = Field(default=None, ge=1, le=12)
+
+
+class Seat(BaseModel):
+    player: int
+    seat: str
+    token: str | None
+    url: str | None
+
+
+class Created(BaseModel):
+    id: int
+    url: str
+    hotseat_url: str | None
+    seats: list[Seat]
+    reports: list[dict[str, Any]]
+
+
+class Answer(BaseModel):
+    option: int = Field(description="The index of the chosen option.")
+    turn: int | None = Field(default=None, description="The game's turn the page saw.")
+    facing: float | None = Field(default=None, description="Any facing, where the question lets.")
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def scenario_choices() -> list[dict[str, Any]]:
+    """Every bundled scenario with its variations."""
+    out = []
+    for scenario_id in bundled_scenarios():
+        scenario = resolve(scenario_id)
+        out.append(
+            {"id": scenario_id, "name": scenario.name, "variations": list(scenario.variations)}
+        )
+    return out
+
+
+def army_choices() -> list[str]:
+    return sorted(p.stem for p in bundled_army_files())
+
+
+def report_of(report: Report) -> dict[str, Any]:
+    """The validator's report (I-D) as the pages show it."""
+    return {
+        "name": report.name,
+        "valid": report.valid,
+        "summary": (
+            f"{report.name}: {'valid' if report.valid else 'INVALID'} — "
+            f"{report.total_ap}/{report.points} AP, {report.fighters}/{report.quota} fighters"
+        ),
+        "violations": [str(v) for v in report.violations],
+        "notes": [str(n) for n in report.notes],
+    }
+
+
+def one_line(error: RequestValidationError) -> str:
+    first = error.errors()[0] if error.errors() else {}
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    return f"{where}: {first.get('msg', 'invalid request')}" if where else "invalid request"
+
+
+# --- the app --------------------------------------------------------------------------------
+
+
+def create_app(db: str | None = None) -> FastAPI:
+    """The server's app, its games kept in the store at ``db`` (default: the CLI's)."""
+    hub = Hub(db)
+    uploads = Path(tempfile.mkdtemp(prefix="confrontation-uploads-"))
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> Any:
+        yield
+        hub.close()
+
+    app = FastAPI(
+        title="confrontation",
+        summary="Play Confrontation in a browser: start games, see the table, answer questions.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    templates = Jinja2Templates(directory=HERE / "templates")
+
+    @app.exception_handler(WebError)
+    async def refused(request: Request, error: WebError) -> Response:
+        if request.url.path.startswith("/api"):
+            return JSONResponse({"detail": error.message}, status_code=error.status)
+        return templates.TemplateResponse(
+            request, "error.html", {"message": error.message}, status_code=error.status
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        return JSONResponse({"detail": one_line(error)}, status_code=422)
+
+    def army_file(spec: ArmySpec, player: int) -> tuple[str, dict[str, Any]]:
+        """An army to play: its name for the game and the validator's report; a 400 for
+        one that cannot be read or breaks chapter I-D."""
+        if (spec.id is None) == (spec.toml is None):
+            raise WebError(400, f"army {player + 1}: give a bundled id or a list's text")
+        if spec.toml is not None:
+            data = spec.toml.encode("utf-8")
+            if len(data) > MAX_UPLOAD:
+                raise WebError(400, f"army {player + 1}: the file is over {MAX_UPLOAD} bytes")
+            path = uploads / f"army-{hashlib.sha256(data).hexdigest()[:16]}.toml"
+            path.write_bytes(data)
+            name = str(path)
+        else:
+            assert spec.id is not None
+            if spec.id not in army_choices():
+                raise WebError(400, f"army {player + 1}: no bundled army {spec.id!r}")
+            name = spec.id
+            path = next(p for p in bundled_army_files() if p.stem == spec.id)
+        try:
+            report = report_of(validate(load_army(path)))
+        except LoadError as error:
+            message = " ".join(str(error).replace(str(uploads) + "/", "").split())
+            raise WebError(400, f"army {player + 1}: {message}") from None
+        if not report["valid"]:
+            first = report["violations"][0]
+            raise WebError(400, f"army {player + 1} breaks the army-list rules (I-D): {first}")
+        return name, report
+
+    def start_game(request: NewGameRequest) -> Created:
+        if request.rules not in known_rulesets():
+            raise WebError(400, f"unknown rules {request.rules!r} ({', '.join(known_rulesets())})")
+        armies, reports = zip(
+            *(army_file(spec, p) for p, spec in enumerate(request.armies)), strict=True
+        )
+        seed = request.seed if request.seed is not None else secrets.randbits(32)
+        game = hub.create(
+            NewGame(
+                scenario=request.scenario,
+                armies=tuple(armies),
+                seats=tuple(request.seats),
+                seed=seed,
+                rounds=request.rounds,
+                rules=request.rules,
+            )
+        )
+        return created(game, list(reports))
+
+    def created(game: LiveGame, reports: list[dict[str, Any]]) -> Created:
+        seats = [
+            Seat(
+                player=p,
+                seat=seat,
+                token=game.tokens[p],
+                url=f"/games/{game.id}?seat={game.tokens[p]}" if game.tokens[p] else None,
+            )
+            for p, seat in enumerate(game.seats)
+        ]
+        held = [t for t in game.tokens if t]
+        hotseat = None
+        if len(held) > 1:
+            hotseat = f"/games/{game.id}?" + "&".join(f"seat={t}" for t in held)
+        return Created(
+            id=game.id, url=f"/games/{game.id}", hotseat_url=hotseat, seats=seats, reports=reports
+        )
+
+    # --- the API ------------------------------------------------------------------------
+
+    @app.get("/api/options", tags=["games"])
+    def options() -> dict[str, Any]:
+        """What a game can be started with."""
+        return {
+            "scenarios": scenario_choices(),
+            "rules": list(known_rulesets()),
+            "armies": army_choices(),
+            "seats": list(SEATS),
+        }
+
+    @app.get("/api/games", tags=["games"])
+    def games() -> list[dict[str, Any]]:
+        """The saved games, newest first."""
+        return [
+            {
+                "id": g.id,
+                "scenario": g.scenario,
+                "status": g.status,
+                "armies": list(g.armies),
+                "agents": list(g.agents),
+                "winner": g.outcome.winner if g.outcome else None,
+                "updated": g.updated.isoformat(),
+            }
+            for g in hub.summaries()
+        ]
+
+    @app.post("/api/games", tags=["games"], status_code=201)
+    def new_game(request: NewGameRequest) -> Created:
+        """Start a game; each person's seat gets a secret link."""
+        return start_game(request)
+
+    @app.post("/api/armies/check", tags=["armies"])
+    def check_army(file: Annotated[UploadFile, File()]) -> dict[str, Any]:
+        """The army-list validator's report (chapter I-D) on an uploaded list."""
+        text = read_upload(file)
+        try:
+            path = uploads / f"check-{secrets.token_hex(6)}.toml"
+            path.write_text(text, encoding="utf-8")
+            try:
+                return report_of(validate(load_army(path)))
+            finally:
+                path.unlink(missing_ok=True)
+        except LoadError as error:
+            message = " ".join(str(error).replace(str(uploads) + "/", "").split())
+            raise WebError(400, message) from None
+
+    @app.get("/api/games/{game_id}", tags=["play"])
+    def view(game_id: int, seat: SeatQuery = [], since: int = 0) -> dict[str, Any]:  # noqa: B006
+        """The game as the given seats see it: table, fighters, players, question, narration."""
+        game = hub.get(game_id)
+        return game_view(game, game.players_of(seat), max(since, 0))
+
+    @app.get("/api/games/{game_id}/question", tags=["play"])
+    def pending(game_id: int, seat: SeatQuery = []) -> dict[str, Any] | None:  # noqa: B006
+        """The question the given seats must answer now (null: none of theirs)."""
+        game = hub.get(game_id)
+        players = game.players_of(seat)
+        from confrontation.engine.step import question
+
+        with game.lock:
+            asked = question(game.current())
+            running = game.running
+        if asked is None or asked.player not in players or running:
+            return None
+        return {"turn": game.turn, **question_view(asked)}
+
+    @app.post("/api/games/{game_id}/answer", tags=["play"])
+    def answer(game_id: int, body: Answer, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
+        """Answer the pending question (option index, and a facing where any is allowed)."""
+        game = hub.get(game_id)
+        players = game.players_of(seat)
+        if not players:
+            raise WebError(403, "a seat link is needed to answer")
+        game.answer(players, body.option, turn=body.turn, facing=body.facing)
+        return game_view(game, players)
+
+    @app.get("/api/games/{game_id}/board.svg", tags=["play"])
+    def board(game_id: int, seat: SeatQuery = []) -> Response:  # noqa: B006
+        """The table as SVG (as the given seats see it)."""
+        game = hub.get(game_id)
+        with game.lock:
+            state = game.view_state(game.players_of(seat))
+        return Response(board_svg(state), media_type="image/svg+xml")
+
+    # --- the pages ----------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def index(request: Request) -> Response:
+        return templates.TemplateResponse(
+            request,
+            "index.html",
+            {
+                "scenarios": scenario_choices(),
+                "rules": known_rulesets(),
+                "armies": army_choices(),
+                "seats": SEATS,
+                "ai": AI_SEATS,
+                "games": hub.summaries(),
+            },
+        )
+
+    @app.post("/games", response_class=HTMLResponse, include_in_schema=False)
+    def create_page(
+        request: Request,
+        scenario: Annotated[str, Form()],
+        rules: Annotated[str, Form()],
+        army1: Annotated[str, Form()],
+        army2: Annotated[str, Form()],
+        seat1: Annotated[str, Form()],
+        seat2: Annotated[str, Form()],
+        seed: Annotated[str, Form()] = "",
+        rounds: Annotated[str, Form()] = "",
+        file1: Annotated[UploadFile | None, File()] = None,
+        file2: Annotated[UploadFile | None, File()] = None,
+    ) -> Response:
+        armies = []
+        for army, file in ((army1, file1), (army2, file2)):
+            if army == "upload":
+                if file is None or not file.filename:
+                    raise WebError(400, "choose an army list file to upload")
+                armies.append(ArmySpec(toml=read_upload(file)))
+            else:
+                armies.append(ArmySpec(id=army))
+        try:
+            request_body = NewGameRequest(
+                scenario=scenario,
+                rules=rules,
+                armies=armies,
+                seats=[seat1, seat2],
+                seed=int(seed) if seed.strip() else None,
+                rounds=int(rounds) if rounds.strip() else None,
+            )
+        except ValueError as error:
+            raise WebError(400, f"seed and rounds are numbers: {error}") from None
+        made = start_game(request_body)
+        if made.hotseat_url is None and sum(1 for s in made.seats if s.url) == 1:
+            only = next(s.url for s in made.seats if s.url)
+            return RedirectResponse(only, status_code=303)
+        return templates.TemplateResponse(request, "created.html", {"made": made})
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    def game_page(request: Request, game_id: int, seat: SeatQuery = []) -> Response:  # noqa: B006
+        game = hub.get(game_id)
+        players = game.players_of(seat)
+        return templates.TemplateResponse(
+            request,
+            "game.html",
+            {"game": game, "players": sorted(players), "seats": seat},
+        )
+
+    return app
+
+
+def read_upload(file: UploadFile) -> str:
+    """An uploaded text file (a 400 for one too big or not UTF-8 text)."""
+    data = file.file.read(MAX_UPLOAD + 1)
+    if len(data) > MAX_UPLOAD:
+        raise WebError(400, f"the file is over {MAX_UPLOAD} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WebError(400, "the file is not UTF-8 text") from None

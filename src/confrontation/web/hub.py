@@ -1,0 +1,435 @@
+"""The games a web server hosts: each played through the engine's one door (``question``,
+``step``, ``roll``), saved in the store as it goes (as ``confrontation play`` saves them) and
+taken up again from its record after a restart.
+
+A game has one seat per player: a person, who answers from the browser through his seat's
+secret token, or an AI (random, greedy, MCTS) that answers on the server in a thread of the
+game's own, so that a thinking AI never holds up another game or a page. Dice come from the
+game's seeded stream, so a resumed game goes on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from confrontation.armylists.load import LoadError
+from confrontation.engine.actions.movement import turned
+from confrontation.engine.core import events as ev
+from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.questions import FREE_FACING, Choice, Place, Question
+from confrontation.engine.core.registry import EngineError
+from confrontation.engine.core.state import GameState
+from confrontation.engine.core.views import redact
+from confrontation.engine.record import replay
+from confrontation.engine.step import (
+    Agent,
+    game_roller,
+    is_over,
+    question,
+    refusal,
+    roll,
+    start,
+    step,
+)
+from confrontation.scenarios import standings
+from confrontation.scenarios.results import scored
+from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initial_state, make_agent
+from confrontation.sim.saved import setup_of
+from confrontation.store import FINISHED, Outcome, Store, StoreError, open_store
+from confrontation.store.replays import catch_up
+
+log = logging.getLogger(__name__)
+
+PERSON = "person"
+"""A seat a person answers from the browser (stored as the terminal's ``human`` agent)."""
+AI_SEATS = ("random", "greedy", "mcts")
+SEATS = (PERSON, *AI_SEATS)
+
+QUIET = frozenset(
+    {
+        "die_rolled",
+        "fighter_activated",
+        "markers_removed",
+        "phase_started",
+        "sequence_set",
+        "refusals_granted",
+        "deployed",
+        "round_started",
+        "game_started",
+    }
+)
+"""Events the page's narration leaves out (as ``confrontation play`` does)."""
+
+
+class WebError(Exception):
+    """A request the server refuses, with its HTTP status and one line saying why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class PersonSeat:
+    """A person's seat: the server never asks it (``interactive``: a resumed game does not
+    ask it the record's questions again, ``store.replays.catch_up``)."""
+
+    interactive = True
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+
+    def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
+        raise RuntimeError(f"Player {self.player + 1} answers from the browser")
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the start page asks: scenario (``id[:variation]`` or a file), armies (bundled
+    ids or files, Player 1 first), one seat per army (``person`` or an AI), seed, round
+    limit (None: the scenario's), rules."""
+
+    scenario: str
+    armies: tuple[str, ...]
+    seats: tuple[str, ...]
+    seed: int
+    rounds: int | None = None
+    rules: str = "confede"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the narration: the round it belongs to (0: set-up) and its text."""
+
+    round: int
+    text: str
+
+
+def _agent_name(seat: str) -> str:
+    return "human" if seat == PERSON else seat
+
+
+def outcome_of(state: GameState) -> Outcome:
+    """The store's summary of a finished game (as ``sim.saved.outcome_of`` makes it)."""
+    rows = standings(state)
+    tournament = scored(state)
+    tp = tuple(r.tp for r in rows if r.tp is not None)
+    return Outcome(
+        state.winner,
+        tuple(state.scores),
+        tuple(r.losses for r in rows),
+        state.round,
+        tp=tp if len(tp) == len(rows) else None,
+        ga=tuple(r.goal_average for r in rows) if tournament else None,
+    )
+
+
+class LiveGame:
+    """One hosted game: its state, record, narration and seats, behind a lock."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        game_id: int,
+        seats: tuple[str, ...],
+        tokens: tuple[str | None, ...],
+        agents: list[Agent],
+        *,
+        recording: bool,
+    ) -> None:
+        self.hub = hub
+        self.id = game_id
+        self.seats = seats
+        self.tokens = tokens
+        self.agents = agents
+        self.recording = recording
+        self.lock = threading.RLock()
+        self.state: GameState | None = None
+        self.events: list[ev.Event] = []
+        self.lines: list[Line] = []
+        self.narrator = Narrator()
+        self.turn = 0
+        """How many answers the players have given: a page answering names the turn it saw,
+        and a stale answer (the question moved on) is refused."""
+        self.running = False
+        self.error: str | None = None
+        self.armies: tuple[str, ...] = ()
+        self.scenario = ""
+
+    # --- seats ------------------------------------------------------------------------
+
+    def players_of(self, tokens: Iterable[str]) -> frozenset[int]:
+        """The players whose seat tokens these are (a 403 for one that is not this game's)."""
+        held = set()
+        for token in tokens:
+            if not token:
+                continue
+            if token not in self.tokens:
+                raise WebError(403, f"this seat link is not one of game {self.id}'s seats")
+            held.add(self.tokens.index(token))
+        return frozenset(held)
+
+    def view_state(self, players: frozenset[int]) -> GameState:
+        """What the holder of ``players``' seats may see (the engine's ``redact``); with no
+        seat (a spectator) every player's secrets are hidden."""
+        state = self.current()
+        everyone = set(state.players)
+        if everyone <= players:
+            return state
+        if not players:
+            for player in state.players:
+                state = redact(state, player)
+            return state
+        return redact(state, min(players))
+
+    def current(self) -> GameState:
+        if self.state is None:
+            raise WebError(409, f"game {self.id} has not started")
+        return self.state
+
+    # --- playing ----------------------------------------------------------------------
+
+    def _apply(self, state: GameState, events: Sequence[ev.Event]) -> None:
+        self.state = state
+        self.events.extend(events)
+        for event in events:
+            sentence = self.narrator.sentence(event)
+            if event.kind in QUIET or not sentence:
+                continue
+            self.lines.append(Line(self.narrator.round, sentence[0].upper() + sentence[1:]))
+        if self.recording:
+            with self.hub.store_lock:
+                for event in events:
+                    self.hub.store.append(self.id, event)
+
+    def begin(self, state: GameState, events: Sequence[ev.Event]) -> None:
+        """The game stands at ``state`` after ``events`` (its record so far)."""
+        with self.lock:
+            self._apply(state, events)
+
+    def waiting_for(self) -> int | None:
+        """The player whose question is pending (None: a die, or the game is over)."""
+        state = self.current()
+        if is_over(state) or state.pending is None:
+            return None
+        return state.pending.player
+
+    def kick(self) -> None:
+        """Let the server play on (dice, AI seats) in the game's own thread until a person
+        must answer or the game ends."""
+        with self.lock:
+            if self.running or self.error is not None or not self.recording:
+                return
+            self.running = True
+        threading.Thread(target=self._play_on, name=f"game-{self.id}", daemon=True).start()
+
+    def _play_on(self) -> None:
+        roller = game_roller(self.current())
+        try:
+            while True:
+                with self.lock:
+                    state = self.current()
+                    if is_over(state):
+                        self._finish()
+                        self.running = False
+                        return
+                    asked = question(state)
+                    if asked is None:
+                        raise EngineError("the game is neither over nor waiting for anything")
+                    if asked.player is None:
+                        self._apply(*roll(state, roller))
+                        continue
+                    if self.seats[asked.player] == PERSON:
+                        if self.recording:
+                            with self.hub.store_lock:
+                                self.hub.store.commit(self.id)
+                        self.running = False
+                        return
+                    agent = self.agents[asked.player]
+                    view = redact(state, asked.player)
+                choice = agent.choose(view, asked, asked.choices)  # outside the lock
+                with self.lock:
+                    self._apply(*step(state, choice))
+                    self.turn += 1
+        except Exception as error:  # the game stops; the page says why
+            log.exception("game %s stopped", self.id)
+            with self.lock:
+                self.error = " ".join(str(error).split()) or type(error).__name__
+                self.running = False
+            with self.hub.store_lock:
+                self.hub.store.interrupt(self.id)
+
+    def _finish(self) -> None:
+        if not self.recording:
+            return
+        with self.hub.store_lock:
+            self.hub.store.finish(self.id, outcome_of(self.current()))
+        self.recording = False
+
+    def answer(
+        self,
+        players: frozenset[int],
+        index: int,
+        *,
+        turn: int | None = None,
+        facing: float | None = None,
+    ) -> None:
+        """A person's answer: option ``index`` of the pending question (turned to ``facing``
+        where the question lets any facing be chosen, V-B-1). Refused, with nothing changed:
+        an answer for another player, a stale one (``turn`` is not the game's), an option
+        that does not exist, a facing the rules refuse."""
+        with self.lock:
+            state = self.current()
+            if is_over(state):
+                raise WebError(409, f"game {self.id} is over")
+            if self.error is not None:
+                raise WebError(409, f"game {self.id} stopped: {self.error}")
+            asked = question(state)
+            if asked is None or asked.player is None or self.running:
+                raise WebError(409, "no question for a person is pending: the server is playing")
+            if asked.player not in players:
+                whose = f"Player {asked.player + 1}"
+                raise WebError(403, f"the pending question is {whose}'s, not this seat's")
+            if turn is not None and turn != self.turn:
+                raise WebError(
+                    409, f"stale answer: it was given at turn {turn}, the game is at {self.turn}"
+                )
+            if not 0 <= index < len(asked.options):
+                raise WebError(
+                    400, f"no option {index}: the question has {len(asked.options)} options"
+                )
+            choice = asked.options[index].choice
+            if facing is not None:
+                if asked.free != FREE_FACING or not isinstance(choice, Place):
+                    raise WebError(400, "this question takes no facing")
+                if not 0 <= facing < 360:
+                    raise WebError(400, f"a facing is 0 to 360 degrees, not {facing}")
+                choice = turned(state, choice, facing)
+                refused = refusal(state, choice)
+                if refused is not None:
+                    raise WebError(400, refused)
+            self._apply(*step(state, choice))
+            self.turn += 1
+        self.kick()
+
+
+class Hub:
+    """Every game the server hosts, kept in the store at ``url`` (default: the CLI's)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.store: Store = open_store(url)
+        self.store_lock = threading.RLock()
+        self.lock = threading.Lock()
+        self.games: dict[int, LiveGame] = {}
+
+    def close(self) -> None:
+        """Stop hosting: the games being played are kept ``interrupted`` (resumed later)."""
+        with self.lock:
+            games = list(self.games.values())
+        with self.store_lock:
+            for game in games:
+                if game.recording:
+                    with contextlib.suppress(StoreError):
+                        self.store.interrupt(game.id)
+            self.store.close()
+
+    # --- starting ---------------------------------------------------------------------
+
+    def create(self, new: NewGame) -> LiveGame:
+        """Set a game up, save it and let it begin (a 400 for a bad set-up, nothing saved)."""
+        unknown = [s for s in new.seats if s not in SEATS]
+        if unknown:
+            raise WebError(400, f"unknown seat {unknown[0]!r} (seats: {', '.join(SEATS)})")
+        try:
+            config = GameConfig(
+                scenario=new.scenario,
+                armies=new.armies,
+                agents=tuple(_agent_name(s) for s in new.seats),
+                seed=new.seed,
+                rounds=new.rounds,
+                rules=new.rules,
+            )
+            initial, scenario, armies = initial_state(config)
+            setup = setup_of(config)
+        except (LoadError, GameSetupError, ValueError, EngineError) as error:
+            raise WebError(400, " ".join(str(error).split())) from None
+        tokens = tuple(secrets.token_urlsafe(12) if s == PERSON else None for s in new.seats)
+        web = {"seats": list(new.seats), "tokens": list(tokens)}
+        setup = replace(setup, options={**setup.options, "web": web})
+        agents = self._agents(new.seats, config.seed, config.agent_options)
+        with self.store_lock:
+            game_id = self.store.begin(setup)
+        game = LiveGame(self, game_id, new.seats, tokens, agents, recording=True)
+        game.armies = tuple(a.name for a in armies)
+        game.scenario = scenario.name
+        game.begin(*start(initial))
+        with self.lock:
+            self.games[game_id] = game
+        game.kick()
+        return game
+
+    @staticmethod
+    def _agents(seats: Sequence[str], seed: int, options: Sequence[dict[str, Any]]) -> list[Agent]:
+        return [
+            PersonSeat(p)
+            if seat == PERSON
+            else make_agent(seat, seed=agent_seed(seed, p), player=p, **options[p])
+            for p, seat in enumerate(seats)
+        ]
+
+    # --- finding ----------------------------------------------------------------------
+
+    def get(self, game_id: int) -> LiveGame:
+        """A hosted game; one only in the store is taken up again from its record."""
+        with self.lock:
+            game = self.games.get(game_id)
+            if game is None:
+                game = self._load(game_id)
+                self.games[game_id] = game
+        game.kick()
+        return game
+
+    def _load(self, game_id: int) -> LiveGame:
+        with self.store_lock:
+            try:
+                stored = self.store.load(game_id)
+            except StoreError:
+                raise WebError(404, f"no game {game_id}") from None
+        setup = stored.setup
+        web = setup.options.get("web")
+        seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(setup.agents)
+        tokens = tuple(web["tokens"]) if isinstance(web, dict) else (None,) * len(seats)
+        finished = stored.status == FINISHED or not isinstance(web, dict)
+        try:
+            if finished:  # a finished game, or one of the terminal's: watched, not played
+                game = LiveGame(self, game_id, seats, tokens, [], recording=False)
+                final = replay(stored.events, check=False) if stored.events else None
+                if final is not None:
+                    game.begin(final, stored.events)
+            else:
+                options = setup.options.get("agent_options") or [{} for _ in seats]
+                agents = self._agents(seats, setup.seed, options)
+                with self.store_lock:
+                    self.store.resume(game_id)
+                state, events = catch_up(stored.events, agents)
+                game = LiveGame(self, game_id, seats, tokens, agents, recording=False)
+                game.begin(state, events[: len(stored.events)])
+                game.recording = True
+                game.turn = sum(isinstance(e, ev.ChoiceMade) for e in stored.events)
+                game._apply(state, events[len(stored.events) :])
+        except (EngineError, GameSetupError, ValueError) as error:
+            raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
+        game.armies = tuple(a.name for a in setup.armies)
+        game.scenario = setup.scenario
+        return game
+
+    def summaries(self, limit: int = 50) -> list[Any]:
+        """The stored games, newest first."""
+        with self.store_lock:
+            return self.store.list(limit=limit)
