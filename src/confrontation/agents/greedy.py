@@ -81,6 +81,7 @@ from confrontation.engine.core.state import (
 from confrontation.engine.setup.scenery import templates as scenery_templates
 from confrontation.engine.table.field import current, field_of, has_field
 from confrontation.geometry.bases import size_rank
+from confrontation.geometry.measure import beyond
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
@@ -973,6 +974,8 @@ def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     if gap(state, fighter.id, target.id) > reach:
         return False
     here = field_of(state)
+    if beyond(here.base(fighter.id), here.base(target.id), reach):
+        return False  # no path of his sight is shorter than the straight line
     # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
     mov = state.profile(fighter.profile).mov
     through = pass_through(state, here, fighter.id)
@@ -985,7 +988,7 @@ def _best_shot(state: GameState, fighter: Fighter) -> float:
         (
             shot_value(state, fighter.id, e.id, unmoving=True)
             for e in enemies_in_play(state, fighter.player)
-            if field_of(state).sight(fighter.id, e.id).any
+            if field_of(state).sees(fighter.id, e.id)
         ),
         default=0.0,
     )

@@ -138,6 +138,17 @@ def sight_of_shape(
     return _sight_of(source, shape, size, 0, False, barriers)
 
 
+def sees(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> bool:
+    """``line_of_sight(source, target, barriers).any``, with less work: the overlay that
+    tells "sees" from "partially sees" is made only when the target might be wholly hidden
+    (what a charge or a shot asks, V-B-3)."""
+    if in_contact(source, target):
+        return True
+    front = _in_front(source, target)
+    found = _sight_of(source, target.polygon, target.size, target.level, front, barriers, True)
+    return found is not Sight.NONE
+
+
 def _sight_of(
     source: Base,
     target_shape: BaseGeometry,
@@ -145,9 +156,11 @@ def _sight_of(
     target_level: int,
     front: bool,
     barriers: Iterable[Barrier],
+    any_only: bool = False,
 ) -> Sight:
     """The body of :func:`line_of_sight` (``front``: the whole target is known to lie in
-    front of the source's sight line)."""
+    front of the source's sight line). With ``any_only`` the answer may say SEES where it is
+    PARTIAL (never the other way, and NONE exactly when it is NONE)."""
     if source.level == 1 or front:
         visible = target_shape  # wholly in the field of view: nothing to clip
         clipped = False
@@ -182,6 +195,12 @@ def _sight_of(
         return seen
     shadows = _shadows(sx, sy, [p for p, t in zip(pieces, touch, strict=True) if t])
     blocked = [sh for sh, t in zip(shadows, np.asarray(tall)[touch], strict=True) if t]
+    if any_only:  # NONE needs both overlays below to say so; the cheaper one first
+        if not blocked or visible.difference(shapely.union_all(blocked)).area > AREA_EPS:
+            return seen
+        if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
+            return seen
+        return Sight.NONE
     if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
         return seen
     if blocked and visible.difference(shapely.union_all(blocked)).area <= AREA_EPS:
