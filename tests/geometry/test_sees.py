@@ -52,7 +52,7 @@ def test_sees_says_no_behind_a_wall_and_yes_past_its_end() -> None:
 
 
 @pytest.mark.rule("II-D-3")
-@settings(max_examples=30)
+@settings(max_examples=60)
 @given(st.floats(40, 80), st.floats(5, 55), st.floats(0.5, 30))
 def test_sees_behind_walls_of_any_length(x: float, y: float, length: float) -> None:
     """Targets behind walls of every length: hidden, partly and wholly seen all occur."""
@@ -61,3 +61,20 @@ def test_sees_behind_walls_of_any_length(x: float, y: float, length: float) -> N
     full = line_of_sight(me, foe, [Barrier(wall.footprint, wall.height)])
     geometry_field._SEES.clear()
     assert Battlefield(TABLE, {"me": me, "foe": foe}, (wall,)).sees("me", "foe") == full.any
+
+
+@pytest.mark.rule("II-D-3")
+@pytest.mark.parametrize("overlap", [-1.0, 0.0, 0.5, 2.0])
+def test_two_walls_hide_together_what_neither_hides_alone(overlap: float) -> None:
+    """Two large walls, each hiding half the target: hidden together only if they meet."""
+    me, foe = Base.of("normal", "round", 10, 30, 0), Base.of("normal", "square", 60, 30, 0)
+    mid = 1.5 - overlap / 2.0  # each wall 3 cm long, ``overlap`` cm across y = 30
+    walls = (
+        Scenery.rect("north", 30, 30 + mid, 1, 3, 0, height="large", passable=False),
+        Scenery.rect("south", 30, 30 - mid, 1, 3, 0, height="large", passable=False),
+    )
+    barriers = [Barrier(w.footprint, w.height) for w in walls]
+    full = line_of_sight(me, foe, barriers)
+    geometry_field._SEES.clear()
+    assert Battlefield(TABLE, {"me": me, "foe": foe}, walls).sees("me", "foe") == full.any
+    assert (full is Sight.NONE) == (overlap >= 0.0)
