@@ -895,7 +895,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
         return _run_value(state, fighter)
     assert choice.target is not None
     target = state.fighter(choice.target)
-    if not _reachable(state, fighter, target):
+    if not _near(state, fighter, target):
         return None
     value = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
     here = field_of(state)
@@ -910,7 +910,10 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
         shot = _best_shot(state, fighter)
         if shot >= value:
             return None
-    return value if value >= CHARGE_MARGIN else None
+    if value < CHARGE_MARGIN:
+        return None
+    # the path last: the value above is pure and far cheaper (the same answer either way)
+    return value if _reachable(state, fighter, target) else None
 
 
 def _leaving(state: GameState, fighter: Fighter, target: Fighter) -> float:
@@ -966,16 +969,23 @@ def counters_value(state: GameState, player: int, choice: object) -> float:
     return total
 
 
-def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
-    """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
-    from confrontation.engine.table.field import pass_through
-
+def _near(state: GameState, fighter: Fighter, target: Fighter) -> bool:
+    """The straight line says the assault might reach (every path is at least as long)."""
     reach = charge_reach(state, fighter)
     if gap(state, fighter.id, target.id) > reach:
         return False
     here = field_of(state)
-    if beyond(here.base(fighter.id), here.base(target.id), reach):
-        return False  # no path of his sight is shorter than the straight line
+    return not beyond(here.base(fighter.id), here.base(target.id), reach)
+
+
+def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
+    """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
+    from confrontation.engine.table.field import pass_through
+
+    if not _near(state, fighter, target):
+        return False
+    reach = charge_reach(state, fighter)
+    here = field_of(state)
     # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
     mov = state.profile(fighter.profile).mov
     through = pass_through(state, here, fighter.id)
