@@ -271,13 +271,26 @@ class GreedyAgent:
         return self._cumulative(state, legal)
 
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        options: list[tuple[float, Choice]] = []
+        worths: list[tuple[float, Choice]] = []
         for c in legal:
             if not isinstance(c, Announce):
                 continue
-            score = announce_value(state, c)
+            score = announce_worth(state, c)
             if score is not None:
-                options.append((score, c))
+                worths.append((score, c))
+        # The assaults' paths (the costly part of announce_value) are found from the best
+        # worth down, only until the best reaching option and its equals are known: the
+        # options below them cannot be chosen (the same choice, the same dice drawn).
+        reaches: dict[Choice, bool] = {}
+        top: float | None = None
+        for score, c in sorted(worths, key=lambda sc: -sc[0]):
+            if top is not None and score < top - 1e-9:
+                break
+            assert isinstance(c, Announce)
+            reaches[c] = not _needs_path(c) or _reaches(state, c)
+            if reaches[c] and top is None:
+                top = score
+        options = [(score, c) for score, c in worths if reaches.get(c, False)]
         if not options:
             return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
         return self.best([c for _, c in options], _lookup(options))
@@ -883,6 +896,25 @@ def charged_blow(state: GameState, charger: Fighter, target: Fighter) -> Blow:
 
 def announce_value(state: GameState, choice: Announce) -> float | None:
     """The worth of announcing ``choice`` (None: not worth it)."""
+    value = announce_worth(state, choice)
+    if value is None or not _needs_path(choice):
+        return value
+    return value if _reaches(state, choice) else None
+
+
+def _needs_path(choice: Announce) -> bool:
+    return choice.action != "run"
+
+
+def _reaches(state: GameState, choice: Announce) -> bool:
+    """The assault of ``choice`` reaches its target (V-B-3, along the path)."""
+    assert choice.target is not None
+    return _reachable(state, state.fighter(choice.fighter), state.fighter(choice.target))
+
+
+def announce_worth(state: GameState, choice: Announce) -> float | None:
+    """:func:`announce_value` but for the path of an assault: the straight line only says it
+    might reach (the value is pure and far cheaper than the path)."""
     fighter = state.fighter(choice.fighter)
     if choice.action == "cover":
         return None
@@ -910,10 +942,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
         shot = _best_shot(state, fighter)
         if shot >= value:
             return None
-    if value < CHARGE_MARGIN:
-        return None
-    # the path last: the value above is pure and far cheaper (the same answer either way)
-    return value if _reachable(state, fighter, target) else None
+    return value if value >= CHARGE_MARGIN else None
 
 
 def _leaving(state: GameState, fighter: Fighter, target: Fighter) -> float:
