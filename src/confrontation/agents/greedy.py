@@ -85,6 +85,7 @@ from confrontation.engine.core.state import (
 from confrontation.engine.setup.scenery import templates as scenery_templates
 from confrontation.engine.table.field import current, field_of, has_field
 from confrontation.geometry.bases import size_rank
+from confrontation.geometry.measure import beyond
 from confrontation.odds.exact import attack_stop_natural
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
@@ -274,7 +275,7 @@ class GreedyAgent:
         return self._cumulative(state, legal)
 
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        options: list[tuple[float, Choice]] = []
+        worths: list[tuple[float, Choice]] = []
         for c in legal:
             if isinstance(c, AssaultScenery):
                 value = wreck_value(state, c.fighter, c.element)
@@ -283,9 +284,22 @@ class GreedyAgent:
                 continue
             if not isinstance(c, Announce):
                 continue
-            score = announce_value(state, c)
+            score = announce_worth(state, c)
             if score is not None:
-                options.append((score, c))
+                worths.append((score, c))
+        # The assaults' paths (the costly part of announce_value) are found from the best
+        # worth down, only until the best reaching option and its equals are known: the
+        # options below them cannot be chosen (the same choice, the same dice drawn).
+        reaches: dict[Choice, bool] = {}
+        top: float | None = None
+        for score, c in sorted(worths, key=lambda sc: -sc[0]):
+            if top is not None and score < top - 1e-9:
+                break
+            assert isinstance(c, Announce)
+            reaches[c] = not _needs_path(c) or _reaches(state, c)
+            if reaches[c] and top is None:
+                top = score
+        options = [(score, c) for score, c in worths if reaches.get(c, False)]
         if not options:
             return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
         return self.best([c for _, c in options], _lookup(options))
@@ -951,6 +965,25 @@ def charged_blow(state: GameState, charger: Fighter, target: Fighter) -> Blow:
 
 def announce_value(state: GameState, choice: Announce) -> float | None:
     """The worth of announcing ``choice`` (None: not worth it)."""
+    value = announce_worth(state, choice)
+    if value is None or not _needs_path(choice):
+        return value
+    return value if _reaches(state, choice) else None
+
+
+def _needs_path(choice: Announce) -> bool:
+    return choice.action != "run"
+
+
+def _reaches(state: GameState, choice: Announce) -> bool:
+    """The assault of ``choice`` reaches its target (V-B-3, along the path)."""
+    assert choice.target is not None
+    return _reachable(state, state.fighter(choice.fighter), state.fighter(choice.target))
+
+
+def announce_worth(state: GameState, choice: Announce) -> float | None:
+    """:func:`announce_value` but for the path of an assault: the straight line only says it
+    might reach (the value is pure and far cheaper than the path)."""
     fighter = state.fighter(choice.fighter)
     if choice.action == "cover":
         return None
@@ -963,7 +996,7 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
         return _run_value(state, fighter)
     assert choice.target is not None
     target = state.fighter(choice.target)
-    if not _reachable(state, fighter, target):
+    if not _near(state, fighter, target):
         return None
     value = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
     here = field_of(state)
@@ -1046,13 +1079,22 @@ def counters_value(state: GameState, player: int, choice: object) -> float:
     return total
 
 
+def _near(state: GameState, fighter: Fighter, target: Fighter) -> bool:
+    """The straight line says the assault might reach (every path is at least as long)."""
+    reach = charge_reach(state, fighter)
+    if gap(state, fighter.id, target.id) > reach:
+        return False
+    here = field_of(state)
+    return not beyond(here.base(fighter.id), here.base(target.id), reach)
+
+
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
     from confrontation.engine.table.field import pass_through
 
-    reach = charge_reach(state, fighter)
-    if gap(state, fighter.id, target.id) > reach:
+    if not _near(state, fighter, target):
         return False
+    reach = charge_reach(state, fighter)
     here = field_of(state)
     # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
     mov = state.profile(fighter.profile).mov
@@ -1066,7 +1108,7 @@ def _best_shot(state: GameState, fighter: Fighter) -> float:
         (
             shot_value(state, fighter.id, e.id, unmoving=True)
             for e in enemies_in_play(state, fighter.player)
-            if field_of(state).sight(fighter.id, e.id).any
+            if field_of(state).sees(fighter.id, e.id)
         ),
         default=0.0,
     )

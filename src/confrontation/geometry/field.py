@@ -25,11 +25,12 @@ from confrontation.geometry.contact import (
 from confrontation.geometry.measure import distance
 from confrontation.geometry.paths import Path, PathGraph
 from confrontation.geometry.scenery import Scenery, crossable
-from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sight_of_shape
+from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sees, sight_of_shape
 from confrontation.geometry.table import Table
 
 _SIGHTS: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], Sight] = OrderedDict()
 _SIGHTS_SIZE = 50_000
+_SEES: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], bool] = OrderedDict()
 
 
 @lru_cache(maxsize=4096)
@@ -99,11 +100,7 @@ class Battlefield:
             return Sight.SEES  # II-D-4
         if s.level != 0 or t.level != 0:
             return line_of_sight(s, t)  # II-F-1: no barrier counts
-        pts = np.vstack([[s.sight], shapely.get_coordinates(t.polygon)])
-        hull = shapely.convex_hull(shapely.multipoints(pts))
-        idx = self._tree.query(hull)
-        skip = (self._index[source], self._index[target])
-        chosen = [i for i in idx.tolist() if i not in skip]
+        chosen = self._chosen(source, target)
         # the same bases and scenery in the same order give the same answer, whatever
         # battlefield they are on: answers are kept across battlefields
         key = (s, t, tuple(self._keys[i] for i in chosen))
@@ -114,6 +111,37 @@ class Battlefield:
             if len(_SIGHTS) > _SIGHTS_SIZE:
                 _SIGHTS.popitem(last=False)
         return seen
+
+    def sees(self, source: str, target: str) -> bool:
+        """``sight(source, target).any`` (V-B-3: what a charge or a shot asks), answered by
+        :func:`~.sight.sees`, which skips the overlay telling full from partial sight."""
+        s, t = self.fighters[source], self.fighters[target]
+        if in_contact(s, t):
+            return True  # II-D-4
+        if s.level != 0 or t.level != 0:
+            return line_of_sight(s, t).any  # II-F-1: no barrier counts
+        chosen = self._chosen(source, target)
+        key = (s, t, tuple(self._keys[i] for i in chosen))
+        seen = _SIGHTS.get(key)
+        if seen is not None:
+            return seen.any
+        known = _SEES.get(key)
+        if known is None:
+            known = sees(s, t, [self._barriers[i] for i in chosen])
+            _SEES[key] = known
+            if len(_SEES) > _SIGHTS_SIZE:
+                _SEES.popitem(last=False)
+        return known
+
+    def _chosen(self, source: str, target: str) -> list[int]:
+        """The fighters and scenery (indices) whose shapes meet the hull of ``source``'s
+        sight and ``target``'s base: the only possible barriers between them."""
+        s, t = self.fighters[source], self.fighters[target]
+        pts = np.vstack([[s.sight], shapely.get_coordinates(t.polygon)])
+        hull = shapely.convex_hull(shapely.multipoints(pts))
+        idx = self._tree.query(hull)
+        skip = (self._index[source], self._index[target])
+        return [i for i in idx.tolist() if i not in skip]
 
     def sight_to_scenery(self, source: str, element: Scenery) -> Sight:
         """II-D-3: ``source`` looking at the element of scenery ``element`` past every other

@@ -60,3 +60,12 @@ def within(a: Base, b: Base, cm: float) -> bool:
 def wholly_within(b: Base, area: BaseGeometry) -> bool:
     """Is the whole base inside ``area`` (a zone, a deployment area)?"""
     return bool(area.buffer(1e-6).covers(b.polygon))
+
+
+def beyond(mover: Base, target: Base, cm: float) -> bool:
+    """Is ``target``'s base more than ``cm`` from ``mover``'s sight (with 1e-6 cm to spare
+    for rounding)? Then every path of his sight to its edge (V-A, V-B-3) is longer than
+    ``cm``: no path is shorter than the straight line, and a round base's polygon lies
+    inside its circle."""
+    sx, sy = mover.sight
+    return point_distance(target, sx, sy) > cm + 1e-6

@@ -138,6 +138,17 @@ def sight_of_shape(
     return _sight_of(source, shape, size, 0, False, barriers)
 
 
+def sees(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> bool:
+    """``line_of_sight(source, target, barriers).any``, with less work: the overlay that
+    tells "sees" from "partially sees" is made only when the target might be wholly hidden
+    (what a charge or a shot asks, V-B-3)."""
+    if in_contact(source, target):
+        return True
+    front = _in_front(source, target)
+    found = _sight_of(source, target.polygon, target.size, target.level, front, barriers, True)
+    return found is not Sight.NONE
+
+
 def _sight_of(
     source: Base,
     target_shape: BaseGeometry,
@@ -145,9 +156,11 @@ def _sight_of(
     target_level: int,
     front: bool,
     barriers: Iterable[Barrier],
+    any_only: bool = False,
 ) -> Sight:
     """The body of :func:`line_of_sight` (``front``: the whole target is known to lie in
-    front of the source's sight line)."""
+    front of the source's sight line). With ``any_only`` the answer may say SEES where it is
+    PARTIAL (never the other way, and NONE exactly when it is NONE)."""
     if source.level == 1 or front:
         visible = target_shape  # wholly in the field of view: nothing to clip
         clipped = False
@@ -182,11 +195,50 @@ def _sight_of(
         return seen
     shadows = _shadows(sx, sy, [p for p, t in zip(pieces, touch, strict=True) if t])
     blocked = [sh for sh, t in zip(shadows, np.asarray(tall)[touch], strict=True) if t]
+    if any_only:  # NONE needs both overlays below to say so; the cheaper one first
+        if not blocked or _clear_spot(visible, blocked):
+            return seen
+        if _covered(visible, blocked):
+            return Sight.NONE  # one shadow covers it all, so both overlays say so
+        if visible.difference(shapely.union_all(blocked)).area > AREA_EPS:
+            return seen
+        if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
+            return seen
+        return Sight.NONE
     if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
         return seen
     if blocked and visible.difference(shapely.union_all(blocked)).area <= AREA_EPS:
         return Sight.NONE
     return Sight.PARTIAL
+
+
+#: a clear disc of this radius (cm) around a point of the target is far more than AREA_EPS
+_CLEAR_RADIUS = 0.02
+
+
+def _clear_spot(visible: BaseGeometry, shadows: list[BaseGeometry]) -> bool:
+    """Is some disc of radius :data:`_CLEAR_RADIUS` inside ``visible`` (a convex target part)
+    clear of every shadow? Then more than AREA_EPS of it is uncut (exact, no overlay). The
+    discs tried are centred on the centroid and half-way from it to each corner."""
+    if visible.geom_type != "Polygon":
+        return False
+    centre = np.asarray(visible.centroid.coords)
+    corners = shapely.get_coordinates(visible.exterior)[:-1]
+    spots = np.vstack([centre, (corners + centre) / 2.0])
+    points = shapely.points(spots)
+    inside = shapely.distance(visible.exterior, points) > _CLEAR_RADIUS
+    inside &= shapely.contains(visible, points)
+    if not inside.any():
+        return False
+    gaps = shapely.distance(np.asarray(shadows, dtype=object)[:, None], points[inside][None, :])
+    return bool((gaps.min(axis=0) > _CLEAR_RADIUS).any())
+
+
+def _covered(visible: BaseGeometry, shadows: list[BaseGeometry]) -> bool:
+    """Does one shadow cover the whole of ``visible`` (which has more than AREA_EPS)?"""
+    if visible.area <= 2 * AREA_EPS:
+        return False
+    return bool(shapely.covers(np.asarray(shadows, dtype=object), visible).any())
 
 
 def sees_point(source: Base, x: float, y: float, barriers: Iterable[Barrier] = ()) -> bool:

@@ -196,7 +196,7 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
                 for e in _enemies(state, here, f) if assaults else ():
                     if is_full(state, here, e):  # II-E-3: no room for one more enemy
                         continue
-                    if here.sight(f, e).any:  # V-B-3: seen at the start, a charge
+                    if here.sees(f, e):  # V-B-3: seen at the start, a charge
                         mine.append(Announce(f, "charge", e))
                         if profile.shooter:
                             mine.append(Announce(f, "charge", e, shoot=True))
@@ -956,7 +956,7 @@ def _redirect_apply(state: GameState, choice: Choice) -> Transition:
     here = field_of(state)
     assert choice.to is not None
     original = AssaultKind.CHARGE if action.kind == "charge" else AssaultKind.ENGAGE
-    kind = redirected_kind(original, here.sight(action.fighter, choice.to).any)
+    kind = redirected_kind(original, here.sees(action.fighter, choice.to))
     state = update(state, kind=kind.value, target=choice.to, stage=ActionStage.DESTINATION)
     state, after = assault(state)
     return state, [event, *after]

@@ -100,7 +100,7 @@ def _name(state: GameState, fighter_id: str) -> str:
 
 def _enemies_seen(state: GameState, here: Field, shooter: str) -> list[str]:
     me = here.owners[shooter]
-    return [i for i in here.ids() if here.owners[i] != me and here.sight(shooter, i).any]
+    return [i for i in here.ids() if here.owners[i] != me and here.sees(shooter, i)]
 
 
 def shot_target(state: GameState, here: Field, shooter: str, target: str) -> ShotTarget:

@@ -39,6 +39,7 @@ from confrontation.engine.table.field import (
 )
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import ContactPlacement, in_contact
+from confrontation.geometry.measure import beyond
 
 __all__ = ["FREE_MOVES", "pursuit_placement", "table_pursuits"]
 
@@ -67,6 +68,8 @@ def pursuit_placement(
     here = field_of(state)
     if state.fighter(fighter).altitude != state.fighter(enemy).altitude:
         return None  # II-F-1: contact only within a level
+    if beyond(here.base(fighter), here.base(enemy), reach + _EPS):
+        return None  # no path is shorter than the straight line: out of reach
     if is_full(state, here, enemy, leaving=(fighter,)):
         return None  # II-E-3: he may take no more enemies
     through = pass_through(state, here, fighter)

@@ -171,6 +171,7 @@ class Field:
     battlefield: Battlefield
     owners: dict[str, int]
     _sight: dict[tuple[str, str], Sight] = field(default_factory=dict)
+    _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
     _paths: dict[Any, Path | None] = field(default_factory=dict)
     _contacts: dict[str, list[str]] = field(default_factory=dict)
     _others: dict[str, BaseGeometry] = field(default_factory=dict)
@@ -192,6 +193,17 @@ class Field:
         if key not in self._sight:
             self._sight[key] = self.battlefield.sight(source, target)
         return self._sight[key]
+
+    def sees(self, source: str, target: str) -> bool:
+        """II-D-3: ``source`` sees at least part of ``target`` (``sight(...).any``, cheaper
+        when the full answer was not asked)."""
+        known = self._sight.get((source, target))
+        if known is not None:
+            return known.any
+        key = (source, target)
+        if key not in self._sees:
+            self._sees[key] = self.battlefield.sees(source, target)
+        return self._sees[key]
 
     def contacts(self, fighter_id: str) -> list[str]:
         """Fighters in base contact with ``fighter_id`` (II-E)."""
