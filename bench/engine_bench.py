@@ -243,7 +243,7 @@ def mcts_thinking(seeds: Sequence[int], rounds: int | None) -> float:
             timed.append(agent)
         return agent
 
-    sim_game.make_agent = make  # type: ignore[assignment]
+    sim_game.make_agent = make
     try:
         for k, seed in enumerate(seeds):
             agents = ("mcts", "greedy") if k % 2 == 0 else ("greedy", "mcts")

@@ -276,11 +276,12 @@ class GreedyAgent:
 
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
         worths: list[tuple[float, Choice]] = []
+        wrecks: list[tuple[float, Choice]] = []  # C3: assaults on scenery (no path asked)
         for c in legal:
             if isinstance(c, AssaultScenery):
                 value = wreck_value(state, c.fighter, c.element)
                 if value is not None:
-                    options.append((value, c))
+                    wrecks.append((value, c))
                 continue
             if not isinstance(c, Announce):
                 continue
@@ -299,7 +300,7 @@ class GreedyAgent:
             reaches[c] = not _needs_path(c) or _reaches(state, c)
             if reaches[c] and top is None:
                 top = score
-        options = [(score, c) for score, c in worths if reaches.get(c, False)]
+        options = [(score, c) for score, c in worths if reaches.get(c, False)] + wrecks
         if not options:
             return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
         return self.best([c for _, c in options], _lookup(options))
