@@ -4,6 +4,8 @@ game's index, wins are counted per agent, Wilson intervals."""
 from __future__ import annotations
 
 import math
+import os
+import time
 from collections import Counter
 
 import pytest
@@ -17,6 +19,8 @@ from confrontation.sim.batch import (
     GameOutcome,
     game_seed,
     plan,
+    play_spec,
+    simulate,
     wilson,
 )
 from confrontation.store import Outcome
@@ -115,3 +119,29 @@ def test_backend_errors_are_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(__import__("sys").modules, "ray", None)
     with pytest.raises(BackendError, match=r"pip install 'confrontation\[ray\]'"):
         make_backend("ray", 1)
+
+
+def _square_where(x: int) -> tuple[int, int]:
+    """x², and the process that worked it out (slow enough for both processes to play)."""
+    time.sleep(0.05)
+    return x * x, os.getpid()
+
+
+def test_two_jobs_share_the_games_between_this_process_and_a_worker() -> None:
+    items = list(range(10))
+    results = list(LocalBackend(2).map(_square_where, items))
+    assert sorted(position for position, _ in results) == items
+    assert all(value == position * position for position, (value, _) in results)
+    players = {pid for _, (_, pid) in results}
+    assert os.getpid() in players  # this process plays too
+    assert len(players) == 2  # and one worker
+
+
+def test_the_same_seeds_give_the_same_games_with_one_and_two_jobs() -> None:
+    """Whole records (every event), not only results: the sweep's figures do not depend on
+    which process played which game (issue 22)."""
+    specs = plan(5, ("greedy", "greedy"), seed=22, rounds=2, keep_events=True)
+    one = simulate(specs, play_spec, backend=LocalBackend(1)).outcomes
+    two = simulate(specs, play_spec, backend=LocalBackend(2)).outcomes
+    assert [o.index for o in two] == list(range(5))
+    assert one == two
