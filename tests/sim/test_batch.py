@@ -145,3 +145,16 @@ def test_the_same_seeds_give_the_same_games_with_one_and_two_jobs() -> None:
     two = simulate(specs, play_spec, backend=LocalBackend(2)).outcomes
     assert [o.index for o in two] == list(range(5))
     assert one == two
+
+
+def test_a_batch_can_drop_the_records_once_they_are_seen() -> None:
+    """``simulate`` stores each record as it comes (``on_result``); the batch then keeps the
+    outcomes only, so a 10,000-game stored sweep does not hold every game's events."""
+    specs = plan(2, ("random", "random"), seed=5, rounds=1, keep_events=True)
+    seen: list[GameOutcome] = []
+    kept = simulate(specs, play_spec, on_result=lambda _, o: seen.append(o), keep_records=False)
+    assert all(o.events and o.setup is not None for o in seen)
+    assert [(o.events, o.setup) for o in kept.outcomes] == [(None, None), (None, None)]
+    assert [o.outcome for o in kept.outcomes] == [o.outcome for o in seen]
+    full = simulate(specs, play_spec)
+    assert [o.events for o in full.outcomes] == [o.events for o in seen]
