@@ -12,8 +12,9 @@ wall times: that is the ``--jobs 2`` speed-up, measured in the same run (wall ti
 of parallelism, so other engineers' work moves it; read it with the cores left).
 
 Run: ``.venv/bin/python bench/sweep_bench.py --games 500`` (the estimate of the issue);
-``--games 40 --compare`` for the 1-vs-2-jobs ratio; ``make test-long`` runs the 10,000 games
-and fails past ``--limit`` seconds.
+``--games 40 --compare`` for the 1-vs-2-jobs ratio; ``--games 40 --scheduling`` for the
+local backend's own efficiency (pauses instead of games, so the machine's load barely
+counts); ``make test-long`` runs the 10,000 games and fails past ``--limit`` seconds.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +63,50 @@ def busy_ticks() -> int:
     return user + nice + system + irq + softirq + steal
 
 
+class TreeCPU:
+    """CPU ticks of a process and its descendants, read from ``/proc`` every half second
+    while it runs (the workers are the forkserver's children, which ``getrusage`` of this
+    process's children never sees); a worker's last half second may be missed."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.ticks: dict[int, int] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.stop.wait(0.5):
+            self.sample()
+
+    def sample(self) -> None:
+        parents: dict[int, int] = {}
+        spent: dict[int, int] = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue
+            fields = text[text.rindex(")") + 2 :].split()
+            pid = int(entry.name)
+            parents[pid] = int(fields[1])
+            spent[pid] = int(fields[11]) + int(fields[12])  # utime, stime
+        for pid, ticks in spent.items():
+            ancestor = pid
+            while ancestor not in (self.root, 0, 1) and ancestor in parents:
+                ancestor = parents[ancestor]
+            if ancestor == self.root and pid != self.root:
+                self.ticks[pid] = max(self.ticks.get(pid, 0), ticks)
+
+    def descendants(self) -> float:
+        """CPU seconds of the descendants seen (the root itself not counted)."""
+        self.stop.set()
+        self.thread.join()
+        return sum(self.ticks.values()) / os.sysconf("SC_CLK_TCK")
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -88,13 +135,15 @@ def run(games: int, jobs: int, agents: str, seed: int, store: bool) -> Sweep:
         load_before = os.getloadavg()[0]
         ticks, cpu = busy_ticks(), children_cpu()
         begin = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        tree = TreeCPU(child.pid)
+        stdout, stderr = child.communicate()
         wall = time.perf_counter() - begin
-        cpu = children_cpu() - cpu
+        cpu = children_cpu() - cpu + tree.descendants()
         ticks = busy_ticks() - ticks
-    if done.returncode != 0:
-        sys.exit(f"simulate failed ({done.returncode}): {done.stderr.strip()}")
-    document = json.loads(done.stdout)
+    if child.returncode != 0:
+        sys.exit(f"simulate failed ({child.returncode}): {stderr.strip()}")
+    document = json.loads(stdout)
     machine = ticks / os.sysconf("SC_CLK_TCK")
     return Sweep(
         jobs=jobs,
@@ -105,6 +154,26 @@ def run(games: int, jobs: int, agents: str, seed: int, store: bool) -> Sweep:
         others=max(0.0, machine - cpu) / wall,
         load=(load_before, os.getloadavg()[0]),
     )
+
+
+def pause(seconds: float) -> float:
+    """A stand-in for a game that needs no CPU (so other work on the machine barely moves it)."""
+    time.sleep(seconds)
+    return seconds
+
+
+def scheduling(games: int, jobs: int) -> tuple[float, float]:
+    """(wall time with ``jobs``, the ideal) of the local backend on ``games`` pauses of 0.25 to
+    1 s (drawn like games' varied lengths, seed 22): the backend's own losses — the workers'
+    start, the games queued at the end — without the engine or the machine's load."""
+    from confrontation.sim.backends import LocalBackend
+
+    rng = random.Random(22)
+    lengths = [rng.uniform(0.25, 1.0) for _ in range(games)]
+    begin = time.perf_counter()
+    for _ in LocalBackend(jobs).map(pause, lengths):
+        pass
+    return time.perf_counter() - begin, sum(lengths) / jobs
 
 
 def report(sweep: Sweep, cores: int) -> None:
@@ -131,8 +200,21 @@ def main() -> None:
     parser.add_argument(
         "--limit", type=float, help="exit 1 if 10,000 games take (or would take) longer (s)"
     )
+    parser.add_argument(
+        "--scheduling",
+        action="store_true",
+        help="measure the local backend alone on pauses instead of games (see scheduling)",
+    )
     options = parser.parse_args()
     cores = os.cpu_count() or 1
+    if options.scheduling:
+        wall, ideal = scheduling(options.games, options.jobs)
+        print(
+            f"local backend, {options.games} pauses of 0.25–1 s, --jobs {options.jobs}: "
+            f"{wall:.2f} s, ideal {ideal:.2f} s: efficiency {ideal / wall:.3f} "
+            f"(load average {os.getloadavg()[0]:.1f})"
+        )
+        return
     store = not options.no_store
     print(
         f"simulate --games {options.games} --agents {options.agents} --seed {options.seed}"

@@ -6,6 +6,7 @@ results come in (in any order: the caller puts them back in order).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
@@ -32,8 +33,9 @@ class LocalBackend:
     (``concurrent.futures.ProcessPoolExecutor``).
 
     This process plays games too, between handing back the workers' results: it is already
-    running with warm caches, so no core waits for a worker to start, and on a machine with
-    ``jobs`` cores no extra process competes with the games. Each worker has up to
+    running with warm caches and starts playing while a thread starts the workers, so no
+    core waits for a worker to start, and on a machine with ``jobs`` cores no extra process
+    competes with the games. Each worker has up to
     :attr:`AHEAD` games queued so that it never waits while this process plays a long game;
     when no game is left to hand out, this process takes back queued games a worker has not
     started (``Future.cancel``) rather than wait for them, so the batch ends within about one
@@ -58,19 +60,25 @@ class LocalBackend:
         context = get_context("forkserver")
         context.set_forkserver_preload(["confrontation.sim.batch"])
         queue = iter(enumerate(items))
+        handing = threading.Lock()  # the queue, shared with the thread starting the workers
         waiting: dict[Future[R], int] = {}
+
+        def take() -> tuple[int, T] | None:
+            with handing:
+                return next(queue, None)
+
         with ProcessPoolExecutor(max_workers=self.jobs - 1, mp_context=context) as pool:
 
             def top_up() -> None:
                 while len(waiting) < self.AHEAD * (self.jobs - 1):
-                    following = next(queue, None)
+                    following = take()
                     if following is None:
                         return
                     waiting[pool.submit(fn, following[1])] = following[0]
 
             def own_game() -> tuple[int, T] | None:
                 """The next game this process plays: a new one, else one taken back."""
-                following = next(queue, None)
+                following = take()
                 if following is not None:
                     return following
                 for future in sorted(waiting, key=waiting.__getitem__, reverse=True):
@@ -79,8 +87,27 @@ class LocalBackend:
                         return position, items[position]
                 return None
 
+            # The first submissions start the forkserver and the workers (seconds of imports
+            # on a busy machine): a thread waits for that while this process plays.
+            failed: list[BaseException] = []
+
+            def start() -> None:
+                try:
+                    top_up()
+                except BaseException as error:  # raised again in this thread below
+                    failed.append(error)
+
+            starting = threading.Thread(target=start, name="start workers", daemon=True)
+            starting.start()
             try:
-                top_up()
+                while starting.is_alive():
+                    mine = take()
+                    if mine is None:
+                        break
+                    yield mine[0], fn(mine[1])
+                starting.join()
+                if failed:
+                    raise failed[0]
                 while True:
                     for future in [f for f in waiting if f.done()]:
                         yield waiting.pop(future), future.result()
@@ -94,6 +121,7 @@ class LocalBackend:
                     for future in done:
                         yield waiting.pop(future), future.result()
             finally:
+                starting.join()
                 for future in waiting:
                     future.cancel()
 
