@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play serve test test-cluster test-browser lint typecheck pytest rules-coverage rules-check bench
+.PHONY: venv play serve test test-long test-cluster test-browser lint typecheck pytest rules-coverage rules-check bench
 
 venv: $(STAMP)
 
@@ -65,6 +65,11 @@ rules-check: venv
 	$(BIN)/python scripts/rules_coverage.py --document 001 --missing --require-prefix $(COVERED)
 	$(BIN)/python scripts/rules_coverage.py --document 004 --missing --require-prefix XX-A,XX-B,XX-C,XX-D,XX-E,XX-F
 	$(BIN)/python scripts/rules_coverage.py --document 000 --missing --require-prefix C3
+
+# The 10,000-game sweep of issue 22 (`simulate --games 10000 --agents greedy,greedy --jobs 2`,
+# games stored in a temporary database): not part of `make test`; fails past ten minutes.
+test-long: venv
+	$(BIN)/python bench/sweep_bench.py --games 10000 --jobs 2 --limit 600
 
 bench: venv
 	@for f in bench/*_bench.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -13,7 +13,9 @@ from confrontation.geometry import field as geometry_field
 from confrontation.geometry.sight import sees
 
 
-def _barriers(placed: dict[str, Base], elements: tuple[Scenery, ...], a: str, b: str) -> list[Barrier]:
+def _barriers(
+    placed: dict[str, Base], elements: tuple[Scenery, ...], a: str, b: str
+) -> list[Barrier]:
     out = [Barrier.of_base(placed[i]) for i in placed if i not in (a, b)]
     return out + [Barrier(s.footprint, s.height) for s in elements]
 

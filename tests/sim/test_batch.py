@@ -4,7 +4,9 @@ game's index, wins are counted per agent, Wilson intervals."""
 from __future__ import annotations
 
 import math
+import os
 import socket
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
@@ -184,3 +186,42 @@ def test_where_each_game_ran_is_in_the_json_only_when_the_backend_tells() -> Non
     assert all("node" not in g and "pid" not in g for g in plain["results"])
     strip = [{k: v for k, v in g.items() if k not in ("node", "pid")} for g in placed["results"]]
     assert strip == plain["results"]
+
+
+def _square_where(x: int) -> tuple[int, int]:
+    """x², and the process that worked it out (slow enough for both processes to play)."""
+    time.sleep(0.05)
+    return x * x, os.getpid()
+
+
+def test_two_jobs_share_the_games_between_this_process_and_a_worker() -> None:
+    items = list(range(10))
+    results = list(LocalBackend(2).map(_square_where, items))
+    assert sorted(position for position, _ in results) == items
+    assert all(value == position * position for position, (value, _) in results)
+    players = {pid for _, (_, pid) in results}
+    assert os.getpid() in players  # this process plays too
+    assert len(players) == 2  # and one worker
+
+
+def test_the_same_seeds_give_the_same_games_with_one_and_two_jobs() -> None:
+    """Whole records (every event), not only results: the sweep's figures do not depend on
+    which process played which game (issue 22)."""
+    specs = plan(5, ("greedy", "greedy"), seed=22, rounds=2, keep_events=True)
+    one = simulate(specs, play_spec, backend=LocalBackend(1)).outcomes
+    two = simulate(specs, play_spec, backend=LocalBackend(2)).outcomes
+    assert [o.index for o in two] == list(range(5))
+    assert one == two
+
+
+def test_a_batch_can_drop_the_records_once_they_are_seen() -> None:
+    """``simulate`` stores each record as it comes (``on_result``); the batch then keeps the
+    outcomes only, so a 10,000-game stored sweep does not hold every game's events."""
+    specs = plan(2, ("random", "random"), seed=5, rounds=1, keep_events=True)
+    seen: list[GameOutcome] = []
+    kept = simulate(specs, play_spec, on_result=lambda _, o: seen.append(o), keep_records=False)
+    assert all(o.events and o.setup is not None for o in seen)
+    assert [(o.events, o.setup) for o in kept.outcomes] == [(None, None), (None, None)]
+    assert [o.outcome for o in kept.outcomes] == [o.outcome for o in seen]
+    full = simulate(specs, play_spec)
+    assert [o.events for o in full.outcomes] == [o.events for o in seen]

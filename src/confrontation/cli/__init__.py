@@ -1,18 +1,87 @@
-"""The `confrontation` command line: thin adapters that parse, call and render."""
+"""The `confrontation` command line: thin adapters that parse, call and render.
+
+The subcommands' modules (and the engine, the store, sqlalchemy, networkx, shapely behind
+them) are imported only when their command runs: ``confrontation --help`` lists them from
+:data:`COMMANDS` alone, and ``confrontation odds test`` imports the odds module only.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import typer
+from typer._click import Command, Context, HelpFormatter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import Abort
 
-from confrontation.cli import army, games, odds, play, profiles, scenarios, serve, simulate
-from confrontation.cli.options import ManyValues
+
+@dataclass(frozen=True)
+class LazyCommand:
+    """A subcommand known by name and help until it runs: ``target`` is ``module:attribute``,
+    a Typer app (a group of commands) or a command function; ``help`` is the text the
+    loaded command has (a test checks they agree), shown by ``confrontation --help``."""
+
+    name: str
+    target: str
+    help: str
+    many_values: bool = False  # the command is a ManyValues (``--armies A B C``)
+
+
+COMMANDS: tuple[LazyCommand, ...] = (
+    LazyCommand(
+        "simulate",
+        "confrontation.cli.simulate:simulate_command",
+        "Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win\n"
+        "rates with 95 % intervals, mean VP and losses, mean rounds and games per second.",
+        many_values=True,
+    ),
+    LazyCommand(
+        "play",
+        "confrontation.cli.play:play_command",
+        "Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the "
+        "result.\n\nEvery game is saved (``confrontation games list``) unless ``--no-store``.",
+        many_values=True,
+    ),
+    LazyCommand(
+        "odds", "confrontation.cli.odds:app", "Exact odds: tests, opposed tests, wound rolls."
+    ),
+    LazyCommand("army", "confrontation.cli.army:app", "Army lists: validate (I-D) and show."),
+    LazyCommand(
+        "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
+    ),
+    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay."),
+    LazyCommand(
+        "scenarios",
+        "confrontation.cli.scenarios:app",
+        "Scenarios: list the bundled ones, show one.",
+    ),
+    LazyCommand(
+        "serve",
+        "confrontation.cli.serve:serve_command",
+        "Serve the game in a browser: start games against the AI or a friend, play by clicking.",
+    ),
+)
+"""Every subcommand, in the order ``--help`` lists them."""
+
+
+def load_command(lazy: LazyCommand) -> Command:
+    """Import ``lazy``'s module and build its click command as ``app.add_typer`` /
+    ``app.command`` on the root app would."""
+    module_name, _, attribute = lazy.target.partition(":")
+    target = getattr(importlib.import_module(module_name), attribute)
+    holder = typer.Typer()
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=lazy.name)
+    else:
+        from confrontation.cli.options import ManyValues
+
+        holder.command(lazy.name, cls=ManyValues if lazy.many_values else None)(target)
+    return typer.main.get_group(holder).commands[lazy.name]
 
 
 class OneLineErrors(TyperGroup):
@@ -20,7 +89,33 @@ class OneLineErrors(TyperGroup):
 
     Typer's default is a multi-line box; the project's rule is one clear line, a non-zero
     exit and no traceback. ``--help`` and a bare command still print the full help.
+    Subcommands are :data:`COMMANDS`, imported when first resolved (not to list them).
     """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self._loaded: dict[str, Command] = {}
+        self._listing = False
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return [lazy.name for lazy in COMMANDS]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        lazy = next((c for c in COMMANDS if c.name == cmd_name), None)
+        if lazy is None:
+            return None
+        if self._listing:  # the help's list of commands needs only names and help
+            return TyperCommand(name=lazy.name, help=lazy.help)
+        if cmd_name not in self._loaded:
+            self._loaded[cmd_name] = load_command(lazy)
+        return self._loaded[cmd_name]
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def main(
         self,
@@ -65,14 +160,13 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(odds.app, name="odds")
-app.add_typer(army.app, name="army")
-app.add_typer(profiles.app, name="profiles")
-app.add_typer(games.app, name="games")
-app.add_typer(scenarios.app, name="scenarios")
-app.command("simulate", cls=ManyValues)(simulate.simulate_command)
-app.command("play", cls=ManyValues)(play.play_command)
-app.command("serve")(serve.serve_command)
+
+
+@app.callback()
+def _root() -> None:
+    # Typer builds a group only for an app with a callback or registered commands; the
+    # commands here are OneLineErrors' lazy ones.
+    pass
 
 
 def main() -> None:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from confrontation import dice
+
+# The rules, profiles and odds modules are imported where a command needs them, so that
+# `confrontation odds test` starts in a fraction of the time (issue 22).
 
 app = typer.Typer(help="Exact odds: tests, opposed tests, wound rolls.", no_args_is_help=True)
 
@@ -105,7 +109,8 @@ from pathlib import Path  # noqa: E402
 from rich import box  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from confrontation.rules import wounds  # noqa: E402
+if TYPE_CHECKING:
+    from confrontation.rules import wounds
 
 MAX_STRENGTH = 200  # |STR| and RES beyond this are refused (the table ends at 18+)
 
@@ -119,6 +124,8 @@ def wound_report(
     table: wounds.InjuryTable | None = None,
 ) -> dict[str, object]:
     """The `odds wound --json` document (shape documented in the README)."""
+    from confrontation.rules import wounds
+
     mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
     odds = wounds.wound_odds(strength, resistance, mode, unmoving, table)
     outcomes = odds.outcomes()
@@ -165,6 +172,8 @@ def odds_wound(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Chances of each wound result, overall and by location (II-B)."""
+    from confrontation.rules import wounds
+
     s = _integer("--str", strength, -MAX_STRENGTH, MAX_STRENGTH)
     r = _integer("--res", resistance, 1, MAX_STRENGTH)
     try:
@@ -219,22 +228,11 @@ from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import replace  # noqa: E402
 from typing import Annotated  # noqa: E402
 
-from confrontation.armylists.load import LoadError, catalog_with  # noqa: E402
-from confrontation.model.profile import Profile  # noqa: E402
-from confrontation.odds import (  # noqa: E402
-    CombatOdds,
-    DefencePolicy,
-    Fighter,
-    Goal,
-    advise,
-    attack_odds,
-    combat_odds,
-    shot_odds,
-    simulate,
-)
-from confrontation.rules.characteristics import HealthState  # noqa: E402
-from confrontation.rules.combat import Allocation, Stats  # noqa: E402
-from confrontation.rules.shooting import RangeBand  # noqa: E402
+if TYPE_CHECKING:
+    from confrontation.model.profile import Profile
+    from confrontation.odds import CombatOdds, DefencePolicy, Fighter
+    from confrontation.rules.combat import Allocation, Stats
+    from confrontation.rules.shooting import RangeBand
 
 MAX_VALUE = 60  # |characteristic| beyond this is refused
 MAX_ENEMIES_EXACT = 3
@@ -253,6 +251,8 @@ PlotFile = Annotated[
 
 
 def _profiles(paths: list[Path] | None) -> dict[str, Profile]:
+    from confrontation.armylists.load import LoadError, catalog_with
+
     try:
         return catalog_with(paths or []).profiles
     except LoadError as error:
@@ -286,6 +286,8 @@ INLINE_KEYS = ("ini", "att", "str", "def", "res")
 
 def _inline(option: str, spec: str) -> tuple[Stats, int]:
     """``ini=3,att=5,str=8,def=5,res=11[,power=2]`` → (Stats, Power)."""
+    from confrontation.rules.combat import Stats
+
     values: dict[str, int] = {}
     for part in spec.split(","):
         key, sep, text = part.partition("=")
@@ -306,6 +308,9 @@ def _inline(option: str, spec: str) -> tuple[Stats, int]:
 
 def _fighters(specs: Sequence[tuple[str, str]], catalog: dict[str, Profile]) -> list[Fighter]:
     """Fighters from (option, profile id or inline spec); names made unique with #n."""
+    from confrontation.odds import Fighter
+    from confrontation.rules.combat import Stats
+
     raw: list[tuple[str, Stats, int, int]] = []
     for option, spec in specs:
         if "=" in spec:
@@ -326,6 +331,8 @@ def _fighters(specs: Sequence[tuple[str, str]], catalog: dict[str, Profile]) -> 
 
 
 def _allocation(option: str, text: str, dice: int) -> Allocation:
+    from confrontation.rules.combat import Allocation
+
     attack, sep, defence = text.partition(":")
     if not sep:
         raise _usage_error(f"{option} is ATTACK:DEFENCE dice, e.g. 2:1, not {text!r}")
@@ -339,6 +346,8 @@ def _allocation(option: str, text: str, dice: int) -> Allocation:
 
 
 def _policy(option: str, text: str) -> DefencePolicy:
+    from confrontation.odds import DefencePolicy
+
     try:
         return DefencePolicy(text.strip().lower())
     except ValueError:
@@ -360,6 +369,8 @@ def _spread(option: str, values: list[str] | None, count: int) -> list[str | Non
 def _health_changes(
     fighters: list[Fighter], stunned: list[str] | None, wounds: list[str] | None
 ) -> list[Fighter]:
+    from confrontation.rules.characteristics import HealthState
+
     names = [f.name for f in fighters]
     levels = {f.name: f.health.wound_levels for f in fighters}
     dazed = {f.name: f.health.stunned for f in fighters}
@@ -455,6 +466,9 @@ def odds_shot(
     plot: PlotFile = None,
 ) -> None:
     """Outcome of one shot (VI): miss, or the wound on the target (or on a friend in melee)."""
+    from confrontation.odds import shot_odds
+    from confrontation.rules.shooting import RangeBand
+
     catalog = (
         _profiles(profiles) if (shooter or target or (friend and not friend.isdigit())) else {}
     )
@@ -570,6 +584,8 @@ def odds_attack(
     Values are current values (put wounds and charge penalties in --att/--def yourself);
     --att/--str/--def/--res override the profiles' values.
     """
+    from confrontation.odds import attack_odds
+
     catalog = _profiles(profiles) if (attacker or defender) else {}
     a = _profile("--attacker", attacker, catalog) if attacker else None
     d = _profile("--defender", defender, catalog) if defender else None
@@ -650,6 +666,8 @@ def _combat_setup(
     profiles: list[Path] | None,
     most: int,
 ) -> tuple[Fighter, list[Fighter]]:
+    from confrontation.odds import DefencePolicy
+
     if not defenders:
         raise _usage_error("give at least one --defender")
     if len(defenders) > most:
@@ -754,6 +772,8 @@ def odds_combat(
     plot: PlotFile = None,
 ) -> None:
     """Exact end state of a combat (VII-C): one fighter against one to three enemies."""
+    from confrontation.odds import combat_odds, simulate
+
     n_rounds = _integer("--rounds", rounds, 1, 6)
     runs = _optional_int("--mc", mc, 2, 10_000_000)
     lone, enemies = _combat_setup(
@@ -871,6 +891,8 @@ def odds_advise(
     plot: PlotFile = None,
 ) -> None:
     """Best allocation and defence policy of the attacker against one or two enemies."""
+    from confrontation.odds import Goal, advise
+
     try:
         wanted = Goal(goal.strip().lower())
     except ValueError:

@@ -267,6 +267,7 @@ def simulate_command(
                 armies=chosen,
                 scenario=scenario,
                 seed=seed,
+                keep_records=False,  # the store has them; the figures need outcomes only
             )
         except KeyboardInterrupt:
             fail("interrupted")

@@ -35,8 +35,21 @@ class Backend(Protocol):
 
 
 class LocalBackend:
-    """``jobs`` local processes (``concurrent.futures.ProcessPoolExecutor``); one job plays
-    in this process. At most ``2 × jobs`` games are queued at a time."""
+    """``jobs`` local processes: this one and ``jobs - 1`` workers
+    (``concurrent.futures.ProcessPoolExecutor``).
+
+    This process plays games too, between handing back the workers' results: it is already
+    running with warm caches and starts playing while a thread starts the workers, so no
+    core waits for a worker to start, and on a machine with ``jobs`` cores no extra process
+    competes with the games. Each worker has up to
+    :attr:`AHEAD` games queued so that it never waits while this process plays a long game;
+    when no game is left to hand out, this process takes back queued games a worker has not
+    started (``Future.cancel``) rather than wait for them, so the batch ends within about one
+    game of the ideal.
+    """
+
+    AHEAD = 4
+    """Games queued per worker."""
 
     def __init__(self, jobs: int = 1) -> None:
         if jobs < 1:
@@ -52,23 +65,69 @@ class LocalBackend:
         # (the progress bar's); the game modules are imported once, in the server.
         context = get_context("forkserver")
         context.set_forkserver_preload(["confrontation.sim.batch"])
-        with ProcessPoolExecutor(max_workers=self.jobs, mp_context=context) as pool:
-            waiting: dict[Future[R], int] = {}
-            queue = iter(enumerate(items))
-            for position, item in queue:
-                waiting[pool.submit(fn, item)] = position
-                if len(waiting) >= 2 * self.jobs:
-                    break
+        queue = iter(enumerate(items))
+        handing = threading.Lock()  # the queue, shared with the thread starting the workers
+        waiting: dict[Future[R], int] = {}
+
+        def take() -> tuple[int, T] | None:
+            with handing:
+                return next(queue, None)
+
+        with ProcessPoolExecutor(max_workers=self.jobs - 1, mp_context=context) as pool:
+
+            def top_up() -> None:
+                while len(waiting) < self.AHEAD * (self.jobs - 1):
+                    following = take()
+                    if following is None:
+                        return
+                    waiting[pool.submit(fn, following[1])] = following[0]
+
+            def own_game() -> tuple[int, T] | None:
+                """The next game this process plays: a new one, else one taken back."""
+                following = take()
+                if following is not None:
+                    return following
+                for future in sorted(waiting, key=waiting.__getitem__, reverse=True):
+                    if future.cancel():
+                        position = waiting.pop(future)
+                        return position, items[position]
+                return None
+
+            # The first submissions start the forkserver and the workers (seconds of imports
+            # on a busy machine): a thread waits for that while this process plays.
+            failed: list[BaseException] = []
+
+            def start() -> None:
+                try:
+                    top_up()
+                except BaseException as error:  # raised again in this thread below
+                    failed.append(error)
+
+            starting = threading.Thread(target=start, name="start workers", daemon=True)
+            starting.start()
             try:
+                while starting.is_alive():
+                    mine = take()
+                    if mine is None:
+                        break
+                    yield mine[0], fn(mine[1])
+                starting.join()
+                if failed:
+                    raise failed[0]
+                while True:
+                    for future in [f for f in waiting if f.done()]:
+                        yield waiting.pop(future), future.result()
+                    top_up()
+                    mine = own_game()
+                    if mine is None:
+                        break
+                    yield mine[0], fn(mine[1])
                 while waiting:
                     done, _ = wait(waiting, return_when=FIRST_COMPLETED)
                     for future in done:
-                        position = waiting.pop(future)
-                        yield position, future.result()
-                        following = next(queue, None)
-                        if following is not None:
-                            waiting[pool.submit(fn, following[1])] = following[0]
+                        yield waiting.pop(future), future.result()
             finally:
+                starting.join()
                 for future in waiting:
                     future.cancel()
 

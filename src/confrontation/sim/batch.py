@@ -17,7 +17,7 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from confrontation.engine.core.events import Event
@@ -329,16 +329,22 @@ def simulate(
     armies: tuple[str | None, ...] = (None, None),
     scenario: str | None = None,
     seed: int = 0,
+    keep_records: bool = True,
 ) -> BatchResult:
     """Play ``specs`` with ``runner`` on ``backend`` (this process by default);
-    ``on_result`` sees each game as it finishes (progress bar, store)."""
+    ``on_result`` sees each game as it finishes (progress bar, store). With ``keep_records``
+    False the result keeps each game's outcome only, not its record (setup and events) once
+    ``on_result`` has seen it: a stored sweep of 10,000 games would otherwise hold every
+    game's events (about 0.4 MB each) in memory to the end."""
     backend = backend if backend is not None else LocalBackend(1)
     results: list[GameOutcome | None] = [None] * len(specs)
     begin = time.perf_counter()
     for position, result in backend.map(runner, list(specs)):
-        results[position] = result
         if on_result is not None:
             on_result(specs[position], result)
+        if not keep_records and result.events is not None:
+            result = replace(result, setup=None, events=None)
+        results[position] = result
     elapsed = time.perf_counter() - begin
     outcomes = [r for r in results if r is not None]
     if len(outcomes) != len(specs):
