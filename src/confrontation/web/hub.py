@@ -24,7 +24,7 @@ from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import FREE_FACING, Choice, Place, Question
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import GameState
+from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.core.views import redact
 from confrontation.engine.record import replay
 from confrontation.engine.step import (
@@ -43,6 +43,7 @@ from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initi
 from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up
+from confrontation.web.advice import hint, trivial
 
 log = logging.getLogger(__name__)
 
@@ -161,6 +162,10 @@ class LiveGame:
         self.error: str | None = None
         self.armies: tuple[str, ...] = ()
         self.scenario = ""
+        self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
+        """Per person's seat: the server answers his trivial questions (the only legal
+        answer, a raise that cannot change the outcome: ``advice.trivial``)."""
+        self._hints: dict[tuple[int, int], int | None] = {}
 
     # --- seats ------------------------------------------------------------------------
 
@@ -246,6 +251,10 @@ class LiveGame:
                         self._apply(*roll(state, roller))
                         continue
                     if self.seats[asked.player] == PERSON:
+                        easy = trivial(state, asked) if self.auto.get(asked.player) else None
+                        if easy is not None:
+                            self._auto_answer(state, asked, *easy)
+                            continue
                         if self.recording:
                             with self.hub.store_lock:
                                 self.hub.store.commit(self.id)
@@ -264,6 +273,39 @@ class LiveGame:
                 self.running = False
             with self.hub.store_lock:
                 self.hub.store.interrupt(self.id)
+
+    def _auto_answer(self, state: GameState, asked: Question, index: int, why: str) -> None:
+        """Answer a person's trivial question for him, and say so in the narration."""
+        option = asked.options[index]
+        who = player_name(asked.player) if asked.player is not None else "chance"
+        self.lines.append(
+            Line(self.narrator.round, f"Answered for {who} automatically: {option.label} ({why}).")
+        )
+        self._apply(*step(state, option.choice))
+        self.turn += 1
+
+    def set_auto(self, players: frozenset[int], on: bool) -> None:
+        """Switch the automatic answers of these seats' trivial questions on or off."""
+        with self.lock:
+            for player in players:
+                if self.seats[player] == PERSON:
+                    self.auto[player] = on
+        if on:
+            self.kick()
+
+    def hint(self, asked: Question, turn: int, state: GameState) -> int | None:
+        """What the greedy AI would answer to ``asked``, pending at ``turn`` in ``state``,
+        asked on its player's own redacted view (cached for the turn)."""
+        if asked.player is None:
+            return None
+        key = (turn, asked.player)
+        with self.lock:
+            if key in self._hints:
+                return self._hints[key]
+        found = hint(redact(state, asked.player), asked)
+        with self.lock:
+            self._hints = {key: found}
+        return found
 
     def _finish(self) -> None:
         if not self.recording:
