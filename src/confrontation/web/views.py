@@ -128,6 +128,8 @@ def game_view(game: LiveGame, players: frozenset[int], since: int = 0) -> dict[s
         else:
             seat = game.seats[who]
             doing = "thinks" if seat != PERSON else "is to answer"
+            if seat == PERSON and running:  # the server plays on (a die, an automatic answer)
+                doing = "answers once the server has played on"
             pending = {"player": who, "waiting": f"{player_name(who)} ({seat}) {doing}."}
     sides = []
     for player in state.players:
@@ -170,6 +172,9 @@ def game_view(game: LiveGame, players: frozenset[int], since: int = 0) -> dict[s
         },
         "fighters": [card(state, f) for f in state.fighters],
         "svg": board_svg(state),
-        "log": [{"round": line.round, "text": line.text} for line in lines],
+        "log": [
+            {"round": line.round, "text": line.text, "section": line.section, "dice": line.dice}
+            for line in lines
+        ],
         "log_from": since,
     }
