@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from web_support import new_game, settle
 
 from confrontation.agents.greedy import GreedyAgent
+from confrontation.engine.core.views import redact
 from confrontation.odds.exact import attack_raise_odds, raise_odds
 from confrontation.web.app import create_app
 
@@ -83,17 +84,17 @@ def test_the_hint_is_asked_on_the_seats_redacted_view(
         sides = view["players"]
         if all(p["sequence"] for p in sides) and view["question"]["player"] == 0:
             break
-        body = {"option": 0, "turn": view["turn"]}
+        asked = view["question"]
+        last = asked["player"] == 1 and asked["kind"] == "place_card"
+        body = {"option": len(asked["options"]) - 1 if last else 0, "turn": view["turn"]}
         client.post(f"/api/games/{made['id']}/answer", params={"seat": tokens}, json=body)
         view = settle(client, made["id"], tokens)
     assert seen, "no hint was asked for Player 1"
-    hidden = seen[-1].sides[1]  # the state the last hint for Player 1 was asked on
-    assert hidden.deck  # Player 2's sequence was set
-    full = client.app.state.hub.get(made["id"]).current().sides[1]  # type: ignore[attr-defined]
-    assert sorted(hidden.deck) == list(hidden.deck)  # Player 2's order is not shown to it
-    assert sorted(full.deck + ((full.reserve,) if full.reserve else ())) == sorted(
-        hidden.deck + ((hidden.reserve,) if hidden.reserve else ())
-    )
+    game = client.app.state.hub.get(made["id"])  # type: ignore[attr-defined]
+    full = game.current()
+    assert full.sides[1] != redact(full, 0).sides[1]  # Player 2 has a secret to keep here
+    asked_on = seen[-1]  # the state the last hint for Player 1 was asked on
+    assert asked_on.sides[1] == redact(full, 0).sides[1]  # his view, not the whole state
 
 
 def test_trivial_questions_are_answered_and_the_switch_stops_it(client: TestClient) -> None:
