@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from confrontation.agents.greedy import GreedyAgent
+from confrontation.agents.greedy import GreedyAgent, tactics_rivals
+from confrontation.dice import standing
 from confrontation.engine.combat.questions import AllocateDice, Defend, MakeAttack, Pursue
 from confrontation.engine.core.kinds import QuestionKind as K
 from confrontation.engine.core.questions import KeepResult, Question, Raise
@@ -27,10 +28,15 @@ from confrontation.rules.wounds import WoundResult
 
 Odds = dict[str, Any]
 
-RAISES = (K.TEST_RAISE, K.ATTACK_RAISE, K.DEFENCE_RAISE)
-"""The raises whose odds are exact here: a test against a known difficulty (II-A-1), the
+RAISES = (K.TEST_RAISE, K.ATTACK_RAISE, K.DEFENCE_RAISE, K.CONTEST_RAISE, K.TACTICS_RAISE)
+"""The raises whose odds are given here: a test against a known difficulty (II-A-1), the
 attack test against the announced defence and the defence test against the attack's result
-(VII-C-4 c-d). (An opposed test's raise, II-A-3, depends on the other side's dice to come.)"""
+(VII-C-4 c-d), and an opposed test's (the Tactics roll, a melee's Discipline, Authority or
+initiative, II-A-3): the chance to get ahead of the best other result as it stands (another
+side still to decide may raise after)."""
+
+SURE = (K.TEST_RAISE, K.ATTACK_RAISE, K.DEFENCE_RAISE)
+"""The raises whose outcome the odds settle (an opposed test's margin may still matter)."""
 
 
 def pct(p: Fraction | float) -> str:
@@ -79,6 +85,27 @@ def _raise(state: GameState, asked: Question) -> tuple[Fraction, Fraction, str] 
             return None
         keep, go = raise_odds((test.chain,), test.value, test.difficulty)
         return keep, go, f"the test (difficulty {test.difficulty}) succeeds"
+    if asked.kind == K.TACTICS_RAISE and state.strategic is not None:
+        player = asked.player
+        hands = state.strategic.hands
+        if player is None or not hands[player].dice:
+            return None
+        rivals = tactics_rivals(state.strategic, player)
+        best = max(standing(hands[p].final) for p in rivals)
+        mine = hands[player]
+        keep, go = raise_odds((mine.dice,), mine.discipline, best + 1)
+        return keep, go, f"ahead of the best other result as it stands ({best})"
+    if asked.kind == K.CONTEST_RAISE and state.combat is not None:
+        contest = state.combat.contest
+        if contest is None or asked.player is None:
+            return None
+        me = contest.hand(asked.player)
+        if me.roll is None:
+            return None
+        best = max((h.standing for h in contest.hands if h.player != asked.player), default=0)
+        chains = tuple(c for c in me.roll.chains if c)
+        keep, go = raise_odds(chains, me.roll.value, best + 1)
+        return keep, go, f"ahead of the best other result as it stands ({best})"
     fight = state.combat.fight if state.combat is not None else None
     attack = fight.attack if fight is not None else None
     if fight is None or attack is None or attack.attack_test is None:
@@ -252,7 +279,7 @@ def trivial(state: GameState, asked: Question) -> tuple[int, str] | None:
         return None
     if len(asked.options) == 1:
         return 0, "the only answer"
-    if asked.kind in RAISES:
+    if asked.kind in SURE:
         found = _raise(state, asked)
         if found is None:
             return None

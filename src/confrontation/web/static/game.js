@@ -123,6 +123,7 @@ function renderBoard() {
     if (q.options.some((o) => o.place)) svg.classList.add("placing");
   }
   svg.addEventListener("click", onBoardClick);
+  if (q && q.kind === "destination") svg.addEventListener("mousemove", onBoardHover);
   const acting = q && q.actors ? q.actors : {};
   const aimed = q && q.targets ? q.targets : {};
   for (const group of svg.querySelectorAll("g.fighter")) {
@@ -287,6 +288,30 @@ async function onBoardClick(event) {
     if (d < bestDistance) [best, bestDistance] = [option, d];
   }
   answer(best.index);
+}
+
+let hoverTimer = null;
+let hoverAt = null;
+
+function onBoardHover(event) {
+  // the path the engine would use to the place under the pointer, drawn once it rests
+  if (tool || (proposal && proposal.index !== null && proposal.index !== undefined)) return;
+  hoverAt = cmAt(event);
+  clearTimeout(hoverTimer);
+  hoverTimer = setTimeout(async () => {
+    const [x, y] = hoverAt;
+    try {
+      const response = await fetch(api("/destination", `x=${x}&y=${y}`));
+      if (!response.ok) return;
+      const body = await response.json();
+      if (proposal && proposal.index !== null && proposal.index !== undefined) return;
+      proposal = body.index !== null ? { index: body.index, path: body.path, hovered: true } : null;
+      drawOverlay();
+      proposal = proposal && proposal.hovered ? null : proposal;
+    } catch (error) {
+      /* a hover is only a preview */
+    }
+  }, 250);
 }
 
 async function proposeDestination(x, y) {
