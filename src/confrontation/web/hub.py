@@ -223,7 +223,7 @@ class LiveGame:
             if event.kind in QUIET or not sentence:
                 continue
             text = sentence[0].upper() + sentence[1:]
-            section = section_of(event.kind, text)
+            section = section_of(event, text)
             dice, self.faces = tuple(self.faces), []
             self.lines.append(Line(self.narrator.round, text, section, dice))
 
