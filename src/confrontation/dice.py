@@ -675,6 +675,16 @@ def p_success(
     return dist.at_least(need)
 
 
+def raised_naturals(chains: tuple[tuple[int, ...], ...], target: int) -> dict[int, Fraction]:
+    """Exact distribution of the natural result when the 6s of ``chains`` (the dice on the
+    table, each a face and its raises) are raised now and every later 6 is raised while the
+    natural is below ``target`` (II-A-1, II-A-2: the dice not re-rolled are lost)."""
+    sixes = [c for c in chains if c and c[-1] == 6]
+    if not sixes:
+        raise ValueError("no die shows a 6: nothing to raise")
+    return _chain(sum(sixes[0]), {len(sixes): Fraction(1)}, target, 0)[0]
+
+
 def _decided(base: int, live: int, target: int) -> dict[int, Fraction]:
     """Natural distribution from a decision state (``base``, ``live`` sixes), optimal play."""
     if base >= target:

@@ -93,6 +93,8 @@ def answer(page: Page) -> None:
     before = turn(page)
     if page.locator("#board .spot").count():
         click_the_table(page)
+        if kind(page) == "destination":  # the path is drawn first: confirm it
+            page.click("#confirm")
     else:
         page.locator("#question .option").first.click()
     settled(page, after=before)
@@ -169,3 +171,131 @@ def test_hot_seat_and_a_seat_link_that_sees_only_its_own(server: str, page: Page
     assert other.locator(".player.yours").count() == 1
     assert other.locator(".player.p1 .sequence").count() == 1  # his own sequence
     assert other.locator(".player.p0 .sequence").count() == 0  # not Player 1's
+
+
+# --- acting by clicks: a walk to a clicked point, a charge, dice allocation, the ruler ------
+
+
+def kind(page: Page) -> str:
+    return str(page.locator("#game").get_attribute("data-kind") or "")
+
+
+def answer_by_hint(page: Page) -> None:
+    """Answer as the AI would (its hinted option; else the first), by the buttons."""
+    before = turn(page)
+    hinted = page.locator("#question .options .option.hinted")
+    if page.locator("#board .spot").count() and kind(page) != "destination":
+        click_the_table(page)
+    elif hinted.count():  # in the folded list of places, maybe: its button's own click
+        hinted.first.dispatch_event("click")
+    else:
+        page.locator("#question .option").first.click()
+    settled(page, after=before)
+
+
+def start_against_the_ai(server: str, page: Page, seed: str = "3") -> None:
+    page.goto(server + "/")
+    page.select_option("#seat1", "person")
+    page.select_option("#seat2", "greedy")
+    page.fill("#seed", seed)
+    page.fill("#rounds", "3")
+    page.click("#start")
+    page.wait_for_url("**/games/*?seat=*")
+    settled(page)
+
+
+def fighter_centre(page: Page, fighter: str) -> tuple[float, float]:
+    box = page.locator(f'#board g.fighter[data-fighter="{fighter}"]').bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_walk_charge_allocate_and_measure_by_clicks(server: str, page: Page) -> None:
+    start_against_the_ai(server, page)
+    walked = charged = allocated = measured = False
+    for _ in range(400):
+        if page.locator("#game").get_attribute("data-status") == "over":
+            break
+        if walked and charged and allocated and measured:
+            break
+        asked = kind(page)
+        if (
+            asked == "activation"
+            and not measured
+            and page.locator("#board g.fighter.can-target").count()
+        ):
+            # the ruler between two fighters' bases, then the line of sight
+            page.click("#ruler")
+            ids = page.locator("#board g.fighter.can-act").first.get_attribute("data-fighter")
+            other = page.locator("#board g.fighter.can-target").first.get_attribute("data-fighter")
+            assert ids and other
+            page.mouse.click(*fighter_centre(page, ids))
+            page.mouse.click(*fighter_centre(page, other))
+            page.wait_for_function(
+                "document.getElementById('tool-result').textContent.includes(' cm (bases)')"
+            )
+            assert page.locator("#board .ruler-line").count() == 1
+            page.screenshot(path=SHOTS / "ruler.png", full_page=True)
+            page.click("#sight")
+            page.mouse.click(*fighter_centre(page, ids))
+            page.mouse.click(*fighter_centre(page, other))
+            page.wait_for_function(
+                "document.getElementById('tool-result').textContent.includes('sight')"
+            )
+            page.click("#sight")  # the tool off again
+            measured = True
+            continue
+        if asked == "activation" and not charged:
+            charges = [
+                i
+                for i in range(page.locator("#question .option").count())
+                if ": charge " in page.locator("#question .option").nth(i).inner_text()
+            ]
+            if charges:
+                label = page.locator("#question .option").nth(charges[0]).inner_text()
+                mine = label.split(" (")[1].split(")")[0]
+                target = label.split("charge ")[1].split(" (")[1].split(")")[0]
+                before = turn(page)
+                page.mouse.click(*fighter_centre(page, mine))  # his actions highlighted
+                page.wait_for_selector("#question .option.focus")
+                assert page.locator(f'#board g.fighter.selected[data-fighter="{mine}"]').count()
+                page.mouse.click(*fighter_centre(page, target))  # the enemy: charge him
+                if page.locator("#choices:not([hidden])").count():
+                    page.locator("#choices .option", has_text="charge").first.click()
+                settled(page, after=before)
+                assert any("charge" in t.lower() for t in page.locator("#log li").all_inner_texts())
+                charged = True
+                continue
+        if asked == "destination" and not walked:
+            spot = page.locator("#board .spot").nth(1).bounding_box()
+            assert spot is not None
+            board = page.locator("#board svg").bounding_box()
+            assert board is not None
+            # a click far from any offered place: refused with the engine's reason
+            page.mouse.click(board["x"] + 3, board["y"] + 3)
+            page.wait_for_selector("#refusal:not([hidden])")
+            assert "refused" in page.locator("#refusal").inner_text()
+            # a click beside a listed place: the path drawn, then confirmed
+            page.mouse.click(spot["x"] + spot["width"] / 2 + 2, spot["y"] + spot["height"] / 2)
+            page.wait_for_selector("#board .move-path")
+            page.wait_for_selector("#confirm")
+            assert "cm along the drawn path" in page.locator("#confirm").inner_text()
+            page.screenshot(path=SHOTS / "walk.png", full_page=True)
+            before = turn(page)
+            page.click("#confirm")
+            settled(page, after=before)
+            walked = True
+            continue
+        if asked == "allocate_dice" and not allocated:
+            odds = page.locator("#question .option .odds")
+            assert odds.count() == page.locator("#question .options .option").count()
+            assert "expected hits" in odds.first.inner_text()
+            page.locator("#hint summary").click()
+            assert "would choose" in page.locator("#hint").inner_text()
+            assert page.locator("#question .option.hinted").count() == 1
+            page.screenshot(path=SHOTS / "allocation.png", full_page=True)
+            allocated = True
+        answer_by_hint(page)
+    assert walked and charged and allocated and measured
+    sections = page.locator("#log .section").all_inner_texts()
+    assert "IV-B-1" in sections and page.locator("#log .dice").count() > 0

@@ -29,8 +29,10 @@ from functools import lru_cache
 from confrontation.dice import (
     PendingTest,
     RaisePolicy,
+    chain_natural,
     natural_distribution,
     p_success,
+    raised_naturals,
 )
 from confrontation.rules.shooting import (
     RangeBand,
@@ -49,8 +51,10 @@ __all__ = [
     "BlockOdds",
     "ShotOdds",
     "attack_odds",
+    "attack_raise_odds",
     "attack_stop_natural",
     "block_odds",
+    "raise_odds",
     "shot_odds",
 ]
 
@@ -115,6 +119,39 @@ class AttackRaise:
 
     def __call__(self, pending: PendingTest, needed: int | None) -> bool:
         return pending.natural < self.stop_at
+
+
+def raise_odds(
+    chains: tuple[tuple[int, ...], ...], value: int, needed: int
+) -> tuple[Fraction, Fraction]:
+    """(P(success) keeping the result, P(success) raising now) of a test of ``value`` whose
+    dice stand as ``chains`` and that needs a final result of ``needed`` (II-A-1; later 6s
+    raised while short of it, II-A-4: a final result ≤ 0 fails).
+
+    A 6 on a test of value 0 needing 7: keeping fails, raising needs the re-roll not be 1.
+
+    >>> raise_odds(((6,),), 0, 7)
+    (Fraction(0, 1), Fraction(5, 6))
+    """
+    need = max(needed, 1) - value
+    natural = max(chain_natural(c) for c in chains if c)
+    keep = Fraction(1 if natural >= need else 0)
+    dist = raised_naturals(chains, need)
+    return keep, sum((p for n, p in dist.items() if n >= need), Fraction(0))
+
+
+def attack_raise_odds(
+    chains: tuple[tuple[int, ...], ...], att: int, def_: int, defence_dice: int
+) -> tuple[Fraction, Fraction]:
+    """(P(the attack gets through) keeping, raising now) of an attack test of ``att`` whose
+    dice stand as ``chains``, against ``defence_dice`` dice of ``def_`` (VII-C-4 c-d), the
+    attacker raising later 6s as :func:`attack_stop_natural` says."""
+    natural = max(chain_natural(c) for c in chains if c)
+    keep = _p_through(att, def_, defence_dice, natural)
+    stop = attack_stop_natural(att, def_, defence_dice)
+    dist = raised_naturals(chains, stop)
+    go = sum((p * _p_through(att, def_, defence_dice, n) for n, p in dist.items()), Fraction(0))
+    return keep, go
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,8 @@ from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.scenarios import bundled_scenarios, resolve
 from confrontation.web.board import board_svg
 from confrontation.web.hub import AI_SEATS, SEATS, Hub, LiveGame, NewGame, WebError
-from confrontation.web.views import game_view, question_view
+from confrontation.web.play import router as play_router
+from confrontation.web.views import advised, game_view
 
 HERE = Path(__file__).parent
 MAX_UPLOAD = 200_000
@@ -279,11 +280,12 @@ def create_app(db: str | None = None) -> FastAPI:
         from confrontation.engine.step import question
 
         with game.lock:
-            asked = question(game.current())
-            running = game.running
+            full = game.current()
+            asked = question(full)
+            running, turn = game.running, game.turn
         if asked is None or asked.player not in players or running:
             return None
-        return {"turn": game.turn, **question_view(asked)}
+        return {"turn": turn, **advised(game, full, asked, turn)}
 
     @app.post("/api/games/{game_id}/answer", tags=["play"])
     def answer(game_id: int, body: Answer, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
@@ -302,6 +304,8 @@ def create_app(db: str | None = None) -> FastAPI:
         with game.lock:
             state = game.view_state(game.players_of(seat))
         return Response(board_svg(state), media_type="image/svg+xml")
+
+    app.include_router(play_router)
 
     # --- the pages ----------------------------------------------------------------------
 

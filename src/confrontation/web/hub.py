@@ -22,9 +22,9 @@ from confrontation.armylists.load import LoadError
 from confrontation.engine.actions.movement import turned
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import Narrator
-from confrontation.engine.core.questions import FREE_FACING, Choice, Place, Question
+from confrontation.engine.core.questions import FREE_FACING, Choice, DieFace, Place, Question
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import GameState
+from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.core.views import redact
 from confrontation.engine.record import replay
 from confrontation.engine.step import (
@@ -43,6 +43,8 @@ from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initi
 from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up
+from confrontation.web.advice import hint, trivial
+from confrontation.web.story import section_of
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +111,10 @@ class Line:
 
     round: int
     text: str
+    section: str | None = None
+    """The section of the rules the line follows (``story.section_of``)."""
+    dice: tuple[int, ...] = ()
+    """The dice rolled for it, as they fell (the faces since the line before)."""
 
 
 def _agent_name(seat: str) -> str:
@@ -154,6 +160,7 @@ class LiveGame:
         self.events: list[ev.Event] = []
         self.lines: list[Line] = []
         self.narrator = Narrator()
+        self.faces: list[int] = []
         self.turn = 0
         """How many answers the players have given: a page answering names the turn it saw,
         and a stale answer (the question moved on) is refused."""
@@ -161,6 +168,10 @@ class LiveGame:
         self.error: str | None = None
         self.armies: tuple[str, ...] = ()
         self.scenario = ""
+        self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
+        """Per person's seat: the server answers his trivial questions (the only legal
+        answer, a raise that cannot change the outcome: ``advice.trivial``)."""
+        self._hints: dict[tuple[int, int], int | None] = {}
 
     # --- seats ------------------------------------------------------------------------
 
@@ -198,20 +209,53 @@ class LiveGame:
     def _apply(self, state: GameState, events: Sequence[ev.Event]) -> None:
         self.state = state
         self.events.extend(events)
-        for event in events:
-            sentence = self.narrator.sentence(event)
-            if event.kind in QUIET or not sentence:
-                continue
-            self.lines.append(Line(self.narrator.round, sentence[0].upper() + sentence[1:]))
+        self._narrate(events)
         if self.recording:
             with self.hub.store_lock:
                 for event in events:
                     self.hub.store.append(self.id, event)
 
+    def _narrate(self, events: Sequence[ev.Event]) -> None:
+        for event in events:
+            sentence = self.narrator.sentence(event)
+            if isinstance(event, ev.DieRolled):
+                self.faces.append(event.face)
+            if event.kind in QUIET or not sentence:
+                continue
+            text = sentence[0].upper() + sentence[1:]
+            section = section_of(event, text)
+            dice, self.faces = tuple(self.faces), []
+            self.lines.append(Line(self.narrator.round, text, section, dice))
+
     def begin(self, state: GameState, events: Sequence[ev.Event]) -> None:
         """The game stands at ``state`` after ``events`` (its record so far)."""
         with self.lock:
             self._apply(state, events)
+
+    def begin_from_record(self, state: GameState, events: Sequence[ev.Event]) -> None:
+        """The game stands at ``state`` after its stored record ``events``: narrated as it
+        was played, a person's answer the server gives (``advice.trivial``, the automatic
+        answers on) marked as such again."""
+        first = events[0] if events else None
+        if not isinstance(first, ev.GameStarted):
+            self.begin(state, events)
+            return
+        with self.lock:
+            self.state = state
+            self.events.extend(events)
+            replayed, _ = start(first.state)
+            self._narrate([first])
+            for event in events[1:]:
+                if isinstance(event, ev.ChoiceMade):
+                    asked = question(replayed)
+                    if asked is not None and self.seats[event.player] == PERSON:
+                        easy = trivial(replayed, asked)
+                        if easy is not None and asked.options[easy[0]].choice == event.choice:
+                            self._auto_line(asked, *easy)
+                    replayed, _ = step(replayed, event.choice)
+                elif isinstance(event, ev.DieRolled):
+                    replayed, _ = step(replayed, DieFace(event.face))
+                self._narrate([event])
 
     def waiting_for(self) -> int | None:
         """The player whose question is pending (None: a die, or the game is over)."""
@@ -246,6 +290,10 @@ class LiveGame:
                         self._apply(*roll(state, roller))
                         continue
                     if self.seats[asked.player] == PERSON:
+                        easy = trivial(state, asked) if self.auto.get(asked.player) else None
+                        if easy is not None:
+                            self._auto_answer(state, asked, *easy)
+                            continue
                         if self.recording:
                             with self.hub.store_lock:
                                 self.hub.store.commit(self.id)
@@ -264,6 +312,42 @@ class LiveGame:
                 self.running = False
             with self.hub.store_lock:
                 self.hub.store.interrupt(self.id)
+
+    def _auto_answer(self, state: GameState, asked: Question, index: int, why: str) -> None:
+        """Answer a person's trivial question for him, and say so in the narration."""
+        self._auto_line(asked, index, why)
+        self._apply(*step(state, asked.options[index].choice))
+        self.turn += 1
+
+    def _auto_line(self, asked: Question, index: int, why: str) -> None:
+        who = player_name(asked.player) if asked.player is not None else "chance"
+        label = asked.options[index].label
+        self.lines.append(
+            Line(self.narrator.round, f"Answered for {who} automatically: {label} ({why}).")
+        )
+
+    def set_auto(self, players: frozenset[int], on: bool) -> None:
+        """Switch the automatic answers of these seats' trivial questions on or off."""
+        with self.lock:
+            for player in players:
+                if self.seats[player] == PERSON:
+                    self.auto[player] = on
+        if on:
+            self.kick()
+
+    def hint(self, asked: Question, turn: int, state: GameState) -> int | None:
+        """What the greedy AI would answer to ``asked``, pending at ``turn`` in ``state``,
+        asked on its player's own redacted view (cached for the turn)."""
+        if asked.player is None:
+            return None
+        key = (turn, asked.player)
+        with self.lock:
+            if key in self._hints:
+                return self._hints[key]
+        found = hint(redact(state, asked.player), asked)
+        with self.lock:
+            self._hints = {key: found}
+        return found
 
     def _finish(self) -> None:
         if not self.recording:
@@ -411,7 +495,7 @@ class Hub:
                 game = LiveGame(self, game_id, seats, tokens, [], recording=False)
                 final = replay(stored.events, check=False) if stored.events else None
                 if final is not None:
-                    game.begin(final, stored.events)
+                    game.begin_from_record(final, stored.events)
             else:
                 options = setup.options.get("agent_options") or [{} for _ in seats]
                 agents = self._agents(seats, setup.seed, options)
@@ -419,7 +503,7 @@ class Hub:
                     self.store.resume(game_id)
                 state, events = catch_up(stored.events, agents)
                 game = LiveGame(self, game_id, seats, tokens, agents, recording=False)
-                game.begin(state, events[: len(stored.events)])
+                game.begin_from_record(state, events[: len(stored.events)])
                 game.recording = True
                 game.turn = sum(isinstance(e, ev.ChoiceMade) for e in stored.events)
                 game._apply(state, events[len(stored.events) :])

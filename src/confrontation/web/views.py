@@ -8,6 +8,7 @@ from typing import Any
 from confrontation.engine.core.questions import Place, Question
 from confrontation.engine.core.state import Fighter, GameState, player_name
 from confrontation.engine.step import is_over, question
+from confrontation.web.advice import option_odds
 from confrontation.web.board import SCALE, board_svg, markers
 from confrontation.web.hub import PERSON, LiveGame
 
@@ -44,8 +45,12 @@ def card(state: GameState, fighter: Fighter) -> dict[str, Any]:
     }
 
 
-def question_view(asked: Question) -> dict[str, Any]:
-    """The pending question with its options; an option that is a place says where."""
+def question_view(
+    asked: Question, odds: list[Any] | None = None, hint: int | None = None
+) -> dict[str, Any]:
+    """The pending question with its options; an option that is a place says where, one
+    with odds has them (``advice.option_odds``); ``hint``: the option the greedy AI would
+    choose on the seat's own view."""
     options = []
     for index, option in enumerate(asked.options):
         choice = option.choice
@@ -53,7 +58,13 @@ def question_view(asked: Question) -> dict[str, Any]:
         if isinstance(choice, Place):
             place = {"x": choice.x, "y": choice.y, "facing": choice.facing}
         options.append(
-            {"index": index, "label": option.label, "detail": option.detail, "place": place}
+            {
+                "index": index,
+                "label": option.label,
+                "detail": option.detail,
+                "place": place,
+                "odds": odds[index] if odds is not None else None,
+            }
         )
     return {
         "kind": str(asked.kind),
@@ -61,7 +72,41 @@ def question_view(asked: Question) -> dict[str, Any]:
         "prompt": asked.prompt,
         "free": asked.free,
         "options": options,
+        "hint": hint,
+        "actors": actors(asked),
     }
+
+
+def actors(asked: Question) -> dict[str, list[int]]:
+    """The options about each fighter (his actions: the page highlights them when he is
+    clicked), and the options aimed at each target (a click on him takes one)."""
+    out: dict[str, list[int]] = {}
+    for index, option in enumerate(asked.options):
+        for name in ("fighter", "attacker"):
+            who = getattr(option.choice, name, None)
+            if isinstance(who, str):
+                out.setdefault(who, []).append(index)
+    return out
+
+
+def targets(asked: Question) -> dict[str, list[int]]:
+    """The options naming each target fighter (a charge, a shot, an attack, a redirect)."""
+    out: dict[str, list[int]] = {}
+    for index, option in enumerate(asked.options):
+        for name in ("target", "to"):
+            who = getattr(option.choice, name, None)
+            if isinstance(who, str):
+                out.setdefault(who, []).append(index)
+    return out
+
+
+def advised(game: LiveGame, full: GameState, asked: Question, turn: int) -> dict[str, Any]:
+    """The question as its seat is shown it: odds beside the options (from what the seat
+    sees), the AI's hint (on the seat's redacted view)."""
+    view = question_view(asked, option_odds(full, asked), game.hint(asked, turn, full))
+    view["targets"] = targets(asked)
+    view["auto"] = game.auto.get(asked.player, False) if asked.player is not None else False
+    return view
 
 
 def game_view(game: LiveGame, players: frozenset[int], since: int = 0) -> dict[str, Any]:
@@ -78,11 +123,13 @@ def game_view(game: LiveGame, players: frozenset[int], since: int = 0) -> dict[s
     if not over and asked is not None and asked.player is not None:
         who = asked.player
         if who in players and game.seats[who] == PERSON and not running:
-            pending = question_view(asked)
+            pending = advised(game, full, asked, turn)
             status = "your-turn"
         else:
             seat = game.seats[who]
             doing = "thinks" if seat != PERSON else "is to answer"
+            if seat == PERSON and running:  # the server plays on (a die, an automatic answer)
+                doing = "answers once the server has played on"
             pending = {"player": who, "waiting": f"{player_name(who)} ({seat}) {doing}."}
     sides = []
     for player in state.players:
@@ -115,6 +162,7 @@ def game_view(game: LiveGame, players: frozenset[int], since: int = 0) -> dict[s
         "phase": str(state.phase),
         "players": sides,
         "you": sorted(players),
+        "auto": {str(p): on for p, on in game.auto.items() if p in players},
         "winner": state.winner if over else None,
         "question": pending,
         "table": {
@@ -124,6 +172,9 @@ def game_view(game: LiveGame, players: frozenset[int], since: int = 0) -> dict[s
         },
         "fighters": [card(state, f) for f in state.fighters],
         "svg": board_svg(state),
-        "log": [{"round": line.round, "text": line.text} for line in lines],
+        "log": [
+            {"round": line.round, "text": line.text, "section": line.section, "dice": line.dice}
+            for line in lines
+        ],
         "log_from": since,
     }

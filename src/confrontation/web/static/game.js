@@ -10,6 +10,12 @@ let view = null;
 let logFrom = 0;
 let timer = null;
 let busy = false;
+let shown = null; // what the table and the question were last drawn for
+let selected = null; // the fighter of yours clicked: his options are highlighted
+let tool = null; // "ruler" or "sight" while a tool is in use
+let toolPicks = [];
+let proposal = null; // a destination clicked, waiting for confirmation: {index, path}
+const SVGNS = "http://www.w3.org/2000/svg";
 
 function api(path, extra) {
   const query = [seatQuery, extra].filter(Boolean).join("&");
@@ -48,10 +54,17 @@ async function refresh() {
 function render(next) {
   view = next;
   root.dataset.turn = view.turn;
+  root.dataset.kind = view.question && view.question.kind ? view.question.kind : "";
   root.dataset.status = view.status;
   renderStatus();
-  renderBoard();
-  renderQuestion();
+  // the table and the question are drawn again only when the game moved on: a poll keeps
+  // what the player is doing (a fighter selected, a path drawn, the ruler, a folded list)
+  const key = `${view.turn}/${view.status}/${view.question ? view.question.kind || view.question.waiting : ""}/${view.fighters.length}`;
+  if (key !== shown) {
+    shown = key;
+    renderBoard();
+    renderQuestion();
+  }
   renderLog();
 }
 
@@ -110,9 +123,131 @@ function renderBoard() {
     if (q.options.some((o) => o.place)) svg.classList.add("placing");
   }
   svg.addEventListener("click", onBoardClick);
+  if (q && q.kind === "destination") svg.addEventListener("mousemove", onBoardHover);
+  const acting = q && q.actors ? q.actors : {};
+  const aimed = q && q.targets ? q.targets : {};
   for (const group of svg.querySelectorAll("g.fighter")) {
-    group.addEventListener("mouseenter", (event) => showCard(group.dataset.fighter, event));
+    const id = group.dataset.fighter;
+    group.addEventListener("mouseenter", (event) => showCard(id, event));
     group.addEventListener("mouseleave", () => (document.getElementById("card").hidden = true));
+    if (acting[id]) group.classList.add("can-act");
+    if (aimed[id]) group.classList.add("can-target");
+    if (id === selected) group.classList.add("selected");
+    group.addEventListener("click", (event) => onFighterClick(id, event));
+  }
+  drawOverlay(svg);
+}
+
+function line(svg, points, cls) {
+  const path = document.createElementNS(SVGNS, "polyline");
+  path.setAttribute("points", points.map(([x, y]) => svgPoint(svg, x, y).join(",")).join(" "));
+  path.setAttribute("class", cls);
+  svg.append(path);
+  return path;
+}
+
+function drawOverlay(svg) {
+  svg = svg || document.querySelector("#board svg");
+  if (!svg) return;
+  for (const old of svg.querySelectorAll(".overlay")) old.remove();
+  if (proposal && proposal.path) line(svg, proposal.path, "overlay move-path");
+  if (proposal && proposal.index !== null && proposal.index !== undefined) {
+    const option = view.question.options[proposal.index];
+    if (option && option.place) {
+      const [cx, cy] = svgPoint(svg, option.place.x, option.place.y);
+      const ring = document.createElementNS(SVGNS, "circle");
+      ring.setAttribute("cx", cx);
+      ring.setAttribute("cy", cy);
+      ring.setAttribute("r", 9);
+      ring.setAttribute("class", "overlay chosen-spot");
+      svg.append(ring);
+    }
+  }
+  if (toolPicks.length && toolPicks.every((p) => p.x !== undefined)) {
+    const pts = toolPicks.map((p) => [p.x, p.y]);
+    if (pts.length === 1) pts.push(pts[0]);
+    line(svg, pts, "overlay ruler-line" + (tool === "sight" ? " sight-line" : ""));
+  }
+}
+
+function cmAt(event) {
+  const svg = document.querySelector("#board svg");
+  const box = svg.getBoundingClientRect();
+  const x = ((event.clientX - box.left) / box.width) * view.table.width;
+  const y = view.table.height - ((event.clientY - box.top) / box.height) * view.table.height;
+  return [x, y];
+}
+
+function onFighterClick(id, event) {
+  const fighter = view.fighters.find((f) => f.id === id);
+  if (tool) {
+    event.stopPropagation();
+    const [x, y] = fighter ? [fighter.x, fighter.y] : cmAt(event);
+    return pickForTool({ ref: id, x, y, label: fighter ? `${fighter.name} (${id})` : id });
+  }
+  const q = view.question;
+  if (!q || !q.options) return;
+  const acting = (q.actors || {})[id];
+  const aimed = (q.targets || {})[id];
+  if (!acting && !aimed) return; // a click on the table below him (a place, say)
+  event.stopPropagation();
+  if (acting && (!aimed || !selected)) {
+    selected = selected === id ? null : id;
+    proposal = null;
+    renderBoard();
+    renderQuestion();
+    return;
+  }
+  // an enemy the question lets him target: the options of the selected fighter aimed at him
+  const mine = selected ? new Set((q.actors || {})[selected] || []) : null;
+  const matching = aimed.filter((i) => !mine || mine.has(i));
+  if (matching.length === 1) return answer(matching[0]);
+  showChoices(matching.length ? matching : aimed, `Against ${fighter ? fighter.name : id}:`);
+}
+
+function showChoices(indices, title) {
+  const box = document.getElementById("choices");
+  box.replaceChildren(el("b", {}, title));
+  for (const i of indices) {
+    const option = view.question.options[i];
+    const button = el("button", { class: "option choice", "data-index": i }, option.label);
+    if (option.detail) button.append(el("small", {}, " — " + option.detail));
+    if (option.odds) button.append(el("span", { class: "odds" }, option.odds.text));
+    button.addEventListener("click", () => answer(i));
+    box.append(button);
+  }
+  box.hidden = false;
+}
+
+// --- the ruler and the line of sight ---------------------------------------------------
+
+function setTool(name) {
+  tool = tool === name ? null : name;
+  toolPicks = [];
+  for (const b of document.querySelectorAll("#tools button")) b.classList.toggle("on", b.dataset.tool === tool);
+  document.getElementById("tool-result").textContent = tool === "ruler" ? "Click two points or fighters." : tool === "sight" ? "Click the fighter who looks, then the one he looks at." : "";
+  drawOverlay();
+}
+
+async function pickForTool(pick) {
+  if (tool === "sight" && !pick.ref) return;
+  toolPicks.push(pick);
+  if (toolPicks.length > 2) toolPicks = [pick];
+  drawOverlay();
+  const out = document.getElementById("tool-result");
+  if (toolPicks.length < 2) {
+    out.textContent = `From ${pick.label}…`;
+    return;
+  }
+  const [a, b] = toolPicks.map((p) => p.ref || `${p.x.toFixed(2)},${p.y.toFixed(2)}`);
+  const path = tool === "ruler" ? "/measure" : "/sight";
+  try {
+    const response = await fetch(api(path, `a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`));
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.detail);
+    out.textContent = tool === "ruler" ? `${toolPicks[0].label} → ${toolPicks[1].label}: ${body.cm} cm (${body.between})` : `${body.text}: ${body.sight} sight`;
+  } catch (error) {
+    out.textContent = String(error.message || error);
   }
 }
 
@@ -138,15 +273,14 @@ function showCard(id, event) {
   card.style.top = Math.max(0, y - card.offsetHeight / 2) + "px";
 }
 
-function onBoardClick(event) {
+async function onBoardClick(event) {
+  const [x, y] = cmAt(event);
+  if (tool) return pickForTool({ x, y, label: `(${x.toFixed(1)}, ${y.toFixed(1)})` });
   const q = view.question;
   if (!q || !q.options) return;
   const placed = q.options.filter((o) => o.place);
   if (!placed.length) return;
-  const svg = event.currentTarget;
-  const box = svg.getBoundingClientRect();
-  const x = ((event.clientX - box.left) / box.width) * view.table.width;
-  const y = view.table.height - ((event.clientY - box.top) / box.height) * view.table.height;
+  if (q.kind === "destination") return proposeDestination(x, y);
   let best = placed[0];
   let bestDistance = Infinity;
   for (const option of placed) {
@@ -154,6 +288,65 @@ function onBoardClick(event) {
     if (d < bestDistance) [best, bestDistance] = [option, d];
   }
   answer(best.index);
+}
+
+let hoverTimer = null;
+let hoverAt = null;
+
+function onBoardHover(event) {
+  // the path the engine would use to the place under the pointer, drawn once it rests
+  if (tool || (proposal && proposal.index !== null && proposal.index !== undefined)) return;
+  hoverAt = cmAt(event);
+  clearTimeout(hoverTimer);
+  hoverTimer = setTimeout(async () => {
+    const [x, y] = hoverAt;
+    try {
+      const response = await fetch(api("/destination", `x=${x}&y=${y}`));
+      if (!response.ok) return;
+      const body = await response.json();
+      if (proposal && proposal.index !== null && proposal.index !== undefined) return;
+      proposal = body.index !== null ? { index: body.index, path: body.path, hovered: true } : null;
+      drawOverlay();
+      proposal = proposal && proposal.hovered ? null : proposal;
+    } catch (error) {
+      /* a hover is only a preview */
+    }
+  }, 250);
+}
+
+async function proposeDestination(x, y) {
+  const out = document.getElementById("refusal");
+  try {
+    const response = await fetch(api("/destination", `x=${x}&y=${y}`));
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.detail);
+    proposal = body;
+    if (body.refused) {
+      out.textContent = `(${x.toFixed(1)}, ${y.toFixed(1)}) refused: ${body.refused}`;
+      out.hidden = false;
+    } else {
+      out.hidden = true;
+    }
+    renderConfirm();
+    drawOverlay();
+  } catch (error) {
+    showError(String(error.message || error));
+  }
+}
+
+function renderConfirm() {
+  const box = document.getElementById("confirm-box");
+  box.replaceChildren();
+  if (!proposal || proposal.index === null || proposal.index === undefined) {
+    box.hidden = true;
+    return;
+  }
+  const option = view.question.options[proposal.index];
+  const length = proposal.length !== null && proposal.length !== undefined ? ` — ${proposal.length} cm along the drawn path` : "";
+  const button = el("button", { id: "confirm", class: "option" }, `Confirm: ${option.label}${length}`);
+  button.addEventListener("click", () => answer(proposal.index));
+  box.append(button);
+  box.hidden = false;
 }
 
 function renderQuestion() {
@@ -169,6 +362,26 @@ function renderQuestion() {
     return;
   }
   box.append(el("h3", { id: "prompt" }, q.prompt));
+  const auto = el("label", { class: "auto" });
+  const check = el("input", { id: "auto", type: "checkbox" });
+  check.checked = !!q.auto;
+  check.addEventListener("change", () => setAuto(check.checked));
+  auto.append(check, " answer my trivial questions for me (one legal answer, a raise that cannot change the outcome)");
+  box.append(auto);
+  if (q.hint !== null && q.hint !== undefined) {
+    const hint = el("details", { id: "hint" });
+    hint.append(el("summary", {}, "What would the AI do?"), el("span", {}, `The greedy AI, on what you see, would choose: ${q.options[q.hint].label}`));
+    box.append(hint);
+  }
+  if (selected && q.actors && q.actors[selected]) {
+    const f = view.fighters.find((g) => g.id === selected);
+    box.append(el("p", { class: "hint focus-note" }, `${f ? f.name : selected} (${selected}): his ${q.actors[selected].length} option(s) are highlighted; click an enemy to target him.`));
+  } else if (q.actors && Object.keys(q.actors).length) {
+    box.append(el("p", { class: "hint" }, "Click one of your fighters (outlined) to see his actions."));
+  }
+  if (q.kind === "destination") {
+    box.append(el("p", { class: "hint" }, "Click a point: the path the engine will use is drawn, then confirm."));
+  }
   if (q.free === "facing") {
     const label = el("label", {}, "Facing (degrees, blank: as offered) ");
     const input = el("input", { id: "facing", type: "number", min: 0, max: 359.9, step: "any" });
@@ -176,13 +389,18 @@ function renderQuestion() {
     box.append(label);
   }
   const places = q.options.filter((o) => o.place);
-  if (places.length) {
+  if (places.length && q.kind !== "destination") {
     box.append(el("p", { class: "hint" }, `Click the table: the nearest of the ${places.length} marked places is taken.`));
   }
   const list = el("div", { class: "options" });
   for (const option of q.options) {
     const button = el("button", { class: "option", "data-index": option.index }, option.label);
     if (option.detail) button.append(el("small", {}, " — " + option.detail));
+    if (option.odds) button.append(el("span", { class: "odds" }, option.odds.text));
+    if (option.index === q.hint) button.classList.add("hinted");
+    if (selected && q.actors && q.actors[selected]) {
+      button.classList.add(q.actors[selected].includes(option.index) ? "focus" : "dim");
+    }
     button.addEventListener("click", () => answer(option.index));
     list.append(button);
   }
@@ -204,7 +422,13 @@ function renderLog() {
       round = line.round;
       log.append(el("li", { class: "round" }, round === 0 ? "Set-up and deployment" : `Round ${round}`));
     }
-    log.append(el("li", {}, line.text));
+    const item = el("li", {});
+    if (line.dice && line.dice.length) {
+      item.append(el("span", { class: "dice", title: "the dice as they fell" }, line.dice.map((d) => "⚀⚁⚂⚃⚄⚅"[d - 1]).join("")), " ");
+    }
+    item.append(line.text);
+    if (line.section) item.append(" ", el("span", { class: "section" }, line.section));
+    log.append(item);
   }
   log.dataset.round = round === null ? "" : round;
   if (view.log.length) log.parentElement.scrollTop = log.parentElement.scrollHeight;
@@ -231,7 +455,24 @@ async function answer(index) {
   } finally {
     busy = false;
   }
+  selected = null;
+  proposal = null;
+  for (const id of ["choices", "confirm-box", "refusal"]) document.getElementById(id).hidden = true;
   refresh();
+}
+
+async function setAuto(on) {
+  const response = await fetch(api("/auto", ""), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ auto: on }),
+  });
+  if (!response.ok) showError((await response.json()).detail);
+  refresh();
+}
+
+for (const button of document.querySelectorAll("#tools button")) {
+  button.addEventListener("click", () => setTool(button.dataset.tool));
 }
 
 refresh();
