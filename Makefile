@@ -9,8 +9,10 @@ STAMP := $(VENV)/.installed
 
 venv: $(STAMP)
 
-# Re-install only when the project's dependency list changes.
+# Re-install only when the project's dependency list changes. The web server's PNG tables
+# (CairoSVG) load Debian's libcairo2, installed here when missing.
 $(STAMP): pyproject.toml
+	@ldconfig -p | grep -q 'libcairo\.so\.2' || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcairo2)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
