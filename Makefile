@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play serve test test-cluster test-browser lint typecheck pytest rules-coverage rules-check bench
+.PHONY: venv play serve test test-cluster test-browser test-load lint typecheck pytest rules-coverage rules-check bench
 
 venv: $(STAMP)
 
@@ -57,6 +57,13 @@ CHROMIUM := /usr/bin/chromium
 test-browser: venv
 	@test -x $(CHROMIUM) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	$(BIN)/pytest -m browser tests/web/test_web_browser.py
+
+# The server under load (docs/web.md): `confrontation serve` as a real process, 50 concurrent
+# AI games through the HTTP API on SQLite, then on a PostgreSQL cluster the test makes and
+# stops (Debian's server, installed here when missing).
+test-load: venv
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
+	$(BIN)/pytest -m load -s tests/web/test_web_load.py
 
 rules-coverage: venv
 	$(BIN)/python scripts/rules_coverage.py
