@@ -181,3 +181,14 @@ def test_an_interrupted_game_is_resumed_from_the_page(db: str) -> None:
 def _a_finished_game() -> tuple[Outcome, list[Event]]:
     played = play_game(GameConfig(agents=("random", "random"), seed=1, rounds=1))
     return outcome_of(played), list(played.events)
+
+
+def test_what_the_fuzz_found_is_refused_in_one_line(client: TestClient) -> None:
+    """Found by tests/web/test_web_fuzz.py: a game number too big for the database was a
+    500; a 405 named only the first route's methods."""
+    for path in ("/api/games/9223372036854775808", "/api/games/0/replay"):
+        assert one_line(client.get(path), 422).startswith("path.game_id: Input should be")
+    refused = client.request("PUT", "/api/games")
+    assert one_line(refused, 405) == "Method Not Allowed"
+    assert refused.headers["allow"] == "GET, POST"
+    assert one_line(client.get("/api/nothing"), 404) == "Not Found"

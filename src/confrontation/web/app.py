@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.armylists.validate import Report, validate
@@ -35,6 +38,9 @@ HERE = Path(__file__).parent
 MAX_UPLOAD = 200_000
 """Bytes: an army list is a few kilobytes."""
 
+GameId = Annotated[
+    int, PathParam(ge=1, lt=2**31, description="A game's number (as the store numbers them).")
+]
 SeatQuery = Annotated[
     list[str], Query(description="Seat tokens (the secret links); none: a spectator.")
 ]
@@ -193,6 +199,19 @@ def create_app(db: str | None = None) -> FastAPI:
             request, "error.html", {"message": error.message}, status_code=error.status
         )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        """Starlette's own refusals (no such path, a method the path has not) as one line;
+        a 405 lists every method the path has (Starlette's names only its first route's)."""
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            methods = set()
+            for route in app.routes:
+                if isinstance(route, Route) and route.path_regex.match(request.url.path):
+                    methods |= route.methods or set()
+            headers["Allow"] = ", ".join(sorted(methods))
+        return JSONResponse({"detail": error.detail}, error.status_code, headers=headers)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
         return JSONResponse({"detail": one_line(error)}, status_code=422)
@@ -315,13 +334,13 @@ def create_app(db: str | None = None) -> FastAPI:
             raise WebError(400, message) from None
 
     @app.get("/api/games/{game_id}", tags=["play"])
-    def view(game_id: int, seat: SeatQuery = [], since: int = 0) -> dict[str, Any]:  # noqa: B006
+    def view(game_id: GameId, seat: SeatQuery = [], since: int = 0) -> dict[str, Any]:  # noqa: B006
         """The game as the given seats see it: table, fighters, players, question, narration."""
         game = hub.get(game_id)
         return game_view(game, game.players_of(seat), max(since, 0))
 
     @app.get("/api/games/{game_id}/question", tags=["play"])
-    def pending(game_id: int, seat: SeatQuery = []) -> dict[str, Any] | None:  # noqa: B006
+    def pending(game_id: GameId, seat: SeatQuery = []) -> dict[str, Any] | None:  # noqa: B006
         """The question the given seats must answer now (null: none of theirs)."""
         game = hub.get(game_id)
         players = game.players_of(seat)
@@ -335,7 +354,7 @@ def create_app(db: str | None = None) -> FastAPI:
         return {"turn": game.turn, **question_view(asked)}
 
     @app.post("/api/games/{game_id}/answer", tags=["play"])
-    def answer(game_id: int, body: Answer, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
+    def answer(game_id: GameId, body: Answer, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
         """Answer the pending question (option index, and a facing where any is allowed)."""
         game = hub.get(game_id)
         players = game.players_of(seat)
@@ -360,7 +379,7 @@ def create_app(db: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/board.svg", tags=["play"], responses=SVG)
     def board(
-        game_id: int,
+        game_id: GameId,
         seat: SeatQuery = [],  # noqa: B006
         round: Annotated[int | None, ROUND] = None,
     ) -> Response:
@@ -370,7 +389,7 @@ def create_app(db: str | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/board.png", tags=["saved"], responses=PNG)
     def board_png(
-        game_id: int,
+        game_id: GameId,
         seat: SeatQuery = [],  # noqa: B006
         round: Annotated[int | None, ROUND] = None,
     ) -> Response:
@@ -383,7 +402,7 @@ def create_app(db: str | None = None) -> FastAPI:
         return Response(png, media_type="image/png", headers=headers)
 
     @app.get("/api/games/{game_id}/record.jsonl", tags=["saved"], responses=RECORD)
-    def record(game_id: int) -> Response:
+    def record(game_id: GameId) -> Response:
         """The game's record so far, one JSON event a line (as `confrontation play --log`
         writes it). It holds every player's secrets: a game with a person's seat gives it
         once it is over."""
@@ -397,21 +416,21 @@ def create_app(db: str | None = None) -> FastAPI:
         return Response(body, media_type="application/x-ndjson", headers=headers)
 
     @app.get("/api/games/{game_id}/replay", tags=["saved"])
-    def replay_api(game_id: int) -> dict[str, Any]:
+    def replay_api(game_id: GameId) -> dict[str, Any]:
         """The game round by round: the table at the end of each round (0: after the
         deployment; an unfinished game ends with the table where it stands) and its story."""
         got, replayed = hub.frames(game_id)
         return {"id": game_id, "over": got.over, "frames": [frame_of(f) for f in replayed]}
 
     @app.delete("/api/games/{game_id}", tags=["saved"])
-    def delete(game_id: int) -> Deleted:
+    def delete(game_id: GameId) -> Deleted:
         """Forget a game and its record (409 while the server is playing it: an AI thinking;
         or while another program records it)."""
         hub.delete(game_id)
         return Deleted(id=game_id, deleted=True)
 
     @app.post("/api/games/{game_id}/resume", tags=["saved"])
-    def resume(game_id: int) -> Resumed:
+    def resume(game_id: GameId) -> Resumed:
         """Take up an interrupted game (a person plays on through his seat link)."""
         game = hub.resume(game_id)
         with game.lock:
@@ -476,7 +495,7 @@ def create_app(db: str | None = None) -> FastAPI:
         return templates.TemplateResponse(request, "created.html", {"made": made})
 
     @app.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-    def replay_page(request: Request, game_id: int) -> Response:
+    def replay_page(request: Request, game_id: GameId) -> Response:
         got, replayed = hub.frames(game_id)
         return templates.TemplateResponse(
             request,
@@ -489,7 +508,7 @@ def create_app(db: str | None = None) -> FastAPI:
         )
 
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    def game_page(request: Request, game_id: int, seat: SeatQuery = []) -> Response:  # noqa: B006
+    def game_page(request: Request, game_id: GameId, seat: SeatQuery = []) -> Response:  # noqa: B006
         game = hub.get(game_id)
         players = game.players_of(seat)
         return templates.TemplateResponse(
