@@ -37,11 +37,11 @@ def confrontation_command() -> list[str]:
 
 
 @contextlib.contextmanager
-def serve(db: str, log: Path, timeout: float = 60.0) -> Iterator[str]:
-    """`confrontation serve --db DB` on a free port: its base URL once it answers; stopped
-    (SIGTERM, then SIGKILL) on leaving. Its output goes to ``log``."""
-    port = free_port()
-    with log.open("wb") as out:
+def serve(db: str, log: Path, port: int | None = None, timeout: float = 60.0) -> Iterator[str]:
+    """`confrontation serve --db DB` on ``port`` (default: a free one): its base URL once it
+    answers; stopped (SIGTERM, then SIGKILL) on leaving. Its output goes to ``log``."""
+    port = port or free_port()
+    with log.open("ab") as out:
         process = subprocess.Popen(
             [*confrontation_command(), "serve", "--port", str(port), "--db", db],
             stdout=out,
