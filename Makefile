@@ -5,12 +5,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv play serve test test-long test-cluster test-browser lint typecheck pytest rules-coverage rules-check bench
+.PHONY: venv play serve test test-long test-cluster test-browser test-load lint typecheck pytest rules-coverage rules-check bench
 
 venv: $(STAMP)
 
-# Re-install only when the project's dependency list changes.
+# Re-install only when the project's dependency list changes. The web server's PNG tables
+# (CairoSVG) load Debian's libcairo2, installed here when missing (where apt-get may run; the
+# rest works without it).
 $(STAMP): pyproject.toml
+	@ldconfig -p | grep -q 'libcairo\.so\.2' || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcairo2) \
+		|| echo "note: libcairo2 is not installed (PNG tables of the web server answer 501)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -54,7 +58,14 @@ test-cluster: $(RAY_STAMP)
 CHROMIUM := /usr/bin/chromium
 test-browser: venv
 	@test -x $(CHROMIUM) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
-	$(BIN)/pytest -m browser tests/web/test_web_browser.py
+	$(BIN)/pytest -m browser tests/web/test_web_browser.py tests/web/test_web_saved_browser.py
+
+# The server under load (docs/web.md): `confrontation serve` as a real process, 50 concurrent
+# AI games through the HTTP API on SQLite, then on a PostgreSQL cluster the test makes and
+# stops (Debian's server, installed here when missing).
+test-load: venv
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
+	$(BIN)/pytest -m load -s tests/web/test_web_load.py
 
 rules-coverage: venv
 	$(BIN)/python scripts/rules_coverage.py

@@ -25,7 +25,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, func, insert, inspect, select, text, update
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
@@ -223,6 +234,15 @@ class Store:
         self._set_status(game_id, RUNNING)
         self._buffers[game_id] = _Buffer(len(game.events))
         return game
+
+    def delete(self, game_id: int) -> None:
+        """Forget a game: its row and its whole record (what is buffered of it too)."""
+        self._buffers.pop(game_id, None)
+        with self._session() as session, session.begin():
+            session.execute(delete(EventRow).where(EventRow.game_id == game_id))
+            done = session.execute(delete(GameRow).where(GameRow.id == game_id))
+            if getattr(done, "rowcount", 1) == 0:
+                raise StoreError(f"no game {game_id} in {self.url}")
 
     # --- reading ----------------------------------------------------------------------
 

@@ -16,18 +16,22 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Route
 
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.armylists.validate import Report, validate
 from confrontation.engine.core.ruleset import known_rulesets
+from confrontation.engine.record import event_line
 from confrontation.scenarios import bundled_scenarios, resolve
-from confrontation.web.board import board_svg
-from confrontation.web.hub import AI_SEATS, SEATS, Hub, LiveGame, NewGame, WebError
+from confrontation.web.board import NoPng, board_svg, svg_to_png
+from confrontation.web.hub import AI_SEATS, PERSON, SEATS, Frame, Hub, LiveGame, NewGame, WebError
 from confrontation.web.play import router as play_router
 from confrontation.web.views import advised, game_view
 
@@ -35,6 +39,9 @@ HERE = Path(__file__).parent
 MAX_UPLOAD = 200_000
 """Bytes: an army list is a few kilobytes."""
 
+GameId = Annotated[
+    int, PathParam(ge=1, lt=2**31, description="A game's number (as the store numbers them).")
+]
 SeatQuery = Annotated[
     list[str], Query(description="Seat tokens (the secret links); none: a spectator.")
 ]
@@ -72,6 +79,49 @@ class Created(BaseModel):
     hotseat_url: str | None
     seats: list[Seat]
     reports: list[dict[str, Any]]
+
+
+class Refusal(BaseModel):
+    """A refused request: one line saying why (nothing was changed)."""
+
+    detail: str
+
+
+class Deleted(BaseModel):
+    id: int
+    deleted: bool
+
+
+class Resumed(BaseModel):
+    id: int
+    status: str
+    url: str
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Refusal, "description": why}
+    for code, why in (
+        (400, "A bad request: an unknown option, army, scenario…"),
+        (403, "A seat link that is not the game's, or not allowed this."),
+        (404, "No such game (or round)."),
+        (409, "Not now: a stale answer, a game being played, over, stopped…"),
+        (422, "A request of the wrong shape (the first problem)."),
+    )
+}
+ROUND = Query(ge=0, le=99, description="The table at the end of this round (0: deployed).")
+
+
+def body_of(media: str, **schema: str) -> dict[int | str, dict[str, Any]]:
+    """An endpoint's 200 answer that is not JSON, for the OpenAPI description."""
+    return {200: {"content": {media: {"schema": {"type": "string", **schema}}}}}
+
+
+SVG = body_of("image/svg+xml")
+PNG = {
+    **body_of("image/png", format="binary"),
+    501: {"model": Refusal, "description": "PNG drawing is not available on this server."},
+}
+RECORD = body_of("application/x-ndjson")
 
 
 class Answer(BaseModel):
@@ -136,6 +186,7 @@ def create_app(db: str | None = None) -> FastAPI:
         summary="Play Confrontation in a browser: start games, see the table, answer questions.",
         version="0.1.0",
         lifespan=lifespan,
+        responses=REFUSALS,
     )
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -148,6 +199,19 @@ def create_app(db: str | None = None) -> FastAPI:
         return templates.TemplateResponse(
             request, "error.html", {"message": error.message}, status_code=error.status
         )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        """Starlette's own refusals (no such path, a method the path has not) as one line;
+        a 405 lists every method the path has (Starlette's names only its first route's)."""
+        headers = dict(error.headers or {})
+        if error.status_code == 405:
+            methods = set()
+            for route in app.routes:
+                if isinstance(route, Route) and route.path_regex.match(request.url.path):
+                    methods |= route.methods or set()
+            headers["Allow"] = ", ".join(sorted(methods))
+        return JSONResponse({"detail": error.detail}, error.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
@@ -232,7 +296,9 @@ def create_app(db: str | None = None) -> FastAPI:
 
     @app.get("/api/games", tags=["games"])
     def games() -> list[dict[str, Any]]:
-        """The saved games, newest first."""
+        """The saved games, newest first (``hosted``: this server has taken it up; one
+        ``interrupted``, or ``running`` and not hosted, can be resumed)."""
+        hosted = hub.hosted_ids()
         return [
             {
                 "id": g.id,
@@ -241,6 +307,8 @@ def create_app(db: str | None = None) -> FastAPI:
                 "armies": list(g.armies),
                 "agents": list(g.agents),
                 "winner": g.outcome.winner if g.outcome else None,
+                "events": g.events,
+                "hosted": g.id in hosted,
                 "updated": g.updated.isoformat(),
             }
             for g in hub.summaries()
@@ -267,13 +335,13 @@ def create_app(db: str | None = None) -> FastAPI:
             raise WebError(400, message) from None
 
     @app.get("/api/games/{game_id}", tags=["play"])
-    def view(game_id: int, seat: SeatQuery = [], since: int = 0) -> dict[str, Any]:  # noqa: B006
+    def view(game_id: GameId, seat: SeatQuery = [], since: int = 0) -> dict[str, Any]:  # noqa: B006
         """The game as the given seats see it: table, fighters, players, question, narration."""
         game = hub.get(game_id)
         return game_view(game, game.players_of(seat), max(since, 0))
 
     @app.get("/api/games/{game_id}/question", tags=["play"])
-    def pending(game_id: int, seat: SeatQuery = []) -> dict[str, Any] | None:  # noqa: B006
+    def pending(game_id: GameId, seat: SeatQuery = []) -> dict[str, Any] | None:  # noqa: B006
         """The question the given seats must answer now (null: none of theirs)."""
         game = hub.get(game_id)
         players = game.players_of(seat)
@@ -288,7 +356,7 @@ def create_app(db: str | None = None) -> FastAPI:
         return {"turn": turn, **advised(game, full, asked, turn)}
 
     @app.post("/api/games/{game_id}/answer", tags=["play"])
-    def answer(game_id: int, body: Answer, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
+    def answer(game_id: GameId, body: Answer, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
         """Answer the pending question (option index, and a facing where any is allowed)."""
         game = hub.get(game_id)
         players = game.players_of(seat)
@@ -297,13 +365,79 @@ def create_app(db: str | None = None) -> FastAPI:
         game.answer(players, body.option, turn=body.turn, facing=body.facing)
         return game_view(game, players)
 
-    @app.get("/api/games/{game_id}/board.svg", tags=["play"])
-    def board(game_id: int, seat: SeatQuery = []) -> Response:  # noqa: B006
-        """The table as SVG (as the given seats see it)."""
-        game = hub.get(game_id)
+    def table_of(game_id: int, seat: list[str], round_: int | None) -> str:
+        """The table now, as the seats see it, or at the end of round ``round_``."""
+        if round_ is None:
+            game = hub.get(game_id)
+            with game.lock:
+                state = game.view_state(game.players_of(seat))
+            return board_svg(state)
+        _, replayed = hub.frames(game_id)
+        frame = next((f for f in replayed if f.round == round_), None)
+        if frame is None:
+            have = ", ".join(str(f.round) for f in replayed)
+            raise WebError(404, f"game {game_id} has no round {round_} (rounds: {have})")
+        return board_svg(frame.state)
+
+    @app.get("/api/games/{game_id}/board.svg", tags=["play"], responses=SVG)
+    def board(
+        game_id: GameId,
+        seat: SeatQuery = [],  # noqa: B006
+        round: Annotated[int | None, ROUND] = None,
+    ) -> Response:
+        """The table as SVG (as the given seats see it), now or at the end of a round."""
+        headers = {"Content-Disposition": f'inline; filename="{name(game_id, round)}.svg"'}
+        return Response(table_of(game_id, seat, round), media_type="image/svg+xml", headers=headers)
+
+    @app.get("/api/games/{game_id}/board.png", tags=["saved"], responses=PNG)
+    def board_png(
+        game_id: GameId,
+        seat: SeatQuery = [],  # noqa: B006
+        round: Annotated[int | None, ROUND] = None,
+    ) -> Response:
+        """The table as PNG (drawn by CairoSVG), now or at the end of a round."""
+        try:
+            png = svg_to_png(table_of(game_id, seat, round))
+        except NoPng as error:
+            raise WebError(501, str(error)) from None
+        headers = {"Content-Disposition": f'inline; filename="{name(game_id, round)}.png"'}
+        return Response(png, media_type="image/png", headers=headers)
+
+    @app.get("/api/games/{game_id}/record.jsonl", tags=["saved"], responses=RECORD)
+    def record(game_id: GameId) -> Response:
+        """The game's record so far, one JSON event a line (as `confrontation play --log`
+        writes it). It holds every player's secrets: a game with a person's seat gives it
+        once it is over."""
+        got = hub.record(game_id)
+        if not got.over and PERSON in got.seats:
+            raise WebError(
+                403, f"game {game_id} is not over: its record holds every player's secrets"
+            )
+        body = "".join(event_line(e) + "\n" for e in got.events)
+        headers = {"Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"'}
+        return Response(body, media_type="application/x-ndjson", headers=headers)
+
+    @app.get("/api/games/{game_id}/replay", tags=["saved"])
+    def replay_api(game_id: GameId) -> dict[str, Any]:
+        """The game round by round: the table at the end of each round (0: after the
+        deployment; an unfinished game ends with the table where it stands) and its story."""
+        got, replayed = hub.frames(game_id)
+        return {"id": game_id, "over": got.over, "frames": [frame_of(f) for f in replayed]}
+
+    @app.delete("/api/games/{game_id}", tags=["saved"])
+    def delete(game_id: GameId) -> Deleted:
+        """Forget a game and its record (409 while the server is playing it: an AI thinking;
+        or while another program records it)."""
+        hub.delete(game_id)
+        return Deleted(id=game_id, deleted=True)
+
+    @app.post("/api/games/{game_id}/resume", tags=["saved"])
+    def resume(game_id: GameId) -> Resumed:
+        """Take up an interrupted game (a person plays on through his seat link)."""
+        game = hub.resume(game_id)
         with game.lock:
-            state = game.view_state(game.players_of(seat))
-        return Response(board_svg(state), media_type="image/svg+xml")
+            over = game.state is not None and game.waiting_for() is None and not game.running
+        return Resumed(id=game_id, status="over" if over else "playing", url=f"/games/{game_id}")
 
     app.include_router(play_router)
 
@@ -321,6 +455,7 @@ def create_app(db: str | None = None) -> FastAPI:
                 "seats": SEATS,
                 "ai": AI_SEATS,
                 "games": hub.summaries(),
+                "hosted": hub.hosted_ids(),
             },
         )
 
@@ -363,8 +498,21 @@ def create_app(db: str | None = None) -> FastAPI:
             return RedirectResponse(only, status_code=303)
         return templates.TemplateResponse(request, "created.html", {"made": made})
 
+    @app.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+    def replay_page(request: Request, game_id: GameId) -> Response:
+        got, replayed = hub.frames(game_id)
+        return templates.TemplateResponse(
+            request,
+            "replay.html",
+            {
+                "record": got,
+                "frames": [frame_of(f) for f in replayed],
+                "record_ok": got.over or PERSON not in got.seats,
+            },
+        )
+
     @app.get("/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    def game_page(request: Request, game_id: int, seat: SeatQuery = []) -> Response:  # noqa: B006
+    def game_page(request: Request, game_id: GameId, seat: SeatQuery = []) -> Response:  # noqa: B006
         game = hub.get(game_id)
         players = game.players_of(seat)
         return templates.TemplateResponse(
@@ -374,6 +522,20 @@ def create_app(db: str | None = None) -> FastAPI:
         )
 
     return app
+
+
+def name(game_id: int, round_: int | None) -> str:
+    return f"game-{game_id}" + (f"-round-{round_}" if round_ is not None else "")
+
+
+def frame_of(frame: Frame) -> dict[str, Any]:
+    return {
+        "round": frame.round,
+        "label": frame.label,
+        "scores": list(frame.state.scores),
+        "svg": board_svg(frame.state),
+        "log": list(frame.lines),
+    }
 
 
 def read_upload(file: UploadFile) -> str:

@@ -67,3 +67,18 @@ def board_svg(state: GameState) -> str:
         groups=True,
         scale=SCALE,
     )
+
+
+class NoPng(Exception):
+    """PNG drawing is not available here (CairoSVG, or the cairo library it loads, missing)."""
+
+
+def svg_to_png(svg: str) -> bytes:
+    """The table drawn as PNG by CairoSVG (which loads the system's cairo library: Debian's
+    ``libcairo2``, installed by ``make``); :class:`NoPng` when it cannot be loaded."""
+    try:
+        import cairosvg
+    except (ImportError, OSError) as error:  # cairocffi raises OSError without libcairo
+        raise NoPng(f"PNG drawing needs CairoSVG and libcairo2: {error}") from None
+    png: bytes = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    return png

@@ -41,8 +41,8 @@ from confrontation.scenarios import standings
 from confrontation.scenarios.results import scored
 from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initial_state, make_agent
 from confrontation.sim.saved import setup_of
-from confrontation.store import FINISHED, Outcome, Store, StoreError, open_store
-from confrontation.store.replays import catch_up
+from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, open_store
+from confrontation.store.replays import catch_up, replay_rounds
 from confrontation.web.advice import hint, trivial
 from confrontation.web.story import section_of
 
@@ -117,6 +117,58 @@ class Line:
     """The dice rolled for it, as they fell (the faces since the line before)."""
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A step of a replay: the table at the end of a round (0: after the deployment), or
+    where an unfinished record stops, with the narration of that round."""
+
+    round: int
+    label: str
+    state: GameState
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Record:
+    """A game's record as far as it goes, and what the server knows of its seats."""
+
+    id: int
+    scenario: str
+    seats: tuple[str, ...]
+    events: tuple[ev.Event, ...]
+    over: bool
+
+
+def narration(events: Iterable[ev.Event]) -> list[Line]:
+    """The narrated lines of ``events`` (the quiet ones left out), each with its round."""
+    narrator = Narrator()
+    lines = []
+    for event in events:
+        sentence = narrator.sentence(event)
+        if event.kind in QUIET or not sentence:
+            continue
+        lines.append(Line(narrator.round, sentence[0].upper() + sentence[1:]))
+    return lines
+
+
+def frames(events: Sequence[ev.Event]) -> list[Frame]:
+    """The replay of a record, round by round (``store.replays.replay_rounds``: every event
+    checked against the engine); an unfinished record ends with the table where it stops."""
+    final, snapshots = replay_rounds(events)
+    told = narration(events)
+    out = []
+    for snapshot in snapshots:
+        label = "after the deployment" if snapshot.round == 0 else f"end of round {snapshot.round}"
+        if snapshot.state is final and is_over(final):
+            label = f"the end (round {snapshot.round})"
+        lines = tuple(line.text for line in told if line.round == snapshot.round)
+        out.append(Frame(snapshot.round, label, snapshot.state, lines))
+    if not out or out[-1].state is not final:
+        lines = tuple(line.text for line in told if line.round == final.round)
+        out.append(Frame(final.round, f"now (round {final.round}, {final.phase})", final, lines))
+    return out
+
+
 def _agent_name(seat: str) -> str:
     return "human" if seat == PERSON else seat
 
@@ -172,6 +224,7 @@ class LiveGame:
         """Per person's seat: the server answers his trivial questions (the only legal
         answer, a raise that cannot change the outcome: ``advice.trivial``)."""
         self._hints: dict[tuple[int, int], int | None] = {}
+        self.deleted = False
 
     # --- seats ------------------------------------------------------------------------
 
@@ -369,6 +422,8 @@ class LiveGame:
         an answer for another player, a stale one (``turn`` is not the game's), an option
         that does not exist, a facing the rules refuse."""
         with self.lock:
+            if self.deleted:
+                raise WebError(404, f"no game {self.id}: it was deleted")
             state = self.current()
             if is_over(state):
                 raise WebError(409, f"game {self.id} is over")
@@ -411,6 +466,7 @@ class Hub:
         self.store_lock = threading.RLock()
         self.lock = threading.Lock()
         self.games: dict[int, LiveGame] = {}
+        self._frames: dict[tuple[int, int], list[Frame]] = {}
 
     def close(self) -> None:
         """Stop hosting: the games being played are kept ``interrupted`` (resumed later)."""
@@ -512,6 +568,114 @@ class Hub:
         game.armies = tuple(a.name for a in setup.armies)
         game.scenario = setup.scenario
         return game
+
+    def hosted(self, game_id: int) -> LiveGame | None:
+        """The game if this server has taken it up (None: only in the store)."""
+        with self.lock:
+            return self.games.get(game_id)
+
+    def hosted_ids(self) -> set[int]:
+        with self.lock:
+            return set(self.games)
+
+    def resume(self, game_id: int) -> LiveGame:
+        """Take up an interrupted game of the web again (a 409 for one that is finished or
+        the terminal's: ``confrontation play --resume`` continues those)."""
+        game = self.hosted(game_id)
+        if game is None:
+            with self.store_lock:
+                try:
+                    stored = self.store.load(game_id)
+                except StoreError:
+                    raise WebError(404, f"no game {game_id}") from None
+            if stored.status == FINISHED:
+                raise WebError(409, f"game {game_id} is finished: there is nothing to resume")
+            if not isinstance(stored.setup.options.get("web"), dict):
+                raise WebError(
+                    409,
+                    f"game {game_id} was played in a terminal: "
+                    f"continue it with `confrontation play --resume {game_id}`",
+                )
+        return self.get(game_id)
+
+    def record(self, game_id: int) -> Record:
+        """A game's record so far (a hosted game's whole, a stored one's committed steps),
+        without taking the game up."""
+        game = self.hosted(game_id)
+        if game is not None:
+            with game.lock:
+                if game.state is not None and not game.deleted:
+                    return Record(
+                        game_id, game.scenario, game.seats, tuple(game.events), is_over(game.state)
+                    )
+        with self.store_lock:
+            try:
+                stored = self.store.load(game_id)
+            except StoreError:
+                raise WebError(404, f"no game {game_id}") from None
+        web = stored.setup.options.get("web")
+        seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(stored.setup.agents)
+        return Record(
+            game_id,
+            stored.setup.scenario,
+            seats,
+            tuple(stored.events),
+            stored.status == FINISHED,
+        )
+
+    def frames(self, game_id: int) -> tuple[Record, list[Frame]]:
+        """A game's replay, round by round (kept while its record does not grow)."""
+        record = self.record(game_id)
+        if not record.events:
+            raise WebError(409, f"game {game_id} has no record yet")
+        key = (game_id, len(record.events))
+        with self.lock:
+            cached = self._frames.get(key)
+        if cached is None:
+            try:
+                cached = frames(record.events)
+            except EngineError as error:
+                raise WebError(409, f"game {game_id} does not replay: {error}") from None
+            with self.lock:
+                if len(self._frames) >= 8:
+                    self._frames.pop(next(iter(self._frames)))
+                self._frames[key] = cached
+        return record, cached
+
+    def delete(self, game_id: int) -> None:
+        """Forget a game and its record. Refused (409) while the server is playing it (an
+        AI thinking, dice falling: it waits for a person a moment later) and for a game
+        another program is recording (``running`` in the store, not hosted here, not the
+        web's: a ``confrontation play`` in a terminal). A person's seat links to a deleted
+        game answer 404."""
+        with self.lock:
+            game = self.games.get(game_id)
+            if game is not None:
+                with game.lock:
+                    if game.running:
+                        raise WebError(
+                            409,
+                            f"game {game_id} is being played by the server: "
+                            "delete it when it waits for a person or is over",
+                        )
+                    game.deleted = True
+                    game.recording = False
+                del self.games[game_id]
+            with self.store_lock:
+                try:
+                    if game is None:
+                        stored = self.store.load(game_id)
+                        web = isinstance(stored.setup.options.get("web"), dict)
+                        if stored.status == RUNNING and not web:
+                            raise WebError(
+                                409,
+                                f"game {game_id} is being recorded by another program "
+                                "(a `confrontation play`?): it can be deleted once it stops",
+                            )
+                    self.store.delete(game_id)
+                except StoreError:
+                    raise WebError(404, f"no game {game_id}") from None
+            self._frames = {k: v for k, v in self._frames.items() if k[0] != game_id}
 
     def summaries(self, limit: int = 50) -> list[Any]:
         """The stored games, newest first."""
