@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Form, Query, Request, UploadFile
-from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -32,6 +31,7 @@ from confrontation.engine.record import event_line
 from confrontation.scenarios import bundled_scenarios, resolve
 from confrontation.web.board import NoPng, board_svg, svg_to_png
 from confrontation.web.hub import AI_SEATS, PERSON, SEATS, Frame, Hub, LiveGame, NewGame, WebError
+from confrontation.web.params import GameId
 from confrontation.web.play import router as play_router
 from confrontation.web.views import advised, game_view
 
@@ -39,9 +39,6 @@ HERE = Path(__file__).parent
 MAX_UPLOAD = 200_000
 """Bytes: an army list is a few kilobytes."""
 
-GameId = Annotated[
-    int, PathParam(ge=1, lt=2**31, description="A game's number (as the store numbers them).")
-]
 SeatQuery = Annotated[
     list[str], Query(description="Seat tokens (the secret links); none: a spectator.")
 ]

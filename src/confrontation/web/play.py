@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from confrontation.engine.step import question
 from confrontation.web.hub import Hub, WebError
+from confrontation.web.params import GameId
 from confrontation.web.tools import measure, safe_destination, sight
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
@@ -34,7 +35,7 @@ def _hub(request: Request) -> Hub:
 @router.post("/auto")
 def auto(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     body: AutoAnswers,
     seat: SeatQuery = [],  # noqa: B006
 ) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def auto(
 @router.get("/measure")
 def ruler(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     a: Annotated[str, Query(description="A fighter's id or a point 'x,y' in cm.")],
     b: Annotated[str, Query(description="A fighter's id or a point 'x,y' in cm.")],
     seat: SeatQuery = [],  # noqa: B006
@@ -68,7 +69,7 @@ def ruler(
 @router.get("/sight")
 def line_of_sight(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     a: Annotated[str, Query(description="The fighter who looks.")],
     b: Annotated[str, Query(description="The fighter looked at.")],
     seat: SeatQuery = [],  # noqa: B006
@@ -86,7 +87,7 @@ def line_of_sight(
 @router.get("/destination")
 def where_to(
     request: Request,
-    game_id: int,
+    game_id: GameId,
     x: float,
     y: float,
     seat: SeatQuery = [],  # noqa: B006
