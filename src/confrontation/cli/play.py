@@ -26,7 +26,7 @@ from confrontation.armylists.load import LoadError
 from confrontation.cli.options import RulesOption, check_rules, fail
 from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
-from confrontation.engine.core.narrate import Narrator, listed
+from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator, listed
 from confrontation.engine.core.registry import EngineError
 from confrontation.engine.core.state import (
     MAX_PLAYERS,
@@ -38,9 +38,8 @@ from confrontation.engine.core.state import (
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
-from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry, commander, tokens
-from confrontation.scenarios.control import scenario_of, table
+from confrontation.scenarios import commander, tokens
+from confrontation.scenarios.control import drawn_table, scenario_of
 from confrontation.scenarios.occupation import marks
 from confrontation.scenarios.results import signed
 from confrontation.sim.game import (
@@ -55,19 +54,7 @@ from confrontation.sim.game import (
     result_document,
 )
 
-QUIET: frozenset[str] = frozenset(
-    {
-        "die_rolled",
-        "fighter_activated",
-        "markers_removed",
-        "phase_started",
-        "sequence_set",
-        "refusals_granted",
-        "deployed",
-        "round_started",
-        "game_started",
-    }
-)
+QUIET = QUIET_EVENTS
 """Events the text narration leaves out (the record keeps them all: ``--log``)."""
 
 
@@ -260,17 +247,9 @@ def battlefield_svg(state: GameState) -> str:
     """The final battlefield: scenery, the scenario's areas, the fighters still in play."""
     from confrontation.engine.table.field import scenery_of
 
-    board = table(state)
     ground = state.battleground
     assert ground is not None
-    scenario = scenario_of(state)
-    zones: tuple[Zone, ...] = board.zones
-    if scenario is not None and scenario.areas:
-        zones = tuple(
-            Zone(a.name, area_geometry(a, board, ground.split, ground.zones))
-            for a in scenario.areas
-        )
-    drawn = type(board)(board.width, board.height, zones)
+    drawn = drawn_table(state)
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
     scenery = [scenery_of(p) for p in ground.scenery or ()]

@@ -39,6 +39,7 @@ from confrontation.engine.table.field import base_of, table_of
 from confrontation.geometry.contact import CONTACT_TOLERANCE_CM, side_on_shape
 from confrontation.geometry.measure import geometry_distance
 from confrontation.geometry.table import Table
+from confrontation.geometry.table import Zone as TableZone
 from confrontation.scenarios.base import Area, BasicScenario, area_geometry
 from confrontation.scenarios.c3 import C3_SWITCHES, variant
 from confrontation.scenarios.conditions import Bonus, Condition
@@ -148,6 +149,17 @@ def table(state: GameState) -> Table:
     if state.battleground is None:
         raise ValueError("control needs a table (setup.on_battlefield)")
     return table_of(state.battleground)
+
+
+def drawn_table(state: GameState) -> Table:
+    """The table as a picture shows it: the scenario's areas in place of the deployment
+    areas when it has some (III-A-2), else the deployment areas."""
+    board = table(state)
+    scenario = scenario_of(state)
+    if scenario is None or not scenario.areas:
+        return board
+    zones = tuple(TableZone(a.name, geometry(state, a)) for a in scenario.areas)
+    return type(board)(board.width, board.height, zones)
 
 
 def geometry(state: GameState, area: Area) -> BaseGeometry:

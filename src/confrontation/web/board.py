@@ -7,9 +7,8 @@ from __future__ import annotations
 from confrontation.engine.core.state import NEUTRAL, Fighter, GameState
 from confrontation.engine.table.field import base_of, scenery_of
 from confrontation.geometry import render
-from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry, commander, tokens
-from confrontation.scenarios.control import scenario_of, table
+from confrontation.scenarios import commander, tokens
+from confrontation.scenarios.control import drawn_table
 from confrontation.scenarios.occupation import marks
 
 SCALE = 8.0
@@ -32,18 +31,10 @@ def markers(fighter: Fighter) -> list[str]:
 def board_svg(state: GameState) -> str:
     """The table of ``state``: scenery, the scenario's areas and objectives, tokens on the
     ground and carried, the fighters in play."""
-    board = table(state)
     ground = state.battleground
     if ground is None:
         return ""
-    scenario = scenario_of(state)
-    zones: tuple[Zone, ...] = board.zones
-    if scenario is not None and scenario.areas:
-        zones = tuple(
-            Zone(a.name, area_geometry(a, board, ground.split, ground.zones))
-            for a in scenario.areas
-        )
-    drawn = type(board)(board.width, board.height, zones)
+    drawn = drawn_table(state)
     playing = [f for f in state.fighters if f.in_play]
     fighters = {f.id: base_of(state, f) for f in playing}
     stacks, carried = tokens.drawn(state)  # XX-D

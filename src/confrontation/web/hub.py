@@ -21,7 +21,7 @@ from typing import Any
 from confrontation.armylists.load import LoadError
 from confrontation.engine.actions.movement import turned
 from confrontation.engine.core import events as ev
-from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator
 from confrontation.engine.core.questions import FREE_FACING, Choice, DieFace, Place, Question
 from confrontation.engine.core.registry import EngineError
 from confrontation.engine.core.state import GameState, player_name
@@ -53,19 +53,7 @@ PERSON = "person"
 AI_SEATS = ("random", "greedy", "mcts")
 SEATS = (PERSON, *AI_SEATS)
 
-QUIET = frozenset(
-    {
-        "die_rolled",
-        "fighter_activated",
-        "markers_removed",
-        "phase_started",
-        "sequence_set",
-        "refusals_granted",
-        "deployed",
-        "round_started",
-        "game_started",
-    }
-)
+QUIET = QUIET_EVENTS
 """Events the page's narration leaves out (as ``confrontation play`` does)."""
 
 

@@ -206,6 +206,22 @@ class Narrator:
         return f"{event.kind.replace('_', ' ')}."
 
 
+QUIET_EVENTS = frozenset(
+    {
+        "die_rolled",
+        "fighter_activated",
+        "markers_removed",
+        "phase_started",
+        "sequence_set",
+        "refusals_granted",
+        "deployed",
+        "round_started",
+        "game_started",
+    }
+)
+"""Kinds of events a game's running story leaves out (``confrontation play``, the web page):
+their sentences repeat what the next event says."""
+
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 """Places in an order of two to six players (XX-F), 0-based."""
 
