@@ -1173,6 +1173,25 @@ def _framed(table: BaseGeometry, hw: float) -> _Inflated:
     return made
 
 
+_GROUPS: OrderedDict[tuple[int, ...], tuple[list[BaseGeometry], BaseGeometry]] = OrderedDict()
+
+
+def _eroded_group(shapes: list[BaseGeometry]) -> BaseGeometry:
+    """Inflated shapes that meet, merged and eroded by :data:`CLEAR_EPS` (cached by the
+    shape objects, in order: the scenery and the fighters who did not move bring the same
+    objects to the next battlefield, so their groups are merged once)."""
+    key = tuple(id(g) for g in shapes)
+    hit = _GROUPS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], shapes, strict=True)):
+        _GROUPS.move_to_end(key)
+        return hit[1]
+    made = shapely.unary_union(shapes).buffer(-CLEAR_EPS)
+    _GROUPS[key] = (shapes, made)  # the entry keeps the shapes alive: their ids stay theirs
+    if len(_GROUPS) > _INFLATED_SIZE:
+        _GROUPS.popitem(last=False)
+    return made
+
+
 def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
     """The union of the inflated shapes eroded by :data:`CLEAR_EPS`, as one (prepared)
     shape. Shapes that meet are merged before eroding (the seam between them stays
@@ -1204,8 +1223,7 @@ def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
         if len(members) == 1:
             parts.append(pieces[members[0]].eroded)
         else:
-            merged = shapely.unary_union([pieces[i].shape for i in members])
-            parts.append(merged.buffer(-CLEAR_EPS))
+            parts.append(_eroded_group([pieces[i].shape for i in members]))
     polys = shapely.get_parts(np.array(parts, dtype=object))
     polys = polys[~shapely.is_empty(polys)]
     out = shapely.multipolygons(polys)
