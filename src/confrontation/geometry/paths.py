@@ -234,6 +234,12 @@ class PathGraph:
     #: corners' neighbours are shared with later graphs of the same width and table
     #: (:class:`_Shared`); False builds every graph from scratch (the bench's reference)
     share = True
+    #: every question is answered by the plain search (:func:`_plain_search`), which
+    #: gives the graph's answers: the engine asks a battlefield one or two questions before
+    #: a fighter moves, and a graph built for them costs more than it saves (issue 22,
+    #: second round). False: the first question by the plain search, the later ones by
+    #: the graph, built on the second (the issue-7 strategy, kept for the tests)
+    plain = True
 
     def __init__(
         self,
@@ -698,9 +704,8 @@ class PathGraph:
     ) -> Path | None:
         """The shortest path (see :func:`shortest_path`) leaving out obstacles ``skip``;
         ``target``: the index in ``targets`` of a goal base. ``reach``: only a path at most
-        that long is wanted (see :func:`shortest_path`). The first query is answered by the
-        plain search (nothing is built for a single question); the graph is built on the
-        second."""
+        that long is wanted (see :func:`shortest_path`). Answered by the plain search (see
+        :attr:`plain`); with ``plain`` False the graph is built on the second query."""
         if _beyond_reach(start, goal, reach):
             return None
         straight = self._straight(start, goal, skip)
@@ -708,7 +713,7 @@ class PathGraph:
             self.straight += 1
             return straight
         self.queries += 1
-        if self.queries == 1:
+        if self.queries == 1 or PathGraph.plain:
             obstacles, width, table, _ = self._args
             keep = [o for i, o in enumerate(obstacles) if i not in skip]
             return _plain_search(start, goal, keep, width, table=table, reach=reach)
