@@ -1362,6 +1362,9 @@ def _plain_search(
             # a corner that would be queued at or beyond the best goal found is never taken
             # off the heap (the goal's entry comes first): it need not be looked at
             cand &= (gc + step) + heur < best_goal
+        if bound < math.inf:
+            # nor one queued beyond the reach (the search stops before taking it off)
+            cand &= (gc + step) + heur <= bound
         idx = np.nonzero(cand)[0]
         if len(idx) == 0:
             continue
