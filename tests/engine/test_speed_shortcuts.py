@@ -11,6 +11,7 @@ from confrontation.agents import greedy
 from confrontation.engine.combat import pursuit
 from confrontation.engine.core.questions import Announce, AnnouncementsDone, Choice
 from confrontation.engine.core.state import GameState
+from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import Field
 from confrontation.geometry import field as geometry_field
 from confrontation.sim.game import GameConfig, play_game
@@ -42,6 +43,11 @@ def _no_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(greedy, "beyond", never)
     monkeypatch.setattr(Field, "sees", lambda self, a, b: self.sight(a, b).any)
     geometry_field._SEES.clear()
+    monkeypatch.setattr(
+        pursuit,
+        "iter_destinations",
+        lambda *args, batch=None, **kw: iter(table_field.destinations(*args, **kw)),
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from path_modes import both_path_modes  # noqa: F401
 from shapely.geometry import box
 from test_fast_equivalence import TABLE, fighters, scenery
 

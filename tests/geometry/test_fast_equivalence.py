@@ -9,6 +9,7 @@ import ref_paths
 import ref_sight
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from path_modes import both_path_modes  # noqa: F401
 from shapely.geometry import box
 
 from confrontation.geometry import (

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from path_modes import graph_mode  # noqa: F401
 from shapely.geometry import box
 
 from confrontation.geometry import Base, Battlefield, Scenery, Table, paths

@@ -234,6 +234,12 @@ class PathGraph:
     #: corners' neighbours are shared with later graphs of the same width and table
     #: (:class:`_Shared`); False builds every graph from scratch (the bench's reference)
     share = True
+    #: every question is answered by the plain search (:func:`_plain_search`), which
+    #: gives the graph's answers: the engine asks a battlefield one or two questions before
+    #: a fighter moves, and a graph built for them costs more than it saves (issue 22,
+    #: second round). False: the first question by the plain search, the later ones by
+    #: the graph, built on the second (the issue-7 strategy, kept for the tests)
+    plain = True
 
     def __init__(
         self,
@@ -698,9 +704,8 @@ class PathGraph:
     ) -> Path | None:
         """The shortest path (see :func:`shortest_path`) leaving out obstacles ``skip``;
         ``target``: the index in ``targets`` of a goal base. ``reach``: only a path at most
-        that long is wanted (see :func:`shortest_path`). The first query is answered by the
-        plain search (nothing is built for a single question); the graph is built on the
-        second."""
+        that long is wanted (see :func:`shortest_path`). Answered by the plain search (see
+        :attr:`plain`); with ``plain`` False the graph is built on the second query."""
         if _beyond_reach(start, goal, reach):
             return None
         straight = self._straight(start, goal, skip)
@@ -708,7 +713,7 @@ class PathGraph:
             self.straight += 1
             return straight
         self.queries += 1
-        if self.queries == 1:
+        if self.queries == 1 or PathGraph.plain:
             obstacles, width, table, _ = self._args
             keep = [o for i, o in enumerate(obstacles) if i not in skip]
             return _plain_search(start, goal, keep, width, table=table, reach=reach)
@@ -1173,6 +1178,25 @@ def _framed(table: BaseGeometry, hw: float) -> _Inflated:
     return made
 
 
+_GROUPS: OrderedDict[tuple[int, ...], tuple[list[BaseGeometry], BaseGeometry]] = OrderedDict()
+
+
+def _eroded_group(shapes: list[BaseGeometry]) -> BaseGeometry:
+    """Inflated shapes that meet, merged and eroded by :data:`CLEAR_EPS` (cached by the
+    shape objects, in order: the scenery and the fighters who did not move bring the same
+    objects to the next battlefield, so their groups are merged once)."""
+    key = tuple(id(g) for g in shapes)
+    hit = _GROUPS.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], shapes, strict=True)):
+        _GROUPS.move_to_end(key)
+        return hit[1]
+    made = shapely.unary_union(shapes).buffer(-CLEAR_EPS)
+    _GROUPS[key] = (shapes, made)  # the entry keeps the shapes alive: their ids stay theirs
+    if len(_GROUPS) > _INFLATED_SIZE:
+        _GROUPS.popitem(last=False)
+    return made
+
+
 def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
     """The union of the inflated shapes eroded by :data:`CLEAR_EPS`, as one (prepared)
     shape. Shapes that meet are merged before eroding (the seam between them stays
@@ -1204,13 +1228,54 @@ def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
         if len(members) == 1:
             parts.append(pieces[members[0]].eroded)
         else:
-            merged = shapely.unary_union([pieces[i].shape for i in members])
-            parts.append(merged.buffer(-CLEAR_EPS))
+            parts.append(_eroded_group([pieces[i].shape for i in members]))
     polys = shapely.get_parts(np.array(parts, dtype=object))
     polys = polys[~shapely.is_empty(polys)]
     out = shapely.multipolygons(polys)
     shapely.prepare(out)
     return out
+
+
+class _Plain:
+    """One question to the plain search, filled in step by step (:func:`_plain_search`)."""
+
+    def __init__(
+        self, start: tuple[float, float], goal: tuple[float, float] | Base, reach: float
+    ) -> None:
+        self.start, self.goal, self.reach = start, goal, reach
+        self.bound = reach + REACH_SLACK
+        self.sp = Point(start)
+        #: the goal point (None: a goal base, ``target``)
+        self.gp: Point | None = None if isinstance(goal, Base) else Point(goal)
+        self.target: Polygon | None = goal.polygon if isinstance(goal, Base) else None
+        #: the obstacles inflated (step 1), the table's frame last
+        self.pieces: list[_Inflated] = []
+        self.n_obstacles = 0
+        #: the obstacles merged and eroded, and with the goal base (step 2)
+        self.others: BaseGeometry | None = None
+        self.blocker: BaseGeometry | None = None
+        #: where a path may end (step 3)
+        self.goal_set: BaseGeometry | None = None
+
+    def visible(self, p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
+        """Which segments from ``p`` to each of ``qs`` the blocker leaves clear."""
+        blocker = self.blocker
+        assert blocker is not None
+        if blocker.is_empty:
+            return np.ones(len(qs), dtype=bool)
+        segs = np.empty((len(qs), 2, 2))
+        segs[:, 0] = p
+        segs[:, 1] = qs
+        hits: np.ndarray = shapely.intersects(blocker, shapely.linestrings(segs))
+        return ~hits
+
+    def goal_point(self, p: tuple[float, float]) -> tuple[float, float]:
+        """The nearest point of the goal set from ``p``."""
+        if self.target is None:
+            return (self.gp.x, self.gp.y)  # type: ignore[union-attr]
+        line = shapely.shortest_line(self.goal_set, Point(p))
+        c = np.asarray(line.coords)[0]
+        return (float(c[0]), float(c[1]))
 
 
 def _plain_search(
@@ -1222,12 +1287,27 @@ def _plain_search(
     table: BaseGeometry | None = None,
     reach: float = math.inf,
 ) -> Path | None:
-    """The search without caches (each obstacle inflated, all merged, lazy A*): what a
-    graph answers for its first query, before building anything to reuse."""
-    bound = reach + REACH_SLACK
-    hw = width / 2.0
-    sp = Point(start)
-    gp = None if isinstance(goal, Base) else Point(goal)
+    """The search every question is answered by (see :attr:`PathGraph.plain`), in named
+    steps: the obstacles that count, inflated (:func:`_plain_obstacles`); merged into what
+    blocks (:func:`_plain_blocker`); where the path may end (:func:`_plain_goal_set`); the
+    corners it may turn at (:func:`_plain_corners`); the bounded A* (:func:`_plain_astar`)."""
+    q = _Plain(start, goal, reach)
+    if not _plain_obstacles(q, obstacles, width / 2.0):
+        return None
+    if table is not None:
+        q.pieces.append(_framed(table, width / 2.0))
+    if not _plain_blocker(q) or not _plain_goal_set(q):
+        return None
+    corners, heur = _plain_corners(q)
+    return _plain_astar(q, corners, heur)
+
+
+def _plain_obstacles(q: _Plain, obstacles: Sequence[BaseGeometry], hw: float) -> bool:
+    """Step 1, the obstacles inflated by ``hw`` (``q.pieces``): not those holding the start
+    (the fighter is leaving them), not those outside the ellipse of a bounded search
+    (:func:`_within_ellipse`); one nearer than ``hw`` to the start or a goal point keeps only
+    that clearance. False: a goal point inside an obstacle."""
+    sp, gp = q.sp, q.gp
     raw = np.array(obstacles, dtype=object)
     kept = np.zeros(0, dtype=int)
     if len(raw):
@@ -1237,71 +1317,75 @@ def _plain_search(
     if gp is not None:
         inside = shapely.contains(shapes, gp)
         if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
-            return None
+            return False
         goal_gaps = shapely.distance(shapes, gp).tolist()
-    if reach < math.inf and len(shapes):
-        near = _within_ellipse(shapes, start, goal, hw, reach)
+    if q.reach < math.inf and len(shapes):
+        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach)
         shapes = shapes[near]
         gaps = [g for g, k in zip(gaps, near.tolist(), strict=True) if k]
         if gp is not None:
             goal_gaps = [g for g, k in zip(goal_gaps, near.tolist(), strict=True) if k]
     # each obstacle inflated (cached per shape and radius) and eroded for the tests
-    pieces: list[_Inflated] = []
     for k, o in enumerate(shapes.tolist()):
         r = hw
         r = min(r, gaps[k] - 2 * CLEAR_EPS)
         if gp is not None:
             r = min(r, goal_gaps[k] - 2 * CLEAR_EPS)
-        pieces.append(_inflated(o, max(r, 0.0)))
-    if table is not None:
-        pieces.append(_framed(table, hw))
-    others = _eroded_union(pieces)
-    target: Polygon | None = goal.polygon if isinstance(goal, Base) else None
+        q.pieces.append(_inflated(o, max(r, 0.0)))
+    q.n_obstacles = len(shapes)
+    return True
+
+
+def _plain_blocker(q: _Plain) -> bool:
+    """Step 2, the inflated shapes merged and eroded (``q.others``) and, with a goal base,
+    merged with it (``q.blocker``). False: the start is blocked."""
+    q.others = others = _eroded_union(q.pieces)
     blocker = others
-    if target is not None:
+    if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        blocker = shapely.union(others, target.buffer(-CLEAR_EPS))
+        blocker = shapely.union(others, q.target.buffer(-CLEAR_EPS))
     shapely.prepare(blocker)
-    if shapely.contains_xy(blocker, *start):
-        return None
+    q.blocker = blocker
+    return not shapely.contains_xy(blocker, *q.start)
 
+
+def _plain_goal_set(q: _Plain) -> bool:
+    """Step 3, where a path may end (``q.goal_set``): the goal point, or the goal base's
+    edge less the merged obstacles. False: nowhere."""
+    others, target = q.others, q.target
+    assert others is not None and q.blocker is not None
     if target is not None:
         goal_set = target.exterior.difference(others) if not others.is_empty else target.exterior
-        if goal_set.is_empty:
-            return None
-    else:
-        assert gp is not None
-        goal_set = gp
-        if shapely.contains_xy(blocker, gp.x, gp.y):
-            return None
+        q.goal_set = goal_set
+        return not goal_set.is_empty
+    assert q.gp is not None
+    q.goal_set = q.gp
+    return not shapely.contains_xy(q.blocker, q.gp.x, q.gp.y)
 
-    inflated = pieces[: len(shapes)]
+
+def _plain_corners(q: _Plain) -> tuple[np.ndarray, np.ndarray]:
+    """Step 4, the corners a path may turn at (the inflated obstacles' convex corners outside
+    the blocker) and each one's distance to the goal set (the A*'s heuristic)."""
+    inflated = q.pieces[: q.n_obstacles]
     corners = np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
     if len(corners):
-        ok = ~shapely.contains_xy(blocker, corners[:, 0], corners[:, 1])
+        ok = ~shapely.contains_xy(q.blocker, corners[:, 0], corners[:, 1])
         corners = corners[ok]
     xy = corners[:, :2]
+    heur = shapely.distance(q.goal_set, shapely.points(xy)) if len(xy) else np.zeros(0)
+    return corners, heur
+
+
+def _plain_astar(q: _Plain, corners: np.ndarray, heur: np.ndarray) -> Path | None:
+    """Step 5, the A* from the start by the corners to the goal set: a popped node's last
+    leg to the goal is tried at once; the search stops at the best goal found or once its
+    lower bound passes the reach (``q.bound``)."""
+    start, bound = q.start, q.bound
+    assert q.goal_set is not None
+    xy = corners[:, :2]
     n = len(xy)
-    heur = shapely.distance(goal_set, shapely.points(xy)) if n else np.zeros(0)
-
-    def visible(p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
-        if blocker.is_empty:
-            return np.ones(len(qs), dtype=bool)
-        segs = np.empty((len(qs), 2, 2))
-        segs[:, 0] = p
-        segs[:, 1] = qs
-        hits: np.ndarray = shapely.intersects(blocker, shapely.linestrings(segs))
-        return ~hits
-
-    def goal_point(p: tuple[float, float]) -> tuple[float, float]:
-        if target is None:
-            return (gp.x, gp.y)  # type: ignore[union-attr]
-        line = shapely.shortest_line(goal_set, Point(p))
-        c = np.asarray(line.coords)[0]
-        return (float(c[0]), float(c[1]))
-
-    start_h = float(goal_set.distance(sp))
+    start_h = float(q.goal_set.distance(q.sp))
     cost = np.full(n, np.inf)
     parent = np.full(n, -2, dtype=int)  # -1: start
     closed = np.zeros(n, dtype=bool)
@@ -1323,10 +1407,10 @@ def _plain_search(
             p, gc = start, start_cost
         if f >= best_goal or f > bound:
             break
-        q = goal_point(p)
-        d = math.dist(p, q)
-        if gc + d < best_goal and visible(p, np.array([q]))[0]:
-            best_goal, goal_parent, goal_end = gc + d, u, q
+        end = q.goal_point(p)
+        d = math.dist(p, end)
+        if gc + d < best_goal and q.visible(p, np.array([end]))[0]:
+            best_goal, goal_parent, goal_end = gc + d, u, end
             heapq.heappush(heap, (best_goal, -3))
         if n == 0:
             continue
@@ -1339,10 +1423,13 @@ def _plain_search(
             # a corner that would be queued at or beyond the best goal found is never taken
             # off the heap (the goal's entry comes first): it need not be looked at
             cand &= (gc + step) + heur < best_goal
+        if bound < math.inf:
+            # nor one queued beyond the reach (the search stops before taking it off)
+            cand &= (gc + step) + heur <= bound
         idx = np.nonzero(cand)[0]
         if len(idx) == 0:
             continue
-        vis = visible(p, xy[idx])
+        vis = q.visible(p, xy[idx])
         for i in idx[vis]:
             c = gc + float(step[i])
             if c < cost[i]:

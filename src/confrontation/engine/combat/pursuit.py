@@ -31,9 +31,9 @@ from confrontation.engine.core.state import GameState
 from confrontation.engine.table.contact_limits import is_full, placement_filter
 from confrontation.engine.table.field import (
     Field,
-    destinations,
     field_of,
     has_field,
+    iter_destinations,
     movement,
     pass_through,
 )
@@ -152,9 +152,9 @@ def table_pursuits(state: GameState, fighter: str, reach: int) -> list[Pursue]:
         )
     seen: set[str] = set()
     mov = movement(state, state.fighter(fighter))
-    for spot in destinations(state, fighter, float(reach), mov=mov):
-        if len(seen) >= FREE_MOVES:
-            break
+    # the destinations are computed a few headings at a time, until enough are found
+    spots = iter_destinations(state, fighter, float(reach), mov=mov, batch=FREE_MOVES)
+    for spot in spots if FREE_MOVES > 0 else ():
         if spot.towards in seen or spot.distance <= 0.05:
             continue
         seen.add(spot.towards)
@@ -169,6 +169,8 @@ def table_pursuits(state: GameState, fighter: str, reach: int) -> list[Pursue]:
                 distance=spot.distance,
             )
         )
+        if len(seen) >= FREE_MOVES:
+            break
     return moves
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -722,6 +722,20 @@ def destinations(
     pass_through: tuple[str, ...] = (),
     mov: float = 0.0,
 ) -> list[Spot]:
+    """Where ``mover`` may end a move that must not end in contact (walk, run, cover): every
+    spot :func:`iter_destinations` gives, in its order."""
+    return list(iter_destinations(state, mover, potential, pass_through=pass_through, mov=mov))
+
+
+def iter_destinations(
+    state: GameState,
+    mover: str,
+    potential: float,
+    *,
+    pass_through: tuple[str, ...] = (),
+    mov: float = 0.0,
+    batch: int | None = None,
+) -> Iterator[Spot]:
     """Where ``mover`` may end a move that must not end in contact (walk, run, cover).
 
     Straight moves (the most direct way, V-A) towards the nearest enemies (stopping short
@@ -736,11 +750,15 @@ def destinations(
     The rules above the engine may add points to end on, listed first (``move-goals``: a
     straight move that ends with the centre of the base on the point, facing the way he
     went; XX-D-1, a token) and refuse places (``move-spot``: XX-D-1, a token he may not end
-    his move on); see ``engine.core.hooks``."""
+    his move on); see ``engine.core.hooks``.
+
+    The spots come in the order of :func:`destinations`, computed lazily: the moves of
+    ``batch`` headings at a time (None: all at once), so that a caller who needs only the
+    first few stops early (the corridor tests of a heading depend on nothing else)."""
     here = field_of(state)
     base = here.base(mover)
     if potential <= 0:
-        return []
+        return
     me = here.owners[mover]
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
     skip = {mover, *pass_through}
@@ -766,10 +784,10 @@ def destinations(
         if spot is None or (checked and spot_refusal(state, mover, spot) is not None):
             continue
         moved = math.dist(base.sight, spot.sight)
-        spots.setdefault(
-            (round(spot.x, 1), round(spot.y, 1)),
-            Spot(spot.x, spot.y, spot.facing, f"to {label}", round(moved, 2)),
-        )
+        key = (round(spot.x, 1), round(spot.y, 1))
+        if key not in spots:
+            spots[key] = Spot(spot.x, spot.y, spot.facing, f"to {label}", round(moved, 2))
+            yield spots[key]
     heads = []
     for label, heading, goal in _headings(here, mover):
         reach = min(potential, goal)
@@ -777,7 +795,49 @@ def destinations(
             continue
         ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
         heads.append((label, heading, reach, ux, uy))
-    # for each heading the longest clear move of the whole, 3/4, 1/2 or 1/4 of the reach
+    size = len(heads) if batch is None else max(batch, 1)
+    for first in range(0, len(heads), size):
+        some = heads[first : first + size]
+        bests = _longest_clear(some, (sx, sy), base.width, mov, near, far)
+        for (label, heading, _, ux, uy), best in zip(some, bests, strict=True):
+            for travel in (best, best / 2.0):
+                if travel <= 0.05:
+                    continue
+                sight = (sx + ux * travel, sy + uy * travel)
+                facing = heading
+                if enemies:
+                    near_enemy = min(enemies, key=lambda e: math.dist(e.centre, sight))
+                    facing = math.degrees(
+                        math.atan2(near_enemy.y - sight[1], near_enemy.x - sight[0])
+                    )
+                spot = rounded(placed(base, sight, facing))
+                key = (round(spot.x, 1), round(spot.y, 1))
+                if key in spots:
+                    continue
+                moved = math.dist(base.sight, spot.sight)
+                if moved > potential + 1e-6:
+                    continue
+                short = moved <= mov + 1e-6
+                if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
+                    continue
+                if checked and spot_refusal(state, mover, spot) is not None:
+                    continue
+                spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
+                yield spots[key]
+
+
+def _longest_clear(
+    heads: list[tuple[str, float, float, float, float]],
+    sight: tuple[float, float],
+    width: float,
+    mov: float,
+    near: _Obstacles,
+    far: _Obstacles,
+) -> list[float]:
+    """For each heading (label, direction, reach, ux, uy) the longest clear straight move
+    of the whole, 3/4, 1/2 or 1/4 of its reach (0: none); moves of at most ``mov`` are
+    tested against ``near``, longer ones against ``far`` (V-A)."""
+    sx, sy = sight
     bests = [0.0] * len(heads)
     left = list(range(len(heads)))
     for fraction in (1.0, 0.75, 0.5, 0.25):
@@ -786,43 +846,21 @@ def destinations(
             (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
         ]
         if near is far:
-            clear = _corridors_clear((sx, sy), ends, base.width, far)
+            clear = _corridors_clear((sx, sy), ends, width, far)
         else:
             clear = [False] * len(left)
             for obstacles, short in ((near, True), (far, False)):
                 group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
                 if not group:
                     continue
-                found = _corridors_clear((sx, sy), [ends[n] for n in group], base.width, obstacles)
+                found = _corridors_clear((sx, sy), [ends[n] for n in group], width, obstacles)
                 for n, ok in zip(group, found, strict=True):
                     clear[n] = ok
         for k, ok in zip(left, clear, strict=True):
             if ok:
                 bests[k] = heads[k][2] * fraction
         left = [k for k, ok in zip(left, clear, strict=True) if not ok]
-    for (label, heading, _, ux, uy), best in zip(heads, bests, strict=True):
-        for travel in (best, best / 2.0):
-            if travel <= 0.05:
-                continue
-            sight = (sx + ux * travel, sy + uy * travel)
-            facing = heading
-            if enemies:
-                near_enemy = min(enemies, key=lambda e: math.dist(e.centre, sight))
-                facing = math.degrees(math.atan2(near_enemy.y - sight[1], near_enemy.x - sight[0]))
-            spot = rounded(placed(base, sight, facing))
-            key = (round(spot.x, 1), round(spot.y, 1))
-            if key in spots:
-                continue
-            moved = math.dist(base.sight, spot.sight)
-            if moved > potential + 1e-6:
-                continue
-            short = moved <= mov + 1e-6
-            if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
-                continue
-            if checked and spot_refusal(state, mover, spot) is not None:
-                continue
-            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
-    return list(spots.values())
+    return bests
 
 
 def _goal_spot(
