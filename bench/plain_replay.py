@@ -22,12 +22,12 @@ def main() -> None:
         calls.append((a, k))
         return orig(*a, **k)
 
-    paths._plain_search = rec  # type: ignore[assignment]
+    paths._plain_search = rec
     try:
         for seed in range(3):
             play_game(GameConfig(agents=("random", "random"), seed=seed))
     finally:
-        paths._plain_search = orig  # type: ignore[assignment]
+        paths._plain_search = orig
     out = []
     for _ in range(4):
         paths._INFLATED.clear()

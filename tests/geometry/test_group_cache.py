@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from test_fast_equivalence import TABLE, fighters, scenery
 
 from confrontation.geometry import paths
+from confrontation.geometry.bases import Base
 from confrontation.geometry.paths import _eroded_union, _inflated, _plain_search
+from confrontation.geometry.scenery import Scenery
 
 
 def _from_scratch() -> None:
@@ -22,7 +24,9 @@ def _from_scratch() -> None:
 @pytest.mark.rule("V-A")
 @settings(max_examples=40, deadline=None)
 @given(fighters(n_max=10), scenery(), st.sampled_from([2.5, 3.0, 4.0]), st.data())
-def test_kept_groups_equal_groups_from_scratch(placed, elements, width, data) -> None:
+def test_kept_groups_equal_groups_from_scratch(
+    placed: dict[str, Base], elements: list[Scenery], width: float, data: st.DataObject
+) -> None:
     shapes = [b.polygon for b in placed.values()] + [s.footprint for s in elements]
     pieces = [_inflated(o, width / 2.0) for o in shapes]
     first = _eroded_union(pieces)  # fills the cache
