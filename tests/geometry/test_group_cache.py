@@ -25,7 +25,7 @@ def _from_scratch() -> None:
 @settings(max_examples=40, deadline=None)
 @given(fighters(n_max=10), scenery(), st.sampled_from([2.5, 3.0, 4.0]), st.data())
 def test_kept_groups_equal_groups_from_scratch(
-    placed: dict[str, Base], elements: list[Scenery], width: float, data: st.DataObject
+    placed: dict[str, Base], elements: tuple[Scenery, ...], width: float, data: st.DataObject
 ) -> None:
     shapes = [b.polygon for b in placed.values()] + [s.footprint for s in elements]
     pieces = [_inflated(o, width / 2.0) for o in shapes]
