@@ -701,7 +701,7 @@ def watch(state: GameState, events: Sequence[Event]) -> Ending | None:
     """CP-ASSASSINATION-VICTORY: "When only one player owns warcasters/warlocks remaining in
     play, that player immediately wins the game"; all at once: the tiebreakers decide."""
     cp = cp_of(state)
-    if cp is None or state.round < 1 or not _all_had(state) or not events:
+    if cp is None or state.round < 1 or not _all_had(state):
         return None
     alive = commanders_in_play(state)
     if sum(alive) == 1:
