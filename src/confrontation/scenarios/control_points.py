@@ -525,6 +525,15 @@ def in_kill_box(
     )
 
 
+def shuns_kill_box(state: GameState, fighter: Fighter, x: float, y: float) -> bool:
+    """CP-KILL-BOX for the computer players: the fighter is his player's Commander, the
+    scenario has a Kill Box and (x, y) puts him in it."""
+    cp = cp_of(state)
+    if cp is None or not cp.kill_box or fighter.player == NEUTRAL:
+        return False
+    return commander_of(state, fighter.player) == fighter.id and in_kill_box(state, fighter, x, y)
+
+
 def tactics_winner(state: GameState) -> int | None:
     """The winner of this round's Tactics roll (IV-A)."""
     return state.strategic.winner if state.strategic is not None else None
