@@ -479,3 +479,116 @@ def test_garbled_pack_files_never_raise_anything_else(tmp_path_factory, garbage:
         load_scenario(path)
     except LoadError as error:
         assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("name", "where", "points", "kill_box", "tiebreak"),
+    [
+        pytest.param(
+            "close-quarters",
+            TOUCH_EAST,
+            3,
+            True,
+            "none",
+            marks=pytest.mark.rule("CP-CLOSE-QUARTERS", "CP-CLOSE-QUARTERS-SPECIAL-RULES"),
+        ),
+        pytest.param(
+            "incoming",
+            (75.0, 45.0, 0.0),
+            3,
+            False,
+            "enemy-zones",
+            marks=pytest.mark.rule(
+                "CP-INCOMING", "CP-INCOMING-SPECIAL-RULES", "CP-INCOMING-VICTORY-CONDITIONS"
+            ),
+        ),
+        pytest.param(
+            "process-of-elimination",
+            (60.0, 35.0, 0.0),
+            2,
+            True,
+            "zones",
+            marks=pytest.mark.rule(
+                "CP-PROCESS-OF-ELIMINATION",
+                "CP-PROCESS-OF-ELIMINATION-SPECIAL-RULES",
+                "CP-PROCESS-OF-ELIMINATION-VICTORY-CONDITIONS",
+            ),
+        ),
+        pytest.param(
+            "incursion",
+            (60.0, 63.25, 0.0),
+            2,
+            False,
+            "flags",
+            marks=pytest.mark.rule(
+                "CP-INCURSION", "CP-INCURSION-SPECIAL-RULES", "CP-INCURSION-VICTORY-CONDITIONS"
+            ),
+        ),
+        pytest.param(
+            "destruction",
+            (60.0, 60.0, 0.0),
+            2,
+            True,
+            "zones",
+            marks=pytest.mark.rule(
+                "CP-DESTRUCTION",
+                "CP-DESTRUCTION-SPECIAL-RULES",
+                "CP-DESTRUCTION-VICTORY-CONDITIONS",
+            ),
+        ),
+        pytest.param(
+            "rally-point",
+            (75.0, 35.0, 0.0),
+            3,
+            False,
+            "enemy-zones",
+            marks=pytest.mark.rule(
+                "CP-RALLY-POINT",
+                "CP-RALLY-POINT-SPECIAL-RULES",
+                "CP-RALLY-POINT-VICTORY-CONDITIONS",
+            ),
+        ),
+    ],
+)
+def test_each_scenario_scores_its_own_elements(
+    name: str, where: tuple[float, float, float], points: int, kill_box: bool, tiebreak: str
+) -> None:
+    scenario = resolve(f"cp-{name}")
+    assert scenario.control_points is not None
+    assert (scenario.control_points.kill_box, scenario.control_points.tiebreak) == (
+        kill_box,
+        tiebreak,
+    )
+    assert scenario.control_points.win_at == 5 and scenario.rounds == 6
+    # His Commander on the element worth most to him (the enemy's, else a neutral one).
+    assert gained(game(f"cp-{name}", {"p1-c1-1": where})) == (points, 0)
+    # Player 2's Commander on its mirror image (the layouts are symmetric by a half turn).
+    mirror = (120.0 - where[0], 120.0 - where[1], 180.0)
+    moved = {"p1-c1-1": (70.0, 78.0, 0.0), "p2-c1-1": mirror}
+    assert gained(game(f"cp-{name}", moved)) == (0, points)
+
+
+@pytest.mark.rule("CP-SCENARIO-REFERENCE-SHEET")
+def test_the_narration_says_who_controls_or_dominates_what() -> None:
+    from confrontation.engine.core.narrate import narrate
+
+    state = game("cp-incoming", {"p1-c1-1": (75, 45, 0), "p2-c2-1": (45, 75, 180)})
+    script = Script(state, whole_log=True)
+    told = [line for line in narrate(script.events) if "scoring" in line]
+    assert [line.split(" — ", 1)[-1] for line in told] == [
+        "Control points scoring: Player 2 controls zone-west (2 CP) and Player 1 dominates "
+        "zone-east (3 CP). Control points 3 to 2."
+    ]
+
+
+@pytest.mark.rule("CP-SCENARIO-REFERENCE-SHEET")
+def test_a_played_game_reports_its_control_points_per_round() -> None:
+    from confrontation.sim.game import GameConfig, play_game, result_document
+
+    config = GameConfig(scenario="cp-incursion", agents=("greedy", "random"), seed=2, rounds=2)
+    result = play_game(config)
+    document = result_document(result)
+    points = document["control_points"]
+    assert [r["round"] for r in points["per_round"]] in ([2], [1], [])
+    assert len(points["flags_removed"]) == 1
+    assert [p["vp"] for p in document["players"]] == points["totals"]

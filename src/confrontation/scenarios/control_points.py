@@ -767,9 +767,11 @@ def tiebreakers(state: GameState) -> tuple[int, tuple[int, ...], int | None]:
     cp = cp_of(state)
     assert cp is not None
     figures: list[tuple[int, ...]] = [
-        commanders_in_play(state),
-        cp.cp,
+        commanders_in_play(state),  # CP-1ST-TIEBREAKER
+        cp.cp,  # CP-2ND-TIEBREAKER
+        # CP-3RD-TIEBREAKER
         tuple(strategic_value(state, p, tiebreak_area(state, p)) for p in state.players),
+        # CP-4TH-TIEBREAKER: the value each player destroyed (his opponents' losses)
         tuple(sum(losses_ap(state, o) for o in state.enemies(p)) for p in state.players),
     ]
     for number, figure in enumerate(figures, start=1):
@@ -840,7 +842,7 @@ def _tell_scored(narrator: Narrator, event: Event) -> str | None:
             parts.append(f"{who} {how} {element} ({points} CP)")
     said = listed(parts) if parts else "nobody controls or dominates anything"
     totals = " to ".join(str(t) for t in event.totals)
-    head = "Last scoring" if event.last else f"Round {event.round} scoring"
+    head = "Last scoring (assassination)" if event.last else "Control points scoring"
     return f"{head}: {said}. Control points {totals}."
 
 
