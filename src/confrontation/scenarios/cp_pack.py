@@ -14,7 +14,6 @@ the standard scenery; zones are marked, not laid.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -218,13 +217,12 @@ def load_control_points(
                 )
         shapes.append(shape)
         elements.append(CpElement(zone.name, "zone", zone.shape, coords, _side(zone.side)))
-    for n, flag in enumerate(spec.flags):
+    for flag in spec.flags:
         radius = FLAG_DIAMETER_CM / 2
         coords = (flag.x, flag.y, radius)
         elements.append(CpElement(flag.name, "flag", "circle", coords, _side(flag.side)))
         made = Scenery.circle(flag.name, flag.x, flag.y, FLAG_DIAMETER_CM, passable=False)
         pieces.append(piece_of(made, scenario=True))  # CP-FLAG: no SP, Inalterable
-        del n
     for objective in spec.objectives:
         radius = OBJECTIVE_DIAMETER_CM / 2
         coords = (objective.x, objective.y, radius)
@@ -261,8 +259,3 @@ def load_control_points(
     if spec.tiebreak == "flags" and not spec.flags:
         raise fail(["tiebreak"], "tiebreak 'flags' needs flags")
     return record, tuple(pieces)
-
-
-def element_kinds(record: ControlPoints) -> Sequence[str]:
-    """The kinds of element the record has (for the loader's checks of the scoring lines)."""
-    return sorted({e.kind for e in record.elements})
