@@ -273,9 +273,9 @@ def battlefield_svg(state: GameState) -> str:
     drawn = type(board)(board.width, board.height, zones)
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
-    scenery = [scenery_of(p) for p in ground.scenery or ()]
     drawn_marks = marks(state) + control_points.marks(state)  # XX-C; the 003 pack's elements
-    marked = {m.name for m in drawn_marks}
+    marked = {m.name for m in drawn_marks}  # drawn as marks, not as plain scenery
+    scenery = [scenery_of(p) for p in ground.scenery or () if p.name not in marked]
     notes = {
         p.name: scenery_note(p) for p in ground.scenery or () if p.scenario and p.name not in marked
     }

@@ -8,7 +8,7 @@ from confrontation.engine.core.state import NEUTRAL, Fighter, GameState
 from confrontation.engine.table.field import base_of, scenery_of
 from confrontation.geometry import render
 from confrontation.geometry.table import Zone
-from confrontation.scenarios import area_geometry, commander, tokens
+from confrontation.scenarios import area_geometry, commander, control_points, tokens
 from confrontation.scenarios.control import scenario_of, table
 from confrontation.scenarios.occupation import marks
 
@@ -57,7 +57,8 @@ def board_svg(state: GameState) -> str:
         sides={f.id: f.player for f in state.fighters},
         commanders=[f for f in commander.commanders(state) if f in fighters],  # XX-B-1
         scenario=notes,
-        marks=marks(state),
+        marks=marks(state) + control_points.marks(state),  # XX-C; the 003 pack's elements
+        title=control_points.title(state),
         tokens=stacks,
         carried=carried,
         neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
