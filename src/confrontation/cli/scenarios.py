@@ -100,17 +100,18 @@ def list_command(as_json: JsonOption = False) -> None:
         )
         return
     table = Table(title="Scenarios")
-    for column in ("id", "name", "section", "goal", "rounds", "variations"):
+    for column in ("id", "name", "goal", "rounds", "variations"):
         table.add_column(column, no_wrap=True)
+    table.add_column("section", overflow="fold", max_width=24)  # long section lists fold
     table.add_column("summary", overflow="fold", min_width=24)
     for s in scenarios:
         table.add_row(
             s.id,
             escape(s.name),
-            s.section,
             s.goal,
             str(s.rounds),
             ", ".join(s.variations) or "-",
+            s.section,
             escape(s.summary),
         )
     _console().print(table)
