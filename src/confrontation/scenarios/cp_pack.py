@@ -221,7 +221,11 @@ def load_control_points(
         radius = FLAG_DIAMETER_CM / 2
         coords = (flag.x, flag.y, radius)
         elements.append(CpElement(flag.name, "flag", "circle", coords, _side(flag.side)))
-        made = Scenery.circle(flag.name, flag.x, flag.y, FLAG_DIAMETER_CM, passable=False)
+        # CP-FLAG: "Incorporeal" (scanned "Incorporated"): it hides nothing (flat), but it is an
+        # obstacle nobody crosses (CLARIFICATIONS §8)
+        made = Scenery.circle(
+            flag.name, flag.x, flag.y, FLAG_DIAMETER_CM, height="flat", passable=False
+        )
         pieces.append(piece_of(made, scenario=True))  # CP-FLAG: no SP, Inalterable
     for objective in spec.objectives:
         radius = OBJECTIVE_DIAMETER_CM / 2
