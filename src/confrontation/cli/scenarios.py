@@ -147,6 +147,17 @@ def show_command(
             value = [_element(entry) for entry in value]
         if key == "passive":  # XX-E-6: the defender's individuals
             key, value = f"passive individuals of Player {value['defender']}", value["individuals"]
+        if key == "control_points":  # the 003 pack: its elements, then its rules
+            console.print(_section("control-point elements", _cp_elements(value)))
+            rules = {
+                "win at": value["win_at"],
+                "from round": value["from_round"],
+                "kill box": value["kill_box"],
+                "3rd tiebreaker doubles in": value["tiebreak"],
+                "a flag removed after round": value["remove_flag_after"] or "-",
+            }
+            console.print("   ".join(f"[b]{k}[/b]: {v}" for k, v in rules.items()))
+            continue
         if key == "loot":  # XX-D: the stacks of tokens, then Carry/X
             again = "yes" if value["again"] else "no (XX-D-3)"
             console.print(_section("tokens", _stacks(value["tokens"])))
@@ -155,6 +166,25 @@ def show_command(
             )
             continue
         console.print(_section(key, value))
+
+
+def _cp_elements(points: dict[str, Any]) -> list[dict[str, Any]]:
+    """The 003 pack's zones, flags and objectives as a player reads them."""
+    out = []
+    for element in points["elements"]:
+        side = element["side"]
+        whose = f"deployment area {side + 1}" if side is not None else "-"
+        if side is None and element["kind"] == "objective":
+            whose = "enemy to all"
+        coords = element["coords"]
+        if element["shape"] == "circle":
+            where = f"centre ({coords[0]:g}, {coords[1]:g}), radius {coords[2]:g} cm"
+        else:
+            where = f"x {coords[0]:g}-{coords[2]:g}, y {coords[1]:g}-{coords[3]:g} cm"
+        out.append(
+            {"name": element["name"], "kind": element["kind"], "side": whose, "where": where}
+        )
+    return out
 
 
 def _stacks(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:
