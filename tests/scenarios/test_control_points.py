@@ -592,3 +592,23 @@ def test_a_played_game_reports_its_control_points_per_round() -> None:
     assert [r["round"] for r in points["per_round"]] in ([2], [1], [])
     assert len(points["flags_removed"]) == 1
     assert [p["vp"] for p in document["players"]] == points["totals"]
+
+
+@pytest.mark.rule("CP-KILL-BOX")
+def test_the_greedy_commander_keeps_out_of_the_kill_box() -> None:
+    from confrontation.agents.assess import worth
+    from confrontation.agents.greedy import KILL_BOX_SHUN, position_value
+
+    for name, shunned in (("cp-close-quarters", True), ("cp-incoming", False)):
+        state = game(name, {})
+        chief = state.fighter("p1-c1-1")
+        inside = position_value(state, chief, 30.0, 48.0)  # 31.25 cm from the edge
+        outside = position_value(state, chief, 40.0, 48.0)  # 38.75 cm
+        shun = KILL_BOX_SHUN * worth(state, chief)
+        assert (outside - inside >= shun) is shunned
+        footman = dataclasses.replace(state.fighter("p1-c2-1"), x=40.0, y=30.0, on_table=True)
+        state = state.with_fighters(footman)
+        gap = position_value(state, footman, 40.0, 48.0) - position_value(
+            state, footman, 30.0, 48.0
+        )
+        assert gap < shun  # only the Commander shuns it
