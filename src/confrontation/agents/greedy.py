@@ -91,6 +91,7 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
 from confrontation.scenarios.base import Area
 from confrontation.scenarios.control import area_vp, geometry, scenario_of
+from confrontation.scenarios.control_points import shuns_kill_box
 from confrontation.scenarios.tokens import move_goals
 from confrontation.scenarios.victory import aims, wrecked
 
@@ -108,6 +109,10 @@ CHARGE_MARGIN = -0.5
 AIM_HOLD = 0.5
 """XX-A-4: what standing at one of his aims is worth (a share of the fighter's worth): a
 fighter there does not walk or charge out of it for an ordinary gain."""
+
+KILL_BOX_SHUN = 1.0
+"""CP-KILL-BOX (the 003 pack): what ending a move in the Kill Box costs his Commander (a share
+of his worth: twice what standing at an aim gains)."""
 
 AIM_TOUCH = 0.6
 """Share of :data:`AIM_HOLD` for a base only touching the aim (contact-mode objectives; a
@@ -1175,6 +1180,8 @@ def position_value(state: GameState, fighter: Fighter, x: float, y: float) -> fl
         advance += AIM_HOLD * value * aim_hold(state, fighter, x, y)
         if is_prey(state, fighter):
             threat *= 2.0
+        if shuns_kill_box(state, fighter, x, y):  # CP-KILL-BOX
+            advance -= KILL_BOX_SHUN * value
     return advance - threat
 
 

@@ -38,7 +38,7 @@ from confrontation.engine.core.state import (
 from confrontation.engine.record import event_line
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
-from confrontation.scenarios import commander, tokens
+from confrontation.scenarios import commander, control_points, tokens
 from confrontation.scenarios.control import drawn_table, scenario_of
 from confrontation.scenarios.occupation import marks
 from confrontation.scenarios.results import signed
@@ -252,8 +252,12 @@ def battlefield_svg(state: GameState) -> str:
     drawn = drawn_table(state)
     fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
     sides = {f.id: f.player for f in state.fighters}
-    scenery = [scenery_of(p) for p in ground.scenery or ()]
-    notes = {p.name: scenery_note(p) for p in ground.scenery or () if p.scenario}
+    drawn_marks = marks(state) + control_points.marks(state)  # XX-C; the 003 pack's elements
+    marked = {m.name for m in drawn_marks}  # drawn as marks, not as plain scenery
+    scenery = [scenery_of(p) for p in ground.scenery or () if p.name not in marked]
+    notes = {
+        p.name: scenery_note(p) for p in ground.scenery or () if p.scenario and p.name not in marked
+    }
     stacks, carried = tokens.drawn(state)  # XX-D
     chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
     return render.svg(
@@ -263,7 +267,8 @@ def battlefield_svg(state: GameState) -> str:
         sides=sides,
         commanders=chiefs,
         scenario=notes,
-        marks=marks(state),
+        marks=drawn_marks,
+        title=control_points.title(state),
         tokens=stacks,
         carried=carried,
         neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E

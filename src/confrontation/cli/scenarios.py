@@ -100,17 +100,18 @@ def list_command(as_json: JsonOption = False) -> None:
         )
         return
     table = Table(title="Scenarios")
-    for column in ("id", "name", "section", "goal", "rounds", "variations"):
+    for column in ("id", "name", "goal", "rounds", "variations"):
         table.add_column(column, no_wrap=True)
+    table.add_column("section", overflow="fold", max_width=24)  # long section lists fold
     table.add_column("summary", overflow="fold", min_width=24)
     for s in scenarios:
         table.add_row(
             s.id,
             escape(s.name),
-            s.section,
             s.goal,
             str(s.rounds),
             ", ".join(s.variations) or "-",
+            s.section,
             escape(s.summary),
         )
     _console().print(table)
@@ -146,6 +147,17 @@ def show_command(
             value = [_element(entry) for entry in value]
         if key == "passive":  # XX-E-6: the defender's individuals
             key, value = f"passive individuals of Player {value['defender']}", value["individuals"]
+        if key == "control_points":  # the 003 pack: its elements, then its rules
+            console.print(_section("control-point elements", _cp_elements(value)))
+            rules = {
+                "win at": value["win_at"],
+                "from round": value["from_round"],
+                "kill box": value["kill_box"],
+                "3rd tiebreaker doubles in": value["tiebreak"],
+                "a flag removed after round": value["remove_flag_after"] or "-",
+            }
+            console.print("   ".join(f"[b]{k}[/b]: {v}" for k, v in rules.items()))
+            continue
         if key == "loot":  # XX-D: the stacks of tokens, then Carry/X
             again = "yes" if value["again"] else "no (XX-D-3)"
             console.print(_section("tokens", _stacks(value["tokens"])))
@@ -154,6 +166,25 @@ def show_command(
             )
             continue
         console.print(_section(key, value))
+
+
+def _cp_elements(points: dict[str, Any]) -> list[dict[str, Any]]:
+    """The 003 pack's zones, flags and objectives as a player reads them."""
+    out = []
+    for element in points["elements"]:
+        side = element["side"]
+        whose = f"deployment area {side + 1}" if side is not None else "-"
+        if side is None and element["kind"] == "objective":
+            whose = "enemy to all"
+        coords = element["coords"]
+        if element["shape"] == "circle":
+            where = f"centre ({coords[0]:g}, {coords[1]:g}), radius {coords[2]:g} cm"
+        else:
+            where = f"x {coords[0]:g}-{coords[2]:g}, y {coords[1]:g}-{coords[3]:g} cm"
+        out.append(
+            {"name": element["name"], "kind": element["kind"], "side": whose, "where": where}
+        )
+    return out
 
 
 def _stacks(tokens: list[dict[str, Any]]) -> list[dict[str, Any]]:

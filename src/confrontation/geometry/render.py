@@ -122,6 +122,7 @@ def svg(
     status: Mapping[str, str] | None = None,
     wounds: Mapping[str, int] | None = None,
     groups: bool = False,
+    title: str = "",
 ) -> str:
     """The table as an SVG document: ``scale`` pixels per cm, a ``grid`` cm grid.
 
@@ -136,7 +137,8 @@ def svg(
     markers drawn under a fighter's base ("stunned, charged"), ``wounds`` his wound levels
     (red pips on the base). ``groups`` wraps each fighter's shapes in ``<g class="fighter"
     data-fighter="ID">`` (a browser finds a fighter under the pointer). The y axis points up
-    the table as in the geometry (the SVG is flipped).
+    the table as in the geometry (the SVG is flipped). ``title`` is a line written at the
+    top of the table (a score: the control points of the 003 pack).
     """
     crowned = set(commanders)
     w, h = table.width * scale, table.height * scale
@@ -249,6 +251,11 @@ def svg(
         carrier = (fighters or {}).get(fid)
         if carrier is not None and count > 0:
             out.append(_token(carrier.x, carrier.y, count, scale, table.height))
+    if title:
+        out.append(
+            f'<text x="{0.5 * scale:.1f}" y="{h - 0.6 * scale:.1f}" font-size="{1.6 * scale:.0f}" '
+            f'fill="#222" font-weight="bold">{escape(title)}</text>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 

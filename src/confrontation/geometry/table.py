@@ -16,6 +16,7 @@ FORMATS: dict[str, tuple[float, float]] = {
     "120x60": (120.0, 60.0),
     "90x90": (90.0, 90.0),
     "60x60": (60.0, 60.0),
+    "120x120": (120.0, 120.0),  # CLARIFICATIONS §8: the control-point pack's table
 }
 #: III-A-1: a deployment area lies more than 15 cm and less than 50 cm from the median line
 DEPLOY_NEAR_CM = 15.0

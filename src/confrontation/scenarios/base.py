@@ -38,6 +38,11 @@ from confrontation.scenarios.conditions import (
     ConditionSpec,
     validate_params,
 )
+from confrontation.scenarios.cp_pack import (
+    ControlPoints,
+    ControlPointsSpec,
+    load_control_points,
+)
 from confrontation.scenarios.loot import Loot, TokenSpec, placed_tokens
 from confrontation.scenarios.objectives import (
     Objective,
@@ -57,7 +62,7 @@ from confrontation.scenarios.situation import Placement, ScenerySpec, check_scen
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
 PLACED = ("rect", "circle")
 """Shapes placed by coordinates on the two-player table (III-A-1): no layout has them (XX-F-1)."""
-Goal = Literal["control", "execution", "conditions"]
+Goal = Literal["control", "execution", "conditions", "control-points"]
 TargetRule = Literal["highest-value", "random-card"]
 
 MIN_SCENERY = 4
@@ -163,6 +168,7 @@ class ScenarioFile(BaseModel):
     tokens: list[TokenSpec] = Field(default_factory=list)  # XX-D (scenarios.loot)
     carry: int = Field(default=1, ge=1)  # XX-D-2: Carry/X
     pick_up_again: bool = True  # XX-D-3
+    control_points: ControlPointsSpec | None = None  # CP-SCENARIO-REFERENCE-SHEET (003)
 
 
 # --- the record a game carries ---------------------------------------------------------------
@@ -216,6 +222,8 @@ class BasicScenario(ScenarioRecord):
     """XX-A-5: the (player, bonus id) of the bonuses fulfilled when the game ended."""
     objectives: Objectives = field(default=Objectives(), metadata={"omit_default": True})
     """XX-C, XX-B-2: the objectives, their counters (``scenarios.objectives``)."""
+    control_points: ControlPoints | None = field(default=None, metadata={"omit_default": True})
+    """The control-point pack (``003_…``): elements, CP, history (``scenarios.control_points``)."""
 
     def card_value(self, card: str) -> int | None:
         return dict(self.values).get(card)
@@ -249,6 +257,7 @@ class Scenario:
     bonuses: tuple[Bonus, ...] = ()
     commander: bool = False
     objectives: tuple[Objective, ...] = ()
+    control_points: ControlPoints | None = None
 
     def check_players(self, players: int) -> None:
         """Can ``players`` players play it? Areas, scenario scenery and objectives placed by
@@ -258,6 +267,7 @@ class Scenario:
             p.name for p in self.scenario_scenery
         ]
         placed += [o.name for o in self.objectives]
+        placed += ["control-point zones"] if self.control_points is not None else []
         placed += ["neutral fighters"] if self.neutrals else []  # XX-E, XX-E-6
         placed += ["passive individuals"] if self.passive is not None else []
         placed += ["tokens"] if self.loot is not None else []  # XX-D
@@ -292,6 +302,7 @@ class Scenario:
             bonuses=tuple(b for b in self.bonuses if _in_game(b.players, players)),
             commanders=("",) * players if self.commander else (),  # XX-B-1: set by install
             objectives=objectives_record(self.objectives),
+            control_points=self.control_points,
         )
 
 
@@ -491,6 +502,24 @@ def load_scenario(
             )
     _check_areas(path, text, areas, table, split, area_loc)
     fixed = tuple(s.piece() for s in spec.scenario_scenery)  # XX-A-2 (scenarios.situation)
+    points = None
+    if spec.goal == "control-points":  # CP-SCENARIO-REFERENCE-SHEET (003, CLARIFICATIONS §8)
+        if spec.control_points is None:
+            raise LoadError(
+                path,
+                "a 'control-points' scenario needs a [control_points] table (003)",
+                line=find_line(text, ["goal"]),
+                key="control_points",
+            )
+        points, laid = load_control_points(path, text, spec.control_points, FORMATS[table])
+        fixed = (*fixed, *laid)
+    elif spec.control_points is not None:
+        raise LoadError(
+            path,
+            "[control_points] belongs to goal = 'control-points'",
+            line=find_line(text, ["control_points"]),
+            key="goal",
+        )
     check_scenery(path, text, fixed, table, scenery, spec.min_scenery)
     check_placed(path, text, spec.neutrals, spec.passive, table)
     width, height = FORMATS[table]
@@ -504,7 +533,7 @@ def load_scenario(
                 key=_key(at),
             )
     tokens = placed_tokens(spec.tokens)
-    if spec.goal == "conditions" and not spec.conditions:
+    if spec.goal in ("conditions", "control-points") and not spec.conditions:
         raise LoadError(path, "a 'conditions' scenario needs at least one [[conditions]] (XX-A-4)")
     conditions = tuple(
         _condition(path, text, CONDITION, c, ["conditions", n])
@@ -540,8 +569,11 @@ def load_scenario(
         loot=Loot(tokens, spec.carry, spec.pick_up_again) if tokens else None,
         conditions=tuple(c for c in conditions if isinstance(c, Condition)),
         bonuses=tuple(b for b in bonuses if isinstance(b, Bonus)),
-        commander=spec.commander or any(_reads_commander(i) for i in (*conditions, *bonuses)),
+        commander=spec.commander
+        or points is not None  # CP-DOMINATE: the Commander dominates (CLARIFICATIONS §8)
+        or any(_reads_commander(i) for i in (*conditions, *bonuses)),
         objectives=objectives,
+        control_points=points,
     )
 
 

@@ -28,6 +28,7 @@ from confrontation.engine.step import Agent, game_roller, is_over, question, rol
 from confrontation.engine.table.field import base_of
 from confrontation.model.army import Army
 from confrontation.scenarios import Scenario
+from confrontation.scenarios.control_points import document as control_points_document
 from confrontation.scenarios.results import scored
 from confrontation.store.replays import catch_up
 
@@ -387,6 +388,8 @@ def result_document(result: GameResult) -> dict[str, Any]:
                 },
             }
         )
+    points = control_points_document(state)  # the control-point pack (003): CP per round
+    extra = {} if points is None else {"control_points": points}
     return {
         "scenario": result.scenario,
         "seed": result.seed,
@@ -402,4 +405,5 @@ def result_document(result: GameResult) -> dict[str, Any]:
             "reason": result.outcome.reason,
             "result": result.outcome.result(),
         },
+        **extra,
     }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from confrontation.engine.core.state import NEUTRAL, Fighter, GameState
 from confrontation.engine.table.field import base_of, scenery_of
 from confrontation.geometry import render
-from confrontation.scenarios import commander, tokens
+from confrontation.scenarios import commander, control_points, tokens
 from confrontation.scenarios.control import drawn_table
 from confrontation.scenarios.occupation import marks
 
@@ -48,7 +48,8 @@ def board_svg(state: GameState) -> str:
         sides={f.id: f.player for f in state.fighters},
         commanders=[f for f in commander.commanders(state) if f in fighters],  # XX-B-1
         scenario=notes,
-        marks=marks(state),
+        marks=marks(state) + control_points.marks(state),  # XX-C; the 003 pack's elements
+        title=control_points.title(state),
         tokens=stacks,
         carried=carried,
         neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E

@@ -53,6 +53,7 @@ from confrontation.engine.combat.scenery_attack import (
     damage_element,
     destructible,
     element_of,
+    may_attack,
     piece_named,
 )
 from confrontation.engine.core.events import Event
@@ -300,7 +301,7 @@ class SceneryProvider:
                 if not _may_assault(state, here, f):
                     continue
                 for piece in pieces:
-                    if touches(here, f, piece):
+                    if touches(here, f, piece) or not may_attack(state, f, piece.name):
                         continue  # already in contact: he attacks it in the combat phase
                     action = "charge" if _sees(here, f, piece).any else "engage"
                     choices.append(AssaultScenery(f, piece.name, action))
@@ -324,7 +325,11 @@ class SceneryProvider:
             return []
         if fighter.shots or not free(here, f):
             return []
-        return [ShootScenery(f, p.name) for p in pieces if _sees(here, f, p).any]
+        return [
+            ShootScenery(f, p.name)
+            for p in pieces
+            if may_attack(state, f, p.name) and _sees(here, f, p).any
+        ]
 
     def handles(self, choice: Choice) -> bool:
         return isinstance(choice, AssaultScenery | ShootScenery)

@@ -50,7 +50,7 @@ from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator
 from confrontation.engine.core.questions import Choice, DieFace, KeepResult, Option, Question, Raise
 from confrontation.engine.core.registry import EngineError, Handler, Transition
-from confrontation.engine.core.ruleset import RulesBuilder
+from confrontation.engine.core.ruleset import RulesBuilder, rules_of
 from confrontation.engine.core.state import GameState, Pending, SceneryPiece, player_name
 from confrontation.engine.table.field import field_of, has_field, scenery_of
 from confrontation.geometry.contact import CONTACT_TOLERANCE_CM
@@ -81,6 +81,7 @@ __all__ = [
     "element_of",
     "kind_of",
     "load_scenery_structure",
+    "may_attack",
     "piece_named",
     "scenery_contacts",
     "standalone",
@@ -355,8 +356,16 @@ def targets(state: GameState, fighter_id: str) -> tuple[str, ...]:
     fighter = state.fighter(fighter_id)
     if not fighter.in_play or fighter_id in progress.pursued or fighter_id in work.asked:
         return ()
-    names = [e for f, e in work.contacts if f == fighter_id]
+    names = [e for f, e in work.contacts if f == fighter_id and may_attack(state, fighter_id, e)]
     return tuple(e for e in names if (p := _piece(state, e)) is not None and destructible(p))
+
+
+def may_attack(state: GameState, fighter_id: str, element: str) -> bool:
+    """Whether the scenario lets the fighter attack the element (the extension ``scenery`` /
+    ``may-attack`` of the rules, e.g. the control-point pack's friendly objectives; none:
+    yes)."""
+    allowed = rules_of(state).extension("scenery", "may-attack")
+    return True if allowed is None else bool(allowed(state, fighter_id, element))
 
 
 # ---------------------------------------------------------------------------------------------

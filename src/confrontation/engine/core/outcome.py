@@ -38,6 +38,11 @@ class Termination(StrEnum):
     """III-A-2: the scenario's last round is over; the scenario's scoring decides."""
     EXECUTION = "Execution"
     """III-A-2 Execution: a player's target is killed, "declared the winner immediately"."""
+    SCENARIO_VICTORY = "scenario victory"
+    """CP-SCENARIO-VICTORY (003): a player reaches the scenario's control points."""
+    ASSASSINATION = "assassination"
+    """CP-ASSASSINATION-VICTORY (003): only one player still has his Commander in play (none:
+    all fell at once, the tiebreakers decide)."""
 
     def reason(self, detail: str = "") -> str:
         """The recorded text: the value, with ``": "`` and the detail if there is one."""

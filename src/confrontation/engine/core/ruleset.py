@@ -68,6 +68,7 @@ CONFEDE_MODULES: tuple[str, ...] = (
     "confrontation.scenarios.parties",
     "confrontation.scenarios.commander",
     "confrontation.scenarios.results",
+    "confrontation.scenarios.control_points",
 )
 """The modules of the ``confede`` rules, in the order they contribute (a later one may
 replace or wrap an earlier one's entry: the scenarios wrap the deployment driver)."""

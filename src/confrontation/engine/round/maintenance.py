@@ -91,8 +91,8 @@ def drive(state: GameState) -> Transition:
             state = evolve(state, maintenance=progress)
             state, happened = hook(state)
             events.extend(happened)
-            if state.pending is not None:
-                return state, events
+            if state.pending is not None or state.phase is Phase.OVER:
+                return state, events  # a question, or a hook ended the game (CP-SCENARIO-VICTORY)
             progress = state.maintenance or progress
             continue
         progress = MaintenanceProgress(step=progress.step + 1, hook=0)
