@@ -336,7 +336,9 @@ def test_every_commander_fallen_at_once_goes_to_the_tiebreakers() -> None:
     assert decided.number == 2 and ended.winner == 0  # no Commanders: the CP decide
 
 
-def last_round(scenario: str | Scenario, positions: dict, **kw: object) -> TiebreakerDecided:
+def last_round(
+    scenario: str | Scenario, positions: Mapping[str, tuple[float, float, float]], **kw: object
+) -> TiebreakerDecided:
     state = game(scenario, positions, round_=6, rounds=6, **kw)  # type: ignore[arg-type]
     script = Script(state)
     (ended,) = only(script.events, GameEnded)
