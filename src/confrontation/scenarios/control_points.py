@@ -49,6 +49,7 @@ from confrontation.engine.core.ending import finish
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.hooks import REACTION
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.outcome import Ending, Termination
 from confrontation.engine.core.questions import Choice, DieFace, Option, Question
@@ -71,7 +72,7 @@ from confrontation.scenarios.cp_pack import (
     CpElement,
 )
 
-FLAG_DIE = "cp_flag_die"
+FLAG_DIE = QuestionKind.CP_FLAG_DIE
 """CP-INCURSION-SPECIAL-RULES: the die that removes one flag at random (chance)."""
 SCENERY_HOOKS = "scenery"
 """The extension table ``engine.combat.scenery_attack`` reads (``may-attack``)."""

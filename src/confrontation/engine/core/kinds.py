@@ -140,6 +140,10 @@ class QuestionKind(StrEnum):
     NEUTRAL_ASSAULT_DIE = "neutral_assault_die"
     """XX-E: the die that picks a neutral fighter's assault among equals (chance)."""
 
+    # --- the control-point pack (003) ---
+    CP_FLAG_DIE = "cp_flag_die"
+    """CP-INCURSION-SPECIAL-RULES: the die that removes one flag at random (chance)."""
+
     # --- scenarios (XX-B) ---
     CHOOSE_COMMANDER = "choose_commander"
     """XX-B-1, C3 "Chief": a player names his Commander among his tied Champions."""
