@@ -16,12 +16,9 @@ import pstats
 import sys
 import time
 
-import chess
-
-from confrontation.agents.random import uniform_index
-from confrontation.dice import SeededRoller
 from confrontation.geometry import bases, paths
 from confrontation.sim.game import GameConfig, play_game
+from engine_bench import chess_rate as chess_reference
 
 QUICK = "--quick" in sys.argv
 GAMES = 2 if QUICK else 5
@@ -36,20 +33,6 @@ def forget_positions() -> None:
     clear = getattr(paths, "clear_caches", None)
     if clear is not None:
         clear()
-
-
-def chess_plies_per_cpu_second(seconds: float = CHESS_SECONDS) -> float:
-    """Uniformly random chess plies per CPU second (python-chess)."""
-    roller = SeededRoller(7)
-    plies = 0
-    begin = time.process_time()
-    while time.process_time() - begin < seconds:
-        board = chess.Board()
-        while not board.is_game_over(claim_draw=False):
-            moves = list(board.legal_moves)
-            board.push(moves[uniform_index(roller, len(moves))])
-            plies += 1
-    return plies / (time.process_time() - begin)
 
 
 def game_cpu(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> float:
@@ -82,7 +65,7 @@ def path_share(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> 
 def main() -> None:
     for seed in range(101, 101 + (1 if QUICK else 2)):
         play_game(GameConfig(agents=("greedy", "greedy"), seed=seed))
-    chess_rate = chess_plies_per_cpu_second()
+    chess_rate = chess_reference(CHESS_SECONDS)
     print(f"python-chess: {chess_rate:,.0f} random plies per CPU second")
     seeds = range(1, GAMES + 1)
     game = game_cpu(seeds)

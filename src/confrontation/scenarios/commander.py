@@ -28,8 +28,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field
-from shapely.geometry.base import BaseGeometry
+from pydantic import BaseModel
 
 from confrontation.engine.core.events import Event, FighterKilled
 from confrontation.engine.core.kinds import QuestionKind
@@ -43,6 +42,7 @@ from confrontation.scenarios.c3 import variant
 from confrontation.scenarios.conditions import BONUS, CONDITION, ConditionKind
 from confrontation.scenarios.control import counts, fighter_value, geometry, scenario_of
 from confrontation.scenarios.summoned import counts_for_victory
+from confrontation.scenarios.victory import AreaParams, area_aim
 
 COMMANDER = "commander"
 """The variant switch of the Commander rule (``scenarios.c3``): "c3" for the C3 Chief."""
@@ -235,14 +235,6 @@ def _killed(state: GameState, item: object, player: int, params: BaseModel) -> b
     return False
 
 
-class AreaParams(BaseModel):
-    """``area``: the name of one of the scenario's ``[[areas]]``."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    area: str = Field(min_length=1)
-
-
 def _in_area(state: GameState, item: object, player: int, params: BaseModel) -> bool:
     """XX-B-1, XX-C-2: the player's Commander stands wholly in the area, and counts there
     (alive on the table, level 0, neither routed nor hidden; XX-B-3)."""
@@ -271,15 +263,6 @@ def _enemy_commanders(state: GameState, item: object, player: int, params: BaseM
     return out
 
 
-def _area_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
-    """The computer players' aim: the area (his fighters walk there with him)."""
-    assert isinstance(params, AreaParams)
-    scenario = scenario_of(state)
-    if scenario is None or state.battleground is None:
-        return []
-    return [geometry(state, a) for a in scenario.areas if a.name == params.area]
-
-
 COMMANDER_ALIVE = ConditionKind(
     "commander-alive",
     "XX-B-1",
@@ -301,7 +284,7 @@ COMMANDER_IN_AREA = ConditionKind(
     _in_area,
     AreaParams,
     "his Commander (C3: Chief) stands wholly in the area named `area` (level 0, not routed)",
-    aim=_area_aim,
+    aim=area_aim,
     commander=True,
 )
 KINDS = (COMMANDER_ALIVE, KILL_COMMANDER, COMMANDER_IN_AREA)

@@ -174,8 +174,8 @@ def _controls_area(state: GameState, item: object, player: int, params: BaseMode
     raise EngineError(f"the scenario has no area {params.area!r} (XX-A-4 condition)")
 
 
-def _area_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
-    """Stand in the area."""
+def area_aim(state: GameState, item: object, player: int, params: BaseModel) -> list[BaseGeometry]:
+    """The computer players' aim: the area named by ``params`` (``AreaParams``)."""
     assert isinstance(params, AreaParams)
     scenario = scenario_of(state)
     if scenario is None or state.battleground is None:
@@ -189,7 +189,7 @@ AREA = ConditionKind(
     _controls_area,
     AreaParams,
     "controls the area named `area` (Power and value both higher than every other player's)",
-    aim=_area_aim,
+    aim=area_aim,
 )
 
 

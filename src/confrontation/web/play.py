@@ -3,11 +3,13 @@ line of sight, and where a click sends a moving fighter (``tools``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from confrontation.engine.core.state import GameState
 from confrontation.engine.step import question
 from confrontation.web.hub import Hub, WebError
 from confrontation.web.params import GameId
@@ -30,6 +32,22 @@ class AutoAnswers(BaseModel):
 def _hub(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+def _on_view(
+    request: Request,
+    game_id: int,
+    seat: list[str],
+    tool: Callable[[GameState], dict[str, Any]],
+) -> dict[str, Any]:
+    """``tool`` on what the seat sees of the game (a ``ValueError``: a 400 in one line)."""
+    game = _hub(request).get(game_id)
+    with game.lock:
+        state = game.view_state(game.players_of(seat))
+    try:
+        return tool(state)
+    except ValueError as error:
+        raise WebError(400, str(error)) from None
 
 
 @router.post("/auto")
@@ -57,13 +75,7 @@ def ruler(
     seat: SeatQuery = [],  # noqa: B006
 ) -> dict[str, Any]:
     """The distance in cm between two points or bases (edge to edge, I-B)."""
-    game = _hub(request).get(game_id)
-    with game.lock:
-        state = game.view_state(game.players_of(seat))
-    try:
-        return measure(state, a, b)
-    except ValueError as error:
-        raise WebError(400, str(error)) from None
+    return _on_view(request, game_id, seat, lambda state: measure(state, a, b))
 
 
 @router.get("/sight")
@@ -75,13 +87,7 @@ def line_of_sight(
     seat: SeatQuery = [],  # noqa: B006
 ) -> dict[str, Any]:
     """What fighter ``a`` sees of fighter ``b``: full, partial or none (II-D-3)."""
-    game = _hub(request).get(game_id)
-    with game.lock:
-        state = game.view_state(game.players_of(seat))
-    try:
-        return sight(state, a, b)
-    except ValueError as error:
-        raise WebError(400, str(error)) from None
+    return _on_view(request, game_id, seat, lambda state: sight(state, a, b))
 
 
 @router.get("/destination")
