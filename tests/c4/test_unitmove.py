@@ -311,7 +311,9 @@ def test_the_players_order_decides_who_reaches_the_few_places() -> None:
 def test_an_engaged_units_engaged_fighters_stay_put() -> None:
     # Moving a Unit > Assault: "only the free fighters of the unit can move to engage"
     enemy = other("E", "p2", block("e", 3, (45, 30), 180, Formation.CLOSE))
-    stuck = Member("a0", 45 - 2 * R, 30, R, engaged=True)
+    # in contact at an angle no contact place of the search lies on (every 5°)
+    a = math.radians(182.5)
+    stuck = Member("a0", 45 + 2 * R * math.cos(a), 30 + 2 * R * math.sin(a), R, engaged=True)
     free = Member("a1", 36, 30, R)
     done = assault(
         (stuck, free), "a0", 10, enemy, owner="p1", category="infantry",
