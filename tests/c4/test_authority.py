@@ -1,4 +1,4 @@
-"""# Tactical Phase > Authority Opposition, through step()."""
+"""# C4 Tactical Phase > Authority Opposition, through step()."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def game(a1: int | None = 3, a2: int | None = 3, *, s1: bool = False, s2: bool =
 
 
 def test_highest_result_wins_and_chooses_the_first_active_player() -> None:
-    # Authority Opposition: die + Commander's Authority; the winner chooses who goes first
+    # C4 Authority Opposition: die + Commander's Authority; the winner chooses who goes first
     state, events = feed(game(3, 2), 3, 5)  # 6 against 7
     assert kind(state) == "c4_choose_first" and state.pending is not None
     assert state.pending.player == 1
@@ -36,14 +36,14 @@ def test_highest_result_wins_and_chooses_the_first_active_player() -> None:
 
 
 def test_a_one_loses_whatever_the_authority() -> None:
-    # Authority Opposition: a 1 on the die automatically loses
+    # C4 Authority Opposition: a 1 on the die automatically loses
     state, events = feed(game(9, 0), 1, 2)
     assert ev.AuthorityLost(0) in events
     assert state.tactical is not None and state.tactical.winner == 1
 
 
 def test_all_ones_roll_again() -> None:
-    # Authority Opposition: if all the players get a 1, they all re-roll
+    # C4 Authority Opposition: if all the players get a 1, they all re-roll
     state, events = feed(game(), 1, 1)
     assert ev.AuthorityAllOnes((0, 1)) in events
     assert kind(state) == "c4_authority_die"
@@ -52,7 +52,7 @@ def test_all_ones_roll_again() -> None:
 
 
 def test_a_six_may_be_rerolled_and_added() -> None:
-    # Authority Opposition: a 6 may be re-rolled, the new result added to the previous
+    # C4 Authority Opposition: a 6 may be re-rolled, the new result added to the previous
     state, _ = feed(game(3, 3), 6, 5)
     assert kind(state) == "c4_authority_reroll" and state.pending is not None
     assert state.pending.player == 0
@@ -65,7 +65,7 @@ def test_a_six_may_be_rerolled_and_added() -> None:
 
 
 def test_a_rerolled_one_loses() -> None:
-    # Authority Opposition: if the re-rolled die shows a 1, the opposition is lost
+    # C4 Authority Opposition: if the re-rolled die shows a 1, the opposition is lost
     state, events = feed(game(3, 0), 6, 2, Raise(), 1)
     assert ev.AuthorityLost(0) in events
     assert state.tactical is not None and state.tactical.winner == 1
@@ -77,7 +77,7 @@ def test_keeping_the_six() -> None:
 
 
 def test_the_lowest_authority_rerolls_first() -> None:
-    # Authority Opposition: if several players roll a 6, the lowest Authority re-rolls first
+    # C4 Authority Opposition: if several players roll a 6, the lowest Authority re-rolls first
     state, _ = feed(game(5, 2), 6, 6)
     assert state.pending is not None and state.pending.player == 1
     state, _ = feed(state, KeepResult())
@@ -85,7 +85,7 @@ def test_the_lowest_authority_rerolls_first() -> None:
 
 
 def test_a_tie_is_rolled_again() -> None:
-    # Authority Opposition: in case of a tie, the test is re-rolled
+    # C4 Authority Opposition: in case of a tie, the test is re-rolled
     state, events = feed(game(3, 3), 4, 4)
     assert ev.AuthorityTied((0, 1), 7) in events
     assert kind(state) == "c4_authority_die"
@@ -94,7 +94,7 @@ def test_a_tie_is_rolled_again() -> None:
 
 
 def test_strategist_rolls_a_bonus_die_and_keeps_the_best() -> None:
-    # Authority Opposition: the "Strategist" ability: a bonus die, only the best is kept
+    # C4 Authority Opposition: the "Strategist" ability: a bonus die, only the best is kept
     start_state = game(3, 3, s1=True)
     assert authority_terms(start_state, 0) == (2, 3)
     _state, events = feed(start_state, 1, 5, 4)  # player 1: 1 and 5 → 5; player 2: 4
@@ -111,7 +111,7 @@ def test_strategist_one_and_six_keeps_the_six() -> None:
 
 
 def test_rout_means_the_bare_die() -> None:
-    # Authority Opposition: a Commander in a unit in rout: the result of the die alone
+    # C4 Authority Opposition: a Commander in a unit in rout: the result of the die alone
     state = game(5, 0, s1=True)
     chief = commander(state, 0)
     assert chief is not None
@@ -121,7 +121,7 @@ def test_rout_means_the_bare_die() -> None:
 
 
 def test_no_incarnate_means_the_bare_die() -> None:
-    # Authority Opposition: a company without an Incarnate with Authority: the die alone
+    # C4 Authority Opposition: a company without an Incarnate with Authority: the die alone
     state = game(None, 4)
     assert commander(state, 0) is None
     assert authority_terms(state, 0) == (1, 0)

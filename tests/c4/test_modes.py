@@ -1,4 +1,4 @@
-"""# Tactical Phase > Ordering the activation sequence and # Activation Phase > Drawing the
+"""# C4 Tactical Phase > Ordering the activation sequence and # C4 Activation Phase > Drawing the
 Cards: the six game modes, through step()."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def to_activation(name: str, *orders: PlaceCard, first: int = 0) -> C4State:
 
 
 def test_six_modes_marauder_by_default() -> None:
-    # Ordering the activation sequence: six game modes; "Marauder" is the default game mode
+    # C4 Ordering the activation sequence: six game modes; "Marauder" is the default game mode
     assert [m.mode for m in MODES] == list(Mode)
     assert mode().mode is Mode.MARAUDER
     assert game().mode is Mode.MARAUDER
@@ -77,7 +77,8 @@ def test_faces_outside_a_die_are_refused(face: int) -> None:
 
 
 def test_barbarian_reveals_the_card_of_his_choice() -> None:
-    # Barbarian: no sequence; taking turns, the players reveal the card of their choice
+    # C4 Ordering the activation sequence > Barbarian: no sequence; taking turns, the players reveal
+    # the card of their choice
     state = to_activation("barbarian")
     assert kind(state) == "c4_turn"
     assert set(legal(state)) == {PickCard("p1u1"), PickCard("p1u2")}  # no reserve
@@ -94,7 +95,8 @@ def test_barbarian_reveals_the_card_of_his_choice() -> None:
 
 
 def test_general_plays_the_sequence_in_order_and_reserve_once() -> None:
-    # General: cards face down in the order chosen; Any other mode: reveal the first card,
+    # C4 Ordering the activation sequence > General: cards face down in the order chosen; Any other
+    # mode: reveal the first card,
     # put it in reserve (once per round) or play the reserve card
     state = to_activation("general", PlaceCard("p1u2"), PlaceCard("p2u1"))
     assert state.sides[0].sequence == ("p1u2", "p1u1")
@@ -113,7 +115,7 @@ def test_general_plays_the_sequence_in_order_and_reserve_once() -> None:
 
 
 def test_a_player_without_cards_is_passed_over() -> None:
-    # Activating Unit: the phase ends once each player has revealed his entire sequence
+    # C4 Activating Unit: the phase ends once each player has revealed his entire sequence
     state = to_activation("general", PlaceCard("p1u1"), PlaceCard("p2u1"))
     state, _ = feed(state, PlayTop(), hold("p1u1"), PlayTop(), hold("p2u1"))
     state, _ = feed(state, PlayTop(), hold("p1u2"))
@@ -144,7 +146,8 @@ def test_master_strategist_and_military_genius_build_sequences() -> None:
 
 
 def test_warlord_reveals_a_random_card() -> None:
-    # Warlord: each deck shuffled face down: the first card is a random one
+    # C4 Ordering the activation sequence > Warlord: each deck shuffled face down: the first card is
+    # a random one
     state = to_activation("warlord")
     assert set(legal(state)) == {PlayTop(), PutInReserve()}
     state, _ = feed(state, PlayTop())
@@ -159,7 +162,8 @@ def test_warlord_reveals_a_random_card() -> None:
 
 
 def test_marauder_hands_an_enemy_card_to_its_owner() -> None:
-    # Marauder: the drawer reveals an opponent's card and hands it to him: he is active
+    # C4 Ordering the activation sequence > Marauder: the drawer reveals an opponent's card and
+    # hands it to him: he is active
     state = to_activation("marauder")
     assert state.activation is not None and state.activation.deck == tuple(sorted(HOLD))
     assert legal(state) == [DrawCard()]
@@ -180,7 +184,8 @@ def test_marauder_rejected_faces_roll_again() -> None:
 
 
 def test_marauder_own_card_reveal_or_reserve_once() -> None:
-    # Marauder: his own card: reveal it, or put it in reserve (once per round and player)
+    # C4 Ordering the activation sequence > Marauder: his own card: reveal it, or put it in reserve
+    # (once per round and player)
     state = to_activation("marauder")
     state, _ = feed(state, DrawCard(), 1)  # p1u1
     assert kind(state) == "c4_drawn"
@@ -197,7 +202,8 @@ def test_marauder_own_card_reveal_or_reserve_once() -> None:
 
 
 def test_marauder_ends_when_deck_empty_and_reserves_played() -> None:
-    # Marauder: the phase ends when the deck is empty and all the reserve cards are played
+    # C4 Ordering the activation sequence > Marauder: the phase ends when the deck is empty and all
+    # the reserve cards are played
     state = to_activation("marauder")
     state, _ = feed(state, DrawCard(), 1, PutInReserve())  # p1u1 in reserve
     state, _ = feed(state, DrawCard(), 1, hold("p1u2"))  # p1u2 handed to player 1
@@ -234,7 +240,7 @@ def test_random_draws_are_uniform(k: int) -> None:
 
 def _invariants(state: C4State) -> None:
     for f in state.fighters:
-        assert 0 < f.health <= f.max_health  # Damage: health within bounds
+        assert 0 < f.health <= f.max_health  # C4 Damage: health within bounds
     fighters = state.fighters
     for i, a in enumerate(fighters):
         for b in fighters[i + 1 :]:
@@ -243,7 +249,7 @@ def _invariants(state: C4State) -> None:
 
 @given(st.sampled_from(list(Mode)), st.integers(0, 10_000))
 def test_random_games_activate_every_unit_once_per_round(name: Mode, seed: int) -> None:
-    # Playing a game: all their units are activated each round; Activating Unit
+    # C4 Playing a game: all their units are activated each round; Activating Unit
     state, events = run(game(name.value, seed=seed, rounds=3), [RandomAgent(seed), FirstAgent()])
     assert state.phase is Phase.OVER
     _invariants(state)

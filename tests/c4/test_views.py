@@ -1,4 +1,4 @@
-"""What each player sees in every game mode (# Tactical Phase, # Drawing the Cards):
+"""What each player sees in every game mode (# C4 Tactical Phase, # C4 Drawing the Cards):
 ``views.redact`` checked against the state, through step()."""
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def built(name: str, first1: str, first2: str, **kw: object) -> C4State:
 
 
 def test_general_sequences_are_face_down() -> None:
-    # General: each player places his cards face down, in the order he wishes to play them
+    # C4 Ordering the activation sequence > General: each player places his cards face down, in the
+    # order he wishes to play them
     a = built("general", "p1u2", "p2u2")
     b = built("general", "p1u2", "p2u1")
     assert a.sides[1].sequence != b.sides[1].sequence
@@ -51,7 +52,8 @@ def test_sequences_are_secret_while_being_prepared() -> None:
 
 
 def test_master_strategist_lays_its_cards_face_up() -> None:
-    # Master strategist: all the players place their cards face up
+    # C4 Ordering the activation sequence > Master strategist: all the players place their cards
+    # face up
     a = built("master-strategist", "p1u2", "p2u2")
     b = built("master-strategist", "p1u2", "p2u1")
     assert redact(a, 0) != redact(b, 0)
@@ -59,7 +61,8 @@ def test_master_strategist_lays_its_cards_face_up() -> None:
 
 
 def test_military_genius_one_side_up_the_other_down() -> None:
-    # Military genius: one side places its cards face up and the other face down
+    # C4 Ordering the activation sequence > Military genius: one side places its cards face up and
+    # the other face down
     a = built("military-genius", "p1u1", "p2u2", face_up=(0,))
     b = built("military-genius", "p1u2", "p2u1", face_up=(0,))
     assert redact(a, 1).sides[0].sequence == ("p1u1", "p1u2")  # player 1 plays face up
@@ -70,7 +73,7 @@ def test_military_genius_one_side_up_the_other_down() -> None:
 
 
 def test_a_reserve_card_is_not_revealed() -> None:
-    # Any other mode: the card put in reserve is not revealed
+    # C4 Drawing the Cards > Any other mode: the card put in reserve is not revealed
     a = built("general", "p1u1", "p2u1")
     b = built("general", "p1u2", "p2u1")
     a, _ = feed(a, PutInReserve())
@@ -78,7 +81,8 @@ def test_a_reserve_card_is_not_revealed() -> None:
     assert a.sides[0].reserve == "p1u1" and b.sides[0].reserve == "p1u2"
     assert redact(a, 1) == redact(b, 1)
     assert redact(a, 0).sides[0].reserve == "p1u1"
-    # Master strategist: the reserve was the first card of a face-up sequence (ruling)
+    # C4 Ordering the activation sequence > Master strategist: the reserve was the first card of a
+    # face-up sequence (ruling)
     c = built("master-strategist", "p1u2", "p2u1")
     c, _ = feed(c, PutInReserve())
     assert redact(c, 1).sides[0].reserve == "p1u2"
@@ -95,7 +99,8 @@ def test_warlord_reserve_known_to_its_owner_only() -> None:
 
 
 def test_marauder_drawn_card_and_reserve_hidden() -> None:
-    # Marauder: the first active player draws the first card without revealing it
+    # C4 Ordering the activation sequence > Marauder: the first active player draws the first card
+    # without revealing it
     state, _ = start(game("marauder"))
     state, _ = feed(state, 5, 2, ChooseFirst(0))
     a, _ = feed(state, DrawCard(), 1)  # p1u1, his own

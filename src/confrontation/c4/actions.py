@@ -1,4 +1,4 @@
-"""The unit actions (``# Activating Unit``, ``# Moving a Unit``): the seam the integration
+"""The unit actions (``# C4 Activating Unit``, ``# C4 Moving a Unit``): the seam the integration
 fills with c4-table's movement and c4-rules' salvos and combats.
 
 For the integrator: :func:`options` lists the :class:`~.choices.UnitAction` s an activated
@@ -12,14 +12,14 @@ bodies are deliberately minimal and are the places to plug the real rules in:
   ``c4.salvo`` (target seen, leader-to-leader range, losses nearest the marksmen's leader).
 - :func:`melee`: emits :class:`~.events.MeleeDue` only; replace with ``c4.salvo``'s combats.
 
-What is already the rule here: the action menu (``# Activating Unit``: walk; walk and/or
+What is already the rule here: the action menu (``# C4 Activating Unit``: walk; walk and/or
 ranged attack; run; assault; do nothing), walk MOV / run 2×MOV / assault 2×MOV with the
-unit's MOV its slowest member's (``# Moving a Unit``), no ranged attack or walk/run for an
-engaged unit, no target that is engaged (``# Unit Ranged Attack > Choice of the target``),
+unit's MOV its slowest member's (``# C4 Moving a Unit``), no ranged attack or walk/run for an
+engaged unit, no target that is engaged (``# C4 Unit Ranged Attack > Choice of the target``),
 a free unit assaulting any enemy unit and an engaged one only an enemy it is in contact with
-(``# Moving a Unit > Assault``), the failed assault (farther than 2×MOV) moving as close as
+(``# C4 Moving a Unit > Assault``), the failed assault (farther than 2×MOV) moving as close as
 possible, the successful one going scattered and engaging both units, and a combat when the
-unit is engaged at the end of its move or stays engaged without moving (``# Combat``).
+unit is engaged at the end of its move or stays engaged without moving (``# C4 Combat``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
 
 STOP_GAP = 1.0
-"""``# Moving a Unit > Obstacles``: a unit that cannot move entirely through stops 1 cm short."""
+"""``# C4 Moving a Unit > Obstacles``: a unit that cannot move entirely through stops 1 cm short."""
 CONTACT = 0.01
 """Two bases whose edges are this close (cm) are in contact."""
 STEP = 0.5
@@ -44,12 +44,12 @@ DIRECTIONS = 8
 
 
 def unit_mov(state: C4State, unit_id: str) -> float:
-    """``# Moving a Unit``: the unit's Movement is that of its slowest member."""
+    """``# C4 Moving a Unit``: the unit's Movement is that of its slowest member."""
     return min(f.mov for f in state.members(unit_id))
 
 
 def gap(a: Fighter, b: Fighter) -> float:
-    """Edge-to-edge distance between two bases (``# Measuring Distance``), negative if they
+    """Edge-to-edge distance between two bases (``# C4 Measuring Distance``), negative if they
     overlap."""
     return math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius
 
@@ -68,7 +68,7 @@ def enemies(state: C4State, unit: Unit) -> list[Unit]:
 
 
 def has_ranged(state: C4State, unit_id: str) -> bool:
-    """``# Unit Ranged Attack``: at least one fighter has ranged combat characteristics."""
+    """``# C4 Unit Ranged Attack``: at least one fighter has ranged combat characteristics."""
     return any(f.ranged for f in state.members(unit_id))
 
 
@@ -102,6 +102,22 @@ def options(state: C4State, unit_id: str) -> list[UnitAction]:
                 shots.append(UnitAction(unit_id, "walk_shoot", leader.x, leader.y, e.id))
     assaults = [UnitAction(unit_id, "assault", target=e.id) for e in foes]
     return hold + moves + shots + assaults
+
+
+def free_answer(state: C4State, act: UnitAction) -> str | None:
+    """A walk, run or walk-and-shoot towards any point of the battlefield is as good as a
+    listed one (the menu of :func:`options` is a finite sample): None if ``act`` is one."""
+    listed = options(state, act.unit)
+    if act.action not in ("walk", "run", "walk_shoot"):
+        return f"{act!r} is not one of the unit's actions"
+    same = [o for o in listed if o.action == act.action and o.target == act.target]
+    if not same:
+        return f"unit {act.unit} cannot {act.action} now"
+    if not (math.isfinite(act.x) and math.isfinite(act.y)):
+        return "a destination must be a point of the battlefield"
+    if not (0 <= act.x <= state.width and 0 <= act.y <= state.height):
+        return "a destination must be a point of the battlefield"
+    return None
 
 
 def _clear(state: C4State, movers: tuple[Fighter, ...], dx: float, dy: float) -> bool:
@@ -161,12 +177,12 @@ def move_unit(state: C4State, unit_id: str, x: float, y: float, limit: float) ->
 
 
 def shoot(state: C4State, unit_id: str, target: str) -> Transition:
-    """The seam for ``# Unit Ranged Attack``: the salvos are resolved here."""
+    """The seam for ``# C4 Unit Ranged Attack``: the salvos are resolved here."""
     return state, [SalvoDue(unit_id, target)]
 
 
 def melee(state: C4State, unit_id: str) -> Transition:
-    """The seam for ``# Combat``: the active unit's combats are resolved here."""
+    """The seam for ``# C4 Combat``: the active unit's combats are resolved here."""
     return state, [MeleeDue(unit_id)]
 
 
@@ -179,7 +195,7 @@ def _engage(state: C4State, a: str, b: str) -> C4State:
 
 
 def assault(state: C4State, unit_id: str, target: str) -> Transition:
-    """``# Moving a Unit > Assault`` with straight-line distances (the seam)."""
+    """``# C4 Moving a Unit > Assault`` with straight-line distances (the seam)."""
     events: list[Event] = []
     reach = 2 * unit_mov(state, unit_id)
     distance = unit_gap(state, unit_id, target)
@@ -211,8 +227,8 @@ def assault(state: C4State, unit_id: str, target: str) -> Transition:
 
 
 def perform(state: C4State, act: UnitAction) -> Transition:
-    """Apply the unit's action (``# Activating Unit``); a combat follows when the unit ends
-    engaged (``# Combat``)."""
+    """Apply the unit's action (``# C4 Activating Unit``); a combat follows when the unit ends
+    engaged (``# C4 Combat``)."""
     unit = state.unit(act.unit)
     mov = unit_mov(state, act.unit)
     events: list[Event] = []

@@ -1,4 +1,4 @@
-"""The activation phase (``# Activation Phase``): drawing, revealing or picking cards per
+"""The activation phase (``# C4 Activation Phase``): drawing, revealing or picking cards per
 game mode, the reserve, activating the unit, handing the lead on, the end of the phase.
 
 For the integrator: :func:`drive` is the phase's driver; :data:`HANDLERS` its questions
@@ -7,7 +7,7 @@ is :func:`confrontation.c4.actions.perform`. The phase ends (``phase`` becomes `
 when every sequence and reserve is played — in Marauder when the deck is empty and every
 reserve card has been played.
 
-The lead (``# Activating Unit``): after an activation the lead goes to the player on the
+The lead (``# C4 Activating Unit``): after an activation the lead goes to the player on the
 left of the active player; in Marauder to the left of the player who drew the card. A player
 with nothing left to play is passed over.
 """
@@ -52,6 +52,10 @@ from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.questions import Choice, Option, Question
 
+FREE_DESTINATION = "destination"
+"""``Question.free`` of a unit's action: a walk, run or walk-and-shoot may aim at any point
+of the battlefield, not only the listed ones (``actions.free_answer``)."""
+
 
 def _act(state: C4State) -> Activation:
     assert state.activation is not None
@@ -63,7 +67,7 @@ def marauder(state: C4State) -> bool:
 
 
 def finished(state: C4State) -> bool:
-    """``# Activating Unit``: every sequence revealed (Marauder: deck empty, reserves played)."""
+    """``# C4 Activating Unit``: every sequence revealed (Marauder: deck empty, reserves played)."""
     act = _act(state)
     if marauder(state):
         return not act.deck and act.drawn is None and all(s.reserve is None for s in state.sides)
@@ -104,7 +108,7 @@ def drive(state: C4State) -> Transition:
 
 
 def _activate(state: C4State, player: int, card: str, from_reserve: bool = False) -> Transition:
-    """Reveal ``card`` and activate its unit (``# Activation Phase`` step 2)."""
+    """Reveal ``card`` and activate its unit (``# C4 Activation Phase`` step 2)."""
     side = state.sides[player]
     side = evolve(side, revealed=(*side.revealed, card))
     state = state.with_side(side)
@@ -143,7 +147,9 @@ def _turn_legal(state: C4State) -> list[Choice]:
     side = state.sides[p]
     game_mode = mode(state.mode)
     out: list[Choice] = []
-    if game_mode.order is Order.NONE:  # Barbarian: the card of his choice
+    if (
+        game_mode.order is Order.NONE
+    ):  # C4 Ordering the activation sequence > Barbarian: the card of his choice
         return [PickCard(c) for c in side.sequence]
     if game_mode.order is Order.SHARED_DECK:
         if _act(state).deck:
@@ -173,7 +179,9 @@ def _turn_apply(state: C4State, choice: Choice) -> Transition:
         return _activate(state.with_side(evolve(side, reserve=None)), p, card, True)
     if isinstance(choice, DrawCard):
         return _start_draw(state, "reveal", [CardDrawn(p)])
-    if mode(state.mode).order is Order.SHUFFLED:  # Warlord: the top card is a random one
+    if (
+        mode(state.mode).order is Order.SHUFFLED
+    ):  # C4 Ordering the activation sequence > Warlord: the top card is a random one
         return _start_draw(state, "reveal" if isinstance(choice, PlayTop) else "reserve", [])
     card = side.sequence[0]
     rest = side.sequence[1:]
@@ -318,6 +326,13 @@ def _unit_apply(state: C4State, choice: Choice) -> Transition:
     return state, events + ended
 
 
+def _unit_free(state: C4State, choice: Choice) -> str | None:
+    unit = _act(state).unit
+    if not isinstance(choice, UnitAction) or choice.unit != unit:
+        return f"{choice!r} is not an action of the activated unit {unit}"
+    return actions.free_answer(state, choice)
+
+
 def _unit_describe(state: C4State, choices: Sequence[Choice]) -> Question:
     assert state.pending is not None
     options = []
@@ -335,6 +350,7 @@ def _unit_describe(state: C4State, choices: Sequence[Choice]) -> Question:
         state.pending.player,
         f"Unit {_act(state).unit} is activated: its action?",
         tuple(options),
+        free=FREE_DESTINATION,
     )
 
 
@@ -344,5 +360,7 @@ HANDLERS: dict[str, Handler] = {
         Kind.DRAW_DIE, die_legal, _draw_die_apply, die_describe("Card draw"), _draw_subject
     ),
     Kind.DRAWN: Handler(Kind.DRAWN, _drawn_legal, _drawn_apply, _drawn_describe),
-    Kind.UNIT_ACTION: Handler(Kind.UNIT_ACTION, _unit_legal, _unit_apply, _unit_describe),
+    Kind.UNIT_ACTION: Handler(
+        Kind.UNIT_ACTION, _unit_legal, _unit_apply, _unit_describe, free=_unit_free
+    ),
 }

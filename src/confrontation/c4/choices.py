@@ -4,7 +4,7 @@ Reused from the engine: ``DieFace`` (every chance step), ``PlaceCard`` (next car
 sequence), ``Raise``/``KeepResult`` (re-roll an Authority 6 or keep it), ``ChooseFirst`` (the
 first active player), ``PlayTop`` (reveal the first card of one's sequence), ``PutInReserve``
 and ``PlayReserve``. Defined here: :class:`PickCard` (Barbarian), :class:`DrawCard` and
-:class:`RevealDrawn` (Marauder), :class:`UnitAction` (``# Activating Unit``).
+:class:`RevealDrawn` (Marauder), :class:`UnitAction` (``# C4 Activating Unit``).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class RevealDrawn(Choice):
 
 
 ACTIONS = ("hold", "walk", "walk_shoot", "run", "assault")
-"""``# Activating Unit``: do nothing (or fight where engaged), walk, walk and/or ranged attack,
+"""``# C4 Activating Unit``: do nothing (or fight where engaged), walk, walk and/or ranged attack,
 run, assault."""
 
 

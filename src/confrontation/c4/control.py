@@ -1,4 +1,4 @@
-"""The control phase (``# Playing a game``: "The players assess the consequences of the
+"""The control phase (``# C4 Playing a game``: "The players assess the consequences of the
 preceding phases … The round ends with this phase") and the end of the game.
 
 The document defines no more of it than that (mana and faith belong to the missing mystic

@@ -34,6 +34,9 @@ class Handler:
     apply: Callable[[C4State, Choice], Transition]
     describe: Callable[[C4State, Sequence[Choice]], Question]
     subject: Callable[[C4State], int | None] | None = None
+    free: Callable[[C4State, Choice], str | None] | None = None
+    """Judges an answer ``legal`` does not list (None: accepted; else why not): a walk's or
+    run's destination anywhere, where ``legal`` lists a finite menu for agents."""
 
 
 def ask(state: C4State, kind: str, player: int | None) -> C4State:

@@ -1,4 +1,4 @@
-"""The six game modes of the tactical phase, as data (``# Tactical Phase > Ordering the
+"""The six game modes of the tactical phase, as data (``# C4 Tactical Phase > Ordering the
 activation sequence``).
 
 Each :class:`GameMode` says how the activation sequence is made and played; the flow
@@ -28,25 +28,32 @@ class Mode(StrEnum):
 class Order(StrEnum):
     """How a player's cards are ordered for the round."""
 
-    NONE = "none"  # Barbarian: no sequence, the player picks any card in his deck
-    SHARED_DECK = "shared-deck"  # Marauder: every card shuffled into one deck
-    SHUFFLED = "shuffled"  # Warlord: each deck shuffled, nobody knows its order
+    # C4 Ordering the activation sequence > Barbarian: no sequence, the player picks any card in his
+    # deck
+    NONE = "none"
+    # C4 Ordering the activation sequence > Marauder: every card shuffled into one deck
+    SHARED_DECK = "shared-deck"
+    # C4 Ordering the activation sequence > Warlord: each deck shuffled, nobody knows its order
+    SHUFFLED = "shuffled"
     CHOSEN = "chosen"  # General, Master strategist, Military genius: the player orders it
 
 
 class Faces(StrEnum):
     """Who sees a chosen sequence's order once it is laid out."""
 
-    DOWN = "down"  # General: face down
-    UP = "up"  # Master strategist: face up (after building in secret)
-    ONE_SIDE_UP = "one-side-up"  # Military genius: one side face up, the other face down
+    DOWN = "down"  # C4 Ordering the activation sequence > General: face down
+    # C4 Ordering the activation sequence > Master strategist: face up (after building in secret)
+    UP = "up"
+    # C4 Ordering the activation sequence > Military genius: one side face up, the other face down
+    ONE_SIDE_UP = "one-side-up"
 
 
 class Reserve(StrEnum):
-    """Which reserve rule the mode uses (``# Activation Phase > Drawing the Cards``)."""
+    """Which reserve rule the mode uses (``# C4 Activation Phase > Drawing the Cards``)."""
 
     NONE = "none"  # Barbarian
-    DRAWN = "drawn"  # Marauder: a card one draws of one's own, once per round
+    # C4 Ordering the activation sequence > Marauder: a card one draws of one's own, once per round
+    DRAWN = "drawn"
     SEQUENCE = "sequence"  # any other mode: the first card of the sequence, once per round
 
 
@@ -128,7 +135,7 @@ MODES: tuple[GameMode, ...] = (
 )
 
 DEFAULT = Mode.MARAUDER
-"""``# Tactical Phase > Ordering the activation sequence``: "Marauder" is the default mode."""
+"""``# C4 Tactical Phase > Ordering the activation sequence``: "Marauder" is the default mode."""
 
 _BY_MODE = {m.mode: m for m in MODES}
 

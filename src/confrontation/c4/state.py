@@ -1,11 +1,11 @@
-"""The state of a C4 game: plain frozen dataclasses (``# C4 Units``, ``# Playing a game``).
+"""The state of a C4 game: plain frozen dataclasses (``# C4 Units``, ``# C4 Playing a game``).
 
 Build a game with :func:`new_game` (fighters and units already placed, players 0..n-1), then
 play it through :mod:`confrontation.c4.step` (``start``, ``legal``, ``step``, ``run``).
 
 - :class:`Fighter`: one miniature (position of its base centre and radius in cm, health,
   profile id, kind of fighter, Authority and abilities that the tactical phase reads, MOV).
-  Eliminated fighters are removed from the state (``# Damage``).
+  Eliminated fighters are removed from the state (``# C4 Damage``).
 - :class:`Unit`: owner, card id, its fighters, leader, formation, enemy units it is engaged
   with, rout, activated this round. Its card in the decks is its ``id``.
 - :class:`Side`: a player's cards for the round: ``sequence`` (not yet revealed; top first
@@ -30,7 +30,7 @@ from confrontation.engine.core.frozen import evolve
 
 
 class Phase(StrEnum):
-    """``# Playing a game``: the three phases of a round, and the end of the game."""
+    """``# C4 Playing a game``: the three phases of a round, and the end of the game."""
 
     TACTICAL = "tactical"
     ACTIVATION = "activation"
@@ -49,23 +49,23 @@ class Kind(StrEnum):
     """The kinds of question a C4 game asks (values are what records hold)."""
 
     SEQUENCE = "c4_sequence"
-    """``# Ordering the activation sequence``: the next card of a player's sequence."""
+    """``# C4 Ordering the activation sequence``: the next card of a player's sequence."""
     AUTHORITY_DIE = "c4_authority_die"
-    """``# Authority Opposition``: a die of a player's Authority roll (chance)."""
+    """``# C4 Authority Opposition``: a die of a player's Authority roll (chance)."""
     AUTHORITY_REROLL = "c4_authority_reroll"
-    """``# Authority Opposition``: re-roll the 6 and add, or keep the result."""
+    """``# C4 Authority Opposition``: re-roll the 6 and add, or keep the result."""
     AUTHORITY_REROLL_DIE = "c4_authority_reroll_die"
-    """``# Authority Opposition``: the re-rolled die (chance)."""
+    """``# C4 Authority Opposition``: the re-rolled die (chance)."""
     CHOOSE_FIRST = "c4_choose_first"
-    """``# Authority Opposition``: the winner chooses the first active player."""
+    """``# C4 Authority Opposition``: the winner chooses the first active player."""
     TURN = "c4_turn"
-    """``# Drawing the Cards``: the active player draws, reveals, picks or reserves a card."""
+    """``# C4 Drawing the Cards``: the active player draws, reveals, picks or reserves a card."""
     DRAW_DIE = "c4_draw_die"
-    """``# Drawing the Cards``: a die of a random draw from a shuffled deck (chance)."""
+    """``# C4 Drawing the Cards``: a die of a random draw from a shuffled deck (chance)."""
     DRAWN = "c4_drawn"
-    """``# Drawing the Cards > Marauder mode``: reveal one's own drawn card or reserve it."""
+    """``# C4 Drawing the Cards > Marauder mode``: reveal one's own drawn card or reserve it."""
     UNIT_ACTION = "c4_unit_action"
-    """``# Activating Unit``: the activated unit's action."""
+    """``# C4 Activating Unit``: the activated unit's action."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class Side:
 
 @dataclass(frozen=True)
 class Authority:
-    """``# Authority Opposition`` under way: ``contenders`` roll ``dice`` each; ``faces``
+    """``# C4 Authority Opposition`` under way: ``contenders`` roll ``dice`` each; ``faces``
     are the first dice rolled so far, ``chains`` the kept die and its re-rolls (empty until
     every first die is rolled), ``stopped`` who kept his result, ``values`` what each adds
     (the Commander's Authority, 0 for the bare die)."""

@@ -73,14 +73,29 @@ def question(state: C4State) -> Question | None:
     return _handler(state).describe(state, legal(state))
 
 
+def refusal(state: C4State, choice: Choice) -> str | None:
+    """Why :func:`step` would refuse ``choice`` now (None: it accepts it): not listed by
+    :func:`legal` and, for a question with free answers, not a valid one."""
+    pending = state.pending
+    if pending is None:
+        return "nothing is pending: start the game with start() or it is over"
+    handler = _handler(state)
+    if choice in handler.legal(state):
+        return None
+    if handler.free is not None and pending.player is not None:
+        return handler.free(state, choice)
+    return f"{choice!r} is not a legal answer to {str(pending.kind)!r}"
+
+
 def step(state: C4State, choice: Choice) -> Transition:
     """Apply one answer (or die face) to the pending question and move the game on."""
     pending = state.pending
     if pending is None:
         raise EngineError("nothing is pending: start the game with start() or it is over")
     handler = _handler(state)
-    if choice not in handler.legal(state):
-        raise IllegalChoice(f"{choice!r} is not a legal answer to {str(pending.kind)!r}")
+    refused = refusal(state, choice)
+    if refused is not None:
+        raise IllegalChoice(refused)
     events: list[Event]
     if pending.player is None:
         assert isinstance(choice, DieFace)

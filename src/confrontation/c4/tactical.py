@@ -1,4 +1,4 @@
-"""The tactical phase (``# Tactical Phase``): the activation sequences and the Authority
+"""The tactical phase (``# C4 Tactical Phase``): the activation sequences and the Authority
 opposition, then the winner chooses the first active player.
 
 For the integrator: :func:`begin_round` starts a round (called by the control phase and by
@@ -7,7 +7,7 @@ For the integrator: :func:`begin_round` starts a round (called by the control ph
 ``c4_choose_first``). Pure helpers: :func:`commander`, :func:`authority_terms`,
 :func:`settle` (who won, lost or tied once the dice are down).
 
-Rules (``# Authority Opposition``): each player rolls one die (a bonus die if his Commander
+Rules (``# C4 Authority Opposition``): each player rolls one die (a bonus die if his Commander
 is a Strategist; the best die is kept) and adds his Commander's Authority; a 1 loses; all 1s
 roll again; a 6 may be re-rolled and added, the lowest Authority deciding first, a re-roll
 showing 1 loses; the highest result wins; a tie is rolled again. A Commander in a unit in
@@ -69,13 +69,13 @@ def begin_round(state: C4State) -> Transition:
 
 
 def cards_of(state: C4State, player: int) -> tuple[str, ...]:
-    """``# Ordering the activation sequence``: the cards of the player's units on the
+    """``# C4 Ordering the activation sequence``: the cards of the player's units on the
     battlefield (a unit's card is its id), sorted."""
     return tuple(sorted(u.id for u in state.units_of(player)))
 
 
 def commander(state: C4State, player: int) -> Fighter | None:
-    """``# Authority Opposition``: the player's Incarnate with the highest Authority (equal
+    """``# C4 Authority Opposition``: the player's Incarnate with the highest Authority (equal
     Authorities: a Strategist first, then the first by id — ruling); None if he has none."""
     ids = {u.id for u in state.units_of(player)}
     candidates = [
@@ -89,7 +89,7 @@ def commander(state: C4State, player: int) -> Fighter | None:
 def authority_terms(state: C4State, player: int) -> tuple[int, int]:
     """(dice rolled, value added) for the player's Authority roll.
 
-    ``# Authority Opposition``: a Strategist Commander rolls a bonus die; a Commander in a unit
+    ``# C4 Authority Opposition``: a Strategist Commander rolls a bonus die; a Commander in a unit
     in rout, or no Incarnate with Authority: the result is the die alone (one die, ruling)."""
     chief = commander(state, player)
     if chief is None or state.unit(chief.unit).rout:

@@ -1,6 +1,6 @@
 """What a player knows of a C4 game: :func:`redact` hides the other players' secrets.
 
-Hidden from ``player`` (``# Tactical Phase``, ``# Drawing the Cards``):
+Hidden from ``player`` (``# C4 Tactical Phase``, ``# C4 Drawing the Cards``):
 
 - another player's sequence while it is being prepared (every mode that builds one: "in
   secret", "face down");
