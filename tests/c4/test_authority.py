@@ -162,3 +162,21 @@ def test_the_opposition_always_ends_with_a_sound_winner(
     last_attempt = max(i for i, e in enumerate(history) if isinstance(e, ev.AuthorityRolled))
     tail = history[last_attempt - 1 :]
     assert ev.AuthorityLost(winner) not in tail
+
+
+def test_three_players_a_one_is_out_and_ties_roll_again_among_the_tied() -> None:
+    # C4 Authority Opposition: a 1 loses; in case of a tie, the test is re-rolled (ruling:
+    # between the tied players only)
+    fighters, units = [], []
+    for p in range(3):
+        f, u = company(p, units=1, y=20.0 + 40.0 * p)
+        fighters += f
+        units += u
+    state, _ = start(new_game(tuple(fighters), tuple(units), players=3, mode="barbarian"))
+    state, events = feed(state, 1, 4, 4)
+    assert ev.AuthorityLost(0) in events
+    assert ev.AuthorityTied((1, 2), 7) in events
+    assert state.tactical is not None and state.tactical.authority is not None
+    assert state.tactical.authority.contenders == (1, 2)
+    state, events = feed(state, 5, 2)
+    assert ev.AuthorityWon(1, 8) in events

@@ -271,3 +271,37 @@ def test_many_seeded_games_keep_bases_apart() -> None:
         for name in Mode:
             state, _ = run(game(name.value, seed=seed, rounds=2), [RandomAgent(seed)] * 2)
             _invariants(state)
+
+
+def _three(name: str, seed: int = 0) -> C4State:
+    from c4flow_support import company
+    from confrontation.c4.state import new_game
+
+    fighters, units = [], []
+    for p in range(3):
+        f, u = company(p, units=2, y=15.0 + 45.0 * p)
+        fighters += f
+        units += u
+    return new_game(tuple(fighters), tuple(units), players=3, mode=name, seed=seed, rounds=2)
+
+
+def test_three_players_take_turns_to_the_left() -> None:
+    # C4 Activating Unit: the active player hands the lead to the player to his left
+    state, events = run(_three("general"), [FirstAgent()] * 3)
+    assert state.phase is Phase.OVER
+    first_round = []
+    for e in events:
+        if isinstance(e, ev.C4RoundStarted) and e.round == 2:
+            break
+        if isinstance(e, ev.CardRevealed):
+            first_round.append(e.player)
+    assert first_round == [0, 1, 2, 0, 1, 2]
+
+
+@given(st.sampled_from(list(Mode)), st.integers(0, 10_000))
+def test_three_player_games_end(name: Mode, seed: int) -> None:
+    state, events = run(_three(name.value, seed), [RandomAgent(seed + k) for k in range(3)])
+    assert state.phase is Phase.OVER
+    _invariants(state)
+    revealed = [e.card for e in events if isinstance(e, ev.CardRevealed)]
+    assert len(revealed) == 2 * 6 and len(set(revealed)) == 6

@@ -152,3 +152,10 @@ def test_a_view_can_be_played_on() -> None:
     assert view.activation is not None and view.activation.unit == "p1u1"
     view, _ = step(view, UnitAction("p1u1", "hold"))
     assert view.pending is not None and view.pending.player == 1
+
+
+def test_barbarian_hides_nothing() -> None:
+    # C4 Ordering the activation sequence > Barbarian: no sequence, cards revealed by choice
+    for steps in range(1, 30):
+        state, _ = run(game("barbarian", seed=2), [RandomAgent(2)] * 2, max_steps=steps)
+        assert redact(state, 0) == state and redact(state, 1) == state
