@@ -1,0 +1,237 @@
+"""What happens in a C4 game, as events (members of the engine's ``Event`` family).
+
+Inputs are the engine's own ``ChoiceMade`` and ``DieRolled`` (a C4 log replays like an
+engine log); the rest are defined here and told in English by :mod:`.narrate`. Events are the
+referee's record: they may name a card a player keeps secret (``SequenceBuilt``), the
+narration for a player does not (``narrate.narrate(event, viewer)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from confrontation.c4.state import C4State
+from confrontation.engine.core.events import ChoiceMade, DieRolled, Event
+
+__all__ = [
+    "ActivationEnded",
+    "AssaultFailed",
+    "AuthorityAllOnes",
+    "AuthorityLost",
+    "AuthorityRerolled",
+    "AuthorityRolled",
+    "AuthorityTied",
+    "AuthorityWon",
+    "C4GameEnded",
+    "C4GameStarted",
+    "C4PhaseStarted",
+    "C4RoundStarted",
+    "CardDrawn",
+    "CardHanded",
+    "CardReserved",
+    "CardRevealed",
+    "ChoiceMade",
+    "DieRolled",
+    "Engaged",
+    "Event",
+    "FirstActiveChosen",
+    "MeleeDue",
+    "SalvoDue",
+    "SequenceBuilt",
+    "UnitActed",
+    "UnitGone",
+    "UnitMoved",
+]
+
+
+@dataclass(frozen=True)
+class C4GameStarted(Event):
+    """The game begins from this state (the first line of a C4 record)."""
+
+    kind = "c4_game_started"
+    state: C4State
+
+
+@dataclass(frozen=True)
+class C4RoundStarted(Event):
+    kind = "c4_round_started"
+    round: int
+
+
+@dataclass(frozen=True)
+class C4PhaseStarted(Event):
+    kind = "c4_phase_started"
+    round: int
+    phase: str
+
+
+@dataclass(frozen=True)
+class SequenceBuilt(Event):
+    """A player's cards for the round are laid out (``cards`` top first; secret order)."""
+
+    kind = "c4_sequence_built"
+    player: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AuthorityRolled(Event):
+    """A player's first Authority dice; ``kept`` the best, ``value`` what he adds."""
+
+    kind = "c4_authority_rolled"
+    player: int
+    faces: tuple[int, ...]
+    kept: int
+    value: int
+
+
+@dataclass(frozen=True)
+class AuthorityAllOnes(Event):
+    """Every contender rolled a 1: they all roll again."""
+
+    kind = "c4_authority_all_ones"
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AuthorityRerolled(Event):
+    kind = "c4_authority_rerolled"
+    player: int
+    face: int
+    total: int
+
+
+@dataclass(frozen=True)
+class AuthorityLost(Event):
+    """A 1 (first die or re-roll): the player loses the opposition."""
+
+    kind = "c4_authority_lost"
+    player: int
+
+
+@dataclass(frozen=True)
+class AuthorityTied(Event):
+    kind = "c4_authority_tied"
+    players: tuple[int, ...]
+    result: int
+
+
+@dataclass(frozen=True)
+class AuthorityWon(Event):
+    kind = "c4_authority_won"
+    player: int
+    result: int
+
+
+@dataclass(frozen=True)
+class FirstActiveChosen(Event):
+    kind = "c4_first_active"
+    by: int
+    player: int
+
+
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    """Marauder: ``player`` drew a card (not shown)."""
+
+    kind = "c4_card_drawn"
+    player: int
+
+
+@dataclass(frozen=True)
+class CardHanded(Event):
+    """Marauder: the drawer revealed an enemy card and handed it to its owner."""
+
+    kind = "c4_card_handed"
+    drawer: int
+    card: str
+    owner: int
+
+
+@dataclass(frozen=True)
+class CardReserved(Event):
+    """A card put in reserve, face down (not shown)."""
+
+    kind = "c4_card_reserved"
+    player: int
+
+
+@dataclass(frozen=True)
+class CardRevealed(Event):
+    kind = "c4_card_revealed"
+    player: int
+    card: str
+    from_reserve: bool = False
+
+
+@dataclass(frozen=True)
+class UnitGone(Event):
+    """The revealed card's unit has no fighter left: nothing to activate."""
+
+    kind = "c4_unit_gone"
+    unit: str
+
+
+@dataclass(frozen=True)
+class UnitActed(Event):
+    kind = "c4_unit_acted"
+    unit: str
+    action: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class UnitMoved(Event):
+    kind = "c4_unit_moved"
+    unit: str
+    dx: float
+    dy: float
+
+
+@dataclass(frozen=True)
+class AssaultFailed(Event):
+    kind = "c4_assault_failed"
+    unit: str
+    target: str
+    distance: float
+
+
+@dataclass(frozen=True)
+class Engaged(Event):
+    kind = "c4_engaged"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class SalvoDue(Event):
+    """The seam: the unit shoots at ``target`` here (``actions.SHOOT`` resolves it)."""
+
+    kind = "c4_salvo_due"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class MeleeDue(Event):
+    """The seam: the unit's combats are resolved here (``actions.MELEE``)."""
+
+    kind = "c4_melee_due"
+    unit: str
+
+
+@dataclass(frozen=True)
+class ActivationEnded(Event):
+    kind = "c4_activation_ended"
+    unit: str | None
+    player: int
+
+
+@dataclass(frozen=True)
+class C4GameEnded(Event):
+    """The game is over: ``scores`` per player, ``winner`` None for a draw."""
+
+    kind = "c4_game_ended"
+    reason: str
+    scores: tuple[int, ...]
+    winner: int | None
