@@ -26,7 +26,6 @@ from confrontation.c4.resolution import (
     SuccessDistribution,
     UniversalTable,
     die_law,
-    law_distribution,
     minimum_roll,
     successes_distribution,
     successes_law,
@@ -101,7 +100,7 @@ def _loss_odds(
         losses[max_eliminations(healths, points, cap)] += p
     losses[most] += 1 - sum(probs[:enough], Fraction(0))
     hits = successes_distribution(dice, attack, difficulty, table=table)
-    damage = law_distribution(law, max(enough, 2 * dice + 4))
+    damage = SuccessDistribution(probs, 1 - sum(probs, Fraction(0)))
     return LossOdds(hits, damage, tuple(losses))
 
 

@@ -252,11 +252,17 @@ class Rational:
         """``self(inner(z))``: the law of a sum of N copies of ``inner``, N of law ``self``."""
         d = max(len(self.num), len(self.den)) - 1
 
+        nums: list[Poly] = [(Fraction(1),)]
+        dens: list[Poly] = [(Fraction(1),)]
+        for _ in range(d):
+            nums.append(_mul(nums[-1], inner.num))
+            dens.append(_mul(dens[-1], inner.den))
+
         def substitute(p: Poly) -> Poly:
             out: Poly = (Fraction(0),)
             for i, a in enumerate(p):
-                term = _mul(_pow(inner.num, i), _pow(inner.den, d - i))
-                out = _add(out, _scale(term, a))
+                if a:
+                    out = _add(out, _scale(_mul(nums[i], dens[d - i]), a))
             return out
 
         return Rational(substitute(self.num), substitute(self.den))

@@ -965,8 +965,9 @@ def odds_advise(
 # --- the unit-based ruleset (002_…, "C4"): `odds c4-test`, `c4-salvo`, `c4-combat` ------------
 # Exact laws from confrontation.c4.odds (imported when the command runs).
 
-C4_MAX_DICE = 60
-C4_MAX_FIGHTERS = 50
+C4_MAX_DICE = 40  # dice of one test; with the two limits below an answer takes ≤ ~2 s
+C4_MAX_FIGHTERS = 30
+C4_MAX_HEALTH = 10
 C4_SHOWN = 12  # rows of a law shown in the table (the JSON lists every itemised count)
 
 
@@ -1028,7 +1029,7 @@ def _c4_healths(option: str, text: str | None, targets: int, health: int) -> lis
     parts = [p for p in text.split(",") if p.strip()]
     if not parts or len(parts) > C4_MAX_FIGHTERS:
         raise _usage_error(f"{option} lists 1-{C4_MAX_FIGHTERS} health values, e.g. 2,2,1")
-    return [_integer(option, p, 1, 100) for p in parts]
+    return [_integer(option, p, 1, C4_MAX_HEALTH) for p in parts]
 
 
 def _c4_losses_output(
@@ -1108,7 +1109,7 @@ def odds_c4_salvo(
         "--healths",
         healths,
         _integer("--targets", targets, 1, C4_MAX_FIGHTERS),
-        _integer("--health", health, 1, 100),
+        _integer("--health", health, 1, C4_MAX_HEALTH),
     )
     values = {
         "ranged": _integer("--ranged", ranged, -MAX_VALUE, MAX_VALUE),
@@ -1167,7 +1168,7 @@ def odds_c4_combat(
         "--healths",
         healths,
         _integer("--targets", targets, 1, C4_MAX_FIGHTERS),
-        _integer("--health", health, 1, 100),
+        _integer("--health", health, 1, C4_MAX_HEALTH),
     )
     odds = combat_odds(
         dice=n,
