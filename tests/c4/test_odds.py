@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confrontation.c4.odds import attack_odds, combat_odds, damage_law, salvo_odds, strength_odds
+from confrontation.c4.odds import (
+    CombatSpec,
+    attack_odds,
+    combat_odds,
+    damage_law,
+    melee_odds,
+    salvo_odds,
+    strength_odds,
+)
 from confrontation.c4.resolution import successes_distribution
 from confrontation.c4.salvo import Target, max_eliminations, resolve_combat, resolve_salvo
 from confrontation.dice import SeededRoller
@@ -159,3 +167,66 @@ def test_bad_odds_input() -> None:
         )
     with pytest.raises(ValueError):
         combat_odds(dice=1, attack=1, defense=1, strength=1, resilience=1, healths=[0])
+
+
+# --- a whole melee (# C4 Combat: combats in the active player's order) -----------------------
+
+
+def test_one_combat_melee_is_the_combat() -> None:
+    melee = melee_odds([CombatSpec("clone", 3, 4, 3, 4, 3)], {"clone": [1, 2, 1]})
+    single = combat_odds(dice=3, attack=4, defense=3, strength=4, resilience=3, healths=[1, 2, 1])
+    assert {k[0]: p for k, p in melee.outcomes.items()} == {
+        k: p for k, p in enumerate(single.losses) if p
+    }
+
+
+def test_combats_on_different_profiles_are_independent() -> None:
+    a = CombatSpec("clone", 2, 4, 3, 4, 3)
+    b = CombatSpec("biopsist", 3, 5, 4, 4, 4)
+    melee = melee_odds([a, b], {"clone": [1, 1], "biopsist": [2, 1]})
+    la = combat_odds(dice=2, attack=4, defense=3, strength=4, resilience=3, healths=[1, 1]).losses
+    lb = combat_odds(dice=3, attack=5, defense=4, strength=4, resilience=4, healths=[2, 1]).losses
+    assert melee.profiles == ("biopsist", "clone")
+    for (kb, ka), p in melee.outcomes.items():
+        assert p == la[ka] * lb[kb]
+    assert sum(melee.outcomes.values()) == 1
+    assert melee.expected("clone") == sum(k * p for k, p in enumerate(la))
+
+
+def test_melee_odds_agree_with_seeded_melees() -> None:
+    # Two combats on the same profile: the second strikes the survivors as the first left them.
+    combats = [CombatSpec("c", 3, 4, 4, 4, 4), CombatSpec("c", 2, 5, 4, 5, 4)]
+    roller = SeededRoller(11)
+    runs = 10_000
+    seen: Counter[int] = Counter()
+    for _ in range(runs):
+        healths = {"f0": 2, "f1": 1, "f2": 2}
+        for c in combats:
+            targets = [Target(f, h, float(f[1])) for f, h in healths.items()]
+            result = resolve_combat(
+                roller,
+                dice=c.dice,
+                attack=c.attack,
+                defense=c.defense,
+                strength=c.strength,
+                resilience=c.resilience,
+                targets=targets,
+            )
+            for fighter in result.losses.eliminated:
+                del healths[fighter]
+            for fighter, points in result.losses.wounds:
+                healths[fighter] -= points
+        seen[3 - len(healths)] += 1
+    law = melee_odds(combats, {"c": [2, 1, 2]}).total_law()
+    assert sum(law.values()) == 1
+    for k, p in law.items():
+        assert abs(seen[k] / runs - float(p)) < 0.015, k
+
+
+def test_bad_melee_input() -> None:
+    with pytest.raises(ValueError, match="no defender"):
+        melee_odds([CombatSpec("x", 1, 1, 1, 1, 1)], {"c": [1]})
+    with pytest.raises(ValueError):
+        melee_odds([CombatSpec("c", -1, 1, 1, 1, 1)], {"c": [1]})
+    with pytest.raises(ValueError):
+        melee_odds([], {"c": [0]})
