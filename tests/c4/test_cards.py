@@ -183,6 +183,11 @@ def test_a_card_id_defined_twice_across_files(tmp_path: Path) -> None:
         load_cards(tmp_path)
 
 
+def test_an_empty_folder_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="holds no"):
+        load_cards(tmp_path)
+
+
 def test_missing_file_and_bad_toml(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="cannot read"):
         load_cards(tmp_path / "none.toml")

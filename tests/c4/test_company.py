@@ -228,3 +228,45 @@ def test_any_company_file_loads_or_is_one_line_error(
     for line in report.errors:
         assert "\n" not in line
         assert line.startswith(("units[", "company:", "points:"))
+
+
+SPECIAL_IDS = sorted({s.id for c in CARDS.values() for s in c.specials} | {"nobody"})
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([*sorted(CARDS), "no-card"]),
+            st.integers(0, 14),
+            st.lists(st.sampled_from(SPECIAL_IDS), max_size=3),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.integers(1, 800),
+)
+def test_validation_invariants(units: list[tuple[str, int, list[str]]], points: int) -> None:
+    c = company(
+        *({"card": card, "standard": n, "specials": sp} for card, n, sp in units), points=points
+    )
+    report = validate_company(c, CARDS)
+    # The cost, counted independently: cards' cost per standard fighter plus known specials.
+    cost = 0
+    incarnates: list[str] = []
+    for card_id, n, specials in units:
+        card = CARDS.get(card_id)
+        if card is None:
+            continue
+        cost += card.cost * n
+        for s in specials:
+            match = [p for p in card.specials if p.id == s]
+            cost += match[0].cost or 0 if match else 0
+        incarnates += [p.id for p in card.specials if p.is_incarnate and p.id in specials]
+    assert report.cost == cost
+    assert (cost > points) == any(e.startswith("points:") for e in report.errors)
+    assert (not incarnates) == (
+        "company: no Incarnate (each company includes at least one)" in report.errors
+    )
+    assert report.ok == (not report.errors)
+    for line in report.errors:
+        assert "\n" not in line and line.startswith(("units[", "company:", "points:"))

@@ -21,6 +21,7 @@ from confrontation.c4.salvo import (
     remove_losses,
     resolve_combat,
     resolve_salvo,
+    shot_difficulty,
     split_dice,
     unit_resilience,
 )
@@ -221,6 +222,13 @@ def test_bundled_tape() -> None:
     assert tape.difficulty(60.5) is None  # beyond the tape: no shot
     with pytest.raises(ValueError):
         tape.band(-1)
+
+
+def test_a_weapons_reach_stops_it_before_the_tapes_end() -> None:
+    assert shot_difficulty(40) == 6
+    assert shot_difficulty(40, reach_cm=45) == 6
+    assert shot_difficulty(45.5, reach_cm=45) is None
+    assert shot_difficulty(70) is None
 
 
 @given(st.floats(0, 200), st.floats(0, 200))

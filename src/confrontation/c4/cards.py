@@ -234,6 +234,8 @@ def load_cards(path: Path | str) -> dict[str, Card]:
     Card ids are unique across the files read; a problem is a one-line ``LoadError``."""
     root = Path(path)
     files = sorted(root.glob("*.toml")) if root.is_dir() else [root]
+    if not files:
+        raise LoadError(root, "the folder holds no *.toml cards file")
     cards: dict[str, Card] = {}
     for file in files:
         text, data = read_toml(file)

@@ -4,7 +4,8 @@ What to call (the integrating engineer reads positions with ``c4.losses``/``c4.s
 passes plain numbers here):
 
 * :func:`load_range_bands` ``(path=None) -> RangeBands``; ``bands.difficulty(distance_cm)``:
-  the difficulty of a shot at a leader-to-leader distance (None: out of the tape's reach).
+  the difficulty of a shot at a leader-to-leader distance (None: out of the tape's reach);
+  :func:`shot_difficulty` ``(distance_cm, reach_cm=None, bands=None)`` adds the weapon's reach.
 * :func:`resolve_salvo` ``(roller, marksmen=, dice=, ranged_attack=, difficulty=, strength=,
   resilience=, targets=) -> SalvoResult``: attack test, strength test, removal of the losses
   (``targets`` the fighters of the target unit with their remaining health and distance to
@@ -118,6 +119,16 @@ def default_range_bands() -> RangeBands:
     """The bundled bands, loaded once."""
     text = data_path("c4/range_bands.toml").read_text(encoding="utf-8")
     return parse_range_bands(Path("c4/range_bands.toml"), text, tomllib.loads(text))
+
+
+def shot_difficulty(
+    distance_cm: float, reach_cm: float | None = None, bands: RangeBands | None = None
+) -> int | None:
+    """The difficulty of a salvo at a leader-to-leader ``distance_cm`` with a weapon reaching
+    ``reach_cm`` (a card's ``ranged.reach_cm``; None: the whole tape), or None: no shot."""
+    if reach_cm is not None and distance_cm > reach_cm:
+        return None
+    return (bands or default_range_bands()).difficulty(distance_cm)
 
 
 # --- removal of the losses ---------------------------------------------------------------
