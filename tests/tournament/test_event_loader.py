@@ -55,6 +55,11 @@ def test_a_good_file_reads(tmp_path: Path) -> None:
         (('name = "Bob"', 'name = "alice"'), "appears twice"),
         (("seed = 3", 'seed = 3\nrules = "nope"'), "no rules named 'nope'"),
         (("seed = 3", "seed = 3\nround = 4"), "round"),
+        (('"standard"]', '"nowhere"]'), "round 2: no scenario 'nowhere'"),
+        (('"standard"]', '"missing.toml"]'), "round 2"),
+        (('agent = "random"', 'agent = "chess"'), "players[2].agent"),
+        (('agent = "random"', 'agent = "human"'), "a person plays his own games"),
+        (('agent = "random"', 'agent = "mcts:iterations=-4"'), "players[2].agent"),
     ],
 )
 def test_bad_fields_are_one_line_naming_them(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import (
     LoadError,
     bundled_army_files,
@@ -24,6 +25,7 @@ from confrontation.armylists.load import (
 )
 from confrontation.armylists.validate import Report, Violation, validate
 from confrontation.engine.core.ruleset import known_rulesets
+from confrontation.scenarios.base import resolve
 from confrontation.sim.game import DEFAULT_RULES
 
 MAX_PLAYERS = 256
@@ -114,6 +116,9 @@ def load_event(path: Path) -> Event:
             line=find_line(text, ["rules"]),
             key="rules",
         )
+    scenarios = []
+    for index, name in enumerate(spec.scenarios):
+        scenarios.append(_scenario(path, text, index, name))
     seen: set[str] = set()
     players = []
     for index, entry in enumerate(spec.players):
@@ -127,11 +132,50 @@ def load_event(path: Path) -> Event:
                 key=f"players[{index + 1}].name",
             )
         seen.add(key)
+        try:
+            agent, _ = parse_agent_spec(entry.agent)
+        except AgentSpecError as error:
+            agent, problem = "", str(error)
+        else:
+            problem = "a person plays his own games" if agent.lower() == "human" else ""
+        if problem:
+            raise LoadError(
+                path,
+                f"agent: {problem}",
+                line=find_line(text, ["players", index, "agent"]),
+                key=f"players[{index + 1}].agent",
+            )
         bundled = entry.list in _bundled_ids()
         army = entry.list if bundled else str(army_path(entry.list, path.parent))
         players.append(Player(entry.name.strip(), army, entry.agent))
-    form = Format(spec.points, tuple(spec.scenarios), spec.rules, spec.bye_vp)
+    form = Format(spec.points, tuple(scenarios), spec.rules, spec.bye_vp)
     return Event(spec.name, form, tuple(players), spec.seed)
+
+
+def _scenario(path: Path, text: str, index: int, name: str) -> str:
+    """A round's scenario, checked: a bundled id stays one, a file is made absolute (relative
+    to the tournament file)."""
+    base, colon, variation = name.partition(":")
+    if base.endswith(".toml") and not Path(base).is_absolute():
+        name = str(path.parent / base) + colon + variation
+    try:
+        resolve(name)
+    except LoadError as error:
+        message = error.message if str(error.file) == "--scenario" else str(error)
+        raise LoadError(
+            path,
+            f"round {index + 1}: {message}",
+            line=find_line(text, ["scenarios"]),
+            key=f"scenarios[{index + 1}]",
+        ) from None
+    except (OSError, ValueError) as error:
+        raise LoadError(
+            path,
+            f"round {index + 1}: cannot read the scenario {name!r} ({error})",
+            line=find_line(text, ["scenarios"]),
+            key=f"scenarios[{index + 1}]",
+        ) from None
+    return name
 
 
 @dataclass(frozen=True)

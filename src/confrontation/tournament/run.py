@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from confrontation.agents.spec import parse_agent_spec
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, plan_matchups
 from confrontation.sim.batch import simulate as run_batch
 from confrontation.sim.game import GameConfig, play_game
@@ -82,11 +83,13 @@ def game_config(stored: StoredEvent, game: Game, seed: int) -> GameConfig:
         raise TournamentError(f"table {game.table} of round {game.round} is a bye")
     event = stored.event
     first, second = event.players[game.first], event.players[game.second]
+    specs = [parse_agent_spec(player.agent) for player in (first, second)]
     return GameConfig(
         scenario=event.format.scenarios[game.round - 1],
         armies=(str(army_path(first.army)), str(army_path(second.army))),
-        agents=(first.agent, second.agent),
+        agents=tuple(name.lower() for name, _ in specs),
         seed=seed,
+        agent_options=tuple(dict(options) for _, options in specs),
         rules=event.format.rules,
     )
 
