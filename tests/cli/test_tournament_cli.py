@@ -194,6 +194,8 @@ def test_the_ai_tournament_plays_every_pair(tmp_path: Path) -> None:
         (["tournament", "result", "1", "--table", "1"], 2, "no tournament 1"),
         (["tournament", "ai", "--armies", "nope-army", "lion-vanguard"], 2, "nope-army"),
         (["tournament", "ai", "--games", "0"], 2, "--games"),
+        (["tournament", "ai", "--jobs", "0"], 2, "--jobs"),
+        (["tournament", "ai", "--scenario", "nowhere"], 2, "no scenario 'nowhere'"),
         (["tournament", "ai", "--agents", "greedy"], 2, "--agents"),
     ],
 )

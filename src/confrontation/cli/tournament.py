@@ -353,13 +353,15 @@ def _emit(
         if output is not None:
             fail("--output: give --format json, csv or html to write a file")
         grid = Table(title=escape(title), caption=escape(subtitle), box=box.SIMPLE_HEAD)
-        for heading in ("#", "player", "army", "games", "W-D-L", "byes", "TP", "GA", "bonus"):
+        armies = any(row.army != row.name for row in rows)  # the AI tournament: names are armies
+        headings = ("#", "player", "army", "games", "W-D-L", "byes", "TP", "GA", "bonus")
+        for heading in headings if armies else tuple(h for h in headings if h != "army"):
             grid.add_column(heading, justify="left" if heading in ("player", "army") else "right")
         for row in rows:
             grid.add_row(
                 str(row.rank),
                 escape(row.name),
-                escape(row.army),
+                *([escape(row.army)] if armies else []),
                 str(row.played),
                 f"{row.won}-{row.drawn}-{row.lost}",
                 str(row.byes),
@@ -451,6 +453,7 @@ def ai_command(
     rounds: Annotated[
         int | None, typer.Option("--rounds", help="Override the scenario's round limit.")
     ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes.")] = 1,
     output_format: FormatOption = "table",
     output: OutputOption = None,
 ) -> None:
@@ -479,18 +482,46 @@ def ai_command(
             fail(f"--armies: {army}: cannot read ({error.strerror})")
     if any(picked.options):
         fail("--agents: the AI tournament takes agent names without options")
+    if not 1 <= jobs <= 256:
+        fail(f"--jobs: 1 to 256, not {jobs}")
+    from confrontation.scenarios.base import resolve
+
     try:
-        result = ai_tournament(
-            chosen,
-            games=games,
-            agents=(picked.names[0], picked.names[1]),
-            scenario=scenario,
-            seed=seed,
-            rounds=rounds,
-            rules=check_rules(None),
-        )
+        resolve(scenario)
+    except LoadError as error:
+        fail(str(error))
+    except (OSError, ValueError) as error:
+        fail(f"--scenario: cannot read {scenario!r} ({error})")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from confrontation.sim.backends import make_backend
+
+    pairs = len(chosen) * (len(chosen) - 1) // 2
+    progress = Progress(
+        TextColumn("[bold]tournament ai[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    try:
+        with progress:
+            task = progress.add_task("games", total=games * pairs)
+            result = ai_tournament(
+                chosen,
+                games=games,
+                agents=(picked.names[0], picked.names[1]),
+                scenario=scenario,
+                seed=seed,
+                rounds=rounds,
+                rules=check_rules(None),
+                on_game=lambda spec, outcome: progress.advance(task),
+                backend=make_backend("local", jobs, None),
+            )
     except (TournamentError, LoadError, ValueError) as error:
         fail(str(error))
+    except KeyboardInterrupt:
+        fail("interrupted")
     rows = result.standings()
     title = f"AI tournament: {len(chosen)} armies, {result.batch.games} games"
     subtitle = f"{scenario}, {games} games per pair, agents {agents}, seed {seed}."
