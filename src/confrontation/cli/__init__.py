@@ -61,6 +61,11 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "Scenarios: list the bundled ones, show one.",
     ),
     LazyCommand(
+        "tournament",
+        "confrontation.cli.tournament:app",
+        "Tournaments: lists checked, Swiss rounds, results, standings; the AI tournament.",
+    ),
+    LazyCommand(
         "serve",
         "confrontation.cli.serve:serve_command",
         "Serve the game in a browser: start games against the AI or a friend, play by clicking.",
