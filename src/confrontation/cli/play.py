@@ -358,7 +358,7 @@ def play_command(
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
 
-    Every game is saved (``confrontation games list``) unless ``--no-store``."""
+    Every game is saved (see: confrontation games list) unless --no-store."""
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
 
