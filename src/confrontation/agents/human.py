@@ -45,7 +45,11 @@ FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turn
 
 
 class HumanQuit(KeyboardInterrupt):
-    """The player quit (``q`` or end of input): handled like Ctrl-C."""
+    """The player quit (``q``: ``chosen``) or his input ended: the game stops, saved."""
+
+    def __init__(self, reason: str, *, chosen: bool = True) -> None:
+        super().__init__(reason)
+        self.chosen = chosen
 
 
 class HumanAgent:
@@ -119,7 +123,7 @@ class HumanAgent:
         line = self._readline()
         if line is None:
             self.console.print()
-            raise HumanQuit("end of input")
+            raise HumanQuit("end of input", chosen=False)
         answer = line.strip().lower()
         if answer in ("q", "quit", "exit"):
             raise HumanQuit("the player quit")

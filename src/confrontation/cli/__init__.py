@@ -57,7 +57,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
     ),
-    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay."),
+    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay, delete."),
     LazyCommand(
         "scenarios",
         "confrontation.cli.scenarios:app",

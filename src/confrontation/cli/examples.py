@@ -30,6 +30,7 @@ EXAMPLES: dict[str, str] = {
     "games list": "confrontation games list --limit 10",
     "games show": "confrontation games show 1",
     "games replay": "confrontation games replay 1",
+    "games delete": "confrontation games delete 3 4",
     "scenarios": "confrontation scenarios show loot",
     "scenarios list": "confrontation scenarios list",
     "scenarios show": "confrontation scenarios show conquest:campsites",

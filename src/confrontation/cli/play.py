@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.agents.human import HumanQuit
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import RulesOption, check_rules, fail
@@ -35,7 +36,7 @@ from confrontation.engine.core.state import (
     SceneryPiece,
     player_name,
 )
-from confrontation.engine.record import event_line
+from confrontation.engine.record import event_line, replay
 from confrontation.engine.table.field import base_of
 from confrontation.geometry import render
 from confrontation.scenarios import commander, control_points, tokens
@@ -164,10 +165,22 @@ class Narration:
         self.ended = False
 
     def prime(self, events: Sequence[ev.Event]) -> None:
-        """Read what happened before (a resumed game) without telling it again."""
+        """Read what happened before (a resumed game) without telling it again, then recap
+        the position the game resumes from."""
         for event in events:
             self.narrator.sentence(event)
         self.console.rule("The game resumes")
+        try:
+            state = replay(events, check=False)
+        except EngineError:  # the game runner refuses a record that does not replay
+            return
+        for line in recap(state, self.narrator):
+            self.console.print(escape(line))
+
+    def tell_all(self, events: Sequence[ev.Event]) -> None:
+        """Tell a whole record as the live game told it (``games show``)."""
+        for event in events:
+            self(event)
 
     def __call__(self, event: ev.Event) -> None:
         sentence = self.narrator.sentence(event)
@@ -184,6 +197,36 @@ class Narration:
         if event.kind in QUIET or not sentence:
             return
         self.console.print(escape(sentence[0].upper() + sentence[1:]))
+
+
+HEALTH = ("unhurt", "light wound", "serious wound", "critical wound", "killed")
+
+
+def recap(state: GameState, narrator: Narrator | None = None) -> list[str]:
+    """The position a resumed game goes on from: the round, phase and score, then each
+    player's fighters in play with their wounds and markers, and the fallen."""
+    narrator = narrator or Narrator()
+    scores = "-".join(str(score) for score in state.scores)
+    lines = [f"Round {state.round} of {state.rounds}, {state.phase.value} phase; score {scores}."]
+    for side in state.players:
+        mine = [f for f in state.fighters if f.player == side]
+        standing = [f for f in mine if f.in_play]
+        fallen = [f for f in mine if not f.alive]
+        told = []
+        for f in standing:
+            marks = [HEALTH[f.wounds]] if f.wounds else []
+            marks += [m for m, on in (("stunned", f.stunned), ("routed", f.routed)) if on]
+            where = f"({f.x:.0f}, {f.y:.0f})"
+            told.append(
+                f"{narrator.fighter(f.id)} {where}" + (f" {', '.join(marks)}" * bool(marks))
+            )
+        text = f"{player_name(side)} ({state.side(side).name}): {len(standing)} in play"
+        if told:
+            text += ": " + "; ".join(told)
+        if fallen:
+            text += f"; fallen: {listed([narrator.fighter(f.id) for f in fallen])}"
+        lines.append(text + ".")
+    return lines
 
 
 _END_KINDS = frozenset(
@@ -411,7 +454,12 @@ def play_command(
             assert resume is not None
             resume_saved(resume, db, show)
         elif no_store:
-            show(config, None, None)
+            try:
+                show(config, None, None)
+            except HumanQuit as quit:
+                if not quit.chosen:
+                    fail("the input ended: the game stops (not saved: --no-store)", 1)
+                sys.stderr.write("You left the game (not saved: --no-store).\n")
         else:
             play_saved(config, db, show)
 
