@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from confrontation.cli import app
 from confrontation.store import FINISHED, INTERRUPTED, RUNNING, open_store
@@ -20,7 +20,7 @@ from games_support import small_armies
 runner = CliRunner()
 
 
-def human_game(db: Path, armies: tuple[str, str], answers: str) -> object:
+def human_game(db: Path, armies: tuple[str, str], answers: str) -> Result:
     return runner.invoke(
         app,
         ["play", "--armies", *armies, "--agents", "human,random", "--seed", "4", "--db", str(db)],
