@@ -33,15 +33,12 @@ from confrontation.engine.core.state import (
     MAX_PLAYERS,
     NEUTRAL,
     GameState,
-    SceneryPiece,
     player_name,
 )
 from confrontation.engine.record import event_line, replay
-from confrontation.engine.table.field import base_of
-from confrontation.geometry import render
-from confrontation.scenarios import commander, control_points, tokens
-from confrontation.scenarios.control import drawn_table, scenario_of
-from confrontation.scenarios.occupation import marks
+from confrontation.scenarios import commander
+from confrontation.scenarios.control import scenario_of
+from confrontation.scenarios.picture import battlefield_svg
 from confrontation.scenarios.results import signed
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
@@ -284,48 +281,6 @@ def scoreboard(result: GameResult, console: Console) -> None:
             f"[bold]{player_name(result.winner)} ({escape(army)}) wins[/bold] "
             f"({escape(result.reason)})."
         )
-
-
-def battlefield_svg(state: GameState) -> str:
-    """The final battlefield: scenery, the scenario's areas, the fighters still in play."""
-    from confrontation.engine.table.field import scenery_of
-
-    ground = state.battleground
-    assert ground is not None
-    drawn = drawn_table(state)
-    fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
-    sides = {f.id: f.player for f in state.fighters}
-    drawn_marks = marks(state) + control_points.marks(state)  # XX-C; the 003 pack's elements
-    marked = {m.name for m in drawn_marks}  # drawn as marks, not as plain scenery
-    scenery = [scenery_of(p) for p in ground.scenery or () if p.name not in marked]
-    notes = {
-        p.name: scenery_note(p) for p in ground.scenery or () if p.scenario and p.name not in marked
-    }
-    stacks, carried = tokens.drawn(state)  # XX-D
-    chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
-    return render.svg(
-        drawn,
-        fighters,
-        scenery,
-        sides=sides,
-        commanders=chiefs,
-        scenario=notes,
-        marks=drawn_marks,
-        title=control_points.title(state),
-        tokens=stacks,
-        carried=carried,
-        neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
-        passive={f.id for f in state.fighters if f.passive},  # XX-E-6
-    )
-
-
-def scenery_note(piece: SceneryPiece) -> str:
-    """What the SVG says of an element of scenario scenery (XX-A-2): an objective or not, its
-    structure points left or Inalterable (C3)."""
-    parts = ["objective"] if piece.objective else []
-    sp = piece.structure_points
-    parts.append("Inalterable" if sp is None else f"{sp} SP, RES {piece.resistance}")
-    return ", ".join(parts)
 
 
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
