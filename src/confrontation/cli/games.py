@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.cli.play import Narration, battlefield_svg
+from confrontation.cli.play import Narration
 from confrontation.cli.stored import resume_hint
 from confrontation.engine.core.events import GameEnded
 from confrontation.engine.core.narrate import narrate
@@ -21,6 +21,7 @@ from confrontation.engine.core.outcome import leaders
 from confrontation.engine.core.registry import EngineError
 from confrontation.engine.core.state import player_name
 from confrontation.engine.table.field import has_field
+from confrontation.scenarios.picture import battlefield_svg
 from confrontation.store import RUNNING, Store, StoredGame, StoreError, open_store
 from confrontation.store.records import STATUSES, GameSummary
 from confrontation.store.replays import replay_rounds
