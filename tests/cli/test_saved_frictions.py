@@ -174,3 +174,33 @@ def test_a_closed_terminal_leaves_the_game_interrupted(tmp_path: Path) -> None:
     assert process.returncode == 130, err
     assert b"Traceback" not in err
     assert store.load(1).status == INTERRUPTED
+
+
+def test_a_single_answer_is_given_for_the_player_unless_he_asks_every_question(
+    tmp_path: Path,
+) -> None:
+    armies = small_armies(tmp_path)
+    base = ["play", "--armies", *armies, "--seed", "4", "--no-store"]
+    auto = runner.invoke(app, [*base, "--agents", "human,random"], input="1\n" * 40 + "q\n")
+    asked = runner.invoke(
+        app, [*base, "--agents", "human:auto=false,random"], input="1\n" * 40 + "q\n"
+    )
+    assert "Only one answer:" in auto.stdout
+    assert "Only one answer:" not in asked.stdout
+    assert auto.stdout.count("Your choice") < asked.stdout.count("Your choice") + 1
+    assert "Your choice (1-1," in asked.stdout
+    assert "Your choice (1-1," not in auto.stdout
+
+
+def test_map_draws_the_battlefield_at_any_prompt(tmp_path: Path) -> None:
+    armies = small_armies(tmp_path)
+    drawn = tmp_path / "now.svg"
+    result = runner.invoke(
+        app,
+        ["play", "--armies", *armies, "--seed", "4", "--no-store", "--agents", "human,random"],
+        input="1\n" * 12 + f"map {drawn}\n" + "q\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert f"The battlefield is drawn in {drawn.resolve()}." in result.stdout.replace("\n", "")
+    picture = drawn.read_text(encoding="utf-8")
+    assert picture.startswith("<svg") and "p1-" in picture
