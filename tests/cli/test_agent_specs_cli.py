@@ -148,7 +148,7 @@ def test_a_bad_spec_is_one_line_and_exit_2(command: str, spec: str, words: list[
 @pytest.mark.parametrize(
     ("command", "spec", "word"),
     [
-        ("play", "human:console=x,greedy", "has no option 'console' (options: auto, map)"),
+        ("play", "human:console=x,greedy", "has no option 'console' (options: auto, map, measure)"),
         ("play", "human:auto=maybe,greedy", "auto='maybe'"),
         ("simulate", "human:console=x,greedy", "use play for a human player"),
         ("simulate", "greedy,HUMAN", "use play for a human player"),

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -29,8 +30,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.agents.measured import measure
 from confrontation.engine.actions.movement import facing_options, turned
-from confrontation.engine.core.questions import FREE_FACING, Choice, Place, Question
+from confrontation.engine.core.questions import FREE_FACING, Choice, Option, Place, Question
 from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.step import refusal
 from confrontation.scenarios.picture import table_svg
@@ -38,6 +40,7 @@ from confrontation.scenarios.picture import table_svg
 HELP = """Type the number of an option and press Enter.
   ?         this help and the state of your fighters
   map       draw the battlefield as it stands into an SVG file (map FILE: into FILE)
+  all       list the shots and assaults left out because they cannot reach
   q         quit the game (it can be resumed later when it is saved)
 A question with a single answer is answered for you (play --agents human:auto=false asks
 every one)."""
@@ -70,17 +73,21 @@ class HumanAgent:
         player: int | None = None,
         *,
         auto: bool = True,
+        measure: bool = True,
         map: str = "confrontation-table.svg",
         stdin: TextIO | None = None,
         console: Console | None = None,
     ) -> None:
-        """``auto``: answer questions with a single answer for the player; ``map``: the file
-        the ``map`` answer draws the battlefield into."""
+        """``auto``: answer questions with a single answer for the player; ``measure``: show
+        each shot's and assault's distance and chance, and leave out those that cannot reach
+        (001 "Actions and measurement", :mod:`confrontation.agents.measured`); ``map``: the
+        file the ``map`` answer draws the battlefield into."""
         del seed  # a person needs no dice
         if not map.strip():
             raise ValueError("map: expected a file name")
         self.player = player
         self.auto = auto
+        self.measure = measure
         self.map_path = Path(map)
         self.stdin = stdin
         self.console = console if console is not None else Console(highlight=False)
@@ -91,12 +98,21 @@ class HumanAgent:
         options = [o for o in question.options if o.choice in legal] or list(question.options)
         if not options:
             raise ValueError("a question without options")
+        everything = options
+        if self.measure:
+            options = self.measured(state, options)
         if self.auto and len(options) == 1 and question.free is None:
             self.console.print(
                 f"[dim]{escape(question.prompt)} Only one answer: {escape(options[0].label)}.[/]"
             )
             return options[0].choice
-        self.show(state, question)
+        self.show(state, replace(question, options=tuple(options)))
+        left_out = len(everything) - len(options)
+        if left_out:
+            self.console.print(
+                f"[dim]{left_out} shot(s) or assault(s) out of range or reach are not listed "
+                "(type all to list every option).[/]"
+            )
         while True:
             answer = self._answer(f"[bold]Your choice[/] (1-{len(options)}, ? help, map, q quit): ")
             if answer in ("?", "h", "help"):
@@ -106,12 +122,29 @@ class HumanAgent:
             if answer == "map" or answer.startswith("map "):
                 self.draw_map(state, answer.removeprefix("map").strip())
                 continue
+            if answer == "all" and len(options) < len(everything):
+                options = everything
+                self.show(state, question)
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 choice = options[int(answer) - 1].choice
                 if question.free == FREE_FACING and isinstance(choice, Place):
                     return self.facing(state, choice)
                 return choice
             self.console.print(f"[red]Please type a number from 1 to {len(options)}.[/]")
+
+    def measured(self, state: GameState, options: list[Option]) -> list[Option]:
+        """``options`` with each shot's and assault's distance and chance in its detail, those
+        that cannot reach left out (all of them kept if none would be left)."""
+        kept: list[Option] = []
+        for option in options:
+            facts = measure(state, option.choice)
+            if facts is None:
+                kept.append(option)
+            elif facts.reaches:
+                detail = "; ".join(d for d in (option.detail, facts.text()) if d)
+                kept.append(replace(option, detail=detail))
+        return kept or options
 
     def draw_map(self, state: GameState, where: str = "") -> None:
         """Write the battlefield as the player sees it now into an SVG file and say where."""
