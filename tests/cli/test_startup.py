@@ -76,12 +76,12 @@ def test_a_game_command_still_loads_the_engine() -> None:
 
 @pytest.mark.parametrize("lazy", COMMANDS, ids=[c.name for c in COMMANDS])
 def test_the_listed_help_is_the_loaded_commands_help(lazy: object) -> None:
-    from confrontation.cli import LazyCommand
+    from confrontation.cli import LazyCommand, paragraphs
 
     assert isinstance(lazy, LazyCommand)
     command = load_command(lazy)
     assert command.name == lazy.name
-    assert command.help == lazy.help
+    assert command.help == paragraphs(lazy.help)
 
 
 def test_help_lists_every_command_in_order() -> None:

@@ -8,6 +8,7 @@ them) are imported only when their command runs: ``confrontation --help`` lists 
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from typer._click import Command, Context, HelpFormatter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import Abort
+
+from confrontation.cli.examples import EXAMPLES
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "play",
         "confrontation.cli.play:play_command",
         "Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the "
-        "result.\n\nEvery game is saved (``confrontation games list``) unless ``--no-store``.",
+        "result.\n\nEvery game is saved (see: confrontation games list) unless --no-store.",
         many_values=True,
     ),
     LazyCommand(
@@ -54,7 +57,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
     ),
-    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay."),
+    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay, delete."),
     LazyCommand(
         "scenarios",
         "confrontation.cli.scenarios:app",
@@ -86,7 +89,30 @@ def load_command(lazy: LazyCommand) -> Command:
         from confrontation.cli.options import ManyValues
 
         holder.command(lazy.name, cls=ManyValues if lazy.many_values else None)(target)
-    return typer.main.get_group(holder).commands[lazy.name]
+    command = typer.main.get_group(holder).commands[lazy.name]
+    _polish_help(command, lazy.name)
+    return command
+
+
+def paragraphs(text: str) -> str:
+    """A docstring's wrapped lines joined into paragraphs (blank lines and ``-`` list lines
+    kept): the help wraps them to the terminal's width."""
+    return re.sub(r"(?<!\n)\n(?!\n|\s*- )\s*", " ", text.strip())
+
+
+def _polish_help(command: Command, path: str) -> None:
+    """Hang each command's example (:mod:`confrontation.cli.examples`) as its help's epilog,
+    and join a docstring's wrapped lines into paragraphs (the help wraps them to the terminal;
+    a line starting with ``-`` stays a line of a list)."""
+    from confrontation.cli.examples import example_of
+
+    example = example_of(path)
+    if example is not None and not command.epilog:
+        command.epilog = example
+    if command.help:
+        command.help = paragraphs(command.help)
+    for name, sub in getattr(command, "commands", {}).items():
+        _polish_help(sub, f"{path} {name}")
 
 
 class OneLineErrors(TyperGroup):
@@ -110,7 +136,7 @@ class OneLineErrors(TyperGroup):
         if lazy is None:
             return None
         if self._listing:  # the help's list of commands needs only names and help
-            return TyperCommand(name=lazy.name, help=lazy.help)
+            return TyperCommand(name=lazy.name, help=paragraphs(lazy.help))
         if cmd_name not in self._loaded:
             self._loaded[cmd_name] = load_command(lazy)
         return self._loaded[cmd_name]
@@ -167,8 +193,34 @@ app = typer.Typer(
 )
 
 
-@app.callback()
-def _root() -> None:
+def version_text() -> str:
+    """``confrontation X.Y.Z`` from the installed package's metadata (the source tree's
+    ``pyproject.toml`` version when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("confrontation")
+    except PackageNotFoundError:  # run from a source tree without installing
+        number = "unknown"
+    return f"confrontation {number}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback(epilog=f"Example: {EXAMPLES['']}")
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the program's version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
     # Typer builds a group only for an app with a callback or registered commands; the
     # commands here are OneLineErrors' lazy ones.
     pass

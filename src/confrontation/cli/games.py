@@ -13,18 +13,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.cli.play import battlefield_svg
+from confrontation.cli.play import Narration
+from confrontation.cli.stored import resume_hint
 from confrontation.engine.core.events import GameEnded
 from confrontation.engine.core.narrate import narrate
 from confrontation.engine.core.outcome import leaders
 from confrontation.engine.core.registry import EngineError
 from confrontation.engine.core.state import player_name
 from confrontation.engine.table.field import has_field
-from confrontation.store import Store, StoredGame, StoreError, open_store
+from confrontation.scenarios.picture import battlefield_svg
+from confrontation.store import RUNNING, Store, StoredGame, StoreError, open_store
 from confrontation.store.records import STATUSES, GameSummary
 from confrontation.store.replays import replay_rounds
 
-app = typer.Typer(help="Saved games: list, show, replay.", no_args_is_help=True)
+app = typer.Typer(help="Saved games: list, show, replay, delete.", no_args_is_help=True)
 
 EXIT_MISMATCH, EXIT_USAGE = 1, 2
 
@@ -195,14 +197,13 @@ def show_command(
         document = summary_data(game.summary) | {"narration": story}
         sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
         return
-    console = Console(soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True)
+    Narration(console).tell_all(game.events)  # as the live game told it
     console.print(scoreboard(game.summary))
-    for line in story:
-        console.print(escape(line))
     if game.summary.outcome is None:
         console.print(
-            f"[bold]The game is {game.status}:[/] continue it with "
-            f"`confrontation play --resume {game.id}`."
+            f"The game is {game.status}: continue it with `{resume_hint(game.id, db)}`.",
+            markup=False,
         )
 
 
@@ -265,3 +266,27 @@ def replay_command(
     )
     for name in written:
         console.print(f"  wrote {escape(name)}")
+
+
+@app.command("delete")
+def delete_command(
+    game_ids: Annotated[
+        list[int], typer.Argument(metavar="ID...", help="The games to delete (see `games list`).")
+    ],
+    db: DbOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Delete a game even while it shows as running.")
+    ] = False,
+) -> None:
+    """Delete saved games and their records (a running game only with --force)."""
+    store = store_at(db)
+    games = [load_game(store, game_id) for game_id in game_ids]  # all known, or nothing goes
+    running = [game.id for game in games if game.status == RUNNING]
+    if running and not force:
+        fail(
+            f"game {running[0]} is running (being played, or stopped without a trace): "
+            "add --force to delete it anyway"
+        )
+    for game in games:
+        store.delete(game.id)
+        sys.stdout.write(f"deleted game {game.id} ({result_text(game.summary)}) from {store.url}\n")

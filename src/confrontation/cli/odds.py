@@ -170,6 +170,9 @@ def odds_wound(
         None, "--table", metavar="FILE", help="Your own Injury Table (TOML)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    plot: str | None = typer.Option(
+        None, "--plot", metavar="FILE.png", help="Also save a bar chart (PNG)."
+    ),
 ) -> None:
     """Chances of each wound result, overall and by location (II-B)."""
     from confrontation.rules import wounds
@@ -180,11 +183,19 @@ def odds_wound(
         table = wounds.load_injury_table(Path(table_path) if table_path else None)
     except wounds.InjuryTableError as error:
         raise _usage_error(f"--table: {error}") from None
+    mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
+    odds = wounds.wound_odds(s, r, mode, unmoving, table)
+    if plot:
+        _plot(
+            plot,
+            f"Wound roll, STR {s} against RES {r} ({mode.value}"
+            + (", unmoving shot)" if unmoving else ")"),
+            {result.key: float(p) for result, p in odds.outcomes().items()},
+            xlabel="wound result",
+        )
     if as_json:
         typer.echo(json.dumps(wound_report(s, r, amplified, attenuated, unmoving, table)))
         return
-    mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
-    odds = wounds.wound_odds(s, r, mode, unmoving, table)
     console = Console(soft_wrap=True)
     if amplified and attenuated:
         console.print("Note: amplified and attenuated cancel (II-B-6): normal 2d6 roll.")
@@ -386,8 +397,15 @@ def _health_changes(
     return [replace(f, health=HealthState(levels[f.name], dazed[f.name])) for f in fighters]
 
 
-def _plot(path: str, title: str, bars: dict[str, float], ylabel: str = "probability") -> None:
-    """A bar chart with matplotlib's Agg backend (no display needed)."""
+def _plot(
+    path: str,
+    title: str,
+    bars: dict[str, float],
+    ylabel: str = "chance (0 to 1)",
+    xlabel: str = "outcome",
+) -> None:
+    """A bar chart with matplotlib's Agg backend (no display needed): ``title`` names the
+    match-up, both axes are labelled in words."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -397,7 +415,9 @@ def _plot(path: str, title: str, bars: dict[str, float], ylabel: str = "probabil
     axes.bar(list(bars), list(bars.values()), color="#4a6fa5")
     axes.set_title(title)
     axes.set_ylabel(ylabel)
+    axes.set_xlabel(xlabel)
     axes.tick_params(axis="x", labelrotation=45)
+    plt.setp(axes.get_xticklabels(), ha="right", rotation_mode="anchor")
     figure.tight_layout()
     try:
         figure.savefig(path, format="png")
@@ -430,8 +450,13 @@ def _outcome_table(title: str, rows: dict[str, Fraction]) -> Table:
 
 @app.command("shot")
 def odds_shot(
-    shooter: Annotated[str | None, typer.Option("--shooter", metavar="ID")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="ID")] = None,
+    shooter: Annotated[
+        str | None,
+        typer.Option("--shooter", metavar="ID", help="The shooter's profile id (AIM, weapon)."),
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option("--target", metavar="ID", help="The target's profile id (RES).")
+    ] = None,
     aim: Annotated[str | None, typer.Option("--aim", metavar="INT", help="Shooter's AIM.")] = None,
     aim_str: Annotated[
         str | None, typer.Option("--aim-str", metavar="INT", help="The weapon's Strength.")
@@ -554,13 +579,20 @@ def odds_shot(
 
     _emit(as_json, document, render)
     if plot:
-        _plot(plot, title, {k: float(p) for k, p in rows.items()})
+        who = f"{shooter or f'AIM {v_aim}'} shooting at {target or f'RES {v_res}'}"
+        _plot(plot, f"{who}\n{title}", {k: float(p) for k, p in rows.items()})
 
 
 @app.command("attack")
 def odds_attack(
-    attacker: Annotated[str | None, typer.Option("--attacker", metavar="ID")] = None,
-    defender: Annotated[str | None, typer.Option("--defender", metavar="ID")] = None,
+    attacker: Annotated[
+        str | None,
+        typer.Option("--attacker", metavar="ID", help="The attacker's profile id (ATT, STR)."),
+    ] = None,
+    defender: Annotated[
+        str | None,
+        typer.Option("--defender", metavar="ID", help="The defender's profile id (DEF, RES)."),
+    ] = None,
     att: Annotated[str | None, typer.Option("--att", metavar="INT", help="Attacker's ATT.")] = None,
     strength: Annotated[
         str | None, typer.Option("--str", metavar="INT", help="Attacker's STR.")
@@ -644,7 +676,8 @@ def odds_attack(
 
     _emit(as_json, document, render)
     if plot:
-        _plot(plot, title, {key: float(p) for key, p in rows.items()})
+        who = f"{attacker or f'ATT {v_att}'} attacking {defender or f'DEF {v_def}'}"
+        _plot(plot, f"{who}\n{title}", {key: float(p) for key, p in rows.items()})
 
 
 ALLOC_HELP = (
@@ -693,6 +726,11 @@ def _combat_setup(
         for e, a, p in zip(enemies, allocs, policies, strict=True)
     ]
     return lone, enemies
+
+
+def _matchup(names: Sequence[str]) -> str:
+    """ "A against B and C": the lone fighter first."""
+    return f"{names[0]} against {' and '.join(names[1:])}"
 
 
 def _level_bars(odds: CombatOdds) -> dict[str, float]:
@@ -826,8 +864,9 @@ def odds_combat(
         if plot:
             _plot(
                 plot,
-                "p(killed), Monte Carlo",
+                f"{_matchup(result.names)}: chance each fighter is killed (Monte Carlo)",
                 {n: result.p_killed(n).estimate for n in result.names},
+                xlabel="fighter",
             )
         return
     odds = combat_odds(lone, enemies, charge=charge, charged=charged, first=side, rounds=n_rounds)
@@ -863,7 +902,12 @@ def odds_combat(
 
     _emit(as_json, odds.to_json(), render)
     if plot:
-        _plot(plot, "Wound levels at the end of the combat", _level_bars(odds))
+        _plot(
+            plot,
+            f"{_matchup(odds.names)}: wound levels at the end of the combat",
+            _level_bars(odds),
+            xlabel="fighter: wound level",
+        )
 
 
 @app.command("advise")
@@ -884,14 +928,30 @@ def odds_advise(
     charged: Annotated[
         bool, typer.Option("--charged", help="The defenders charged the attacker (V-B-3).")
     ] = False,
-    stunned: Annotated[list[str] | None, typer.Option("--stunned", metavar="NAME")] = None,
-    wounds: Annotated[list[str] | None, typer.Option("--wounds", metavar="NAME=LEVELS")] = None,
+    stunned: Annotated[
+        list[str] | None, typer.Option("--stunned", metavar="NAME", help="Stunned at the start.")
+    ] = None,
+    wounds: Annotated[
+        list[str] | None,
+        typer.Option("--wounds", metavar="NAME=LEVELS", help="Wound levels at the start (0-3)."),
+    ] = None,
     profiles: Profiles = None,
     as_json: AsJson = False,
     plot: PlotFile = None,
 ) -> None:
-    """Best allocation and defence policy of the attacker against one or two enemies."""
+    """Best allocation and defence policy of the attacker against one or two enemies.
+
+    Every split of the lone fighter's combat dice (VII-C-1) is tried with every defence policy
+    that can differ for it, solved exactly and ranked by --goal; the last lines say what the
+    enemies are assumed to do and give the best choice as one sentence.
+
+    Defence policies (VII-C-4 b, VII-C-5): none = never defend; one = one die against each
+    attack while dice remain; all = every defence die against the first attack; sustain = one
+    die against each attack, the last one as a sustained defence when allowed.
+    Enemies defend with --defender-defence (default: one) and, without --defender-alloc, put
+    every die in attack."""
     from confrontation.odds import Goal, advise
+    from confrontation.odds.advise import advice_sentence, assumptions, charge_matters
 
     try:
         wanted = Goal(goal.strip().lower())
@@ -910,8 +970,18 @@ def odds_advise(
         2,
     )
     rows = advise(lone, enemies, wanted, charge=charge, charged=charged)
+    sentence = advice_sentence(rows[0], wanted)
+    assumed = assumptions(enemies)
+    notes = [
+        f"{option} changes nothing here: the Powers give no one a charge penalty (V-B-3)."
+        for option, given, by_enemies in (("--charge", charge, False), ("--charged", charged, True))
+        if given and not charge_matters(lone, enemies, charged=by_enemies)
+    ]
     document: dict[str, object] = {
         "goal": wanted.value,
+        "advice": sentence,
+        "assumed": assumed,
+        "notes": notes,
         "alternatives": [
             {
                 "alloc": f"{r.allocation.attack}:{r.allocation.defence}",
@@ -948,17 +1018,24 @@ def odds_advise(
                 f"{float(r.odds.expected_balance):+.3f}",
             )
         console.print(grid)
+        for note in notes:
+            console.print(note, markup=False)
+        console.print(assumed, markup=False)
+        console.print(sentence, markup=False)
 
     _emit(as_json, document, render)
     if plot:
         _plot(
             plot,
-            f"goal {wanted.value}",
+            f"{lone.name} against {' and '.join(e.name for e in enemies)}: goal {wanted.value}",
             {
                 f"{r.allocation.attack}:{r.allocation.defence} {r.defence.value}": float(r.score)
                 for r in rows
             },
-            "score",
+            {"kill": "chance to kill every enemy", "survive": "chance to survive"}.get(
+                wanted.value, "wound levels dealt minus taken"
+            ),
+            xlabel="dice in attack:defence, defence policy",
         )
 
 

@@ -15,10 +15,10 @@ from confrontation.sim.game import DEFAULT_RULES
 EXIT_USAGE = 2
 
 
-def fail(message: str) -> NoReturn:
-    """One line on stderr, exit 2 (bad option or unreadable input)."""
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One line on stderr, exit ``code`` (2: bad option or unreadable input)."""
     sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
-    raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(code)
 
 
 RulesOption = Annotated[

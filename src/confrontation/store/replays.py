@@ -25,8 +25,7 @@ from confrontation.engine.core.state import GameState
 from confrontation.engine.core.views import redact
 from confrontation.engine.record import ReplayMismatch
 from confrontation.engine.step import Agent, question, start, step
-from confrontation.engine.table.field import field_of, has_field
-from confrontation.geometry.render import svg
+from confrontation.scenarios.picture import table_svg
 
 
 class ResumeMismatch(EngineError):
@@ -139,9 +138,6 @@ def _asks_a_person(agent: Agent) -> bool:
 
 
 def battlefield_svg(state: GameState) -> str | None:
-    """The table of ``state`` as SVG (None for a game without a table or scenery yet)."""
-    if not has_field(state):
-        return None
-    here = field_of(state)
-    bases = {fighter_id: here.base(fighter_id) for fighter_id in here.ids()}
-    return svg(here.table, bases, here.scenery, sides=here.owners)
+    """The table of ``state`` as SVG (None for a game without a table or scenery yet): the
+    scenario's picture, :func:`confrontation.scenarios.picture.table_svg`."""
+    return table_svg(state)
