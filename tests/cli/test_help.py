@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 
 import pytest
 import typer
@@ -11,6 +12,7 @@ from typer.core import TyperGroup as Group
 from typer.testing import CliRunner
 
 from confrontation.cli import COMMANDS, app, load_command, version_text
+from confrontation.cli.examples import EXAMPLES
 
 MARKUP = re.compile(r"``|\*\*|\[/?(bold|red|green|dim|cyan|yellow|italic)[^\]]*\]|:class:|:func:")
 
@@ -74,3 +76,26 @@ def test_version_is_eager_and_ignores_a_command() -> None:
 
 def test_typer_is_the_help_renderer() -> None:
     assert isinstance(app, typer.Typer)
+
+
+RUNNABLE = sorted(
+    path
+    for path in EXAMPLES
+    if path.split(" ")[0] in ("odds", "profiles", "scenarios") and " " in path
+)
+
+
+@pytest.mark.parametrize("path", RUNNABLE)
+def test_the_cheap_examples_run_as_written(path: str) -> None:
+    words = shlex.split(EXAMPLES[path])
+    assert words[0] == "confrontation" and words[1 : 1 + len(path.split())] == path.split()
+    result = CliRunner().invoke(app, words[1:])
+    assert result.exit_code == 0, f"{EXAMPLES[path]}: {result.output}"
+
+
+def test_every_example_names_its_own_command() -> None:
+    for path, line in EXAMPLES.items():
+        words = shlex.split(line)
+        assert words[0] == "confrontation"
+        if path:
+            assert words[1 : 1 + len(path.split())] == path.split() or " " not in path, line

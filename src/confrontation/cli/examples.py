@@ -20,6 +20,21 @@ EXAMPLES: dict[str, str] = {
     "odds combat": "confrontation odds combat --attacker praetorian-guard --defender dirz-clone",
     "odds advise": "confrontation odds advise --attacker praetorian-guard --defender dirz-clone "
     "--defender dirz-halberdier",
+    "odds c4-test": "confrontation odds c4-test --action 4 --difficulty 3 --dice 6",
+    "odds c4-salvo": "confrontation odds c4-salvo --marksmen 5 --dice 1 --ranged 3 --distance 25 "
+    "--strength 4 --resilience 3 --targets 8",
+    "odds c4-combat": "confrontation odds c4-combat --dice 6 --attack 4 --defense 3 --strength 4 "
+    "--resilience 3 --targets 4",
+    "tournament": "confrontation tournament check spring-cup.toml",
+    "tournament check": "confrontation tournament check spring-cup.toml",
+    "tournament new": "confrontation tournament new spring-cup.toml",
+    "tournament list": "confrontation tournament list",
+    "tournament pair": "confrontation tournament pair 1",
+    "tournament result": "confrontation tournament result 1 --table 1 --vp 2 1 --losses 120 85",
+    "tournament play": "confrontation tournament play 1",
+    "tournament show": "confrontation tournament show 1",
+    "tournament standings": "confrontation tournament standings 1 --format html -o standings.html",
+    "tournament ai": "confrontation tournament ai --armies lion-vanguard goblin-raiders -n 4",
     "army": "confrontation army validate my-list.toml --json",
     "army validate": "confrontation army validate my-list.toml --json",
     "army show": "confrontation army show my-list.toml",

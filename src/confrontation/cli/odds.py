@@ -1138,7 +1138,9 @@ def _c4_losses_output(
 
 @app.command("c4-salvo")
 def odds_c4_salvo(
-    marksmen: Annotated[str, typer.Option("--marksmen", metavar="INT")] = "1",
+    marksmen: Annotated[
+        str, typer.Option("--marksmen", metavar="INT", help="Marksmen of the profile who see.")
+    ] = "1",
     dice_count: Annotated[
         str, typer.Option("--dice", metavar="INT", help="Ranged dice of the profile.")
     ] = "1",
@@ -1150,10 +1152,18 @@ def odds_c4_salvo(
         str | None,
         typer.Option("--distance", metavar="CM", help="Leader to leader (bundled tape bands)."),
     ] = None,
-    strength: Annotated[str, typer.Option("--strength", metavar="INT")] = "3",
-    resilience: Annotated[str, typer.Option("--resilience", metavar="INT")] = "3",
-    targets: Annotated[str, typer.Option("--targets", metavar="INT")] = "10",
-    health: Annotated[str, typer.Option("--health", metavar="INT")] = "1",
+    strength: Annotated[
+        str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
+    ] = "3",
+    resilience: Annotated[
+        str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
+    ] = "3",
+    targets: Annotated[
+        str, typer.Option("--targets", metavar="INT", help="Fighters in the target unit.")
+    ] = "10",
+    health: Annotated[
+        str, typer.Option("--health", metavar="INT", help="Health points of each target.")
+    ] = "1",
     healths: Annotated[
         str | None, typer.Option("--healths", metavar="H,H,…", help="Each target, nearest first.")
     ] = None,
@@ -1217,12 +1227,18 @@ def odds_c4_combat(
     ] = "1",
     attack: Annotated[str, typer.Option("--attack", metavar="INT", help="ATT value.")] = "3",
     defense: Annotated[str, typer.Option("--defense", metavar="INT", help="Defenders' DEF.")] = "3",
-    strength: Annotated[str, typer.Option("--strength", metavar="INT")] = "3",
-    resilience: Annotated[str, typer.Option("--resilience", metavar="INT")] = "3",
+    strength: Annotated[
+        str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
+    ] = "3",
+    resilience: Annotated[
+        str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
+    ] = "3",
     targets: Annotated[
         str, typer.Option("--targets", metavar="INT", help="Defenders in contact.")
     ] = "1",
-    health: Annotated[str, typer.Option("--health", metavar="INT")] = "1",
+    health: Annotated[
+        str, typer.Option("--health", metavar="INT", help="Health points of each target.")
+    ] = "1",
     healths: Annotated[
         str | None, typer.Option("--healths", metavar="H,H,…", help="Each defender, nearest first.")
     ] = None,
