@@ -207,3 +207,25 @@ def test_bad_input_is_one_line(tmp_path: Path, args: list[str], code: int, words
     assert got == code, err
     assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
     assert words in err and "Traceback" not in err
+
+
+def test_a_stored_game_of_other_lists_is_refused_for_a_table(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    invoke("tournament", "new", str(event_file(tmp_path, players=2)), "--db", db, "--allow-invalid")
+    invoke("tournament", "pair", "1", "--db", db)
+    lions, jackals = (str(tmp_path / n) for n in SMALL_ARMIES)
+    for seed, armies in (("1", (lions, jackals)), ("2", (jackals, lions))):
+        code, _, err = invoke(
+            "play", "--armies", *armies, "--agents", "random,random", "--rounds", "1",
+            "--db", db, "--seed", seed,
+        )  # fmt: skip
+        assert code == 0, err
+    codes = [
+        invoke("tournament", "result", "1", "--table", "1", "--game", game, "--db", db)
+        for game in ("1", "2")
+    ]
+    refused = [c for c in codes if c[0] != 0]
+    assert len(refused) == 1  # one of the two has the table's sides the wrong way round
+    code, _, err = refused[0]
+    assert code == 2 and err.count("\n") == 1
+    assert "not by table 1's lists" in err

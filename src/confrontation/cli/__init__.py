@@ -107,7 +107,8 @@ def _polish_help(command: Command, path: str) -> None:
     from confrontation.cli.examples import example_of
 
     example = example_of(path)
-    if example is not None and not command.epilog:
+    shown = "Example" in (command.help or "")  # the docstring gives its own
+    if example is not None and not command.epilog and not shown:
         command.epilog = example
     if command.help:
         command.help = paragraphs(command.help)

@@ -273,6 +273,13 @@ def result_command(
             fail(str(error))
         if stored_game.summary.outcome is None:
             fail(f"--game: game {game} is not finished")
+        expected = (stored.armies[target.first], stored.armies[target.second])
+        if tuple(stored_game.summary.armies) != expected:
+            played = " against ".join(stored_game.summary.armies)
+            fail(
+                f"--game: game {game} was played by {played}, not by table {table}'s lists "
+                f"({expected[0]} as Player 1 against {expected[1]})"
+            )
         try:
             result = result_of(stored_game.summary.outcome, game)
         except TournamentError as error:
