@@ -373,6 +373,14 @@ class LiveGame:
             for player in players:
                 if self.seats[player] == PERSON:
                     self.auto[player] = on
+            web = {
+                "seats": list(self.seats),
+                "tokens": list(self.tokens),
+                "auto": {str(p): v for p, v in self.auto.items()},
+            }
+        if not self.deleted:  # kept with the game: a restart keeps the switch (issue 23)
+            with self.hub.store_lock, contextlib.suppress(StoreError):
+                self.hub.store.set_option(self.id, "web", web)
         if on:
             self.kick()
 
@@ -555,6 +563,11 @@ class Hub:
             raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
         game.armies = tuple(a.name for a in setup.armies)
         game.scenario = setup.scenario
+        saved = web.get("auto") if isinstance(web, dict) else None
+        if isinstance(saved, dict):  # the seats' switches as they were left
+            for key, on in saved.items():
+                if key.isdigit() and int(key) in game.auto and isinstance(on, bool):
+                    game.auto[int(key)] = on
         return game
 
     def hosted(self, game_id: int) -> LiveGame | None:
