@@ -197,7 +197,7 @@ def test_three_to_six_players_through_the_api(client: TestClient) -> None:
 
 def test_the_start_form_takes_three_players(client: TestClient) -> None:
     page = client.get("/").text
-    assert 'id="players"' in page and 'name="army6"' in page and 'name="seat6"' in page
+    assert 'id="player-count"' in page and 'name="army6"' in page and 'name="seat6"' in page
     form = {
         "scenario": "conquest",
         "rules": "confede",

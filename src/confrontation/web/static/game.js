@@ -253,7 +253,11 @@ async function checkFacing() {
     out.textContent = body.refused ? `Facing ${input.value}° refused: ${body.refused}` : `Facing ${input.value}°: allowed`;
     out.className = body.refused ? "error" : "hint";
     const confirm = document.getElementById("confirm");
-    if (confirm) confirm.disabled = !!body.refused;
+    if (confirm) {
+      confirm.disabled = !!body.refused;
+      confirm.dataset.label = confirm.dataset.label || confirm.textContent;
+      confirm.textContent = confirm.dataset.label + (body.refused ? "" : `, turned to ${input.value}°`);
+    }
   } catch (error) {
     out.textContent = String(error.message || error);
   }
