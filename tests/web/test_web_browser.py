@@ -93,11 +93,51 @@ def answer(page: Page) -> None:
     before = turn(page)
     if page.locator("#board .spot").count():
         click_the_table(page)
-        if kind(page) == "destination":  # the path is drawn first: confirm it
+        if kind(page) in ("destination", "deploy"):  # shown first (a path, a facing): confirm
             page.click("#confirm")
     else:
         page.locator("#question .option").first.click()
     settled(page, after=before)
+
+
+def drag_facing(page: Page) -> str:
+    """Drag the facing handle round the chosen place; the facing it set once the engine
+    allowed it (blank: refused there, the offered facing kept)."""
+    handle = page.locator("#facing-handle").bounding_box()
+    assert handle is not None
+    hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(hx, hy)
+    page.mouse.down()
+    page.mouse.move(hx - 20, hy - 40, steps=5)
+    page.mouse.move(hx - 30, hy - 60, steps=5)
+    page.mouse.up()
+    facing = page.locator("#facing").input_value()
+    assert facing != ""
+    page.wait_for_function("document.getElementById('facing-check').textContent.includes('°')")
+    checked = page.locator("#facing-check").inner_text()
+    assert checked.startswith(f"Facing {facing}°")
+    if "refused" in checked:  # the rules refuse it there: as offered
+        assert page.locator("#confirm").is_disabled()
+        page.fill("#facing", "")
+        page.dispatch_event("#facing", "change")
+        return ""
+    assert f"turned to {facing}°" in page.locator("#confirm").inner_text()
+    return facing
+
+
+def facing_of(page: Page, fighter: str) -> float:
+    """The fighter's facing as the API gives it to this page's seat."""
+    return float(
+        page.evaluate(
+            """async ([id, seat]) => {
+                const game = document.getElementById('game').dataset.game;
+                const r = await fetch(`/api/games/${game}?seat=${seat}`);
+                const v = await r.json();
+                return v.fighters.find((f) => f.id === id).facing;
+            }""",
+            [fighter, page.url.split("seat=")[1]],
+        )
+    )
 
 
 def test_a_game_against_the_ai_by_clicks(server: str, page: Page) -> None:
@@ -126,8 +166,18 @@ def test_a_game_against_the_ai_by_clicks(server: str, page: Page) -> None:
             assert page.locator("#prompt").inner_text() == prompt  # nothing answered
             page.screenshot(path=SHOTS / "deployment.png", full_page=True)
             on_table = page.locator("#board g.fighter").count()
-            answer(page)
+            # a point near a marked place: chosen, then turned by the handle and confirmed
+            first = turn(page)
+            click_the_table(page)
+            page.wait_for_selector("#confirm")
+            assert page.locator("#refusal").is_hidden()
+            facing = drag_facing(page)
+            who = prompt.split("(")[-1].split(")")[0]
+            page.click("#confirm")
+            settled(page, after=first)
             assert page.locator("#board g.fighter").count() > on_table  # he stands there
+            if facing:
+                assert abs(facing_of(page, who) - float(facing)) < 0.06
             deployed = True
             continue
         if deployed and not hovered and "Round 1" in page.locator("#status").inner_text():
@@ -193,6 +243,8 @@ def answer_by_hint(page: Page) -> None:
     hinted = page.locator("#question .options .option.hinted")
     if page.locator("#board .spot").count() and kind(page) != "destination":
         click_the_table(page)
+        if kind(page) == "deploy":
+            page.click("#confirm")
     elif hinted.count():  # in the folded list of places, maybe: its button's own click
         hinted.first.dispatch_event("click")
     else:
@@ -289,43 +341,15 @@ def test_walk_charge_allocate_and_measure_by_clicks(server: str, page: Page) -> 
             assert "cm along the drawn path" in page.locator("#confirm").inner_text()
             # the facing: the handle dragged round the chosen place (V-B-1), checked by the
             # engine before it is sent
-            handle = page.locator("#facing-handle").bounding_box()
-            assert handle is not None
-            hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
-            page.mouse.move(hx, hy)
-            page.mouse.down()
-            page.mouse.move(hx - 20, hy - 40, steps=5)
-            page.mouse.move(hx - 30, hy - 60, steps=5)
-            page.mouse.up()
-            facing = page.locator("#facing").input_value()
-            assert facing != ""
-            page.wait_for_function(
-                "document.getElementById('facing-check').textContent.includes('°')"
-            )
-            checked = page.locator("#facing-check").inner_text()
-            assert checked.startswith(f"Facing {facing}°")
+            facing = drag_facing(page)
             assert page.locator("#board .move-path").count() == 1  # no new destination
             page.screenshot(path=SHOTS / "walk.png", full_page=True)
-            if "refused" in checked:  # the rules refuse it there: as offered
-                assert page.locator("#confirm").is_disabled()
-                page.fill("#facing", "")
-                page.dispatch_event("#facing", "change")
-                facing = ""
             mover = page.locator("#prompt").inner_text().split("(")[-1].split(")")[0]
             before = turn(page)
             page.click("#confirm")
             settled(page, after=before)
-            if facing and mover.startswith("p"):
-                faced = page.evaluate(
-                    """async ([id, seat]) => {
-                        const game = document.getElementById('game').dataset.game;
-                        const r = await fetch(`/api/games/${game}?seat=${seat}`);
-                        const v = await r.json();
-                        return v.fighters.find((f) => f.id === id).facing;
-                    }""",
-                    [mover, page.url.split("seat=")[1]],
-                )
-                assert abs(float(faced) - float(facing)) < 0.06
+            if facing:
+                assert abs(facing_of(page, mover) - float(facing)) < 0.06
             walked = True
             continue
         if asked == "allocate_dice" and not allocated:

@@ -15,7 +15,7 @@ from web_support import BUNDLED, new_game, settle
 
 from confrontation.engine.actions.shared import action_of
 from confrontation.engine.core.questions import Place
-from confrontation.engine.step import question
+from confrontation.engine.step import question, refusal
 from confrontation.web import tools
 from confrontation.web.app import create_app
 from confrontation.web.hub import Hub
@@ -251,3 +251,36 @@ def test_a_game_from_an_uploaded_scenario_file(client: TestClient) -> None:
     assert refused.status_code == 400 and "invalid TOML" in refused.text
     assert client.post("/games", data=form).status_code == 400  # no file chosen
     assert len(client.get("/api/games").json()) == before + 1  # the refused made nothing
+
+
+def test_a_deployed_fighter_may_face_any_way_his_base_allows(client: TestClient) -> None:
+    # docs/rulings.md "III-B-2 — the facing of a fighter deployed"
+    game, token, view = until(client, "deploy")
+    asked = view["question"]
+    assert asked["free"] == "facing"
+    url = f"/api/games/{game}/facing"
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    state = hub.get(game).current()
+    pending = question(state)
+    assert pending is not None
+    # a place on the edge of his area: turned by 45 degrees his square base's corners leave it
+    places = [o.choice for o in pending.options if isinstance(o.choice, Place)]
+    edge = min(range(len(places)), key=lambda i: places[i].x)
+    turned = client.get(url, params={"seat": token, "option": edge, "facing": 45.0}).json()
+    assert turned["refused"] is not None and "III-A-1" in turned["refused"], turned
+    assert refusal(state, Place(places[edge].x + 0.5, places[edge].y, 90.0)) is not None
+    assert refusal(state, Place(places[edge].x, places[edge].y, 360.0)) is not None
+    # squarely turned, he stands as well: given, he faces that way
+    square = client.get(url, params={"seat": token, "option": edge, "facing": 90.0}).json()
+    assert square["refused"] is None
+    refused = client.post(
+        f"/api/games/{game}/answer",
+        params={"seat": token},
+        json={"option": edge, "turn": view["turn"], "facing": 45.0},
+    )
+    assert refused.status_code == 400 and "III-A-1" in refused.json()["detail"]
+    who = asked["prompt"].split("(")[-1].split(")")[0]
+    after = answer(client, game, token, view, option=edge, facing=90.0)
+    placed = next(f for f in after["fighters"] if f["id"] == who)
+    assert placed["on_table"] and placed["facing"] == 90.0
+    assert (placed["x"], placed["y"]) == (round(places[edge].x, 2), round(places[edge].y, 2))

@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from confrontation.armylists.load import LoadError
-from confrontation.engine.actions.movement import turned
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator
 from confrontation.engine.core.questions import FREE_FACING, Choice, DieFace, Place, Question
@@ -45,6 +44,7 @@ from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, o
 from confrontation.store.replays import catch_up, replay_rounds
 from confrontation.web.advice import hint, trivial
 from confrontation.web.story import section_of
+from confrontation.web.tools import turned_place
 
 log = logging.getLogger(__name__)
 
@@ -445,7 +445,7 @@ class LiveGame:
                     raise WebError(400, "this question takes no facing")
                 if not 0 <= facing < 360:
                     raise WebError(400, f"a facing is 0 to 360 degrees, not {facing}")
-                choice = turned(state, choice, facing)
+                choice = turned_place(state, asked, choice, facing)
                 refused = refusal(state, choice)
                 if refused is not None:
                     raise WebError(400, refused)

@@ -10,13 +10,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from confrontation.engine.actions.movement import turned
 from confrontation.engine.core.questions import FREE_FACING, Place
 from confrontation.engine.core.state import GameState
 from confrontation.engine.step import question, refusal
 from confrontation.web.hub import Hub, WebError
 from confrontation.web.params import GameId
-from confrontation.web.tools import deployment, measure, safe_destination, sight
+from confrontation.web.tools import deployment, measure, safe_destination, sight, turned_place
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
 
@@ -148,9 +147,9 @@ def facing_check(
     seat: SeatQuery = [],  # noqa: B006
 ) -> dict[str, Any]:
     """Whether the place ``option`` of this seat's pending question may be turned to
-    ``facing`` (V-B-1, V-B-2: any facing at the end of a walk, run or move under cover, the
-    turned base standing legally): ``refused`` is None, or the engine's reason
-    (``engine.step.refusal``). Nothing is answered."""
+    ``facing`` (V-B-1, V-B-2: any facing at the end of a walk, run or move under cover;
+    III-B-2: a fighter deployed; the turned base standing legally): ``refused`` is None, or
+    the engine's reason (``engine.step.refusal``). Nothing is answered."""
     game = _hub(request).get(game_id)
     players = game.players_of(seat)
     with game.lock:
@@ -167,4 +166,7 @@ def facing_check(
             raise WebError(400, f"option {option} is no place")
         if not (math.isfinite(facing) and 0 <= facing < 360):
             return {"facing": facing, "refused": f"a facing is 0 to 360 degrees, not {facing}"}
-        return {"facing": facing, "refused": refusal(state, turned(state, place, facing))}
+        return {
+            "facing": facing,
+            "refused": refusal(state, turned_place(state, asked, place, facing)),
+        }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from confrontation.engine.actions.movement import turned
 from confrontation.engine.actions.shared import action_of
 from confrontation.engine.core.kinds import QuestionKind as K
 from confrontation.engine.core.questions import Place, Question
@@ -226,3 +227,12 @@ def _deploy_problem(state: GameState, fighter_id: str, x: float, y: float) -> st
     if limit is not None:
         return f"someone would be past his contact limit: {limit}"
     return None
+
+
+def turned_place(state: GameState, asked: Question, place: Place, facing: float) -> Place:
+    """``place``, an option of ``asked``, turned to ``facing`` as its question lets it be: a
+    deployment's about the base's centre (III-B-2), a destination's about his sight (V-A,
+    ``engine.actions.movement.turned``)."""
+    if asked.kind == K.DEPLOY:
+        return Place(place.x, place.y, facing)
+    return turned(state, place, facing)

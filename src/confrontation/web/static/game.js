@@ -177,10 +177,11 @@ function drawOverlay(svg) {
 // --- the facing (V-B-1, V-B-2): dragged on the table from the chosen place, or typed ---------
 
 let dragging = false;
-let dragged = false; // a drag just ended: the click that follows it is no destination
+let dragEnded = -Infinity; // when a drag ended: the click that may follow it is no destination
 
 function facingPlace() {
-  // the place whose facing may be chosen: the destination proposed (a walk, run, cover)
+  // the place whose facing may be chosen: the destination proposed (a walk, run, cover) or
+  // the deployment place clicked
   const q = view && view.question;
   if (!q || q.free !== "facing" || !proposal || proposal.hovered) return null;
   if (proposal.index === null || proposal.index === undefined) return null;
@@ -226,13 +227,13 @@ function onFacingDrag(event) {
   const angle = ((Math.atan2(y - option.place.y, x - option.place.x) * 180) / Math.PI + 360) % 360;
   const input = document.getElementById("facing");
   if (input) input.value = String(Math.round(angle) % 360);
-  dragged = true;
   drawOverlay();
 }
 
 function onFacingDrop() {
   if (!dragging) return;
   dragging = false;
+  dragEnded = performance.now();
   checkFacing();
 }
 
@@ -243,7 +244,14 @@ async function checkFacing() {
   const input = document.getElementById("facing");
   if (!option || !out || !input) return;
   if (input.value === "") {
+    // blank: the facing offered, always allowed
     out.textContent = "";
+    const confirm = document.getElementById("confirm");
+    if (confirm) {
+      confirm.disabled = false;
+      if (confirm.dataset.label) confirm.textContent = confirm.dataset.label;
+    }
+    drawOverlay();
     return;
   }
   try {
@@ -367,10 +375,7 @@ function showCard(id, event) {
 }
 
 async function onBoardClick(event) {
-  if (dragged) {
-    dragged = false;
-    return;
-  }
+  if (performance.now() - dragEnded < 300) return; // the click ending a drag
   const [x, y] = cmAt(event);
   if (tool) return pickForTool({ x, y, label: `(${x.toFixed(1)}, ${y.toFixed(1)})` });
   const q = view.question;
@@ -445,6 +450,13 @@ async function deployAt(x, y) {
       return;
     }
     out.hidden = true;
+    if (view.question.free === "facing") {
+      // his place chosen: the facing may be dragged or typed before confirming (III-B-2)
+      proposal = { index: body.index, path: null };
+      renderConfirm();
+      drawOverlay();
+      return;
+    }
     answer(body.index);
   } catch (error) {
     showError(String(error.message || error));
@@ -464,7 +476,7 @@ function renderConfirm() {
   button.addEventListener("click", () => answer(proposal.index));
   box.append(button);
   if (view.question.free === "facing") {
-    box.append(el("span", { class: "hint" }, " Drag the red handle to turn him, or type the facing below (V-B-1)."));
+    box.append(el("span", { class: "hint" }, " Drag the red handle to turn him, or type the facing below (V-B-1, III-B-2)."));
     checkFacing();
   }
   box.hidden = false;
@@ -513,7 +525,7 @@ function renderQuestion() {
   }
   const places = q.options.filter((o) => o.place);
   if (places.length && q.kind === "deploy") {
-    box.append(el("p", { class: "hint" }, `Click the table: a point where his base may stand takes the nearest of the ${places.length} marked places; any other point is refused with the reason.`));
+    box.append(el("p", { class: "hint" }, `Click the table: a point where his base may stand takes the nearest of the ${places.length} marked places (then turn him if you like, and confirm); any other point is refused with the reason.`));
   } else if (places.length && q.kind !== "destination") {
     box.append(el("p", { class: "hint" }, `Click the table: the nearest of the ${places.length} marked places is taken.`));
   }
