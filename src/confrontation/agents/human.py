@@ -32,6 +32,7 @@ from rich.table import Table
 
 from confrontation.agents.measured import measure
 from confrontation.engine.actions.movement import facing_options, turned
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import FREE_FACING, Choice, Option, Place, Question
 from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.step import refusal
@@ -128,7 +129,11 @@ class HumanAgent:
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 choice = options[int(answer) - 1].choice
-                if question.free == FREE_FACING and isinstance(choice, Place):
+                if (
+                    question.free == FREE_FACING
+                    and isinstance(choice, Place)
+                    and question.kind != QuestionKind.DEPLOY  # the terminal deploys as offered
+                ):
                     return self.facing(state, choice)
                 return choice
             self.console.print(f"[red]Please type a number from 1 to {len(options)}.[/]")

@@ -244,6 +244,15 @@ class Store:
             if getattr(done, "rowcount", 1) == 0:
                 raise StoreError(f"no game {game_id} in {self.url}")
 
+    def set_option(self, game_id: int, key: str, value: Any) -> None:
+        """Keep ``value`` under ``key`` in the game's stored options (e.g. a web seat's
+        switches, which outlive the server)."""
+        with self._session() as session, session.begin():
+            row = session.get(GameRow, game_id)
+            if row is None:
+                raise StoreError(f"no game {game_id} in {self.url}")
+            row.options = {**row.options, key: value}  # a new dict: the JSON column sees it
+
     # --- reading ----------------------------------------------------------------------
 
     def load(self, game_id: int) -> StoredGame:

@@ -1004,6 +1004,13 @@ def median_facing(state: GameState, player: int) -> float:
     return 90.0 if zone == 0 else 270.0
 
 
+def deployable(state: GameState, fighter: Fighter, base: Base) -> bool:
+    """III-B-2: may ``fighter``'s base stand at ``base`` when he is deployed (wholly in his
+    open area, on no other base, on no scenery he cannot cross or scenario scenery; a Scout
+    beyond MOV of scenario scenery) — the test each of :func:`deployment_spots` passes."""
+    return _deployment_check(state, fighter)(base)
+
+
 def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bool]:
     here = field_of(state)
     zone = deployment_zone(state, fighter.player)
