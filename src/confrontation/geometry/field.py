@@ -23,7 +23,7 @@ from confrontation.geometry.contact import (
     nearest_contact_position,
 )
 from confrontation.geometry.measure import distance
-from confrontation.geometry.paths import Path, PathGraph
+from confrontation.geometry.paths import Path, PathSearch
 from confrontation.geometry.scenery import Scenery, crossable
 from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sees, sight_of_shape
 from confrontation.geometry.table import Table
@@ -57,7 +57,7 @@ class Battlefield:
     _index: dict[str, int] = field(init=False, repr=False)
     _level_ids: dict[int, list[str]] = field(init=False, repr=False)
     _level_index: dict[int, dict[str, int]] = field(init=False, repr=False)
-    _graphs: dict[tuple[int, float, tuple[bool, ...]], PathGraph] = field(init=False, repr=False)
+    _searches: dict[tuple[int, float, tuple[bool, ...]], PathSearch] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._ids = list(self.fighters)
@@ -74,7 +74,7 @@ class Battlefield:
         self._level_index = {
             lv: {i: k for k, i in enumerate(ids)} for lv, ids in self._level_ids.items()
         }
-        self._graphs = {}
+        self._searches = {}
 
     def distance(self, a: str, b: str) -> float:
         return distance(self.fighters[a], self.fighters[b])
@@ -169,29 +169,28 @@ class Battlefield:
         blocking = tuple(
             m.level == 0 and not crossable(s, m.size, move_at_most_mov) for s in self.scenery
         )
-        graph = self._path_graph(m.level, m.width, blocking)
+        search = self._path_search(m.level, m.width, blocking)
         at_level = self._level_index[m.level]
         skip = [at_level[i] for i in (mover, *pass_through) if i in at_level]
         if isinstance(goal, str):
             if goal in at_level:
                 skip.append(at_level[goal])
             end: tuple[float, float] | Base = self.fighters[goal]
-            return graph.query(m.sight, end, skip=skip, target=self._index[goal], reach=reach)
-        return graph.query(m.sight, goal, skip=skip, reach=reach)
+            return search.query(m.sight, end, skip=skip, reach=reach)
+        return search.query(m.sight, goal, skip=skip, reach=reach)
 
-    def _path_graph(self, level: int, width: float, blocking: tuple[bool, ...]) -> PathGraph:
+    def _path_search(self, level: int, width: float, blocking: tuple[bool, ...]) -> PathSearch:
         """V-A: the obstacles of a move at ``level`` (every fighter there, the scenery flagged
-        in ``blocking``) inflated for a base ``width`` cm wide; built once per key."""
+        in ``blocking``) for a base ``width`` cm wide; built once per key."""
         key = (level, width, blocking)
-        graph = self._graphs.get(key)
-        if graph is None:
+        search = self._searches.get(key)
+        if search is None:
             ids = self._level_ids[level]
             shapes = [self.fighters[i].polygon for i in ids]
             shapes += [s.footprint for s, b in zip(self.scenery, blocking, strict=True) if b]
-            targets = [self.fighters[i].polygon for i in self._ids]
-            graph = PathGraph(shapes, width, self.table.area, targets)
-            self._graphs[key] = graph
-        return graph
+            search = PathSearch(shapes, width, self.table.area)
+            self._searches[key] = search
+        return search
 
     def contact_position(
         self,
