@@ -6,6 +6,7 @@ questions); each query is answered by the pure functions of the other modules.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
@@ -28,9 +29,29 @@ from confrontation.geometry.scenery import Scenery, crossable
 from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sees, sight_of_shape
 from confrontation.geometry.table import Table
 
-_SIGHTS: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], Sight] = OrderedDict()
+#: sight answers kept across battlefields, keyed by the interned ids (:func:`_key_id`) of the
+#: source, the target and the barriers between them, in order
+_SIGHTS: OrderedDict[tuple[int, int, tuple[int, ...]], Sight] = OrderedDict()
 _SIGHTS_SIZE = 50_000
-_SEES: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], bool] = OrderedDict()
+_SEES: OrderedDict[tuple[int, int, tuple[int, ...]], bool] = OrderedDict()
+_KEY_IDS: dict[Base | Scenery, int] = {}
+_KEY_IDS_SIZE = 50_000
+_NEXT_ID = itertools.count()
+
+
+def _key_id(key: Base | Scenery) -> int:
+    """A number for the value ``key`` (a base or an element of scenery): equal values get
+    the same number, so that a sight key is a tuple of ints, hashed at once, rather than of
+    records whose fields are hashed on every query. Numbers are never reused (a full table
+    starts again, with the answers it numbered)."""
+    found = _KEY_IDS.get(key)
+    if found is None:
+        if len(_KEY_IDS) >= _KEY_IDS_SIZE:
+            _KEY_IDS.clear()
+            _SIGHTS.clear()
+            _SEES.clear()
+        found = _KEY_IDS[key] = next(_NEXT_ID)
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -65,6 +86,7 @@ class Battlefield:
         self._barriers += [_scenery_barrier(s) for s in self.scenery]
         self._keys: list[Base | Scenery] = [self.fighters[i] for i in self._ids]
         self._keys += list(self.scenery)
+        self._key_ids = [_key_id(k) for k in self._keys]
         self._tree = STRtree([b.shape for b in self._barriers])
         self._index = {i: k for k, i in enumerate(self._ids)}
         levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
@@ -103,7 +125,7 @@ class Battlefield:
         chosen = self._chosen(source, target)
         # the same bases and scenery in the same order give the same answer, whatever
         # battlefield they are on: answers are kept across battlefields
-        key = (s, t, tuple(self._keys[i] for i in chosen))
+        key = self._sight_key(source, target, chosen)
         seen = _SIGHTS.get(key)
         if seen is None:
             seen = line_of_sight(s, t, [self._barriers[i] for i in chosen])
@@ -121,7 +143,7 @@ class Battlefield:
         if s.level != 0 or t.level != 0:
             return line_of_sight(s, t).any  # II-F-1: no barrier counts
         chosen = self._chosen(source, target)
-        key = (s, t, tuple(self._keys[i] for i in chosen))
+        key = self._sight_key(source, target, chosen)
         seen = _SIGHTS.get(key)
         if seen is not None:
             return seen.any
@@ -132,6 +154,13 @@ class Battlefield:
             if len(_SEES) > _SIGHTS_SIZE:
                 _SEES.popitem(last=False)
         return known
+
+    def _sight_key(
+        self, source: str, target: str, chosen: list[int]
+    ) -> tuple[int, int, tuple[int, ...]]:
+        ids = self._key_ids
+        index = self._index
+        return (ids[index[source]], ids[index[target]], tuple(ids[i] for i in chosen))
 
     def _chosen(self, source: str, target: str) -> list[int]:
         """The fighters and scenery (indices) whose shapes meet the hull of ``source``'s

@@ -50,7 +50,7 @@ class Barrier:
     size: str
     level: int = 0
 
-    @property
+    @cached_property
     def rank(self) -> int:
         return size_rank(self.size)
 
