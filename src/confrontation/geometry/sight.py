@@ -233,15 +233,23 @@ def _sight_of(
     shadows = _kept_shadows(sx, sy, [p for p, t in zip(pieces, touch, strict=True) if t])
     blocked = [sh for sh, t in zip(shadows, np.asarray(tall)[touch], strict=True) if t]
     if any_only:  # NONE needs both overlays below to say so; the cheaper one first
-        if not blocked or _clear_spot(visible, blocked):
+        if not blocked:
             return seen
+        # one shadow covering it all (both overlays then say NONE) and a clear spot (neither
+        # does) exclude each other: the cheaper test first
         if _covered(visible, blocked):
-            return Sight.NONE  # one shadow covers it all, so both overlays say so
+            return Sight.NONE
+        if _clear_spot(visible, blocked):
+            return seen
         if visible.difference(shapely.union_all(blocked)).area > AREA_EPS:
             return seen
         if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
             return seen
         return Sight.NONE
+    if not shapely.intersects(shadows, visible).any():
+        return seen  # no shadow meets it: the overlay below would be empty
+    if blocked and _covered(visible, blocked):
+        return Sight.NONE  # one shadow covers it all: both overlays below say so
     if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
         return seen
     if blocked and visible.difference(shapely.union_all(blocked)).area <= AREA_EPS:
