@@ -11,9 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine_bench import scaled_army
-
 from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
+from engine_bench import scaled_army
 
 
 def main() -> None:
