@@ -97,6 +97,11 @@ def _cover(area: BaseGeometry) -> BaseGeometry:
     return grown
 
 
+def on_area(area: BaseGeometry, shape: BaseGeometry) -> bool:
+    """``area.buffer(1e-6).covers(shape)``: the grown area built and prepared once."""
+    return bool(_cover(area).covers(shape))
+
+
 def deployment_zone(state: GameState, player: int) -> Zone:
     """The deployment area of ``player`` (III-A-1)."""
     ground = _ground(state)
