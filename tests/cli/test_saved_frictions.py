@@ -185,8 +185,8 @@ def test_a_single_answer_is_given_for_the_player_unless_he_asks_every_question(
     asked = runner.invoke(
         app, [*base, "--agents", "human:auto=false,random"], input="1\n" * 40 + "q\n"
     )
-    assert "Only one answer:" in auto.stdout
-    assert "Only one answer:" not in asked.stdout
+    assert "answered for you (the only answer)" in auto.stdout
+    assert "answered for you" not in asked.stdout
     assert auto.stdout.count("Your choice") < asked.stdout.count("Your choice") + 1
     assert "Your choice (1-1," in asked.stdout
     assert "Your choice (1-1," not in auto.stdout

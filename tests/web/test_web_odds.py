@@ -12,7 +12,7 @@ from confrontation.engine.core.questions import AnnouncementsDone, Choice, Shoot
 from confrontation.engine.core.state import GameState, Phase, SceneryPiece
 from confrontation.engine.step import question, step
 from confrontation.rules.combat import load_structure_points, read_scenery_damage
-from confrontation.web.advice import hint, option_odds
+from confrontation.agents.advice import hint, option_odds
 from engine_support import Script, activate, fighter, profile, skirmish
 
 ME, ENEMY = "p1-c1-1", "p2-c1-1"

@@ -30,10 +30,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.agents.advice import option_odds, trivial
 from confrontation.agents.measured import measure
 from confrontation.engine.actions.movement import facing_options, turned
 from confrontation.engine.core.kinds import QuestionKind
-from confrontation.engine.core.questions import FREE_FACING, Choice, Option, Place, Question
+from confrontation.engine.core.questions import (
+    FREE_FACING,
+    Choice,
+    Option,
+    Place,
+    Question,
+    Shoot,
+)
 from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.step import refusal
 from confrontation.scenarios.picture import table_svg
@@ -43,8 +51,8 @@ HELP = """Type the number of an option and press Enter.
   map       draw the battlefield as it stands into an SVG file (map FILE: into FILE)
   all       list the shots and assaults left out because they cannot reach
   q         quit the game (it can be resumed later when it is saved)
-A question with a single answer is answered for you (play --agents human:auto=false asks
-every one)."""
+A question with a single answer, or a raise that cannot change the test's outcome, is
+answered for you (play --agents human:auto=false asks every one)."""
 
 FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turns about its sight.
   Enter       the facing offered
@@ -102,11 +110,15 @@ class HumanAgent:
         everything = options
         if self.measure:
             options = self.measured(state, options)
-        if self.auto and len(options) == 1 and question.free is None:
-            self.console.print(
-                f"[dim]{escape(question.prompt)} Only one answer: {escape(options[0].label)}.[/]"
-            )
-            return options[0].choice
+        if self.auto and question.free is None:
+            found = trivial(state, replace(question, options=tuple(options)))
+            if found is not None:
+                index, why = found
+                self.console.print(
+                    f"[dim]{escape(question.prompt)} {escape(options[index].label)}: answered "
+                    f"for you ({escape(why)}).[/]"
+                )
+                return options[index].choice
         self.show(state, replace(question, options=tuple(options)))
         left_out = len(everything) - len(options)
         if left_out:
@@ -226,11 +238,14 @@ class HumanAgent:
         table.add_column(justify="right", style="bold")
         table.add_column()
         table.add_column(style="dim")
-        for n, option in enumerate(question.options, start=1):
+        chances = option_odds(state, question)
+        for n, (option, chance) in enumerate(zip(question.options, chances, strict=True), 1):
             detail = option.detail
+            if chance is not None and not isinstance(option.choice, Shoot):  # shots: measured
+                detail = "; ".join(d for d in (detail, str(chance["text"])) if d)
             if option.probability is not None:
-                odds = f"{float(option.probability):.0%}"
-                detail = f"{detail}; {odds}" if detail else odds
+                face = f"{float(option.probability):.0%}"
+                detail = f"{detail}; {face}" if detail else face
             table.add_row(str(n), option.label, detail)
         self.console.print(table)
 

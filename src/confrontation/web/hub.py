@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from confrontation.agents.advice import hint, trivial
 from confrontation.armylists.load import LoadError
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator
@@ -42,7 +43,6 @@ from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initi
 from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up, replay_rounds
-from confrontation.web.advice import hint, trivial
 from confrontation.web.story import section_of
 from confrontation.web.tools import turned_place
 

@@ -248,7 +248,7 @@ def _wound_text(results: Mapping[WoundResult, Fraction]) -> str:
     return f"wounds {pct(wounding)}, kills {pct(killed)}"
 
 
-def _shot(state: GameState, choice: Shoot) -> Odds | None:
+def shot_advice(state: GameState, choice: Shoot) -> Odds | None:
     """VI-A, VI-B: the Shooting test (its difficulty by the range band and the target,
     VI-A-3) and the wound roll, exactly (``odds.shot_odds``); a target touching the shooter's
     friends may be missed for the friend nearest to him (VI-B-1). The target may still move
@@ -391,7 +391,7 @@ def option_odds(state: GameState, asked: Question) -> list[Odds | None]:
             elif isinstance(choice, Pursue):
                 out[i] = _pursuit(state, choice)
             elif isinstance(choice, Shoot):
-                out[i] = _shot(state, choice)
+                out[i] = shot_advice(state, choice)
             elif isinstance(choice, ShootScenery):
                 out[i] = _shoot_scenery(state, choice)
             elif isinstance(choice, AttackScenery):
