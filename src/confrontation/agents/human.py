@@ -45,7 +45,12 @@ FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turn
 
 
 class HumanQuit(KeyboardInterrupt):
-    """The player quit (``q`` or end of input): handled like Ctrl-C."""
+    """The player quit (``q`` or end of input): handled like Ctrl-C. ``end_of_input``: the
+    input ended (a file read to its end, stdin closed) rather than the player quitting."""
+
+    def __init__(self, reason: str, *, end_of_input: bool = False) -> None:
+        super().__init__(reason)
+        self.end_of_input = end_of_input
 
 
 class HumanAgent:
@@ -119,7 +124,7 @@ class HumanAgent:
         line = self._readline()
         if line is None:
             self.console.print()
-            raise HumanQuit("end of input")
+            raise HumanQuit("end of input", end_of_input=True)
         answer = line.strip().lower()
         if answer in ("q", "quit", "exit"):
             raise HumanQuit("the player quit")
@@ -127,7 +132,12 @@ class HumanAgent:
 
     def _readline(self) -> str | None:
         stream = self.stdin if self.stdin is not None else sys.stdin
-        line = stream.readline()
+        if stream is None:  # stdin closed (``<&-``): nobody can answer
+            return None
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):  # a closed or unreadable stream: the end of the input
+            return None
         if line and not stream.isatty():
             self.console.print(line.rstrip("\n"))  # echo answers read from a file or pipe
         return line if line else None

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.cli.options import MAX_ID
 from confrontation.cli.play import battlefield_svg
 from confrontation.engine.core.events import GameEnded
 from confrontation.engine.core.narrate import narrate
@@ -37,7 +38,10 @@ DbOption = Annotated[
         "(default: $CONFRONTATION_DB or ~/.local/share/confrontation/games.db).",
     ),
 ]
-GameId = Annotated[int, typer.Argument(metavar="ID", help="The game's id (see `games list`).")]
+GameId = Annotated[
+    int,
+    typer.Argument(metavar="ID", help="The game's id (see `games list`).", min=1, max=MAX_ID),
+]
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -138,7 +142,9 @@ def list_command(
         str | None,
         typer.Option("--status", help="running, finished or interrupted."),
     ] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Newest N only.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, max=MAX_ID, help="Newest N only.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The saved games, newest first."""

@@ -23,8 +23,21 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.cli.options import RulesOption, check_rules, fail
-from confrontation.cli.stored import play_saved, resume_saved
+from confrontation.cli.options import (
+    MAX_ID,
+    MAX_ROUNDS,
+    OutputFile,
+    RulesOption,
+    check_rules,
+    fail,
+)
+from confrontation.cli.stored import (
+    ENDED,
+    EXIT_ENDED,
+    input_ended,
+    play_saved,
+    resume_saved,
+)
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator, listed
 from confrontation.engine.core.registry import EngineError
@@ -285,11 +298,10 @@ def scenery_note(piece: SceneryPiece) -> str:
     return ", ".join(parts)
 
 
-def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
-    try:
-        return stack.enter_context(path.open("w", encoding="utf-8"))
-    except OSError as exc:
-        fail(f"{option} {path}: cannot write ({exc.strerror or exc})")
+def _open(path: Path, option: str, stack: ExitStack) -> OutputFile:
+    output = OutputFile(path, option)  # a full disk: one line naming the option
+    stack.callback(output.close)
+    return output
 
 
 def play_command(
@@ -325,11 +337,15 @@ def play_command(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="The game's seed (default: a random one, printed).", min=0),
+        typer.Option(
+            "--seed", help="The game's seed (default: a random one, printed).", min=0, max=MAX_ID
+        ),
     ] = None,
     rounds: Annotated[
         int | None,
-        typer.Option("--rounds", help="Override the scenario's round limit.", min=1),
+        typer.Option(
+            "--rounds", help="Override the scenario's round limit.", min=1, max=MAX_ROUNDS
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the result as one JSON document.")
@@ -352,7 +368,13 @@ def play_command(
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not save the game.")] = False,
     resume: Annotated[
         int | None,
-        typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
+        typer.Option(
+            "--resume",
+            metavar="ID",
+            help="Continue the interrupted saved game ID.",
+            min=1,
+            max=MAX_ID,
+        ),
     ] = None,
     rules: RulesOption = None,
 ) -> None:
@@ -411,7 +433,12 @@ def play_command(
             assert resume is not None
             resume_saved(resume, db, show)
         elif no_store:
-            show(config, None, None)
+            try:
+                show(config, None, None)
+            except KeyboardInterrupt as exc:
+                if not input_ended(exc):
+                    raise
+                fail(ENDED, EXIT_ENDED)
         else:
             play_saved(config, db, show)
 
@@ -420,8 +447,8 @@ def run_and_show(
     config: GameConfig,
     *,
     as_json: bool = False,
-    log_file: IO[str] | None = None,
-    svg_file: IO[str] | None = None,
+    log_file: OutputFile | IO[str] | None = None,
+    svg_file: OutputFile | IO[str] | None = None,
     seed_given: bool = True,
     on_event: Callable[[ev.Event], None] | None = None,
     resume_log: Sequence[ev.Event] | None = None,

@@ -9,6 +9,7 @@ from typing import NoReturn
 
 import typer
 
+from confrontation.agents.human import HumanQuit
 from confrontation.armylists.load import LoadError
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.registry import EngineError
@@ -16,7 +17,14 @@ from confrontation.sim.game import GameConfig, GameResult, GameSetupError, initi
 from confrontation.sim.saved import config_of, outcome_of, setup_of
 from confrontation.store import FINISHED, Store, StoreError, open_store
 
-EXIT_USAGE, EXIT_INTERRUPTED = 2, 130
+EXIT_USAGE, EXIT_INTERRUPTED, EXIT_ENDED = 2, 130, 1
+ENDED = "the input ended before the game did (no answer left for the human player)"
+
+
+def input_ended(exc: BaseException) -> bool:
+    """The game stopped because the human player's input ended (EOF, stdin closed)."""
+    return isinstance(exc, HumanQuit) and exc.end_of_input
+
 
 OnEvent = Callable[[Event], None]
 Show = Callable[[GameConfig, OnEvent, Sequence[Event] | None], GameResult]
@@ -43,12 +51,13 @@ def _run(store: Store, game_id: int, run: Callable[[], GameResult]) -> GameResul
     """Run a stored game; Ctrl-C or an error leaves it ``interrupted`` and says how to go on."""
     try:
         result = run()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         store.interrupt(game_id)
+        ended = input_ended(exc)
         fail(
-            f"interrupted: game {game_id} is saved in {store.url}; continue it with "
-            f"`confrontation play --resume {game_id}`",
-            EXIT_INTERRUPTED,
+            f"{ENDED if ended else 'interrupted'}: game {game_id} is saved in {store.url}; "
+            f"continue it with `confrontation play --resume {game_id}`",
+            EXIT_ENDED if ended else EXIT_INTERRUPTED,
         )
     except BaseException:
         store.interrupt(game_id)

@@ -17,13 +17,14 @@ its events is dropped; resuming plays it again, identically).
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Engine,
@@ -33,6 +34,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    make_url,
     select,
     text,
     update,
@@ -62,8 +64,31 @@ BATCH_EVENTS = 500
 BATCH_SECONDS = 2.0
 
 
+SQLITE_TIMEOUT = 30.0
+"""Seconds an SQLite store waits for another program's lock before giving up (one line)."""
+
+
 class StoreError(Exception):
-    """A store problem told in one line: unreadable URL, unknown game, wrong status."""
+    """A store problem told in one line: unreadable URL, unknown game, wrong status, a
+    database locked or gone."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _told(method: F) -> F:
+    """A store method whose database errors (locked by another program, gone, full) are a
+    one-line :class:`StoreError`."""
+
+    @functools.wraps(method)
+    def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except SQLAlchemyError as error:
+            reason = " ".join(str(getattr(error, "orig", None) or error).split())
+            raise StoreError(f"the game store {self.url}: {reason}") from None
+
+    return guarded  # type: ignore[return-value]
 
 
 def data_dir() -> Path:
@@ -128,6 +153,7 @@ class Store:
 
     # --- writing a game as it is played ---------------------------------------------------
 
+    @_told
     def begin(self, setup: GameSetup) -> int:
         """A new game, status ``running``: its id. (The game runner's ``GameConfig`` becomes a
         :class:`GameSetup`, its armies' text kept, with ``sim.saved.setup_of``.)"""
@@ -150,6 +176,7 @@ class Store:
         self._buffers[game_id] = _Buffer(0)
         return game_id
 
+    @_told
     def append(self, game_id: int, event: Event) -> None:
         """Record the next event of a running game (committed by step-boundary batches)."""
         buffer = self._buffer(game_id)
@@ -172,18 +199,21 @@ class Store:
 
         return record
 
+    @_told
     def flush(self, game_id: int) -> None:
         """Commit every whole step buffered (the events before the last input)."""
         buffer = self._buffer(game_id)
         if buffer.last_input is not None:
             self._commit(game_id, buffer, buffer.last_input)
 
+    @_told
     def commit(self, game_id: int) -> None:
         """Commit every event buffered: the caller knows the last step is whole (a game
         waiting for a person's answer, which may take hours, or never come)."""
         buffer = self._buffer(game_id)
         self._commit(game_id, buffer, len(buffer.rows))
 
+    @_told
     def interrupt(self, game_id: int) -> None:
         """The game stopped before its end: keep its whole steps, status ``interrupted``."""
         if game_id in self._buffers:
@@ -191,6 +221,7 @@ class Store:
             del self._buffers[game_id]
         self._set_status(game_id, INTERRUPTED)
 
+    @_told
     def finish(self, game_id: int, outcome: Outcome) -> None:
         """The game is over: commit the rest of its record and its result (the game runner's
         ``GameResult`` becomes an :class:`Outcome` with ``sim.saved.outcome_of``)."""
@@ -204,6 +235,7 @@ class Store:
                 .values(status=FINISHED, updated=_now(), **_outcome_values(outcome))
             )
 
+    @_told
     def save(self, setup: GameSetup, outcome: Outcome, events: Sequence[Event]) -> int:
         """A whole finished game in one transaction (``simulate``): its id."""
         now = _now()
@@ -226,6 +258,7 @@ class Store:
             self._write(session, game_id, [(i, event_line(e)) for i, e in enumerate(events)])
         return game_id
 
+    @_told
     def resume(self, game_id: int) -> StoredGame:
         """Take up an unfinished game again: its record so far; new events go after it."""
         game = self.load(game_id)
@@ -235,6 +268,7 @@ class Store:
         self._buffers[game_id] = _Buffer(len(game.events))
         return game
 
+    @_told
     def delete(self, game_id: int) -> None:
         """Forget a game: its row and its whole record (what is buffered of it too)."""
         self._buffers.pop(game_id, None)
@@ -246,8 +280,11 @@ class Store:
 
     # --- reading ----------------------------------------------------------------------
 
+    @_told
     def load(self, game_id: int) -> StoredGame:
         """A saved game with its whole record."""
+        if not 0 < game_id < 2**63:  # beyond SQL's integers: no such game
+            raise StoreError(f"no game {game_id} in {self.url}")
         with self._session() as session:
             row = session.get(GameRow, game_id)
             if row is None:
@@ -269,6 +306,7 @@ class Store:
             raise StoreError(f"game {game_id}: {error}") from None
         return StoredGame(summary, setup, events)
 
+    @_told
     def list(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
         """Saved games, the newest first."""
         query = select(GameRow).order_by(GameRow.id.desc())
@@ -279,6 +317,7 @@ class Store:
         with self._session() as session:
             return [_summary(row) for row in session.scalars(query)]
 
+    @_told
     def count(self) -> int:
         """How many games are saved."""
         with self._session() as session:
@@ -396,6 +435,14 @@ def _add_columns(engine: Engine) -> None:
             connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
 
 
+def _hidden(target: str) -> str:
+    """``target`` with its password hidden (as :attr:`Store.url`)."""
+    try:
+        return make_url(target).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return target
+
+
 def open_store(url: str | None = None, **options: Any) -> Store:
     """The store at ``url`` (a SQLAlchemy URL or an SQLite file path; default
     :func:`default_url`), its tables created if needed."""
@@ -408,7 +455,7 @@ def open_store(url: str | None = None, **options: Any) -> Store:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(
                 target,
-                connect_args={"timeout": 30, "check_same_thread": False},
+                connect_args={"timeout": SQLITE_TIMEOUT, "check_same_thread": False},
                 poolclass=StaticPool if memory else None,
             )
             event.listen(engine, "connect", _sqlite_pragmas)
@@ -418,6 +465,11 @@ def open_store(url: str | None = None, **options: Any) -> Store:
         _add_columns(engine)
     except (ArgumentError, NoSuchModuleError, ValueError) as error:
         raise StoreError(f"{target!r} is not a usable database URL: {error}") from None
+    except ImportError as error:  # the URL's driver (MySQLdb, asyncpg...) is not installed
+        raise StoreError(
+            f"cannot open the game store {_hidden(target)}: its driver is not installed "
+            f"({error.name or error})"
+        ) from None
     except (SQLAlchemyError, OSError) as error:
         message = " ".join(str(error).split())
         raise StoreError(f"cannot open the game store {target}: {message}") from None
