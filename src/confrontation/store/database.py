@@ -43,18 +43,25 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
-from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.core.events import (
+    ChoiceMade,
+    DieRolled,
+    Event,
+    GameEnded,
+    GameStarted,
+    RoundStarted,
+)
 from confrontation.engine.record import event_line, read_log
 from confrontation.store.records import (
     FINISHED,
     INTERRUPTED,
     RUNNING,
-    ArmyCopy,
     GameSetup,
     GameSummary,
     Outcome,
     StoredGame,
 )
+from confrontation.store.rows import BadRow, parse_row, raw_columns
 from confrontation.store.schema import ADDED_COLUMNS, Base, EventRow, GameRow
 
 ENV_VAR = "CONFRONTATION_DB"
@@ -282,40 +289,57 @@ class Store:
 
     @_told
     def load(self, game_id: int) -> StoredGame:
-        """A saved game with its whole record."""
+        """A saved game with its whole record, checked against its row: a malformed row, a
+        record cut short or a result edited by hand is a one-line :class:`StoreError`."""
         if not 0 < game_id < 2**63:  # beyond SQL's integers: no such game
             raise StoreError(f"no game {game_id} in {self.url}")
         with self._session() as session:
-            row = session.get(GameRow, game_id)
+            row = (
+                session.execute(select(*raw_columns()).where(GameRow.id == game_id))
+                .mappings()
+                .first()
+            )
             if row is None:
                 raise StoreError(f"no game {game_id} in {self.url}")
+            try:
+                summary, setup = parse_row(row)
+            except BadRow as error:
+                raise StoreError(f"game {game_id}: its stored row is malformed: {error}") from None
             lines = session.scalars(
                 select(EventRow.data).where(EventRow.game_id == game_id).order_by(EventRow.index)
             ).all()
-            summary = _summary(row)
-            setup = GameSetup(
-                scenario=row.scenario,
-                seed=row.seed,
-                agents=tuple(row.agents),
-                armies=tuple(ArmyCopy.from_data(army) for army in row.armies),
-                options=dict(row.options or {}),
-            )
         try:
             events = read_log(lines)
         except ValueError as error:
             raise StoreError(f"game {game_id}: {error}") from None
+        problem = record_problem(summary, len(lines), events)
+        if problem is not None:
+            raise StoreError(f"game {game_id}: {problem}")
         return StoredGame(summary, setup, events)
 
     @_told
-    def list(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
-        """Saved games, the newest first."""
-        query = select(GameRow).order_by(GameRow.id.desc())
+    def list_checked(
+        self, status: str | None = None, limit: int | None = None
+    ) -> tuple[list[GameSummary], list[str]]:
+        """Saved games, the newest first, and one line for each malformed row (left out)."""
+        query = select(*raw_columns()).order_by(GameRow.id.desc())
         if status is not None:
             query = query.where(GameRow.status == status)
         if limit is not None:
             query = query.limit(limit)
+        games: list[GameSummary] = []
+        bad: list[str] = []
         with self._session() as session:
-            return [_summary(row) for row in session.scalars(query)]
+            for row in session.execute(query).mappings():
+                try:
+                    games.append(parse_row(row)[0])
+                except BadRow as error:
+                    bad.append(f"game {row['id']}: its stored row is malformed: {error}")
+        return games, bad
+
+    def list(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
+        """Saved games, the newest first (malformed rows left out: :meth:`list_checked`)."""
+        return self.list_checked(status, limit)[0]
 
     @_told
     def count(self) -> int:
@@ -390,29 +414,37 @@ def _outcome_values(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _summary(row: GameRow) -> GameSummary:
-    outcome = None
-    if row.status == FINISHED and row.vp is not None and row.losses is not None:
-        outcome = Outcome(
-            row.winner,
-            tuple(int(vp) for vp in row.vp),
-            tuple(int(lost) for lost in row.losses),
-            int(row.rounds or 0),
-            tp=None if row.tp is None else tuple(int(tp) for tp in row.tp),
-            ga=None if row.ga is None else tuple(int(ga) for ga in row.ga),
+def record_problem(summary: GameSummary, rows: int, events: Sequence[Event]) -> str | None:
+    """What in a game's row disagrees with its record (one phrase), or None: the number of
+    events, the seed, the status (a finished game's record ends with ``GameEnded``, an
+    unfinished one's does not) and the result (winner and VP as ``GameEnded`` tells them).
+    The losses and rounds need the game replayed: ``store.replays.outcome_problem``."""
+    if rows != summary.events:
+        return f"the record holds {rows} events but the row says {summary.events} (edited or cut)"
+    if events:
+        first = events[0]
+        if not isinstance(first, GameStarted):
+            return "the record does not begin with the game's start"
+        if first.state.seed != summary.seed:
+            return f"the row's seed {summary.seed} is not the record's {first.state.seed}"
+    ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
+    if summary.status != FINISHED:
+        if ended is not None:
+            return f"the row says {summary.status} but the record has the game's end"
+        return None
+    if not events or not isinstance(events[-1], GameEnded) or ended is None:
+        return "the row says finished but the record stops before the game's end (cut short)"
+    outcome = summary.outcome
+    if outcome is None:
+        return "the row says finished but holds no result"
+    if outcome.winner != ended.winner or outcome.vp != tuple(ended.scores):
+        stored = "-".join(map(str, outcome.vp))
+        recorded = "-".join(map(str, ended.scores))
+        return (
+            f"the row's result (winner {outcome.winner}, VP {stored}) is not the record's "
+            f"(winner {ended.winner}, VP {recorded})"
         )
-    return GameSummary(
-        id=row.id,
-        created=row.created,
-        updated=row.updated,
-        scenario=row.scenario,
-        seed=row.seed,
-        agents=tuple(row.agents),
-        armies=tuple(str(army["name"]) for army in row.armies),
-        status=row.status,
-        outcome=outcome,
-        events=row.events_count,
-    )
+    return None
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
