@@ -49,7 +49,7 @@ def raw_columns() -> list[ColumnElement[Any]]:
     return columns
 
 
-def _json(row: Mapping[str, Any], name: str) -> Any:
+def _json(row: Mapping[Any, Any], name: str) -> Any:
     value = row[name]
     if isinstance(value, str | bytes):
         try:
@@ -59,7 +59,7 @@ def _json(row: Mapping[str, Any], name: str) -> Any:
     return value  # a driver that parses JSON itself (PostgreSQL)
 
 
-def _date(row: Mapping[str, Any], name: str) -> datetime:
+def _date(row: Mapping[Any, Any], name: str) -> datetime:
     value = row[name]
     if isinstance(value, datetime):
         return value
@@ -85,7 +85,7 @@ def _numbers(
     return tuple(_whole(item, name, low) for item in value)
 
 
-def parse_row(row: Mapping[str, Any]) -> tuple[GameSummary, GameSetup]:
+def parse_row(row: Mapping[Any, Any]) -> tuple[GameSummary, GameSetup]:
     """The summary and set-up of a ``games`` row read with :func:`raw_columns`; a
     :class:`BadRow` naming the first column that holds what no game wrote."""
     game_id = _whole(row["id"], "id", 1)
