@@ -185,6 +185,16 @@ def test_a_scenario_with_a_huge_scenery_count_is_refused_at_once(tmp_path: Path)
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf"])
+def test_a_coordinate_that_is_no_number_is_refused(tmp_path: Path, value: str) -> None:
+    """Found by the fuzzer (test_loader_fuzz.py): an objective at y = inf was an IndexError."""
+    text = Path(str(data_path("scenarios/cp-incoming.toml"))).read_text(encoding="utf-8")
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text(text.replace("\ny = 35.0\n", f"\ny = {value}\n", 1), encoding="utf-8")
+    assert f"y = {value}" in scenario.read_text(encoding="utf-8")
+    one_line(runner.invoke(app, ["scenarios", "show", str(scenario)]), "finite number")
+
+
 def test_the_option_bound_on_rounds_is_the_data_bound() -> None:
     assert bound("scenario", "rounds") == (1, MAX_ROUNDS)
 

@@ -18,7 +18,7 @@ class CardEntry(BaseModel):
     of one card are identical by construction (I-D-5; see docs/rulings.md).
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     profile: str = Field(min_length=1)
     count: int = Field(default=1, ge=1)
@@ -37,7 +37,7 @@ class CardEntry(BaseModel):
 class ArmyFile(BaseModel):
     """An army list file as written by a player."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     people: str = Field(min_length=1)

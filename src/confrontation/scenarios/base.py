@@ -84,7 +84,7 @@ class AreaSpec(BaseModel):
     turned half a turn about the table's centre when he deploys in area 2.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     shape: Shape
@@ -127,7 +127,7 @@ class AreaSpec(BaseModel):
 class VariationSpec(BaseModel):
     """A variation (III-A-2): what it changes of the scenario."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     summary: str = ""
@@ -148,7 +148,7 @@ class VariationSpec(BaseModel):
 class ScenarioFile(BaseModel):
     """A scenario file as written."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     section: str = ""
