@@ -9,7 +9,6 @@ import io
 import pytest
 from rich.console import Console
 
-from confrontation.agents.advice import pct
 from confrontation.agents.human import HumanAgent
 from confrontation.agents.measured import measure
 from confrontation.engine.core.events import Event

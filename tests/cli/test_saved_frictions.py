@@ -41,7 +41,7 @@ def test_the_end_of_the_input_says_so_in_one_line(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     result = human_game(db, small_armies(tmp_path), "")
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: the input ended: game 1 is saved")
+    assert result.stderr.startswith("error: the input ended before the game did: game 1 is saved")
     assert len(result.stderr.strip().splitlines()) == 1
     assert open_store(str(db)).load(1).status == INTERRUPTED
 

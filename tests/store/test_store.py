@@ -49,7 +49,7 @@ def test_list_shows_the_newest_first_and_filters_by_status(tmp_path: Path) -> No
     store = open_store(str(tmp_path / "games.db"))
     first = store.begin(setup(1))
     final, log = play(1)
-    second = store.save(setup(2), outcome(final), log)
+    second = store.save(setup(1), outcome(final), log)  # the seed its record was played with
     assert [g.id for g in store.list()] == [second, first]
     assert [g.id for g in store.list(status=RUNNING)] == [first]
     assert [g.id for g in store.list(status=FINISHED)] == [second]

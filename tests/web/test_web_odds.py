@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+from confrontation.agents.advice import hint, option_odds
 from confrontation.engine.actions.scenery import ShootScenery
 from confrontation.engine.actions.shooting import chance_to_hit, difficulty_of
 from confrontation.engine.combat import scenery_attack as sa
@@ -12,7 +13,6 @@ from confrontation.engine.core.questions import AnnouncementsDone, Choice, Shoot
 from confrontation.engine.core.state import GameState, Phase, SceneryPiece
 from confrontation.engine.step import question, step
 from confrontation.rules.combat import load_structure_points, read_scenery_damage
-from confrontation.agents.advice import hint, option_odds
 from engine_support import Script, activate, fighter, profile, skirmish
 
 ME, ENEMY = "p1-c1-1", "p2-c1-1"

@@ -224,7 +224,12 @@ class HumanAgent:
 
     def _readline(self) -> str | None:
         stream = self.stdin if self.stdin is not None else sys.stdin
-        line = stream.readline()
+        if stream is None:  # stdin closed (``<&-``): nobody can answer
+            return None
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):  # a closed or unreadable stream: the end of the input
+            return None
         if line and not stream.isatty():
             self.console.print(line.rstrip("\n"))  # echo answers read from a file or pipe
         return line if line else None

@@ -7,7 +7,9 @@ them) are imported only when their command runs: ``confrontation --help`` lists 
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -167,6 +169,14 @@ class OneLineErrors(TyperGroup):
                 windows_expand_args=windows_expand_args,
                 **extra,
             )
+            sys.stdout.flush()  # a full disk on stdout is told here, not at exit
+        except OSError as exc:
+            if exc.errno not in _OUTPUT_ERRORS:
+                raise
+            _drop_stdout()
+            reason = exc.strerror or str(exc)
+            typer.echo(f"error: cannot write the output ({reason})", err=True)
+            rv = 1
         except NoArgsIsHelpError as exc:
             typer.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
             rv = 0
@@ -179,9 +189,37 @@ class OneLineErrors(TyperGroup):
         except Abort:
             typer.echo("error: aborted", err=True)
             rv = 1
+        except Exception as exc:
+            if not _store_error(exc):
+                raise
+            typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+            rv = 1
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG})
+"""Errors of a write that fails because of where the output goes (a full disk, a closed
+pipe), not because of the program."""
+
+
+def _store_error(exc: Exception) -> bool:
+    """The game store's one-line error (a database locked by another program...), checked
+    without importing the store (and SQLAlchemy) when no command used it."""
+    store = sys.modules.get("confrontation.store.database")
+    return store is not None and isinstance(exc, store.StoreError)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device: what is left in its buffer is not flushed again (with
+    a second traceback) when Python exits."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real file (CliRunner's)
+        pass
 
 
 app = typer.Typer(

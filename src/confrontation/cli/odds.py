@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -538,6 +539,8 @@ def odds_shot(
         raise _usage_error("--distance needs --shooter (the weapon's ranges); or give --range")
     elif not assault and distance is None:
         raise _usage_error("give --range, --distance (with --shooter) or --assault")
+    if distance is not None and not math.isfinite(distance):
+        raise _usage_error(f"--distance must be a number of cm, not {distance}")
     if distance is not None and distance < 0:
         raise _usage_error("--distance cannot be negative")
     friend_res = None

@@ -24,7 +24,14 @@ from rich.table import Table
 from confrontation.agents.human import HumanQuit
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.cli.options import RulesOption, check_rules, fail
+from confrontation.cli.options import (
+    MAX_ID,
+    MAX_ROUNDS,
+    OutputFile,
+    RulesOption,
+    check_rules,
+    fail,
+)
 from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator, listed
@@ -323,11 +330,15 @@ def play_command(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="The game's seed (default: a random one, printed).", min=0),
+        typer.Option(
+            "--seed", help="The game's seed (default: a random one, printed).", min=0, max=MAX_ID
+        ),
     ] = None,
     rounds: Annotated[
         int | None,
-        typer.Option("--rounds", help="Override the scenario's round limit.", min=1),
+        typer.Option(
+            "--rounds", help="Override the scenario's round limit.", min=1, max=MAX_ROUNDS
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the result as one JSON document.")
@@ -350,7 +361,13 @@ def play_command(
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not save the game.")] = False,
     resume: Annotated[
         int | None,
-        typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
+        typer.Option(
+            "--resume",
+            metavar="ID",
+            help="Continue the interrupted saved game ID.",
+            min=1,
+            max=MAX_ID,
+        ),
     ] = None,
     rules: RulesOption = None,
 ) -> None:
@@ -413,7 +430,7 @@ def play_command(
                 show(config, None, None)
             except HumanQuit as quit:
                 if not quit.chosen:
-                    fail("the input ended: the game stops (not saved: --no-store)", 1)
+                    fail("the input ended before the game did (not saved: --no-store)", 1)
                 sys.stderr.write("You left the game (not saved: --no-store).\n")
         else:
             play_saved(config, db, show)
@@ -423,8 +440,8 @@ def run_and_show(
     config: GameConfig,
     *,
     as_json: bool = False,
-    log_file: IO[str] | None = None,
-    svg_file: IO[str] | None = None,
+    log_file: OutputFile | IO[str] | None = None,
+    svg_file: OutputFile | IO[str] | None = None,
     seed_given: bool = True,
     on_event: Callable[[ev.Event], None] | None = None,
     resume_log: Sequence[ev.Event] | None = None,

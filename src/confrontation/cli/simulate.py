@@ -4,7 +4,11 @@ rates."""
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,7 +29,14 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.cli.options import RulesOption, check_rules, fail
+from confrontation.cli.options import (
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_ROUNDS,
+    RulesOption,
+    check_rules,
+    fail,
+)
 from confrontation.engine.core.state import MAX_PLAYERS
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import (
@@ -220,8 +231,28 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
         console.print("The games were not stored (--store or --db URL keeps them).")
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM becomes Ctrl-C (KeyboardInterrupt) while a batch runs: the workers are
+    stopped and the line is the same; the previous handler is put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def simulate_command(
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 10,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="How many games.", max=MAX_GAMES)
+    ] = 10,
     scenario: Annotated[
         str | None,
         typer.Option("--scenario", metavar="NAME|FILE", help="Scenario (default: conquest)."),
@@ -247,9 +278,12 @@ def simulate_command(
     ] = ",".join(DEFAULT_AGENTS),
     seed: Annotated[int, typer.Option("--seed", help="Batch seed (game seeds come from it).")] = 0,
     rounds: Annotated[
-        int | None, typer.Option("--rounds", help="Override the scenario's round limit.")
+        int | None,
+        typer.Option("--rounds", help="Override the scenario's round limit.", max=MAX_ROUNDS),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Local worker processes.", max=MAX_JOBS)
+    ] = 1,
     backend: Annotated[
         str, typer.Option("--backend", help=f"Where games run: {' or '.join(BACKENDS)}.")
     ] = "local",
@@ -353,7 +387,7 @@ def simulate_command(
         console=Console(stderr=True),
         transient=as_json,
     )
-    with progress:
+    with progress, _sigterm_as_ctrl_c():
         task = progress.add_task("games", total=len(specs))
 
         def finished(spec: GameSpec, outcome: GameOutcome) -> None:
