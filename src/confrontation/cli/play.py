@@ -290,11 +290,10 @@ def scoreboard(result: GameResult, console: Console) -> None:
         )
 
 
-def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
-    try:
-        return stack.enter_context(path.open("w", encoding="utf-8"))
-    except OSError as exc:
-        fail(f"{option} {path}: cannot write ({exc.strerror or exc})")
+def _open(path: Path, option: str, stack: ExitStack) -> OutputFile:
+    output = OutputFile(path, option)  # a full disk: one line naming the option
+    stack.callback(output.close)
+    return output
 
 
 def play_command(

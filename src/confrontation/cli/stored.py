@@ -65,8 +65,8 @@ def _run(store: Store, game_id: int, db: str | None, run: Callable[[], GameResul
         store.interrupt(game_id)
         if not quit.chosen:
             fail(
-                f"the input ended before the game did: game {game_id} is saved in {store.url}; continue it with "
-                f"`{resume_hint(game_id, db)}`",
+                f"the input ended before the game did: game {game_id} is saved in "
+                f"{store.url}; continue it with `{resume_hint(game_id, db)}`",
                 EXIT_INPUT_ENDED,
             )
         _note(
