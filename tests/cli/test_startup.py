@@ -91,7 +91,18 @@ def test_help_lists_every_command_in_order() -> None:
     listed = [line.split()[1] for line in lines if not line.startswith("│  ")]
     names = [c.name for c in COMMANDS]
     assert [n for n in listed if n in names] == names
-    assert names == ["simulate", "play", "odds", "army", "profiles", "games", "scenarios", "serve"]
+    assert names == [
+        "simulate",
+        "play",
+        "odds",
+        "army",
+        "armies",
+        "profiles",
+        "artifacts",
+        "games",
+        "scenarios",
+        "serve",
+    ]
 
 
 def test_an_unknown_command_is_still_one_line() -> None:

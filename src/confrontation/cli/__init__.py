@@ -51,8 +51,14 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "odds", "confrontation.cli.odds:app", "Exact odds: tests, opposed tests, wound rolls."
     ),
     LazyCommand("army", "confrontation.cli.army:app", "Army lists: validate (I-D) and show."),
+    LazyCommand("armies", "confrontation.cli.armies:app", "Bundled army lists: list them."),
     LazyCommand(
         "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
+    ),
+    LazyCommand(
+        "artifacts",
+        "confrontation.cli.artifacts:app",
+        "Artifacts and optional equipment (I-D-6): list and show, with their restrictions.",
     ),
     LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay."),
     LazyCommand(

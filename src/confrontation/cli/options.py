@@ -4,6 +4,7 @@ that take several values (``--armies A B C``)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, NoReturn
 
 import typer
@@ -13,12 +14,56 @@ from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.sim.game import DEFAULT_RULES
 
 EXIT_USAGE = 2
+EXIT_INVALID_LIST = 1
 
 
 def fail(message: str) -> NoReturn:
     """One line on stderr, exit 2 (bad option or unreadable input)."""
     sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
     raise typer.Exit(EXIT_USAGE)
+
+
+AllowInvalidOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-invalid",
+        help="Play army lists that break a rule of chapter I-D (refused otherwise; "
+        "`confrontation army validate FILE` tells why).",
+    ),
+]
+"""``--allow-invalid`` of the commands that play games."""
+
+
+def check_lists(armies: Sequence[str | None], allow_invalid: bool) -> None:
+    """Refuse an army list the validator calls invalid (I-D), in one line naming the file
+    and the first broken rule, unless ``allow_invalid``. Unreadable lists are left to the
+    game's set-up, which names them."""
+    if allow_invalid:
+        return
+    from confrontation.armylists.load import LoadError, load_army
+    from confrontation.armylists.validate import validate
+    from confrontation.sim.game import army_path
+
+    for name in armies:
+        if name is None:
+            continue
+        try:
+            path = army_path(name)
+            report = validate(load_army(path))
+        except (LoadError, OSError, ValueError):
+            continue
+        if not report.valid:
+            first = report.violations[0]
+            more = len(report.violations) - 1
+            also = f" (and {more} more)" if more else ""
+            sys.stderr.write(
+                " ".join(
+                    f"error: {name}: invalid army list: {first}{also}; play it anyway with "
+                    "--allow-invalid".split()
+                )
+                + "\n"
+            )
+            raise typer.Exit(EXIT_INVALID_LIST)
 
 
 RulesOption = Annotated[

@@ -23,7 +23,13 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.cli.options import RulesOption, check_rules, fail
+from confrontation.cli.options import (
+    AllowInvalidOption,
+    RulesOption,
+    check_lists,
+    check_rules,
+    fail,
+)
 from confrontation.cli.stored import play_saved, resume_saved
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator, listed
@@ -355,6 +361,7 @@ def play_command(
         typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
     ] = None,
     rules: RulesOption = None,
+    allow_invalid: AllowInvalidOption = False,
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
 
@@ -374,6 +381,7 @@ def play_command(
     else:
         rules = check_rules(rules)
         chosen = parse_armies(armies)
+        check_lists(chosen, allow_invalid)  # I-D
         names, options = parse_agents(
             agents if agents is not None else DEFAULT_AGENTS[0], len(chosen)
         )

@@ -24,7 +24,13 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.cli.options import RulesOption, check_rules, fail
+from confrontation.cli.options import (
+    AllowInvalidOption,
+    RulesOption,
+    check_lists,
+    check_rules,
+    fail,
+)
 from confrontation.engine.core.state import MAX_PLAYERS
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
@@ -196,6 +202,7 @@ def simulate_command(
     ] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
     rules: RulesOption = None,
+    allow_invalid: AllowInvalidOption = False,
 ) -> None:
     """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
     rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
@@ -229,6 +236,7 @@ def simulate_command(
     except GameSetupError as error:
         fail(str(error))
     _check_setup(specs[0])
+    check_lists(chosen, allow_invalid)  # I-D, before a cluster is joined
     try:
         runner = make_backend(backend, jobs, ray_address)
     except BackendError as error:

@@ -24,6 +24,7 @@ from shapely.geometry import Point, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
+from confrontation.armylists.names import did_you_mean
 from confrontation.data import data_path
 from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord, SceneryPiece
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
@@ -668,6 +669,7 @@ def _bundled(name: str, variation: str | None) -> Scenario:
     if name not in known:
         raise LoadError(
             "--scenario",
-            f"no scenario {name!r} (bundled: {', '.join(known)}; or give a .toml file)",
+            f"no scenario {name!r}{did_you_mean(name, known)} "
+            f"(bundled: {', '.join(known)}; or give a .toml file)",
         )
     return load_scenario(bundled_dir() / f"{name}.toml", variation)

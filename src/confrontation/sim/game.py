@@ -17,6 +17,7 @@ from typing import Any
 
 from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
+from confrontation.armylists.names import did_you_mean
 from confrontation.dice import Roller
 from confrontation.engine.core.events import Event, GameEnded, GameStarted
 from confrontation.engine.core.outcome import Outcome, leaders
@@ -155,8 +156,11 @@ def army_path(name: str) -> Path:
         return bundled[name]
     path = Path(name)
     if path.suffix != ".toml" and not path.exists():
+        hint = did_you_mean(name, list(bundled))
         raise LoadError(
-            name, f"no such army file, nor a bundled army ({', '.join(sorted(bundled))})"
+            name,
+            f"no such army file, nor a bundled army{hint}"
+            f" (bundled: {', '.join(sorted(bundled))}; `confrontation armies list`)",
         )
     return path
 
