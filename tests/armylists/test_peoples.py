@@ -195,3 +195,21 @@ def test_every_people_fields_a_valid_300_ap_list_with_a_choice_of_champions(peop
 @pytest.mark.rule("I-D-6")
 def test_the_heavenly_robes_are_a_lion_artifact() -> None:
     assert bundled_catalog().artifacts["heavenly-robes"].people == ["lion"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(people=st.text(max_size=30))
+def test_any_people_in_a_list_loads_or_is_one_line(people: str) -> None:
+    import tempfile
+
+    escaped = people.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "army.toml"
+        path.write_text(f'name = "x"\npeople = "{escaped}"\npoints = 100\n', encoding="utf-8")
+        try:
+            army = load_army(path)
+        except LoadError as error:
+            assert "\n" not in str(error) and str(error).startswith(str(path))
+        else:
+            assert army.people in bundled_nations()
+            assert people_key(people, bundled_nations()) == army.people

@@ -310,3 +310,18 @@ def test_armies_list() -> None:
     assert {row["id"] for row in json.loads(lions.stdout)} == {"alahan-royal-escort", "lion-300"}
     table = runner.invoke(app, ["armies", "list"])
     assert "alahan-royal-escort" in table.stdout and "INVALID" not in table.stdout
+
+
+@pytest.mark.rule("I-D-8")
+def test_armies_peoples_lists_the_23_with_their_names_and_allies() -> None:
+    result = runner.invoke(app, ["armies", "peoples", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["key"]: row for row in json.loads(result.stdout)}
+    assert len(rows) == 24  # the 23 of I-D-8 and the neutral creatures (XX-E)
+    assert "Akkylannie" in rows["griffin"]["aliases"]
+    assert rows["griffin"]["allies"] == ["lion", "boar", "dragon", "minotaur", "sphinx"]
+    assert "stag" not in rows["scorpion"]["allies"]  # the I-D-8 example
+    assert rows["immobilis"]["allies"] == []
+    assert rows["elemental"]["recruited_by"] == "Elemental"
+    table = runner.invoke(app, ["armies", "peoples"])
+    assert "through 'Immortal/X'" in table.stdout

@@ -51,7 +51,11 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "odds", "confrontation.cli.odds:app", "Exact odds: tests, opposed tests, wound rolls."
     ),
     LazyCommand("army", "confrontation.cli.army:app", "Army lists: validate (I-D) and show."),
-    LazyCommand("armies", "confrontation.cli.armies:app", "Bundled army lists: list them."),
+    LazyCommand(
+        "armies",
+        "confrontation.cli.armies:app",
+        "Bundled army lists and the peoples (I-D-8): list them.",
+    ),
     LazyCommand(
         "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
     ),

@@ -1,5 +1,6 @@
 """`confrontation armies list`: the bundled army lists, their people, format and verdict (I-D),
-by the ids ``play --armies``, ``simulate --armies`` and ``army show`` accept."""
+by the ids ``play --armies``, ``simulate --armies`` and ``army show`` accept; `armies peoples`:
+the peoples of I-D-8, their other names and whom they may ally with."""
 
 from __future__ import annotations
 
@@ -11,12 +12,20 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.armylists.load import LoadError, bundled_army_files, bundled_nations, load_army
+from confrontation.armylists.load import (
+    LoadError,
+    bundled_alliances,
+    bundled_army_files,
+    bundled_nations,
+    load_army,
+)
 from confrontation.armylists.validate import validate
 from confrontation.cli.army import fail
 from confrontation.cli.profiles import people_option, wide_console
 
-app = typer.Typer(help="Bundled army lists: list them.", no_args_is_help=True)
+app = typer.Typer(
+    help="Bundled army lists and the peoples (I-D-8): list them.", no_args_is_help=True
+)
 
 
 def bundled_rows() -> list[dict[str, Any]]:
@@ -92,3 +101,51 @@ def list_command(
             "valid" if row["valid"] else "INVALID",
         )
     wide_console(longest).print(table)
+
+
+@app.command("peoples")
+def peoples_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the peoples (I-D-8): key, totem, nation, alliance way, other names and the peoples
+    each may ally with (data/nations.toml and data/alliances.toml).
+
+    Example: confrontation armies peoples --json
+    """
+    alliances = bundled_alliances()
+    rows: list[dict[str, Any]] = [
+        {
+            "key": nation.key,
+            "totem": nation.totem,
+            "name": nation.name,
+            "way": nation.way,
+            "aliases": list(nation.aliases),
+            "recruited_by": nation.recruited_by,
+            "allies": [
+                other
+                for other in alliances.nations
+                if other != nation.key and alliances.compatible(nation.key, other)
+            ],
+        }
+        for nation in alliances.nations.values()
+    ]
+    if as_json:
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+        return
+    table = Table(title="Peoples (I-D-8)")
+    table.add_column("key", no_wrap=True)
+    for column in ("totem", "nation", "way", "also called", "may ally with"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        allies = ", ".join(row["allies"]) or (
+            f"through '{row['recruited_by']}/X'" if row["recruited_by"] else "nobody"
+        )
+        table.add_row(
+            row["key"],
+            escape(row["totem"]),
+            escape(row["name"]),
+            row["way"],
+            escape(", ".join(row["aliases"])),
+            allies,
+        )
+    wide_console(12).print(table)

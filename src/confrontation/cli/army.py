@@ -48,19 +48,21 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_UNREADABLE)
 
 
-def _load(file: Path, profiles: list[Path] | None, points: int | None = None) -> Report:
-    """The validator's report on ``file`` (raises LoadError)."""
+def _load(file: Path, profiles: list[Path] | None, points: int | None = None) -> tuple[Report, int]:
+    """The validator's report on ``file`` at ``points`` (else the file's own), and the points
+    the file declares; raises LoadError."""
     from confrontation.sim.game import army_path
 
     army = load_army(army_path(str(file)), profiles or [])
+    declared = army.points
     if points is not None:
         army = dataclasses.replace(army, points=points)
-    return validate(army)
+    return validate(army), declared
 
 
 def _report(file: Path, profiles: list[Path] | None, points: int | None = None) -> Report:
     try:
-        return _load(file, profiles, points)
+        return _load(file, profiles, points)[0]
     except LoadError as exc:
         fail(str(exc))
 
@@ -100,9 +102,10 @@ def validate_command(
     unreadable = invalid = 0
     for file in files:
         try:
-            report = _load(file, profiles, points)
-            declared = _load(file, profiles).points if points is not None else None
+            report, declared = _load(file, profiles, points)
         except LoadError as exc:
+            if len(files) == 1:
+                fail(str(exc))
             unreadable += 1
             entries.append({"file": str(file), "error": str(exc)})
             if not as_json:
@@ -121,7 +124,7 @@ def validate_command(
             sys.stdout.write(f"note: {note}\n")
     code = EXIT_UNREADABLE if unreadable else EXIT_INVALID if invalid else EXIT_VALID
     if as_json:
-        if len(files) == 1 and not unreadable:
+        if len(files) == 1:
             single = dict(entries[0])
             del single["file"], single["name"]
             document: dict[str, Any] = single
