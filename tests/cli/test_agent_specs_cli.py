@@ -51,6 +51,7 @@ def test_play_passes_the_options_to_the_agent_and_saves_them(tmp_path: Path, mad
     db = tmp_path / "games.db"
     armies = small_armies(tmp_path)
     args = ["play", "--armies", *armies, "--agents", f"{MCTS},greedy", "--seed", "2"]
+    args.append("--allow-invalid")  # small armies without champions (I-D-4)
     result = runner.invoke(app, [*args, "--rounds", "1", "--db", str(db), "--json"])
     assert result.exit_code == 0, result.output
     assert made == [("mcts", 0, MCTS_OPTIONS), ("greedy", 1, {})]
@@ -66,13 +67,15 @@ def test_play_passes_the_options_to_the_agent_and_saves_them(tmp_path: Path, mad
 def test_play_gives_one_spec_to_both_players(tmp_path: Path, made: Made) -> None:
     armies = small_armies(tmp_path)
     args = ["play", "--armies", *armies, "--agents", "mcts:iterations=2", "--rounds", "1"]
+    args.append("--allow-invalid")  # small armies without champions (I-D-4)
     result = runner.invoke(app, [*args, "--seed", "1", "--no-store", "--json"])
     assert result.exit_code == 0, result.output
     assert made == [("mcts", 0, {"iterations": 2}), ("mcts", 1, {"iterations": 2})]
 
 
 def simulate_args(armies: tuple[str, str], *more: str) -> list[str]:
-    return ["simulate", "--armies", *armies, "--rounds", "1", "--seed", "3", "--json", *more]
+    armies_and = ["--armies", *armies, "--allow-invalid"]  # small armies, no champion (I-D-4)
+    return ["simulate", *armies_and, "--rounds", "1", "--seed", "3", "--json", *more]
 
 
 def test_simulate_options_follow_the_agent_when_sides_swap(tmp_path: Path, made: Made) -> None:

@@ -149,7 +149,7 @@ def test_profiles_bad_input() -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["army", "validate"], "error: confrontation army validate: Missing argument 'file'."),
+        (["army", "validate"], "error: confrontation army validate: Missing argument 'FILE'."),
         (["army", "show", ESCORT, "--bogus"], "error: confrontation army show: No such option"),
         (["profiles", "show"], "error: confrontation profiles show: Missing argument 'ID'."),
     ],

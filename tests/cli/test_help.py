@@ -81,7 +81,8 @@ def test_typer_is_the_help_renderer() -> None:
 RUNNABLE = sorted(
     path
     for path in EXAMPLES
-    if path.split(" ")[0] in ("odds", "profiles", "scenarios") and " " in path
+    if path.split(" ")[0] in ("odds", "profiles", "scenarios", "armies", "artifacts")
+    and " " in path
 )
 
 

@@ -102,8 +102,17 @@ def test_a_huge_count_is_refused_by_the_validator_and_by_play(tmp_path: Path) ->
     army.write_text(LION.replace("count = 3", "count = 1000000000"), encoding="utf-8")
     for args in (
         ["army", "validate", str(army)],
-        ["play", "--armies", str(army), "lion-vanguard", "--no-store"],
-        ["simulate", "--armies", str(army), "lion-vanguard", "--no-store", "--games", "1"],
+        ["play", "--allow-invalid", "--armies", str(army), "lion-vanguard", "--no-store"],
+        [
+            "simulate",
+            "--allow-invalid",
+            "--armies",
+            str(army),
+            "lion-vanguard",
+            "--no-store",
+            "--games",
+            "1",
+        ],
     ):
         one_line(runner.invoke(app, args), str(army), "cards[4].count", "out of bounds")
 
@@ -148,7 +157,7 @@ def test_characteristics_the_game_cannot_play_are_refused(
     army = profile_army(tmp_path, key, value)
     for args in (
         ["army", "validate", str(army)],
-        ["play", "--armies", str(army), str(army), "--no-store"],
+        ["play", "--allow-invalid", "--armies", str(army), str(army), "--no-store"],
     ):
         one_line(runner.invoke(app, args), "titans.toml", f"profiles[1].{key}")
 
@@ -164,7 +173,18 @@ def test_a_profile_at_the_bounds_plays_a_round(tmp_path: Path) -> None:
     (tmp_path / "titans.toml").write_text(text, encoding="utf-8")
     started = time.monotonic()
     result = runner.invoke(
-        app, ["play", "--armies", str(army), str(army), "--no-store", "--rounds", "1", "--json"]
+        app,
+        [
+            "play",
+            "--allow-invalid",
+            "--armies",
+            str(army),
+            str(army),
+            "--no-store",
+            "--rounds",
+            "1",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["rounds"] == 1
@@ -249,7 +269,7 @@ def test_a_name_of_100000_characters_is_one_short_line(option: str) -> None:
     name = "a" * 100_000
     args = ["play", option, name, "--no-store"]
     if option == "--armies":
-        args = ["play", "--armies", name, "lion-vanguard", "--no-store"]
+        args = ["play", "--allow-invalid", "--armies", name, "lion-vanguard", "--no-store"]
     line = one_line(runner.invoke(app, args))
     assert len(line) < 1000
 
@@ -273,7 +293,17 @@ def test_a_distance_that_is_no_number_of_cm_is_refused(value: str) -> None:
 @pytest.mark.parametrize("option", ["--log", "--svg"])
 def test_a_full_disk_on_an_output_file_is_one_line(tmp_path: Path, option: str) -> None:
     armies = small_armies(tmp_path)
-    args = ["play", "--armies", *armies, "--agents", "random", "--rounds", "1", "--no-store"]
+    args = [
+        "play",
+        "--allow-invalid",
+        "--armies",
+        *armies,
+        "--agents",
+        "random",
+        "--rounds",
+        "1",
+        "--no-store",
+    ]
     one_line(runner.invoke(app, [*args, option, "/dev/full"]), option, "No space left")
 
 
@@ -292,7 +322,7 @@ def test_a_full_disk_on_the_plot_is_one_line() -> None:
 )
 def test_a_full_disk_on_stdout_is_one_line(tmp_path: Path, args: list[str]) -> None:
     if args[0] == "play":
-        args = [*args, "--armies", *small_armies(tmp_path)]
+        args = [*args, "--allow-invalid", "--armies", *small_armies(tmp_path)]
     with open("/dev/full", "w") as full:
         done = cli(*args, stdout=full.fileno())
     assert done.returncode == 1, done.stderr
@@ -304,7 +334,15 @@ def test_a_full_disk_on_stdout_is_one_line(tmp_path: Path, args: list[str]) -> N
 @pytest.mark.parametrize("closed", [True, False])
 def test_the_human_player_with_no_input_left_is_one_line(tmp_path: Path, closed: bool) -> None:
     armies = small_armies(tmp_path)
-    args = ["play", "--armies", *armies, "--agents", "human,random", "--no-store"]
+    args = [
+        "play",
+        "--allow-invalid",
+        "--armies",
+        *armies,
+        "--agents",
+        "human,random",
+        "--no-store",
+    ]
     if closed:  # stdin closed: `<&-`
         command = [sys.executable, "-c", "from confrontation.cli import main; main()", *args]
         done = subprocess.run(
@@ -328,7 +366,18 @@ def test_a_store_locked_by_another_program_is_one_line(
 ) -> None:
     db = tmp_path / "games.db"
     armies = small_armies(tmp_path)
-    args = ["play", "--armies", *armies, "--agents", "random", "--rounds", "1", "--db", str(db)]
+    args = [
+        "play",
+        "--allow-invalid",
+        "--armies",
+        *armies,
+        "--agents",
+        "random",
+        "--rounds",
+        "1",
+        "--db",
+        str(db),
+    ]
     assert runner.invoke(app, args).exit_code == 0
     monkeypatch.setattr(database, "SQLITE_TIMEOUT", 0.2)
     other = sqlite3.connect(db, isolation_level=None)

@@ -30,6 +30,7 @@ def play_args(armies: tuple[str, str], db: Path, *more: str) -> list[str]:
         "21",
         "--rounds",
         "2",
+        "--allow-invalid",  # small armies without champions (I-D-4)
         "--db",
         str(db),
         *more,
@@ -152,7 +153,7 @@ def test_bad_store_options_are_one_line_exit_2(
     db = str(tmp_path / "games.db")
     full = ["play", *args] if "--db" in args else ["play", *args, "--db", db]
     if args[0] == "--db" and "nosuch" in args[1]:
-        full = ["play", "--armies", *armies, "--agents", "random,random", *args]
+        full = ["play", "--armies", *armies, "--agents", "random,random", "--allow-invalid", *args]
     result = runner.invoke(app, full)
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()

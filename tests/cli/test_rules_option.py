@@ -75,6 +75,7 @@ def _args(armies: tuple[str, str], db: Path) -> list[str]:
     return [
         "play", "--armies", *armies, "--agents", "random,random", "--seed", "21",
         "--rounds", "2", "--rules", SHOUTING, "--db", str(db), "--json",
+        "--allow-invalid",  # small armies without champions (I-D-4)
     ]  # fmt: skip
 
 

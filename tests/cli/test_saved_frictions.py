@@ -23,7 +23,18 @@ runner = CliRunner()
 def human_game(db: Path, armies: tuple[str, str], answers: str) -> Result:
     return runner.invoke(
         app,
-        ["play", "--armies", *armies, "--agents", "human,random", "--seed", "4", "--db", str(db)],
+        [
+            "play",
+            "--allow-invalid",
+            "--armies",
+            *armies,
+            "--agents",
+            "human,random",
+            "--seed",
+            "4",
+            "--db",
+            str(db),
+        ],
         input=answers,
     )
 
@@ -65,6 +76,7 @@ def test_games_show_narrates_as_the_live_game_did(tmp_path: Path) -> None:
         app,
         [
             "play",
+            "--allow-invalid",
             "--armies",
             *armies,
             "--agents",
@@ -96,6 +108,7 @@ def test_games_delete(tmp_path: Path) -> None:
             app,
             [
                 "play",
+                "--allow-invalid",
                 "--armies",
                 *armies,
                 "--agents",
@@ -148,6 +161,7 @@ def test_a_closed_terminal_leaves_the_game_interrupted(tmp_path: Path) -> None:
             "-c",
             code,
             "play",
+            "--allow-invalid",
             "--armies",
             *armies,
             "--agents",
@@ -180,7 +194,7 @@ def test_a_single_answer_is_given_for_the_player_unless_he_asks_every_question(
     tmp_path: Path,
 ) -> None:
     armies = small_armies(tmp_path)
-    base = ["play", "--armies", *armies, "--seed", "4", "--no-store"]
+    base = ["play", "--allow-invalid", "--armies", *armies, "--seed", "4", "--no-store"]
     auto = runner.invoke(app, [*base, "--agents", "human,random"], input="1\n" * 40 + "q\n")
     asked = runner.invoke(
         app, [*base, "--agents", "human:auto=false,random"], input="1\n" * 40 + "q\n"
@@ -197,7 +211,17 @@ def test_map_draws_the_battlefield_at_any_prompt(tmp_path: Path) -> None:
     drawn = tmp_path / "now.svg"
     result = runner.invoke(
         app,
-        ["play", "--armies", *armies, "--seed", "4", "--no-store", "--agents", "human,random"],
+        [
+            "play",
+            "--allow-invalid",
+            "--armies",
+            *armies,
+            "--seed",
+            "4",
+            "--no-store",
+            "--agents",
+            "human,random",
+        ],
         input="1\n" * 12 + f"map {drawn}\n" + "q\n",
     )
     assert result.exit_code == 0, result.output

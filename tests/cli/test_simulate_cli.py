@@ -31,6 +31,7 @@ def simulate(armies: tuple[str, str], *more: str) -> list[str]:
         "--seed",
         "4",
         "--json",
+        "--allow-invalid",  # small armies without champions (I-D-4)
         *more,
     ]
 

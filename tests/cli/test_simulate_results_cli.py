@@ -36,7 +36,9 @@ def simulate(*args: str) -> list[str]:
 
 def test_wins_by_army_and_by_side_with_their_intervals(tmp_path: Path) -> None:
     two = armies(tmp_path)[:2]
-    result = runner.invoke(app, simulate("--armies", *two, "--games", "4", "--json"))
+    result = runner.invoke(
+        app, simulate("--allow-invalid", "--armies", *two, "--games", "4", "--json")
+    )
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     by_army = {r["name"]: r for r in document["by_army"]}
@@ -60,7 +62,9 @@ def test_wins_by_army_and_by_side_with_their_intervals(tmp_path: Path) -> None:
 def test_several_armies_with_two_agents_play_every_pair(tmp_path: Path) -> None:
     three = armies(tmp_path)
     chart = tmp_path / "chart.png"
-    args = simulate("--armies", *three, "--games", "2", "--json", "--chart", str(chart))
+    args = simulate(
+        "--allow-invalid", "--armies", *three, "--games", "2", "--json", "--chart", str(chart)
+    )
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
@@ -79,11 +83,13 @@ def test_games_are_not_stored_unless_asked(tmp_path: Path, monkeypatch: pytest.M
     db = tmp_path / "default.db"
     monkeypatch.setenv("CONFRONTATION_DB", str(db))
     two = armies(tmp_path)[:2]
-    result = runner.invoke(app, simulate("--armies", *two, "--games", "2"))
+    result = runner.invoke(app, simulate("--allow-invalid", "--armies", *two, "--games", "2"))
     assert result.exit_code == 0, result.output
     assert "not stored" in result.stdout
     assert not db.exists()
-    result = runner.invoke(app, simulate("--armies", *two, "--games", "2", "--store"))
+    result = runner.invoke(
+        app, simulate("--allow-invalid", "--armies", *two, "--games", "2", "--store")
+    )
     assert result.exit_code == 0, result.output
     with open_store(str(db)) as store:
         assert store.count() == 2
@@ -94,6 +100,8 @@ def test_games_are_not_stored_unless_asked(tmp_path: Path, monkeypatch: pytest.M
 def test_a_chart_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     two = armies(tmp_path)[:2]
     target = tmp_path / "missing" / "chart.png"
-    result = runner.invoke(app, simulate("--armies", *two, "--games", "1", "--chart", str(target)))
+    result = runner.invoke(
+        app, simulate("--allow-invalid", "--armies", *two, "--games", "1", "--chart", str(target))
+    )
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --chart") and len(result.stderr.splitlines()) == 1

@@ -132,6 +132,7 @@ def test_a_result_taken_from_a_stored_game(tmp_path: Path) -> None:
     lions, jackals = (str(tmp_path / n) for n in SMALL_ARMIES)
     code, _, err = invoke(
         "play",
+        "--allow-invalid",
         "--armies",
         lions,
         jackals,
@@ -216,7 +217,7 @@ def test_a_stored_game_of_other_lists_is_refused_for_a_table(tmp_path: Path) -> 
     lions, jackals = (str(tmp_path / n) for n in SMALL_ARMIES)
     for seed, armies in (("1", (lions, jackals)), ("2", (jackals, lions))):
         code, _, err = invoke(
-            "play", "--armies", *armies, "--agents", "random,random", "--rounds", "1",
+            "play", "--allow-invalid", "--armies", *armies, "--agents", "random,random", "--rounds", "1",
             "--db", db, "--seed", seed,
         )  # fmt: skip
         assert code == 0, err

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from confrontation.armylists.names import did_you_mean, people_key, people_names, unknown_people
 from confrontation.data import data_path, safe_toml
 from confrontation.model.army import Army, ArmyFile, Card
 from confrontation.model.profile import Artifact, FieldProblem, Library, Profile
@@ -212,6 +213,8 @@ class Nation:
     name: str
     way: str
     recruited_by: str | None = None
+    aliases: tuple[str, ...] = ()
+    """Other names players call the people by (``Akkylannie``, ``Alahan``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,13 +288,35 @@ def load_nations(path: Path | None = None) -> dict[str, Nation]:
                 key=key_name([*loc, "way"]),
             )
         recruited = table.get("recruited_by")
+        aliases = table.get("aliases", [])
+        if not isinstance(aliases, list) or not all(
+            isinstance(a, str) and a.strip() for a in aliases
+        ):
+            raise LoadError(
+                path,
+                "expected an array of names",
+                line=find_line(text, [*loc, "aliases"]),
+                key=key_name([*loc, "aliases"]),
+            )
         nations[key] = Nation(
             key,
             _field(path, text, [*loc, "totem"], table, str),
             _field(path, text, [*loc, "name"], table, str),
             way,
             recruited if isinstance(recruited, str) else None,
+            tuple(aliases),
         )
+    taken: dict[str, str] = {}
+    for index, nation in enumerate(nations.values()):
+        for name, owner in people_names({nation.key: nation}).items():
+            if taken.setdefault(name, owner) != owner:
+                loc = ["nations", index, "aliases"]
+                raise LoadError(
+                    path,
+                    f"the name {name!r} is both {taken[name]!r} and {owner!r}",
+                    line=find_line(text, loc),
+                    key=key_name(loc),
+                )
     return nations
 
 
@@ -377,24 +402,32 @@ def load_library(path: Path, nations: Mapping[str, Nation] | None = None) -> Cat
             store[item.id] = item
             catalog.origin[f"{kind}:{item.id}"] = (str(path), line)
     for index, profile in enumerate(library.profiles):
-        if profile.people not in nations:
+        key = people_key(profile.people, nations)
+        if key is None:
             loc: list[str | int] = ["profiles", index, "people"]
             raise LoadError(
                 path,
-                f"unknown people {profile.people!r} (see nations.toml)",
+                unknown_people(profile.people, nations),
                 line=find_line(text, loc),
                 key=key_name(loc),
             )
+        if key != profile.people:  # "Griffin", "Akkylannie" → griffin
+            catalog.profiles[profile.id] = profile.model_copy(update={"people": key})
     for index, artifact in enumerate(library.artifacts):
+        keys: list[str] = []
         for people in artifact.people:
-            if people not in nations:
+            key = people_key(people, nations)
+            if key is None:
                 loc = ["artifacts", index, "people"]
                 raise LoadError(
                     path,
-                    f"unknown people {people!r} (see nations.toml)",
+                    unknown_people(people, nations),
                     line=find_line(text, loc),
                     key=key_name(loc),
                 )
+            keys.append(key)
+        if keys != artifact.people:
+            catalog.artifacts[artifact.id] = artifact.model_copy(update={"people": keys})
     return catalog
 
 
@@ -463,10 +496,11 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
     text, data = read_toml(path)
     army_file = parse_model(ArmyFile, path, text, data)
     nations = bundled_nations()
-    if army_file.people not in nations:
+    people = people_key(army_file.people, nations)
+    if people is None:
         raise LoadError(
             path,
-            f"unknown people {army_file.people!r} (see nations.toml)",
+            unknown_people(army_file.people, nations),
             line=find_line(text, ["people"]),
             key="people",
         )
@@ -492,9 +526,10 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
         loc = ["cards", index]
         profile = catalog.profiles.get(entry.profile)
         if profile is None:
+            hint = did_you_mean(entry.profile, catalog.profiles)
             raise LoadError(
                 path,
-                f"unknown profile id {entry.profile!r}",
+                f"unknown profile id {entry.profile!r}{hint}",
                 line=find_line(text, [*loc, "profile"]),
                 key=key_name([*loc, "profile"]),
             )
@@ -504,7 +539,7 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
             if artifact is None:
                 raise LoadError(
                     path,
-                    f"unknown artifact id {ident!r}",
+                    f"unknown artifact id {ident!r}{did_you_mean(ident, catalog.artifacts)}",
                     line=find_line(text, [*loc, "artifacts"]),
                     key=key_name([*loc, "artifacts"]),
                 )
@@ -520,4 +555,4 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
                 tuple(entry.miracles),
             )
         )
-    return Army(army_file.name, army_file.people, army_file.points, tuple(cards), path)
+    return Army(army_file.name, people, army_file.points, tuple(cards), path)

@@ -57,7 +57,17 @@ COMMANDS: tuple[LazyCommand, ...] = (
     ),
     LazyCommand("army", "confrontation.cli.army:app", "Army lists: validate (I-D) and show."),
     LazyCommand(
+        "armies",
+        "confrontation.cli.armies:app",
+        "Bundled army lists and the peoples (I-D-8): list them.",
+    ),
+    LazyCommand(
         "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
+    ),
+    LazyCommand(
+        "artifacts",
+        "confrontation.cli.artifacts:app",
+        "Artifacts and optional equipment (I-D-6): list and show, with their restrictions.",
     ),
     LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay, delete."),
     LazyCommand(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Annotated, Any, ClassVar, NoReturn
 
@@ -15,6 +16,7 @@ from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.sim.game import DEFAULT_RULES
 
 EXIT_USAGE = 2
+EXIT_INVALID_LIST = 1
 
 MAX_ID = 2**63 - 1
 """The largest game id or seed an SQL integer holds (``games show``, ``--resume``, ``--seed``)."""
@@ -30,6 +32,49 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """One line on stderr, exit ``code`` (2: bad option or unreadable input)."""
     sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
     raise typer.Exit(code)
+
+
+AllowInvalidOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-invalid",
+        help="Play army lists that break a rule of chapter I-D (refused otherwise; "
+        "`confrontation army validate FILE` tells why).",
+    ),
+]
+"""``--allow-invalid`` of the commands that play games."""
+
+
+def check_lists(armies: Sequence[str | None], allow_invalid: bool) -> None:
+    """Refuse an army list the validator calls invalid (I-D), in one line naming the file
+    and the first broken rule, unless ``allow_invalid``. Unreadable lists are left to the
+    game's set-up, which names them."""
+    if allow_invalid:
+        return
+    from confrontation.armylists.load import LoadError, load_army
+    from confrontation.armylists.validate import validate
+    from confrontation.sim.game import army_path
+
+    for name in armies:
+        if name is None:
+            continue
+        try:
+            path = army_path(name)
+            report = validate(load_army(path))
+        except (LoadError, OSError, ValueError):
+            continue
+        if not report.valid:
+            first = report.violations[0]
+            more = len(report.violations) - 1
+            also = f" (and {more} more)" if more else ""
+            sys.stderr.write(
+                " ".join(
+                    f"error: {name}: invalid army list: {first}{also}; play it anyway with "
+                    "--allow-invalid".split()
+                )
+                + "\n"
+            )
+            raise typer.Exit(EXIT_INVALID_LIST)
 
 
 RulesOption = Annotated[

@@ -27,8 +27,10 @@ from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
     MAX_ID,
     MAX_ROUNDS,
+    AllowInvalidOption,
     OutputFile,
     RulesOption,
+    check_lists,
     check_rules,
     fail,
 )
@@ -369,6 +371,7 @@ def play_command(
         ),
     ] = None,
     rules: RulesOption = None,
+    allow_invalid: AllowInvalidOption = False,
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
 
@@ -388,6 +391,7 @@ def play_command(
     else:
         rules = check_rules(rules)
         chosen = parse_armies(armies)
+        check_lists(chosen, allow_invalid)  # I-D
         names, options = parse_agents(
             agents if agents is not None else DEFAULT_AGENTS[0], len(chosen)
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +19,7 @@ from confrontation.armylists.load import (
     catalog_with,
     load_ranks,
 )
+from confrontation.armylists.names import did_you_mean, people_key, unknown_people
 from confrontation.cli.army import ProfilesOption, fail
 from confrontation.model.profile import Profile
 
@@ -30,29 +33,95 @@ def _catalog(profiles: list[Path] | None) -> dict[str, Profile]:
         fail(str(exc))
 
 
+def people_option(people: str | None) -> str | None:
+    """``--people``: a people by key, totem, name or alias (any case), else one line."""
+    if people is None:
+        return None
+    nations = bundled_nations()
+    key = people_key(people, nations)
+    if key is None:
+        fail(f"--people: {unknown_people(people, nations)} (known: {', '.join(nations)})")
+    return key
+
+
 @app.command("list")
 def list_command(
     people: Annotated[
-        str | None, typer.Option("--people", help="Only this nation (e.g. lion).")
+        str | None,
+        typer.Option(
+            "--people",
+            help="Only this people: key, totem or usual name (lion, Griffin, Akkylannie).",
+        ),
     ] = None,
     profiles: ProfilesOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the profiles as JSON.")] = False,
+    plain: Annotated[
+        bool,
+        typer.Option("--plain", help="One profile a line, tab-separated, no table (for scripts)."),
+    ] = False,
 ) -> None:
-    """List the known profiles, optionally of one people."""
-    if people is not None and people not in bundled_nations():
-        fail(f"--people: unknown people {people!r} (known: {', '.join(bundled_nations())})")
-    table = Table(title="Profiles" + (f" ({people})" if people else ""))
-    for column in ("id", "name", "people", "rank", "AP", "notes"):
-        table.add_column(column, justify="right" if column == "AP" else "left")
-    for profile in sorted(_catalog(profiles).values(), key=lambda p: (p.people, p.id)):
-        if people is not None and profile.people != people:
-            continue
-        notes = ", ".join(
-            n for n, on in (("champion", profile.champion), ("sample", profile.sample)) if on
-        )
+    """List the known profiles, optionally of one people. Ids are never cut short.
+
+    Example: confrontation profiles list --people Akkylannie --plain
+    """
+    if as_json and plain:
+        fail("--json and --plain cannot be used together")
+    key = people_option(people)
+    chosen = [
+        p
+        for p in sorted(_catalog(profiles).values(), key=lambda p: (p.people, p.id))
+        if key is None or p.people == key
+    ]
+    if as_json:
+        rows = [
+            {
+                "id": p.id,
+                "name": p.name,
+                "people": p.people,
+                "rank": p.rank,
+                "ap": p.ap,
+                "champion": p.champion,
+                "sample": p.sample,
+            }
+            for p in chosen
+        ]
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+        return
+    if plain:
+        for p in chosen:
+            fields = (p.id, p.name, p.people, p.rank, str(p.ap), _notes(p))
+            sys.stdout.write("\t".join(" ".join(f.split()) for f in fields) + "\n")
+        return
+    table = Table(title="Profiles" + (f" ({key})" if key else ""))
+    longest = max((len(p.id) for p in chosen), default=2)
+    table.add_column("id", no_wrap=True, min_width=longest)  # ids are never cut short
+    for column in ("name", "people", "rank", "AP", "notes"):
+        table.add_column(column, justify="right" if column == "AP" else "left", overflow="fold")
+    for profile in chosen:
         table.add_row(
-            profile.id, escape(profile.name), profile.people, profile.rank, str(profile.ap), notes
+            profile.id,
+            escape(profile.name),
+            profile.people,
+            profile.rank,
+            str(profile.ap),
+            _notes(profile),
         )
-    Console(highlight=False).print(table)
+    wide_console(longest).print(table)
+
+
+def wide_console(longest_id: int) -> Console:
+    """A console wide enough for ids of ``longest_id`` characters and a little more: a
+    narrow terminal wraps the lines rather than cut an id short."""
+    console = Console(highlight=False)
+    if console.width < longest_id + 40:
+        console = Console(highlight=False, width=longest_id + 40)
+    return console
+
+
+def _notes(profile: Profile) -> str:
+    return ", ".join(
+        n for n, on in (("champion", profile.champion), ("sample", profile.sample)) if on
+    )
 
 
 def card_panel(profile: Profile) -> Panel:
@@ -112,5 +181,6 @@ def show_command(
     catalog = _catalog(profiles)
     profile = catalog.get(ident)
     if profile is None:
-        fail(f"ID: unknown profile id {ident!r} (see `confrontation profiles list`)")
+        hint = did_you_mean(ident, catalog)
+        fail(f"ID: unknown profile id {ident!r}{hint} (see `confrontation profiles list`)")
     Console(highlight=False).print(card_panel(profile))

@@ -33,7 +33,9 @@ from confrontation.cli.options import (
     MAX_GAMES,
     MAX_JOBS,
     MAX_ROUNDS,
+    AllowInvalidOption,
     RulesOption,
+    check_lists,
     check_rules,
     fail,
 )
@@ -311,6 +313,7 @@ def simulate_command(
         ),
     ] = None,
     rules: RulesOption = None,
+    allow_invalid: AllowInvalidOption = False,
 ) -> None:
     """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
     rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
@@ -367,6 +370,7 @@ def simulate_command(
             if spec.index % games == 0:
                 _check_setup(spec)  # each pair's first game: every army is checked
     _check_setup(specs[0])
+    check_lists(chosen, allow_invalid)  # I-D, before a cluster is joined
     try:
         runner = make_backend(backend, jobs, ray_address)
     except BackendError as error:

@@ -110,7 +110,7 @@ class Profile(_Strict):
 
     id: str = Field(pattern=_ID)
     name: str = Field(min_length=1)
-    people: str = Field(pattern=_ID)
+    people: str = Field(min_length=1)  # a key, totem or alias of nations.toml (loader)
     rank: Rank
     champion: bool = False
     size: Size = "normal"

@@ -24,6 +24,7 @@ from shapely.geometry import Point, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError, find_line, parse_model, read_toml
+from confrontation.armylists.names import did_you_mean
 from confrontation.data import data_path
 from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord, SceneryPiece
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
@@ -701,6 +702,7 @@ def _bundled(name: str, variation: str | None) -> Scenario:
         shown = name if len(name) <= 60 else name[:60] + "…"
         raise LoadError(
             "--scenario",
-            f"no scenario {shown!r} (bundled: {', '.join(known)}; or give a .toml file)",
+            f"no scenario {shown!r}{did_you_mean(name, known)} "
+            f"(bundled: {', '.join(known)}; or give a .toml file)",
         )
     return load_scenario(bundled_dir() / f"{name}.toml", variation)

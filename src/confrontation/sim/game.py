@@ -17,6 +17,7 @@ from typing import Any
 
 from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
+from confrontation.armylists.names import did_you_mean
 from confrontation.dice import Roller
 from confrontation.engine.core.events import Event, GameEnded, GameStarted
 from confrontation.engine.core.outcome import Outcome, leaders
@@ -159,8 +160,11 @@ def army_path(name: str) -> Path:
     except (OSError, ValueError):  # a name too long, a NUL byte
         exists = False
     if path.suffix != ".toml" and not exists:
+        hint = did_you_mean(name, list(bundled))
         raise LoadError(
-            name, f"no such army file, nor a bundled army ({', '.join(sorted(bundled))})"
+            name,
+            f"no such army file, nor a bundled army{hint}"
+            f" (bundled: {', '.join(sorted(bundled))}; `confrontation armies list`)",
         )
     return path
 
