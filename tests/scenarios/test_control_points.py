@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from confrontation.armylists.load import LoadError
 from confrontation.engine.combat.scenery_attack import SceneryDestroyed
 from confrontation.engine.core.events import GameEnded
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.outcome import Termination
 from confrontation.engine.core.state import (
     GameState,
@@ -23,13 +24,14 @@ from confrontation.engine.core.state import (
     StrategicProgress,
 )
 from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, place
-from confrontation.engine.step import legal
+from confrontation.engine.step import legal, question
 from confrontation.geometry.table import FORMATS, Table
 from confrontation.scenarios import install, resolve
 from confrontation.scenarios.base import BasicScenario, Scenario, load_scenario
 from confrontation.scenarios.control_points import (
     FLAG_DIE,
     ControlPointsScored,
+    DominateElement,
     FlagRemoved,
     Status,
     TiebreakerDecided,
@@ -222,12 +224,49 @@ def custom(tmp_path: Path, text: str = CUSTOM) -> Scenario:
 
 @pytest.mark.rule("CP-DOMINATE")
 def test_the_commander_dominates_one_element_only(tmp_path: Path) -> None:
-    # In contact with the banner and wholly inside the hill: he dominates the banner (5 CP,
-    # worth more than the hill's 3) and counts as any fighter for the hill (control 2).
+    # In contact with the banner and wholly inside the hill: his player is asked which one he
+    # dominates; the other he counts for as any fighter (the hill: control 2; the banner:
+    # no control value).
     state = game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST})
     script = Script(state)
+    assert script.asked == QuestionKind.CP_DOMINATE and scored(script) == []
+    asked = question(script.state)
+    assert asked is not None and asked.player == 0
+    assert legal(script.state) == [DominateElement("banner"), DominateElement("hill")]
+    assert [o.label for o in asked.options] == ["banner (5 CP)", "hill (3 CP)"]
+    script.play(DominateElement("hill"))
     (event,) = scored(script)
+    assert event.claims == ((0, "hill", "dominates", 3),)
+    again = Script(game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST}))
+    again.play(DominateElement("banner"))
+    (event,) = scored(again)
     assert sorted(event.claims) == [(0, "banner", "dominates", 5), (0, "hill", "controls", 2)]
+    points = cp_of(again.state)
+    assert points is not None and points.chosen == ((2, 0, "banner"),)
+
+
+@pytest.mark.rule("CP-DOMINATE")
+def test_nobody_is_asked_when_his_commander_could_dominate_one_element(tmp_path: Path) -> None:
+    script = Script(game(custom(tmp_path), {"p1-c1-1": (80.0, 50.0, 0.0)}))  # the hill only
+    assert script.asked != QuestionKind.CP_DOMINATE
+    (event,) = scored(script)
+    assert event.claims == ((0, "hill", "dominates", 3),)
+
+
+@pytest.mark.rule("CP-DOMINATE")
+def test_the_greedy_player_names_the_element_that_scores_him_most(tmp_path: Path) -> None:
+    from confrontation.agents.greedy import GreedyAgent
+
+    script = Script(game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST}))
+    asked = question(script.state)
+    assert asked is not None
+    choice = GreedyAgent(seed=1).choose(script.state, asked, legal(script.state))
+    assert choice == DominateElement("banner")  # 5 + the hill controlled 2, not 3 + 0
+    # An enemy footman inside the hill (not the banner's 10 cm): the hill is contested, the
+    # banner alone is left to dominate: nothing to ask.
+    contested = game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST, "p2-c2-1": (70.0, 50.0, 0.0)})
+    script = Script(contested)
+    assert script.asked != QuestionKind.CP_DOMINATE
 
 
 @pytest.mark.rule("CP-OBJECTIVE", "CP-CONTROL", "CP-DOMINATE", "CP-CONTEST")
