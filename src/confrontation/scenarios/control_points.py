@@ -30,6 +30,17 @@
   (``tiebreak``), strategic value destroyed.
 - **Incursion** (CP-INCURSION-SPECIAL-RULES): at the end of round ``remove_flag_after`` a die
   takes one flag off the table at random.
+
+Sections of the reference sheet with nothing to apply to Confrontation armies (docs/rulings.md
+"003", "Sections for other games' models"; every fighter counts his strategic value):
+
+- CP-STARTING-NUMBER: not applicable (a unit's models; one fighter is one model, §8).
+- CP-SOLO: not applicable (solos' army points).
+- CP-WARJACK-WARBEAST: not applicable (warjacks' and warbeasts' army points).
+- CP-WARJACKS-WARBEASTS: not applicable (inert warjacks, wild warbeasts).
+- CP-EXCEPTION-MACHINE-WRAITH: not applicable (a warjack model's exception).
+- CP-WARLOCK: not applicable (a warlock's controlled warbeasts).
+- CP-WARCASTERS-WARLOCKS: not applicable (the Commander counts his strategic value, not 5).
 """
 
 from __future__ import annotations
@@ -129,7 +140,8 @@ def _reach(element: CpElement) -> float:
 
 
 def contests(state: GameState, fighter: Fighter, element: CpElement) -> bool:
-    """CP-CONTEST: the fighter (eligible) is within the zone (any part of his base), within
+    """CP-CONTEST: the fighter (eligible; CP-OWN: his player owns him, summoned or not)
+    is within the zone (any part of his base), within
     10 cm of the flag or within 5 cm of the objective."""
     if not eligible(state, fighter):
         return False
