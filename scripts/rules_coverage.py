@@ -8,6 +8,11 @@ many tests check it.
   files) names the id: ``# II-A-2``, ``(II-B-6)``, ``VII-C-4 b``. An id only counts where it
   does not run into more id characters: "II-A-1" cites II-A-1, not II-A; "VII-C-4 b" cites
   VII-C-4; "VII-C-4" does not cite II-C-4.
+* Not applicable: a citation whose line also says "not applicable" (``# CP-SOLO: not
+  applicable, docs/rulings.md …``) declares that the section has nothing to apply in this
+  game (a rule of another game's model types): the section is reported as "n/a" — settled,
+  neither missing nor counted as covered — as long as no test marks it (a tested section is
+  applied, and reported as usual).
 * Tested: tests marked ``@pytest.mark.rule("II-A-1", ...)``, counted by collecting the test
   suite with pytest (``--collect-only``: nothing runs). A parametrised test counts once in
   ``tests`` and once per case in ``cases``.
@@ -74,6 +79,8 @@ class Coverage:
     citations: list[str] = field(default_factory=list)
     tests: set[str] = field(default_factory=set)
     cases: int = 0
+    inapplicable: list[str] = field(default_factory=list)
+    """The citations (path:line) that declare the section not applicable."""
 
     @property
     def cited(self) -> bool:
@@ -82,6 +89,16 @@ class Coverage:
     @property
     def covered(self) -> bool:
         return self.cited and bool(self.tests)
+
+    @property
+    def not_applicable(self) -> bool:
+        """Declared not applicable in code, and no test applies it."""
+        return bool(self.inapplicable) and not self.tests
+
+    @property
+    def settled(self) -> bool:
+        """Covered, or declared not applicable: not missing."""
+        return self.covered or self.not_applicable
 
 
 @dataclass
@@ -154,8 +171,13 @@ def _python_text(path: Path) -> list[tuple[int, str]]:
     return pieces
 
 
+NOT_APPLICABLE = re.compile(r"not\s+applicable", re.IGNORECASE)
+"""A citation on a line that says this declares its section not applicable."""
+
+
 def source_citations(src: Path, pattern: re.Pattern[str], root: Path) -> dict[str, list[str]]:
-    """id -> ["path:line", ...] for every citation under ``src`` (*.py and *.toml)."""
+    """id -> ["path:line", ...] for every citation under ``src`` (*.py and *.toml); a
+    citation on a line that says "not applicable" is marked ``"path:line n/a"``."""
     found: dict[str, list[str]] = {}
     files = sorted([*src.rglob("*.py"), *src.rglob("*.toml")])
     for path in files:
@@ -170,8 +192,9 @@ def source_citations(src: Path, pattern: re.Pattern[str], root: Path) -> dict[st
         where = path.relative_to(root) if path.is_relative_to(root) else path
         for first_line, text in pieces:
             for offset, line_text in enumerate(text.splitlines() or [text]):
+                na = " n/a" if NOT_APPLICABLE.search(line_text) else ""
                 for section_id in find_citations(line_text, pattern):
-                    found.setdefault(section_id, []).append(f"{where}:{first_line + offset}")
+                    found.setdefault(section_id, []).append(f"{where}:{first_line + offset}{na}")
     return found
 
 
@@ -266,7 +289,12 @@ def compute(
     sections: Sequence[Section], citations: dict[str, list[str]], markers: MarkerReport
 ) -> list[Coverage]:
     """Coverage of every section."""
-    table = {s.id: Coverage(s, citations=list(citations.get(s.id, []))) for s in sections}
+    table: dict[str, Coverage] = {}
+    for s in sections:
+        cited = citations.get(s.id, [])
+        plain = [c for c in cited if not c.endswith(" n/a")]
+        na = [c.removesuffix(" n/a") for c in cited if c.endswith(" n/a")]
+        table[s.id] = Coverage(s, citations=plain, inapplicable=na)
     for _nodeid, function, argument in set(markers.uses):
         coverage = table.get(marker_section(argument))
         if coverage is not None:
@@ -281,6 +309,7 @@ def totals(rows: Sequence[Coverage]) -> dict[str, int]:
         "cited": sum(r.cited for r in rows),
         "tested": sum(bool(r.tests) for r in rows),
         "covered": sum(r.covered for r in rows),
+        "not_applicable": sum(r.not_applicable for r in rows),
     }
 
 
@@ -327,6 +356,11 @@ def render_tables(
             caption=(
                 f"{doc_totals['sections']} sections, {doc_totals['cited']} cited, "
                 f"{doc_totals['tested']} tested"
+                + (
+                    f", {doc_totals['not_applicable']} not applicable"
+                    if doc_totals["not_applicable"]
+                    else ""
+                )
             ),
         )
         table.add_column("id", no_wrap=True)
@@ -336,11 +370,14 @@ def render_tables(
         for row in doc_rows:
             cited = "[green]yes[/]" if row.cited else "[red]no[/]"
             tests = str(len(row.tests)) if row.tests else "[red]0[/]"
+            if row.not_applicable:
+                cited, tests = "[yellow]n/a[/]", "[yellow]-[/]"
             table.add_row(row.section.id, row.section.title, cited, tests)
         console.print(table)
     console.print(
         f"[bold]Total:[/] {summary['sections']} sections, {summary['cited']} cited in code, "
         f"{summary['tested']} tested, {summary['covered']} both"
+        + (f", {summary['not_applicable']} not applicable" if summary["not_applicable"] else "")
     )
 
 
@@ -360,6 +397,8 @@ def as_json(
                 "line": r.section.line,
                 "cited": r.cited,
                 "citations": r.citations,
+                "not_applicable": r.not_applicable,
+                "not_applicable_citations": r.inapplicable,
                 "tests": len(r.tests),
                 "cases": r.cases,
                 "test_functions": sorted(r.tests),
@@ -382,7 +421,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = _Parser(description="Rule coverage: which index sections code cites and tests check.")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--document", help="only this document (001, 004, or a file name)")
-    parser.add_argument("--missing", action="store_true", help="only sections not cited+tested")
+    parser.add_argument(
+        "--missing",
+        action="store_true",
+        help="only sections not cited+tested (nor declared not applicable)",
+    )
     parser.add_argument("--require", nargs="+", action="extend", default=[], metavar="SECTION")
     parser.add_argument(
         "--require-prefix",
@@ -418,7 +461,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     markers = collect_markers(args.tests, ROOT)
     rows = compute(sections, citations, markers)
     unknown = unknown_markers(markers.uses, ids)
-    missing_required = [r.section.id for r in rows if r.section.id in required and not r.covered]
+    missing_required = [r.section.id for r in rows if r.section.id in required and not r.settled]
 
     shown = rows
     if args.document:
@@ -426,7 +469,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     summary = totals(shown)
     population = shown
     if args.missing:
-        shown = [r for r in shown if not r.covered]
+        shown = [r for r in shown if not r.settled]
 
     if args.json:
         print(json.dumps(as_json(shown, summary, unknown, markers, missing_required), indent=2))

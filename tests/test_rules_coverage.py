@@ -242,7 +242,13 @@ def test_tool_counts_collected_markers_and_citations(
     )
     assert (rows["II-A"]["cited"], rows["II-A"]["tests"]) == (False, 0)
     assert (rows["XX-E-4"]["cited"], rows["XX-E-4"]["tests"]) == (False, 1)
-    assert report["totals"] == {"sections": 3, "cited": 1, "tested": 2, "covered": 1}
+    assert report["totals"] == {
+        "sections": 3,
+        "cited": 1,
+        "tested": 2,
+        "covered": 1,
+        "not_applicable": 0,
+    }
     assert report["unknown_markers"] == []
 
     assert coverage.main([*args, "--json", "--document", "004", "--missing"]) == 0
@@ -282,3 +288,31 @@ def test_tool_rejects_bad_usage_with_one_line(
     assert "unknown section 'II-Z-1'" in capsys.readouterr().err
     assert coverage.main(["--index", str(tmp_path / "missing.toml")]) == 2
     assert "cannot read the rules index" in capsys.readouterr().err
+
+
+def test_a_section_declared_not_applicable_is_settled_not_covered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A citation on a line saying "not applicable" reports the section as n/a: not
+    missing, not covered, required sections satisfied — unless a test marks it."""
+    args = _project(tmp_path, GOOD_TESTS)
+    (tmp_path / "src" / "na.py").write_text("# II-A: not applicable (another game's rule)\n")
+    assert coverage.main([*args, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rows = {row["id"]: row for row in report["sections"]}
+    assert rows["II-A"]["not_applicable"] and not rows["II-A"]["cited"]
+    (where,) = rows["II-A"]["not_applicable_citations"]
+    assert where.endswith("na.py:1")
+    assert report["totals"]["not_applicable"] == 1 and report["totals"]["covered"] == 1
+    assert coverage.main([*args, "--json", "--missing"]) == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)["sections"]] == ["XX-E-4"]
+    assert coverage.main([*args, "--require-prefix", "II-A"]) == 0
+    capsys.readouterr()
+    # a test marking it applies it: then it must be cited plainly like any other
+    marked = GOOD_TESTS + '\n    @pytest.mark.rule("II-A")\n    def test_c():\n        pass\n'
+    other = tmp_path / "marked"
+    other.mkdir()
+    args = _project(other, marked)
+    (other / "src" / "na.py").write_text("# II-A: not applicable (another game's rule)\n")
+    assert coverage.main([*args, "--require-prefix", "II-A"]) == 1
+    assert "required section II-A is not cited in code" in capsys.readouterr().err

@@ -5,7 +5,8 @@ scenario victory, the assassination, the Kill Box and the tiebreakers — throug
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import itertools
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from confrontation.armylists.load import LoadError
-from confrontation.engine.combat.scenery_attack import SceneryDestroyed
-from confrontation.engine.core.events import GameEnded
+from confrontation.engine.actions.scenery import ShootScenery
+from confrontation.engine.core.events import Event, GameEnded
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.outcome import Termination
+from confrontation.engine.core.questions import (
+    AnnouncementsDone,
+    Choice,
+    DieFace,
+    EndActivation,
+    FighterDone,
+    KeepResult,
+    PlayTop,
+    Shoot,
+    TakeCover,
+)
 from confrontation.engine.core.state import (
     GameState,
     MaintenanceProgress,
@@ -23,23 +36,25 @@ from confrontation.engine.core.state import (
     StrategicProgress,
 )
 from confrontation.engine.setup.game import SideSpec, game_from_specs, on_battlefield, place
-from confrontation.engine.step import legal
+from confrontation.engine.step import is_chance, is_over, legal, question, step
 from confrontation.geometry.table import FORMATS, Table
 from confrontation.scenarios import install, resolve
 from confrontation.scenarios.base import BasicScenario, Scenario, load_scenario
 from confrontation.scenarios.control_points import (
     FLAG_DIE,
     ControlPointsScored,
+    DominateElement,
     FlagRemoved,
+    ObjectiveDestroyed,
     Status,
     TiebreakerDecided,
     claims,
     cp_of,
+    dominates_alone,
     may_attack,
-    react,
 )
-from confrontation.scenarios.cp_pack import ControlPoints
-from engine_support import Script, fighter, only
+from confrontation.scenarios.cp_pack import ControlPoints, shape_of
+from engine_support import Script, activate, answer, fighter, only
 
 CHIEF = fighter("Captain", ap=50)
 MAN = fighter("Footman", ap=20)
@@ -121,7 +136,7 @@ def test_the_commander_in_contact_dominates_and_does_not_control_as_well() -> No
     assert gained(near) == (2, 0)
 
 
-@pytest.mark.rule("CP-FLAG", "CP-CONTEST")
+@pytest.mark.rule("CP-FLAG", "CP-CONTEST", "CP-OWN")
 def test_an_enemy_within_10_cm_contests_the_flag() -> None:
     positions = {"p1-c1-1": TOUCH_EAST, "p2-c2-1": (88, 60, 180)}  # 4.75 cm from the flag
     assert gained(game("cp-close-quarters", positions)) == (0, 0)
@@ -222,12 +237,49 @@ def custom(tmp_path: Path, text: str = CUSTOM) -> Scenario:
 
 @pytest.mark.rule("CP-DOMINATE")
 def test_the_commander_dominates_one_element_only(tmp_path: Path) -> None:
-    # In contact with the banner and wholly inside the hill: he dominates the banner (5 CP,
-    # worth more than the hill's 3) and counts as any fighter for the hill (control 2).
+    # In contact with the banner and wholly inside the hill: his player is asked which one he
+    # dominates; the other he counts for as any fighter (the hill: control 2; the banner:
+    # no control value).
     state = game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST})
     script = Script(state)
+    assert script.asked == QuestionKind.CP_DOMINATE and scored(script) == []
+    asked = question(script.state)
+    assert asked is not None and asked.player == 0
+    assert legal(script.state) == [DominateElement("banner"), DominateElement("hill")]
+    assert [o.label for o in asked.options] == ["banner (5 CP)", "hill (3 CP)"]
+    script.play(DominateElement("hill"))
     (event,) = scored(script)
+    assert event.claims == ((0, "hill", "dominates", 3),)
+    again = Script(game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST}))
+    again.play(DominateElement("banner"))
+    (event,) = scored(again)
     assert sorted(event.claims) == [(0, "banner", "dominates", 5), (0, "hill", "controls", 2)]
+    points = cp_of(again.state)
+    assert points is not None and points.chosen == ((2, 0, "banner"),)
+
+
+@pytest.mark.rule("CP-DOMINATE")
+def test_nobody_is_asked_when_his_commander_could_dominate_one_element(tmp_path: Path) -> None:
+    script = Script(game(custom(tmp_path), {"p1-c1-1": (80.0, 50.0, 0.0)}))  # the hill only
+    assert script.asked != QuestionKind.CP_DOMINATE
+    (event,) = scored(script)
+    assert event.claims == ((0, "hill", "dominates", 3),)
+
+
+@pytest.mark.rule("CP-DOMINATE")
+def test_the_greedy_player_names_the_element_that_scores_him_most(tmp_path: Path) -> None:
+    from confrontation.agents.greedy import GreedyAgent
+
+    script = Script(game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST}))
+    asked = question(script.state)
+    assert asked is not None
+    choice = GreedyAgent(seed=1).choose(script.state, asked, legal(script.state))
+    assert choice == DominateElement("banner")  # 5 + the hill controlled 2, not 3 + 0
+    # An enemy footman inside the hill (not the banner's 10 cm): the hill is contested, the
+    # banner alone is left to dominate: nothing to ask.
+    contested = game(custom(tmp_path), {"p1-c1-1": TOUCH_EAST, "p2-c2-1": (70.0, 50.0, 0.0)})
+    script = Script(contested)
+    assert script.asked != QuestionKind.CP_DOMINATE
 
 
 @pytest.mark.rule("CP-OBJECTIVE", "CP-CONTROL", "CP-DOMINATE", "CP-CONTEST")
@@ -250,30 +302,113 @@ def test_an_enemy_objective_contests_the_zone_it_lies_in(tmp_path: Path) -> None
     assert gained(game(custom(tmp_path), {"p1-c2-1": (85, 65, 0)})) == (2, 0)
 
 
+# --- causes reached through step(): archers' shots (scripted dice) ------------------------------
+
+ARCHER = fighter("Archer", aim=4, aim_str=12, ranges=(10.0, 20.0, 30.0))
+PASSING = (AnnouncementsDone, EndActivation, FighterDone, KeepResult, PlayTop)
+
+
+def archers(
+    scenario: str,
+    positions: Mapping[str, tuple[float, float, float]],
+    *,
+    side: int = 0,
+    cp: tuple[int, int] = (0, 0),
+) -> GameState:
+    """The scenario before round 1: Player ``side + 1``'s second card two archers (AIM 4,
+    STR 12: a hit at RES 8 kills outright, 4 SP off an element), the other's two footmen;
+    the Commanders where :data:`COMMANDERS` puts them, the others at ``positions``."""
+    cards = [((CHIEF, 1), (ARCHER, 2)) if n == side else ((CHIEF, 1), (MAN, 2)) for n in (0, 1)]
+    specs = [SideSpec(f"Side {n + 1}", "lion", cards[n]) for n in (0, 1)]
+    state = game_from_specs(specs, rounds=6, seed=0)
+    state = on_battlefield(state, "120x120", scenery=(), zones=(0, 1), deploy=False)
+    state = place(state, {**COMMANDERS, **positions})
+    state = install(state, resolve(scenario), champions=("p1-c1", "p2-c1"), rounds=6)
+    record = state.scenario
+    assert isinstance(record, BasicScenario) and record.control_points is not None
+    points = dataclasses.replace(record.control_points, cp=cp)
+    return dataclasses.replace(state, scenario=dataclasses.replace(record, control_points=points))
+
+
+def volley(state: GameState, card: str, shots: Sequence[Choice]) -> tuple[GameState, list[Event]]:
+    """Round 1 up to the activation of ``card`` (:func:`engine_support.activate`), then its
+    archers' ``shots`` in turn, each a hit (5) and a damage roll of 5 and 6 (a target
+    fighter does not take cover)."""
+    log: list[Event] = []
+    state = activate(state, card, log)
+    state = answer(state, AnnouncementsDone(), log)
+    for shot in shots:
+        assert shot in legal(state), f"{shot!r} is not offered"
+        state = answer(state, shot, log)
+        if TakeCover(False) in legal(state):  # VI-A-2: the target stands
+            state = answer(state, TakeCover(False), log)
+        for face in (5, 5, 6):
+            if state.pending is None or state.pending.player is not None:
+                break
+            state = answer(state, DieFace(face), log)
+        done = FighterDone(shot.fighter)  # type: ignore[attr-defined]
+        if not is_over(state) and done in legal(state):
+            state = answer(state, done, log)
+    return state, log
+
+
+def pass_until(
+    state: GameState, log: list[Event], scorings: int
+) -> tuple[GameState, list[ControlPointsScored]]:
+    """Play on, every player passing (ending activations, keeping results) and the dice
+    going 1, 2 … 6 in turn, until ``scorings`` more scorings of control points are made."""
+    faces = itertools.cycle(range(1, 7))
+    made: list[ControlPointsScored] = []
+    while len(made) < scorings:
+        assert not is_over(state)
+        if is_chance(state):
+            choice: Choice = DieFace(next(faces))
+        else:
+            options = legal(state)
+            choice = next((c for t in PASSING for c in options if isinstance(c, t)), options[0])
+        state, events = step(state, choice)
+        log.extend(events)
+        made += only(events, ControlPointsScored)
+    return state, made
+
+
 @pytest.mark.rule("CP-PROCESS-OF-ELIMINATION-SPECIAL-RULES", "CP-OBJECTIVE")
 def test_only_the_destroying_player_scores_a_monolith_once() -> None:
-    state = game("cp-process-of-elimination", {"p1-c2-1": (60, 16, 0), "p2-c2-1": (30, 30, 0)})
-    state, events = react(state, [SceneryDestroyed("monolith-south", "p1-c2-1")])
-    assert [e.kind for e in events] == ["cp_objective_destroyed"]
-    script = Script(state)
-    (event,) = scored(script)
-    assert event.gained == (1, 0)
-    assert (0, "monolith-south", "destroyed", 1) in event.claims
-    points = cp_of(script.state)
-    assert points is not None and points.paid == ("monolith-south",)
-    again = dataclasses.replace(
-        script.state, phase=Phase.MAINTENANCE, maintenance=MaintenanceProgress(), pending=None
+    # Two archers 12.25 cm from monolith-north (5 SP, RES 8, enemy to all): 4 SP, then 1.
+    state = archers(
+        "cp-process-of-elimination", {"p1-c2-1": (58.0, 94.0, 90.0), "p1-c2-2": (62.0, 94.0, 90.0)}
     )
-    assert gained(again) == (0, 0)  # once per objective
+    shots = [ShootScenery("p1-c2-1", "monolith-north"), ShootScenery("p1-c2-2", "monolith-north")]
+    state, log = volley(state, "p1-c2", shots)
+    assert only(log, ObjectiveDestroyed) == [ObjectiveDestroyed("monolith-north", 0)]
+    points = cp_of(state)
+    assert points is not None and points.destroyed == (("monolith-north", 0),)
+    assert points.history == ()  # round 1: nothing scored yet
+    state, (second, third) = pass_until(state, log, 2)
+    assert second.round == 2 and (0, "monolith-north", "destroyed", 1) in second.claims
+    assert not any(c[0] == 1 and c[2] == "destroyed" for c in second.claims)  # not Player 2
+    assert third.round == 3 and not any(c[2] == "destroyed" for c in third.claims)  # once
+    points = cp_of(state)
+    assert points is not None and points.paid == ("monolith-north",)
 
 
 @pytest.mark.rule("CP-INCOMING-SPECIAL-RULES", "CP-OBJECTIVE")
 def test_a_friendly_objective_is_scored_by_the_enemy_and_not_attacked_by_its_side() -> None:
-    state = game("cp-incoming", {"p1-c2-1": (45, 40, 0), "p2-c2-1": (45, 30, 0)})
-    assert not may_attack(state, "p1-c2-1", "emplacement-west")
-    assert may_attack(state, "p2-c2-1", "emplacement-west")
-    state, _ = react(state, [SceneryDestroyed("emplacement-west", "p2-c2-1")])
-    assert gained(state) == (0, 1)
+    # emplacement-west is Player 1's: his archers are not offered a shot at it; Player 2's
+    # (8.75 cm away) destroy it and Player 2 scores it.
+    near = {"p1-c2-1": (42.0, 46.0, 270.0), "p1-c2-2": (44.0, 46.0, 270.0)}
+    mine = activate(archers("cp-incoming", near), "p1-c2")
+    mine = answer(mine, AnnouncementsDone(), [])
+    assert ShootScenery("p1-c2-1", "emplacement-west") not in legal(mine)  # in range, below
+    assert not may_attack(mine, "p1-c2-1", "emplacement-west")
+    theirs = {"p2-c2-1": (41.0, 46.0, 270.0), "p2-c2-2": (44.0, 46.0, 270.0)}
+    state = archers("cp-incoming", theirs, side=1)
+    shots = [ShootScenery(f"p2-c2-{n}", "emplacement-west") for n in (1, 2)]
+    state, log = volley(state, "p2-c2", shots)
+    assert only(log, ObjectiveDestroyed) == [ObjectiveDestroyed("emplacement-west", 1)]
+    state, (scoring,) = pass_until(state, log, 1)
+    assert (1, "emplacement-west", "destroyed", 1) in scoring.claims
+    assert not any(c[0] == 0 and c[2] == "destroyed" for c in scoring.claims)
 
 
 @pytest.mark.rule("CP-SCENARIO-REFERENCE-SHEET", "CP-INCOMING-SPECIAL-RULES")
@@ -307,20 +442,19 @@ def test_a_commander_in_the_kill_box_gives_his_opponent_2_cp() -> None:
 
 @pytest.mark.rule("CP-ASSASSINATION-VICTORY")
 def test_the_last_commander_in_play_wins_after_one_more_scoring() -> None:
-    # Round 3 over, Player 2's Commander dead: the first step of round 4 ends the game.
-    state = game("cp-incoming", {"p1-c1-1": (75, 45, 0)}, round_=3, cp=(1, 0), dead=("p2-c1-1",))
-    state = dataclasses.replace(state, rounds=6)
-    points = cp_of(state)
-    assert points is not None
-    script = Script(dataclasses.replace(state, round=3))
-    # The maintenance scored 3 (4 in all) without a win; the next step sees the assassination.
-    assert [e.gained for e in scored(script)] == [(3, 0)]
-    script.play(legal(script.state)[0])  # round 4 begins
-    (ended,) = only(script.events, GameEnded)
+    # Player 1 has 4 CP, his Commander dominates zone-east (3 CP); in round 1 his archers
+    # shoot Player 2's Commander dead: the game ends at once, after one more scoring that
+    # gives him 7 CP and yet is no scenario victory.
+    shooters = {"p1-c2-1": (60.0, 66.0, 60.0), "p1-c2-2": (64.0, 66.0, 60.0)}
+    state = archers("cp-incoming", {"p1-c1-1": (75.0, 45.0, 0.0), **shooters}, cp=(4, 0))
+    state, log = volley(state, "p1-c2", [Shoot("p1-c2-1", "p2-c1-1")])
+    assert not state.fighter("p2-c1-1").alive
+    (ended,) = only(log, GameEnded)
     assert ended.reason.startswith(Termination.ASSASSINATION.value) and ended.winner == 0
-    last = scored(script)[-1]
-    assert last.last and last.gained == (3, 0)  # scored once more: 7 CP, no scenario victory
-    assert ended.scores == (7, 0)
+    (last,) = only(log, ControlPointsScored)
+    assert last.last and last.round == 1 and last.gained == (3, 0)
+    assert last.claims == ((0, "zone-east", "dominates", 3),)
+    assert ended.scores == (7, 0) and is_over(state)
 
 
 @pytest.mark.rule("CP-ASSASSINATION-VICTORY", "CP-1ST-TIEBREAKER")
@@ -552,6 +686,7 @@ def test_garbled_pack_files_never_raise_anything_else(tmp_path_factory, garbage:
         ),
     ],
 )
+@pytest.mark.rule("CP-SCENARIO-ELEMENT")
 def test_each_scenario_scores_its_own_elements(
     name: str, where: tuple[float, float, float], points: int, kill_box: bool, tiebreak: str
 ) -> None:
@@ -614,3 +749,68 @@ def test_the_greedy_commander_keeps_out_of_the_kill_box() -> None:
             state, footman, 30.0, 48.0
         )
         assert gap < shun  # only the Commander shuns it
+
+
+@pytest.mark.rule("CP-DOMINATE", "CP-FLAG")
+def test_the_commander_is_offered_a_walk_into_base_contact_with_a_flag() -> None:
+    """A walk ends on the engine's 0.01 cm grid, yet base contact is within 0.005 cm: the
+    pack offers the Commander places where the side of his base touches a flag (his way
+    tangent to it), and the greedy agent prefers them; nobody else is offered them."""
+    from confrontation.agents.greedy import position_value
+    from confrontation.engine.table.field import destinations
+
+    for where in ((50.0, 50.0, 0.0), (70.0, 58.0, 180.0), (58.3, 66.6, 270.0)):
+        state = game("cp-incursion", {"p1-c1-1": where, "p1-c2-1": (40.0, 60.0, 0.0)})
+        points = cp_of(state)
+        assert points is not None
+        centre = points.element("flag-centre")
+        spots = destinations(state, "p1-c1-1", 20.0, mov=10.0)
+        touching = [s for s in spots if s.towards == "to contact with flag-centre"]
+        assert touching
+        for spot in touching:
+            chief = dataclasses.replace(
+                state.fighter("p1-c1-1"), x=spot.x, y=spot.y, facing=spot.facing
+            )
+            assert dominates_alone(state, chief, centre)
+            moved = state.with_fighters(chief)
+            script = Script(moved)
+            assert ("flag-centre" in [c[1] for c in scored(script)[0].claims]) is True
+        chief = state.fighter("p1-c1-1")
+        best = max(spots, key=lambda s: position_value(state, chief, s.x, s.y, s.facing))
+        assert best.towards.startswith("to contact with")
+        footman = [s.towards for s in destinations(state, "p1-c2-1", 20.0, mov=10.0)]
+        assert not any(t.startswith("to contact") for t in footman)
+
+
+@pytest.mark.rule("XX-A-2", "CP-ZONE")
+@pytest.mark.parametrize("name", ["cp-incoming", "cp-rally-point"])
+def test_standard_scenery_keeps_6_cm_from_the_zones_flags_and_objectives(name: str) -> None:
+    """docs/rulings.md "003": the random standard scenery keeps 6 cm from the pack's zones,
+    as from its flags and objectives (scenario scenery) — no forest on a zone."""
+    from shapely.geometry import Polygon
+
+    from confrontation.engine.table.field import scenery_of
+
+    specs = [SideSpec(f"Side {n}", "lion", ((CHIEF, 1), (MAN, 2))) for n in (1, 2)]
+    state = on_battlefield(game_from_specs(specs, seed=4), "120x120", scenery_count=6)
+    state = install(state, resolve(name))
+    ground = state.battleground
+    points = state.scenario.control_points  # type: ignore[union-attr]
+    assert ground is not None and points is not None
+    zones = [shape_of(z) for z in points.elements if z.kind == "zone"]
+    kept = [Polygon(o) for o in ground.clear]
+    assert len(kept) == len(zones) and all(
+        k.buffer(0.01).covers(z) for k, z in zip(kept, zones, strict=True)
+    )
+    laid_any = False
+    for k in range(6):
+        play = Script(state)
+        play.play(*[(5 * k + 7 * i * i) % 6 + 1 for i in range(12)])
+        laid = play.state.battleground
+        assert laid is not None and laid.scenery
+        standard = [scenery_of(p).footprint for p in laid.scenery if not p.scenario]
+        others = [shape_of(e) for e in points.elements if e.kind != "zone"] + zones
+        laid_any = laid_any or bool(standard)
+        for footprint in standard:
+            assert all(footprint.distance(o) >= 6.0 - 1e-6 for o in others)
+    assert laid_any

@@ -93,7 +93,11 @@ from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.combat import Combatant, CombatState
 from confrontation.scenarios.base import Area
 from confrontation.scenarios.control import area_vp, geometry, scenario_of
-from confrontation.scenarios.control_points import shuns_kill_box
+from confrontation.scenarios.control_points import (
+    dominance_at,
+    flag_contact_goals,
+    shuns_kill_box,
+)
 from confrontation.scenarios.tokens import move_goals
 from confrontation.scenarios.victory import aims, wrecked
 
@@ -115,6 +119,11 @@ fighter there does not walk or charge out of it for an ordinary gain."""
 KILL_BOX_SHUN = 1.0
 """CP-KILL-BOX (the 003 pack): what ending a move in the Kill Box costs his Commander (a share
 of his worth: twice what standing at an aim gains)."""
+
+DOMINATE_HOLD = 0.5
+"""CP-DOMINATE (the 003 pack): what standing where his Commander dominates an element worth
+more dominated than controlled is worth (a share of his worth, per CP more, at most 2), on
+top of standing at the aim: the Commander walks into base contact with a flag."""
 
 AIM_TOUCH = 0.6
 """Share of :data:`AIM_HOLD` for a base only touching the aim (contact-mode objectives; a
@@ -341,7 +350,7 @@ class GreedyAgent:
 
         def score(c: Choice) -> float:
             if isinstance(c, Place):
-                return position_value(state, mover, c.x, c.y)
+                return position_value(state, mover, c.x, c.y, c.facing)
             return here
 
         return self.best(legal, score)
@@ -603,6 +612,11 @@ class GreedyAgent:
 
         return self.best(legal, score)
 
+    def cp_dominate(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
+        """CP-DOMINATE: the element whose domination gives his player the most CP this
+        scoring, less the opponents' (what the others still control counts too)."""
+        return self.best(legal, lambda c: dominate_margin(state, player, c))
+
     def pursue(self, state: GameState, player: int, legal: Sequence[Choice]) -> Choice:
         """VII-C-6: pursue into a fight he wins, else stay."""
 
@@ -613,6 +627,25 @@ class GreedyAgent:
             return sum(duel(me, blow_of(state, state.fighter(e))) for e in c.engage)
 
         return self.best(legal, score)
+
+
+def dominate_margin(state: GameState, player: int, choice: Choice) -> float:
+    """CP-DOMINATE: the CP ``player`` would score at this scoring with his Commander
+    dominating the element ``choice`` names, less his opponents'."""
+    from confrontation.scenarios.control_points import (
+        DominateElement,
+        claims,
+        cp_of,
+        tactics_winner,
+        with_choice,
+    )
+
+    cp = cp_of(state)
+    if cp is None or not isinstance(choice, DominateElement):
+        return 0.0
+    there = with_choice(state, player, choice.element)
+    got = claims(there, tactics_winner(there))
+    return float(sum(c.cp if c.player == player else -c.cp for c in got))
 
 
 def _lookup(options: list[tuple[float, Choice]]) -> Callable[[Choice], float]:
@@ -650,6 +683,7 @@ _JUDGES: dict[str, Callable[[GreedyAgent, GameState, int, Sequence[Choice]], Cho
         QuestionKind.ATTACK_RAISE,
         QuestionKind.DEFENCE_RAISE,
         QuestionKind.PURSUE,
+        QuestionKind.CP_DOMINATE,
         QuestionKind.COUNTERS,
         QuestionKind.ATTACK_SCENERY,
     )
@@ -1142,9 +1176,14 @@ def _run_value(state: GameState, fighter: Fighter) -> float | None:
 
 
 def walk_pays(state: GameState, fighter_id: str) -> bool:
-    """A walk brings him nearer his goal (V-B-1): the goal is more than a step away."""
+    """A walk brings him nearer his goal (V-B-1): the goal is more than a step away, or he
+    is the Commander and may walk into contact with a flag (CP-DOMINATE)."""
     fighter = state.fighter(fighter_id)
     goal = goal_distance(state, fighter, fighter.x, fighter.y)
+    if flag_contact_goals(state, fighter_id) and not dominance_at(
+        state, fighter, fighter.x, fighter.y
+    ):
+        return True  # CP-DOMINATE: his Commander may walk into contact with a flag
     if has_conditions(state) and my_aims(state, fighter):
         return goal > 0.3  # XX-C-2: a base half in the zone does not count there yet
     return goal > 2.0
@@ -1182,9 +1221,11 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     return min(goals)
 
 
-def position_value(state: GameState, fighter: Fighter, x: float, y: float) -> float:
+def position_value(
+    state: GameState, fighter: Fighter, x: float, y: float, facing: float | None = None
+) -> float:
     """Where to stand: nearer the goal, out of reach of enemies still to act who would
-    charge and beat him there."""
+    charge and beat him there (``facing``: his base's there, None: as now)."""
     value = worth(state, fighter)
     advance = -ADVANCE_PER_CM * value * goal_distance(state, fighter, x, y)
     threat = threat_at(state, fighter, x, y)
@@ -1195,6 +1236,9 @@ def position_value(state: GameState, fighter: Fighter, x: float, y: float) -> fl
             threat *= 2.0
         if shuns_kill_box(state, fighter, x, y):  # CP-KILL-BOX
             advance -= KILL_BOX_SHUN * value
+        more = dominance_at(state, fighter, x, y, facing)  # CP-DOMINATE
+        if more > 0:
+            advance += DOMINATE_HOLD * value * min(more, 2)
     return advance - threat
 
 

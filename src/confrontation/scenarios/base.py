@@ -60,6 +60,7 @@ from confrontation.scenarios.parties import (
     PassiveSpec,
     check_placed,
 )
+from confrontation.scenarios.shapes import PlacedShape
 from confrontation.scenarios.situation import Placement, ScenerySpec, check_scenery
 
 Shape = Literal["table", "deployment", "centre", "rect", "circle"]
@@ -72,7 +73,7 @@ MIN_SCENERY = 4
 """III-A-3: "a minimum of 4 scenery components"."""
 
 
-class AreaSpec(BaseModel):
+class AreaSpec(PlacedShape):
     """An area to control (III-A-2). ``owner`` 1 to 6 makes it a player's area: ``vp`` when
     its owner controls it, ``vp_enemy`` when any other player does; a neutral area gives
     ``vp``. An area whose owner is not in the game (Player 3 in a two-player game) is left out.
@@ -83,22 +84,14 @@ class AreaSpec(BaseModel):
     and ``circle`` (``x y radius``), in cm from the lower-left corner: two-player games only
     (owner 1 or 2); an owned rect or circle is given for an owner in deployment area 1 and
     turned half a turn about the table's centre when he deploys in area 2.
+    The coordinates are :class:`~confrontation.scenarios.shapes.PlacedShape`'s.
     """
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     shape: Shape
     owner: Literal[1, 2, 3, 4, 5, 6] | None = None
     vp: int = Field(default=0, ge=0)
     vp_enemy: int = Field(default=0, ge=0)
-    x0: float | None = None
-    y0: float | None = None
-    x1: float | None = None
-    y1: float | None = None
-    x: float | None = None
-    y: float | None = None
-    radius: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
     def _consistent(self) -> AreaSpec:
@@ -110,19 +103,12 @@ class AreaSpec(BaseModel):
             )
         if self.owner is None and self.vp_enemy:
             raise ValueError("vp_enemy is for an area with an owner")
-        needs = {"rect": ("x0", "y0", "x1", "y1"), "circle": ("x", "y", "radius")}
-        for key in needs.get(self.shape, ()):
-            if getattr(self, key) is None:
-                raise ValueError(f"a '{self.shape}' area needs {key}")
-        for key in ("x0", "y0", "x1", "y1", "x", "y", "radius"):
-            if key not in needs.get(self.shape, ()) and getattr(self, key) is not None:
-                raise ValueError(f"{key} does not belong to a '{self.shape}' area")
+        self.check_coords(self.shape, "area")
         return self
 
     def coords(self) -> tuple[float, ...]:
         """The shape's numbers (rect: x0 y0 x1 y1; circle: x y radius)."""
-        keys = {"rect": ("x0", "y0", "x1", "y1"), "circle": ("x", "y", "radius")}
-        return tuple(float(getattr(self, k)) for k in keys.get(self.shape, ()))
+        return self.numbers(self.shape)
 
 
 class VariationSpec(BaseModel):

@@ -50,6 +50,7 @@ from confrontation.scenarios.control import (
     objective_places,
     scenario_of,
 )
+from confrontation.scenarios.cp_pack import shape_of
 from confrontation.scenarios.situation import install_scenery
 from confrontation.scenarios.victory import score_conditions
 
@@ -149,7 +150,8 @@ TOKEN_CLEAR_CM = 1.0
 
 def _kept_clear(state: GameState, scenario: Scenario) -> list[BaseGeometry]:
     """docs/rulings.md XX-A-2: the scenario's objectives and tokens' places (kept 6 cm from
-    the standard scenery, as elements are from each other)."""
+    the standard scenery, as elements are from each other); docs/rulings.md "003": the
+    control-point pack's zones too (its flags and objectives are scenario scenery already)."""
     ground = state.battleground
     if ground is None:
         return []
@@ -158,6 +160,8 @@ def _kept_clear(state: GameState, scenario: Scenario) -> list[BaseGeometry]:
         out += objective_places(objective, ground.width, ground.height)
     if scenario.loot is not None:
         out += [Point(t.x, t.y).buffer(TOKEN_CLEAR_CM, 8) for t in scenario.loot.tokens]
+    if scenario.control_points is not None:
+        out += [shape_of(z) for z in scenario.control_points.elements if z.kind == "zone"]
     return out
 
 

@@ -30,17 +30,29 @@
   (``tiebreak``), strategic value destroyed.
 - **Incursion** (CP-INCURSION-SPECIAL-RULES): at the end of round ``remove_flag_after`` a die
   takes one flag off the table at random.
+
+Sections of the reference sheet with nothing to apply to Confrontation armies (docs/rulings.md
+"003", "Sections for other games' models"; every fighter counts his strategic value):
+
+- CP-STARTING-NUMBER: not applicable (a unit's models; one fighter is one model, §8).
+- CP-SOLO: not applicable (solos' army points).
+- CP-WARJACK-WARBEAST: not applicable (warjacks' and warbeasts' army points).
+- CP-WARJACKS-WARBEASTS: not applicable (inert warjacks, wild warbeasts).
+- CP-EXCEPTION-MACHINE-WRAITH: not applicable (a warjack model's exception).
+- CP-WARLOCK: not applicable (a warlock's controlled warbeasts).
+- CP-WARCASTERS-WARLOCKS: not applicable (the Commander counts his strategic value, not 5).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from shapely.geometry import Point, box
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.dice import FACES
@@ -48,7 +60,7 @@ from confrontation.engine.combat.scenery_attack import SceneryDestroyed
 from confrontation.engine.core.ending import finish
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
-from confrontation.engine.core.hooks import REACTION
+from confrontation.engine.core.hooks import MOVE_GOALS, REACTION
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.outcome import Ending, Termination
@@ -56,7 +68,7 @@ from confrontation.engine.core.questions import Choice, DieFace, Option, Questio
 from confrontation.engine.core.registry import Handler, Transition
 from confrontation.engine.core.ruleset import RulesBuilder
 from confrontation.engine.core.state import NEUTRAL, Fighter, GameState, Pending, player_name
-from confrontation.engine.table.field import base_of
+from confrontation.engine.table.field import base_of, placed, rounded
 from confrontation.geometry.contact import CONTACT_TOLERANCE_CM
 from confrontation.geometry.measure import geometry_distance
 from confrontation.scenarios.basic import losses_ap
@@ -70,6 +82,7 @@ from confrontation.scenarios.cp_pack import (
     OBJECTIVE_CONTEST_CM,
     ControlPoints,
     CpElement,
+    shape_of,
 )
 
 FLAG_DIE = QuestionKind.CP_FLAG_DIE
@@ -111,15 +124,6 @@ def relation(state: GameState, element: CpElement, player: int) -> str:
     return "friendly" if element.side == area_of(state, player) else "enemy"
 
 
-def shape_of(element: CpElement) -> BaseGeometry:
-    """The element's outline on the table (a zone; a flag's or an objective's base)."""
-    if element.shape == "circle":
-        x, y, r = element.coords
-        return Point(x, y).buffer(r, quad_segs=32)
-    x0, y0, x1, y1 = element.coords
-    return box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-
-
 def standing(state: GameState, element: CpElement) -> bool:
     """The element is on the table: a flag not removed, an objective not destroyed."""
     cp = cp_of(state)
@@ -136,7 +140,8 @@ def _reach(element: CpElement) -> float:
 
 
 def contests(state: GameState, fighter: Fighter, element: CpElement) -> bool:
-    """CP-CONTEST: the fighter (eligible) is within the zone (any part of his base), within
+    """CP-CONTEST: the fighter (eligible; CP-OWN: his player owns him, summoned or not)
+    is within the zone (any part of his base), within
     10 cm of the flag or within 5 cm of the objective."""
     if not eligible(state, fighter):
         return False
@@ -233,6 +238,91 @@ def statuses(state: GameState) -> dict[tuple[str, int], Status]:
     return out
 
 
+# --- the Commander's way into base contact with a flag (the computer players and the CLI) -------
+
+
+def _scored_dominate(state: GameState, element: CpElement, player: int) -> bool:
+    return worth(state, element, player)[1] > 0
+
+
+def _tangent_points(
+    sight: tuple[float, float], centre: tuple[float, float], radius: float
+) -> list[tuple[float, float]]:
+    """The points where the lines from ``sight`` touch the circle (``centre``, ``radius``)."""
+    dx, dy = centre[0] - sight[0], centre[1] - sight[1]
+    gap = math.hypot(dx, dy)
+    if gap <= radius + 0.05:
+        return []
+    along = math.sqrt(gap * gap - radius * radius)
+    turn = math.asin(radius / gap)
+    base = math.atan2(dy, dx)
+    return [
+        (sight[0] + along * math.cos(base + s * turn), sight[1] + along * math.sin(base + s * turn))
+        for s in (1.0, -1.0)
+    ]
+
+
+def flag_contact_goals(state: GameState, fighter_id: str) -> list[tuple[str, float, float]]:
+    """CP-DOMINATE, CLARIFICATIONS §8 (the ``move-goals`` hook): for a player's Commander,
+    the places at the end of a straight move where the side of his base is in base contact
+    with a flag that a line scores him for dominating. The move's facing is the way he goes
+    (``engine.table.field.destinations``), so the place is where that way is tangent to the
+    flag, one base half-width off it; among the places on the engine's 0.01 cm grid around it,
+    one whose base touches the flag within the contact tolerance (none: no goal)."""
+    cp = cp_of(state)
+    if cp is None or state.battleground is None:
+        return []
+    fighter = state.fighter(fighter_id)
+    if fighter.player == NEUTRAL or commander_of(state, fighter.player) != fighter_id:
+        return []
+    here = base_of(state, fighter)
+    sight = here.sight
+    pieces = {p.name: p for p in state.battleground.scenery or ()}
+    out: list[tuple[str, float, float]] = []
+    for flag in cp.of_kind("flag"):
+        if not standing(state, flag) or not _scored_dominate(state, flag, fighter.player):
+            continue
+        if dominates_alone(state, fighter, flag):
+            continue
+        fx, fy, r = flag.coords
+        outline = shape_of(flag)
+        piece = pieces.get(flag.name)
+        solid = Polygon(piece.outline) if piece is not None and piece.outline else outline
+        for tx, ty in _tangent_points(sight, (fx, fy), r + here.width / 2.0 + 0.002):
+            found = _on_grid_contact(here, sight, (tx, ty), outline, solid)
+            if found is not None:
+                out.append((f"contact with {flag.name}", found[0], found[1]))
+    return out
+
+
+def _on_grid_contact(
+    here: Any,
+    sight: tuple[float, float],
+    ideal: tuple[float, float],
+    outline: BaseGeometry,
+    solid: BaseGeometry,
+) -> tuple[float, float] | None:
+    """The place on the 0.01 cm grid nearest ``ideal`` whose base, placed as a straight move
+    from ``sight`` puts it (facing the way it went, rounded as the engine stores it), is in
+    base contact with ``outline`` and does not overlap ``solid``."""
+    cx, cy = round(ideal[0], 2), round(ideal[1], 2)
+    tries = sorted(
+        ((i * i + j * j, i, j) for i in range(-3, 4) for j in range(-3, 4)), key=lambda t: t[0]
+    )
+    for _, i, j in tries:
+        goal = (round(cx + i * 0.01, 2), round(cy + j * 0.01, 2))
+        facing = math.degrees(math.atan2(goal[1] - sight[1], goal[0] - sight[0]))
+        a = math.radians(facing)
+        half = here.depth / 2.0
+        front = (goal[0] + math.cos(a) * half, goal[1] + math.sin(a) * half)
+        base = rounded(placed(here, front, facing))
+        if base.polygon.intersects(solid):
+            continue
+        if geometry_distance(base, outline) <= CONTACT_TOLERANCE_CM:
+            return goal
+    return None
+
+
 # --- the scoring lines: condition kinds ---------------------------------------------------------
 
 
@@ -299,28 +389,50 @@ class Claim:
     cp: int
 
 
+def could_dominate(state: GameState, player: int) -> list[str]:
+    """CP-DOMINATE: the elements ``player``'s Commander stands to dominate now (uncontested)
+    and a line scores him for dominating, the most CP first (the first in the file among
+    equals)."""
+    cp = cp_of(state)
+    if cp is None:
+        return []
+    found = statuses(state)
+    ranked: list[tuple[int, int, str]] = []
+    for n, element in enumerate(cp.elements):
+        status = found.get((element.name, player))
+        if status is None or not status.dominant:
+            continue
+        value = worth(state, element, player)[1]
+        if value > 0:  # no line scores him there: he dominates it for nothing
+            ranked.append((-value, n, element.name))
+    return [name for _, _, name in sorted(ranked)]
+
+
+def named(cp: ControlPoints, round_: int, player: int) -> str | None:
+    """The element ``player`` named for his Commander at the scoring of ``round_`` (None:
+    not asked)."""
+    for when, who, element in cp.chosen:
+        if (when, who) == (round_, player):
+            return element
+    return None
+
+
 def claims(state: GameState, tactics: int | None) -> list[Claim]:
     """Who controls or dominates what now (CP-CONTROL, CP-DOMINATE, CLARIFICATIONS §8): each
-    Commander dominates at most one element (the one worth most to his player); where two
-    would dominate the same element only ``tactics`` (the Tactics roll's winner) scores it."""
+    Commander dominates at most one element — the one his player named this round
+    (:data:`DOMINATE`), else the one worth most to him; where two would dominate the same
+    element only ``tactics`` (the Tactics roll's winner) scores it."""
     cp = cp_of(state)
     if cp is None:
         return []
     found = statuses(state)
     chosen: dict[int, str] = {}
     for player in state.players:
-        best: tuple[int, int] | None = None
-        for n, element in enumerate(cp.elements):
-            status = found.get((element.name, player))
-            if status is None or not status.dominant:
-                continue
-            value = worth(state, element, player)[1]
-            if value <= 0:
-                continue  # no line scores him there: he dominates it for nothing
-            if best is None or value > best[0]:
-                best = (value, n)
-        if best is not None:
-            chosen[player] = cp.elements[best[1]].name
+        could = could_dominate(state, player)
+        if not could:
+            continue
+        pick = named(cp, state.round, player)
+        chosen[player] = pick if pick in could else could[0]
     out: list[Claim] = []
     for element in cp.elements:
         dominators = [p for p, name in chosen.items() if name == element.name]
@@ -535,6 +647,29 @@ def shuns_kill_box(state: GameState, fighter: Fighter, x: float, y: float) -> bo
     return commander_of(state, fighter.player) == fighter.id and in_kill_box(state, fighter, x, y)
 
 
+def dominance_at(
+    state: GameState, fighter: Fighter, x: float, y: float, facing: float | None = None
+) -> int:
+    """CP-DOMINATE for the computer players: how many CP more than controlling it the
+    fighter (his player's Commander) would score for dominating an element standing at
+    (x, y) facing ``facing`` (None: as now), enemies left out; 0: none, or not his
+    Commander."""
+    cp = cp_of(state)
+    if cp is None or fighter.player == NEUTRAL or state.battleground is None:
+        return 0
+    if commander_of(state, fighter.player) != fighter.id:
+        return 0
+    there = evolve(fighter, x=x, y=y, facing=fighter.facing if facing is None else facing)
+    best = 0
+    for element in cp.elements:
+        if not standing(state, element):
+            continue
+        control, dominate = worth(state, element, fighter.player)
+        if dominate > control and dominates_alone(state, there, element):
+            best = max(best, dominate - control)
+    return best
+
+
 def tactics_winner(state: GameState) -> int | None:
     """The winner of this round's Tactics roll (IV-A)."""
     return state.strategic.winner if state.strategic is not None else None
@@ -611,6 +746,80 @@ def score_round(state: GameState) -> Transition:
     detail = f"{player_name(won)} has {cp.cp[won]} CP"
     over, ended = finish(state, Termination.SCENARIO_VICTORY, won, detail)
     return over, [event, *ended]
+
+
+# --- the Commander's one element: his player's choice ------------------------------------------
+
+
+DOMINATE = QuestionKind.CP_DOMINATE
+"""CP-DOMINATE: "A warcaster/warlock can dominate only one element" — at a scoring where his
+Commander could dominate several, his player names one (docs/rulings.md "003")."""
+
+
+@dataclass(frozen=True)
+class DominateElement(Choice):
+    """CP-DOMINATE: the element the player's Commander dominates at this scoring."""
+
+    kind = "cp_dominate"
+    element: str
+
+
+def _asking(state: GameState) -> int | None:
+    """The first player whose Commander could dominate more than one element and who has
+    not named one this round."""
+    cp = cp_of(state)
+    if cp is None or state.round < cp.from_round or cp.won_by is not None:
+        return None
+    for player in state.players:
+        if named(cp, state.round, player) is None and len(could_dominate(state, player)) > 1:
+            return player
+    return None
+
+
+def ask_dominate(state: GameState) -> Transition:
+    """Maintenance, step "markers", before the scoring: a player whose Commander could
+    dominate several elements names the one he does (:func:`_asking`)."""
+    player = _asking(state)
+    if player is None:
+        return state, []
+    return evolve(state, pending=Pending(DOMINATE, player)), []
+
+
+def _dominate_legal(state: GameState) -> list[Choice]:
+    player = _asking(state)
+    return [] if player is None else [DominateElement(n) for n in could_dominate(state, player)]
+
+
+def with_choice(state: GameState, player: int, element: str) -> GameState:
+    """``state`` with ``player``'s Commander named to dominate ``element`` this round."""
+    cp = cp_of(state)
+    assert cp is not None
+    return _with(state, evolve(cp, chosen=(*cp.chosen, (state.round, player, element))))
+
+
+def _dominate_apply(state: GameState, choice: Choice) -> Transition:
+    assert isinstance(choice, DominateElement)
+    player = _asking(state)
+    assert player is not None
+    state = with_choice(evolve(state, pending=None), player, choice.element)
+    return ask_dominate(state)  # the next player who must choose, if any
+
+
+def _dominate_describe(state: GameState, choices: Sequence[Choice]) -> Question:
+    player = _asking(state)
+    assert player is not None
+    options = []
+    for c in choices:
+        assert isinstance(c, DominateElement)
+        cp = cp_of(state)
+        assert cp is not None
+        value = worth(state, cp.element(c.element), player)[1]
+        options.append(Option(c, f"{c.element} ({value} CP)"))
+    prompt = (
+        f"{player_name(player)}: your Commander can dominate only one element this scoring "
+        "(CP-DOMINATE); which?"
+    )
+    return Question(DOMINATE, player, prompt, tuple(options))
 
 
 # --- Incursion: a flag removed at random --------------------------------------------------------
@@ -882,11 +1091,14 @@ def contribute(rules: RulesBuilder) -> None:
         rules.extension(CONDITION, kind.name, kind)
         rules.extension(BONUS, kind.name, kind)
     rules.maintenance_hook("markers", remove_flag)
+    rules.maintenance_hook("markers", ask_dominate)
     rules.maintenance_hook("markers", score_round)
+    rules.handler(Handler(DOMINATE, _dominate_legal, _dominate_apply, _dominate_describe))
     rules.handler(
         Handler(FLAG_DIE, lambda s: [DieFace(f) for f in FACES], _flag_apply, _flag_describe)
     )
     rules.extension(REACTION, "control-points", react)
+    rules.extension(MOVE_GOALS, "control-points", flag_contact_goals)
     rules.extension(SCENERY_HOOKS, "may-attack", may_attack)
     rules.watch("control-points", watch)
     rules.scoring("control-points", score_end)

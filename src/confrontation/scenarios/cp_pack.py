@@ -14,7 +14,7 @@ the standard scenery; zones are marked, not laid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -27,6 +27,7 @@ from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.state import SceneryPiece
 from confrontation.engine.table.field import piece_of
 from confrontation.geometry.scenery import Scenery
+from confrontation.scenarios.shapes import PlacedShape
 
 INCH_CM = 2.5
 """CLARIFICATIONS §8: one inch of the pack is 2.5 cm."""
@@ -56,38 +57,26 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
-class ZoneSpec(_Strict):
+class ZoneSpec(PlacedShape):
     """A ``[[control_points.zones]]`` entry: a rectangle ``x0 y0 x1 y1`` or a circle ``x y
-    radius`` (cm from the lower-left corner), friendly to the player of deployment area
+    radius`` (cm from the lower-left corner: :class:`~confrontation.scenarios.shapes.
+    PlacedShape`, the same fields as an area's), friendly to the player of deployment area
     ``side`` (none: neutral)."""
 
     name: str = Field(min_length=1)
     side: Literal[1, 2] | None = None
     shape: Literal["rect", "circle"]
-    x0: float | None = None
-    y0: float | None = None
-    x1: float | None = None
-    y1: float | None = None
-    x: float | None = None
-    y: float | None = None
-    radius: float | None = Field(default=None, gt=0)
 
     @model_validator(mode="after")
     def _consistent(self) -> ZoneSpec:
-        needs = {"rect": ("x0", "y0", "x1", "y1"), "circle": ("x", "y", "radius")}
-        for key in needs[self.shape]:
-            if getattr(self, key) is None:
-                raise ValueError(f"a '{self.shape}' zone needs {key}")
-        for key in ("x0", "y0", "x1", "y1", "x", "y", "radius"):
-            if key not in needs[self.shape] and getattr(self, key) is not None:
-                raise ValueError(f"{key} does not belong to a '{self.shape}' zone")
+        self.check_coords(self.shape, "zone")
         if self.shape == "rect" and (self.x0 == self.x1 or self.y0 == self.y1):
             raise ValueError("a 'rect' zone has a width and a depth")
         return self
 
     def coords(self) -> tuple[float, ...]:
-        keys = ("x", "y", "radius") if self.shape == "circle" else ("x0", "y0", "x1", "y1")
-        return tuple(float(getattr(self, k)) for k in keys)
+        """The zone's numbers (rect: x0 y0 x1 y1; circle: x y radius)."""
+        return self.numbers(self.shape)
 
 
 class FlagSpec(_Strict):
@@ -148,7 +137,9 @@ class ControlPoints:
     player gained; ``destroyed``: the objectives destroyed (name, the destroying player or -1)
     and ``paid``: those already scored; ``removed``: flags taken off the table (Incursion);
     ``won_by``: the player whose scenario victory ended the game; ``final``: the tiebreaker
-    (1-4) that decided a game at its end, 0: none, 5: level after all four."""
+    (1-4) that decided a game at its end, 0: none, 5: level after all four; ``chosen``: per
+    scoring where a Commander could dominate several elements, (round, player, the element
+    his player named: CP-DOMINATE)."""
 
     elements: tuple[CpElement, ...] = ()
     win_at: int = WIN_AT
@@ -163,6 +154,7 @@ class ControlPoints:
     removed: tuple[str, ...] = ()
     won_by: int | None = None
     final: int = 0
+    chosen: tuple[tuple[int, int, str], ...] = field(default=(), metadata={"omit_default": True})
 
     def element(self, name: str) -> CpElement:
         """The element named ``name`` (a ``KeyError`` if none)."""
@@ -174,6 +166,15 @@ class ControlPoints:
     def of_kind(self, kind: str) -> tuple[CpElement, ...]:
         """The elements of ``kind`` still on the table (a removed flag is not)."""
         return tuple(e for e in self.elements if e.kind == kind and e.name not in self.removed)
+
+
+def shape_of(element: CpElement) -> BaseGeometry:
+    """The element's outline on the table (a zone; a flag's or an objective's base)."""
+    if element.shape == "circle":
+        x, y, r = element.coords
+        return Point(x, y).buffer(r, quad_segs=32)
+    x0, y0, x1, y1 = element.coords
+    return box(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
 def _side(side: int | None) -> int | None:

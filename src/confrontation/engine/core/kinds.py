@@ -143,6 +143,9 @@ class QuestionKind(StrEnum):
     # --- the control-point pack (003) ---
     CP_FLAG_DIE = "cp_flag_die"
     """CP-INCURSION-SPECIAL-RULES: the die that removes one flag at random (chance)."""
+    CP_DOMINATE = "cp_dominate"
+    """CP-DOMINATE: at a scoring, a player names the one element his Commander dominates,
+    of the several he could."""
 
     # --- scenarios (XX-B) ---
     CHOOSE_COMMANDER = "choose_commander"
