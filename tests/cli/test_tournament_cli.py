@@ -217,8 +217,8 @@ def test_a_stored_game_of_other_lists_is_refused_for_a_table(tmp_path: Path) -> 
     lions, jackals = (str(tmp_path / n) for n in SMALL_ARMIES)
     for seed, armies in (("1", (lions, jackals)), ("2", (jackals, lions))):
         code, _, err = invoke(
-            "play", "--allow-invalid", "--armies", *armies, "--agents", "random,random", "--rounds", "1",
-            "--db", db, "--seed", seed,
+            "play", "--allow-invalid", "--armies", *armies, "--agents", "random,random",
+            "--rounds", "1", "--db", db, "--seed", seed,
         )  # fmt: skip
         assert code == 0, err
     codes = [

@@ -169,8 +169,10 @@ def _reaper_redirect() -> tuple[GameState, list[Event]]:
     spot stands a wall of his size."""
     wall = _wall(48.5, 30.0, 1.0, 40.0)
     reaper, target = profile("alahan-reaper"), fighter("Target")
-    positions = {A: (30.0, 30.0, 0.0), Z: (45.0, 30.0, 180.0)}
-    state = skirmish([[(reaper, 1)], [(target, 1)]], positions, scenery=[wall])
+    # a second enemy far off: the game goes on once the target falls (XX-A-4, wiped out)
+    positions = {A: (30.0, 30.0, 0.0), Z: (45.0, 30.0, 180.0), "p2-c2-1": (110.0, 55.0, 180.0)}
+    cards = [[(reaper, 1)], [(target, 1), (fighter("Far"), 1)]]
+    state = skirmish(cards, positions, scenery=[wall])
     log: list[Event] = []
     state = activate(state, "p1-c1", log)
     state = answer(state, Announce(A, "charge", Z, shoot=True), log)
