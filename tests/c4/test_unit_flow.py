@@ -75,7 +75,8 @@ def test_a_walk_stops_one_cm_in_front() -> None:
     state = activated(near_game(6.0), "p1u1")
     start_leader = leader(state, "p1u1")
     state, _ = feed(state, UnitAction("p1u1", "walk", start_leader.x, 100.0))
-    assert math.isclose(unit_gap(state, "p1u1", "p2u1"), STOP_GAP, abs_tol=0.02)
+    # the table backs along the path 0.25 cm at a time (c4-table ruling)
+    assert STOP_GAP - 0.02 <= unit_gap(state, "p1u1", "p2u1") <= STOP_GAP + 0.25 + 0.02
     assert not state.unit("p1u1").engaged
 
 

@@ -110,6 +110,8 @@ class Unit:
     engaged: tuple[str, ...] = ()
     rout: bool = False
     activated: bool = False
+    facing: float = 90.0
+    """The direction (degrees) its ranks face (close formation's ranks are read across it)."""
 
 
 @dataclass(frozen=True)
