@@ -960,3 +960,227 @@ def odds_advise(
             },
             "score",
         )
+
+
+# --- the unit-based ruleset (002_…, "C4"): `odds c4-test`, `c4-salvo`, `c4-combat` ------------
+# Exact laws from confrontation.c4.odds (imported when the command runs).
+
+C4_MAX_DICE = 40  # dice of one test; with the two limits below an answer takes ≤ ~2 s
+C4_MAX_FIGHTERS = 30
+C4_MAX_HEALTH = 10
+C4_SHOWN = 12  # rows of a law shown in the table (the JSON lists every itemised count)
+
+
+def _c4_law_rows(probabilities: Sequence[Fraction], tail: Fraction) -> dict[str, Fraction]:
+    rows = {str(k): p for k, p in enumerate(probabilities[:C4_SHOWN])}
+    rest = sum(probabilities[C4_SHOWN:], Fraction(0)) + tail
+    if rest:
+        rows[f"{min(len(probabilities), C4_SHOWN)}+"] = rest
+    return rows
+
+
+def _c4_json_law(probabilities: Sequence[Fraction], tail: Fraction) -> dict[str, object]:
+    return {
+        "p": [_fraction_text(p) for p in probabilities],
+        "tail_from": len(probabilities),
+        "tail": _fraction_text(tail),
+    }
+
+
+@app.command("c4-test")
+def odds_c4_test(
+    dice_count: Annotated[str, typer.Option("--dice", metavar="INT", help="Dice rolled.")] = "1",
+    action: Annotated[
+        str, typer.Option("--action", metavar="INT", help="Action value (a characteristic).")
+    ] = "0",
+    difficulty: Annotated[
+        str, typer.Option("--difficulty", metavar="INT", help="Difficulty of the test.")
+    ] = "0",
+    as_json: AsJson = False,
+) -> None:
+    """C4 test on the universal table: law of the successes (natural 6s roll again)."""
+    from confrontation.c4.resolution import minimum_roll, successes_distribution
+
+    n = _integer("--dice", dice_count, 0, C4_MAX_DICE)
+    a = _integer("--action", action, -MAX_VALUE, MAX_VALUE)
+    d = _integer("--difficulty", difficulty, -MAX_VALUE, MAX_VALUE)
+    law = successes_distribution(n, a, d)
+    least = minimum_roll(a, d)
+    document: dict[str, object] = {
+        "minimum": least,
+        "successes": _c4_json_law(law.probabilities, law.tail),
+        "p_at_least_one": _fraction_text(law.at_least(1)) if n else "0/1",
+    }
+
+    def render(console: Console) -> None:
+        console.print(
+            f"{n} dice, action {a} against difficulty {d}: column {a - d}, "
+            f"a success on [bold]{least}+[/] (a 1 fails, a 6 rolls again)"
+        )
+        console.print(_outcome_table("successes", _c4_law_rows(law.probabilities, law.tail)))
+
+    _emit(as_json, document, render)
+
+
+def _c4_healths(option: str, text: str | None, targets: int, health: int) -> list[int]:
+    """``--healths 2,2,1`` (nearest first) or ``--targets N --health H``."""
+    if text is None:
+        return [health] * targets
+    parts = [p for p in text.split(",") if p.strip()]
+    if not parts or len(parts) > C4_MAX_FIGHTERS:
+        raise _usage_error(f"{option} lists 1-{C4_MAX_FIGHTERS} health values, e.g. 2,2,1")
+    return [_integer(option, p, 1, C4_MAX_HEALTH) for p in parts]
+
+
+def _c4_losses_output(
+    title: str, odds: object, as_json: bool, head: dict[str, object], line: str
+) -> None:
+    from confrontation.c4.odds import LossOdds
+
+    assert isinstance(odds, LossOdds)
+    document: dict[str, object] = {
+        **head,
+        "hits": _c4_json_law(odds.hits.probabilities, odds.hits.tail),
+        "damage": _c4_json_law(odds.damage.probabilities, odds.damage.tail),
+        "losses": [_fraction_text(p) for p in odds.losses],
+        "expected_losses": float(odds.expected_losses()),
+    }
+
+    def render(console: Console) -> None:
+        console.print(line)
+        console.print(_outcome_table("hits", _c4_law_rows(odds.hits.probabilities, odds.hits.tail)))
+        console.print(
+            _outcome_table("fighters eliminated", {str(k): p for k, p in enumerate(odds.losses)})
+        )
+        console.print(
+            f"{title}: [bold]{float(odds.expected_losses()):.3f}[/] eliminated on average"
+        )
+
+    _emit(as_json, document, render)
+
+
+@app.command("c4-salvo")
+def odds_c4_salvo(
+    marksmen: Annotated[str, typer.Option("--marksmen", metavar="INT")] = "1",
+    dice_count: Annotated[
+        str, typer.Option("--dice", metavar="INT", help="Ranged dice of the profile.")
+    ] = "1",
+    ranged: Annotated[str, typer.Option("--ranged", metavar="INT", help="Ranged attack.")] = "3",
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", metavar="INT", help="The range's difficulty.")
+    ] = None,
+    distance: Annotated[
+        str | None,
+        typer.Option("--distance", metavar="CM", help="Leader to leader (bundled tape bands)."),
+    ] = None,
+    strength: Annotated[str, typer.Option("--strength", metavar="INT")] = "3",
+    resilience: Annotated[str, typer.Option("--resilience", metavar="INT")] = "3",
+    targets: Annotated[str, typer.Option("--targets", metavar="INT")] = "10",
+    health: Annotated[str, typer.Option("--health", metavar="INT")] = "1",
+    healths: Annotated[
+        str | None, typer.Option("--healths", metavar="H,H,…", help="Each target, nearest first.")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """C4 salvo (exact): hits, damage points and fighters eliminated (≤ weapons shot)."""
+    from confrontation.c4.odds import salvo_odds
+    from confrontation.c4.salvo import default_range_bands
+
+    m = _integer("--marksmen", marksmen, 1, C4_MAX_FIGHTERS)
+    n = _integer("--dice", dice_count, 1, 10)
+    if m * n > C4_MAX_DICE:
+        raise _usage_error(f"--marksmen × --dice is at most {C4_MAX_DICE}, not {m * n}")
+    if (difficulty is None) == (distance is None):
+        raise _usage_error("give exactly one of --difficulty and --distance")
+    if distance is not None:
+        try:
+            cm = float(distance.strip())
+        except ValueError:
+            raise _usage_error(f"--distance must be a number of cm, not {distance!r}") from None
+        if not 0 <= cm <= 10_000:
+            raise _usage_error(f"--distance must be 0-10000 cm, not {distance!r}")
+        found = default_range_bands().band(cm)
+        if found is None:
+            raise _usage_error(f"--distance {cm:g} cm is beyond the tape's last band")
+        d = found.difficulty
+    else:
+        d = _integer("--difficulty", difficulty or "", -MAX_VALUE, MAX_VALUE)
+    fighters = _c4_healths(
+        "--healths",
+        healths,
+        _integer("--targets", targets, 1, C4_MAX_FIGHTERS),
+        _integer("--health", health, 1, C4_MAX_HEALTH),
+    )
+    values = {
+        "ranged": _integer("--ranged", ranged, -MAX_VALUE, MAX_VALUE),
+        "strength": _integer("--strength", strength, -MAX_VALUE, MAX_VALUE),
+        "resilience": _integer("--resilience", resilience, -MAX_VALUE, MAX_VALUE),
+    }
+    odds = salvo_odds(
+        marksmen=m,
+        dice=n,
+        ranged_attack=values["ranged"],
+        difficulty=d,
+        strength=values["strength"],
+        resilience=values["resilience"],
+        healths=fighters,
+    )
+    line = (
+        f"{m} marksmen × {n} dice, Ranged attack {values['ranged']} against range {d}, "
+        f"Strength {values['strength']} against RES {values['resilience']}, "
+        f"{len(fighters)} targets"
+    )
+    _c4_losses_output("salvo", odds, as_json, {"difficulty": d, "targets": fighters}, line)
+
+
+@app.command("c4-combat")
+def odds_c4_combat(
+    dice_count: Annotated[
+        str, typer.Option("--dice", metavar="INT", help="The attackers' dice in this combat.")
+    ] = "1",
+    attack: Annotated[str, typer.Option("--attack", metavar="INT", help="ATT value.")] = "3",
+    defense: Annotated[str, typer.Option("--defense", metavar="INT", help="Defenders' DEF.")] = "3",
+    strength: Annotated[str, typer.Option("--strength", metavar="INT")] = "3",
+    resilience: Annotated[str, typer.Option("--resilience", metavar="INT")] = "3",
+    targets: Annotated[
+        str, typer.Option("--targets", metavar="INT", help="Defenders in contact.")
+    ] = "1",
+    health: Annotated[str, typer.Option("--health", metavar="INT")] = "1",
+    healths: Annotated[
+        str | None, typer.Option("--healths", metavar="H,H,…", help="Each defender, nearest first.")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """C4 combat of a melee (exact): hits, damage points and defenders eliminated."""
+    from confrontation.c4.odds import combat_odds
+
+    n = _integer("--dice", dice_count, 0, C4_MAX_DICE)
+    values = {
+        name: _integer(f"--{name}", text, -MAX_VALUE, MAX_VALUE)
+        for name, text in (
+            ("attack", attack),
+            ("defense", defense),
+            ("strength", strength),
+            ("resilience", resilience),
+        )
+    }
+    fighters = _c4_healths(
+        "--healths",
+        healths,
+        _integer("--targets", targets, 1, C4_MAX_FIGHTERS),
+        _integer("--health", health, 1, C4_MAX_HEALTH),
+    )
+    odds = combat_odds(
+        dice=n,
+        attack=values["attack"],
+        defense=values["defense"],
+        strength=values["strength"],
+        resilience=values["resilience"],
+        healths=fighters,
+    )
+    line = (
+        f"{n} dice, ATT {values['attack']} against DEF {values['defense']}, "
+        f"Strength {values['strength']} against RES {values['resilience']}, "
+        f"{len(fighters)} defenders in contact"
+    )
+    _c4_losses_output("combat", odds, as_json, {"targets": fighters}, line)
