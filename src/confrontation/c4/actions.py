@@ -3,8 +3,9 @@ the table's geometry (``c4.formation``, ``c4.unitmove``) applied to the game's s
 
 What to call: :func:`options` lists the :class:`~.choices.UnitAction` s an activated unit may
 take (a finite menu; walk and run destinations, formations and orders may also be free
-answers, judged by :func:`free_answer`); :func:`perform` applies one and returns the new state
-and its events. The bridge to the table: :func:`members` (a unit as ``formation.Member`` s,
+answers, judged by :func:`free_answer`); ``c4.fight.perform`` applies one (moves here,
+salvos and combats there). The bridge to the table: :func:`members` (a unit as
+``formation.Member`` s,
 ``engaged`` for those touching an enemy), :func:`surroundings` (the battlefield and the other
 units), :func:`change_formation`, :func:`move_unit`, :func:`assault`, :func:`remove_fighters`
 (losses, a fallen leader replaced by ``formation.new_leader``, units no longer in contact
@@ -37,9 +38,7 @@ from confrontation.c4.events import (
     FighterEliminated,
     FormationChanged,
     LeaderReplaced,
-    MeleeDue,
     OutOfFormation,
-    SalvoDue,
     UnitMoved,
 )
 from confrontation.c4.formation import Member
@@ -305,16 +304,6 @@ def free_answer(state: C4State, act: UnitAction) -> str | None:
     return None
 
 
-def shoot(state: C4State, unit_id: str, target: str) -> Transition:
-    """The seam for ``# C4 Unit Ranged Attack``: the salvos are resolved here."""
-    return state, [SalvoDue(unit_id, target)]
-
-
-def melee(state: C4State, unit_id: str) -> Transition:
-    """The seam for ``# C4 Combat``: the active unit's combats are resolved here."""
-    return state, [MeleeDue(unit_id)]
-
-
 def _engage(state: C4State, a: str, b: str) -> C4State:
     ua, ub = state.unit(a), state.unit(b)
     state = state.with_unit(
@@ -391,39 +380,4 @@ def remove_fighters(state: C4State, fallen: tuple[str, ...]) -> Transition:
             state = state.with_unit(evolve(o, engaged=tuple(x for x in o.engaged if x != unit.id)))
             if alive:
                 events.append(Disengaged(unit.id, other))
-    return state, events
-
-
-def perform(state: C4State, act: UnitAction) -> Transition:
-    """Apply the unit's action (``# C4 Activating Unit``); a combat follows when the unit ends
-    engaged (``# C4 Combat``)."""
-    unit = state.unit(act.unit)
-    events: list[Event] = []
-    if act.formation is not None:  # C4 Moving Miniatures: at the beginning of its activation
-        state, events = change_formation(state, act.unit, act.formation)
-    if act.action in ("walk", "run"):
-        state, moved = move_unit(state, act.unit, act.x, act.y, act.action)
-        events += moved
-    elif act.action == "walk_shoot":
-        assert act.target is not None
-        if act.shoot_first:
-            state, shot = shoot(state, act.unit, act.target)
-            events += shot
-        state, moved = move_unit(state, act.unit, act.x, act.y, "walk")
-        events += moved
-        if not act.shoot_first:
-            state, shot = shoot(state, act.unit, act.target)
-            events += shot
-    elif act.action == "assault":
-        assert act.target is not None
-        state, moved = assault(state, act.unit, act.target, act.order, act.several)
-        events += moved
-    elif act.action != "hold":
-        raise ValueError(f"unknown unit action {act.action!r}")
-    if act.after is not None and not state.unit(unit.id).engaged:  # a free unit, after moving
-        state, changed = change_formation(state, act.unit, act.after)
-        events += changed
-    if state.unit(unit.id).engaged and act.action in ("hold", "assault"):
-        state, fought = melee(state, act.unit)
-        events += fought
     return state, events

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from confrontation.c4.choices import UnitAction
 from confrontation.c4.modes import DEFAULT, Mode
 from confrontation.engine.core.frozen import evolve
 
@@ -66,6 +67,8 @@ class Kind(StrEnum):
     """``# C4 Drawing the Cards > Marauder mode``: reveal one's own drawn card or reserve it."""
     UNIT_ACTION = "c4_unit_action"
     """``# C4 Activating Unit``: the activated unit's action."""
+    ACTION_DIE = "c4_action_die"
+    """``# C4 Unit Ranged Attack``, ``# C4 Combat``: a die of a salvo or a combat (chance)."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,27 @@ class Fighter:
     @property
     def standard(self) -> bool:
         return self.kind == "standard"
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A reference profile's fighting characteristics (``# C4 Cards``), by profile ``id``
+    (the fighters' ``profile``): INI, ATT dice and value, STR, DEF, RES; the ranged weapon
+    (dice per marksman, Ranged attack value, Strength, reach in cm or None: the whole tape;
+    ``ranged_dice`` 0: none); the melee weapons (name, Strength) a combat may choose."""
+
+    id: str
+    ini: int = 0
+    att_dice: int = 1
+    att: int = 0
+    strength: int = 0
+    defense: int = 0
+    res: int = 0
+    ranged_dice: int = 0
+    ranged: int = 0
+    ranged_strength: int = 0
+    reach: float | None = None
+    weapons: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,6 +198,9 @@ class Activation:
     unit: str | None = None
     draw: str | None = None
     digits: tuple[int, ...] = ()
+    doing: UnitAction | None = None
+    stage: int = 0
+    faces: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -208,6 +235,7 @@ class C4State:
     width: float = 120.0
     height: float = 120.0
     face_up: tuple[int, ...] = (0,)
+    profiles: tuple[Stats, ...] = ()
 
     # --- look-ups -----------------------------------------------------------------------
 
@@ -228,6 +256,13 @@ class C4State:
         wanted = self.unit(unit_id).fighters
         by_id = {f.id: f for f in self.fighters if f.unit == unit_id}
         return tuple(by_id[i] for i in wanted if i in by_id)
+
+    def stats(self, profile: str) -> Stats | None:
+        """The fighting characteristics of ``profile`` (None: the game has none for it)."""
+        for p in self.profiles:
+            if p.id == profile:
+                return p
+        return None
 
     def units_of(self, player: int) -> tuple[Unit, ...]:
         """The player's units that still have fighters."""
@@ -260,6 +295,7 @@ def new_game(
     width: float = 120.0,
     height: float = 120.0,
     face_up: tuple[int, ...] = (0,),
+    profiles: tuple[Stats, ...] = (),
 ) -> C4State:
     """A C4 game ready to start (``step.start``): deployed fighters, their units, the mode.
 
@@ -304,4 +340,5 @@ def new_game(
         width=width,
         height=height,
         face_up=face_up,
+        profiles=profiles,
     )
