@@ -53,6 +53,9 @@ STOP_GAP = unitmove.STOP_CM
 CONTACT = CONTACT_TOLERANCE_CM
 """Two bases whose edges are this close (cm) are in contact."""
 DIRECTIONS = 8
+GOAL_SHARES = (1.0, 0.9, 0.75, 0.5, 0.25)
+"""Ruling: a destination the leader cannot reach (inside a base or an element) — the unit heads
+for the nearest of these shares of the way to it that it can reach."""
 """Walk and run destinations offered: this many compass directions, plus towards each enemy."""
 
 
@@ -207,17 +210,24 @@ def move_unit(state: C4State, unit_id: str, x: float, y: float, kind: str = "wal
     """``# C4 Moving a Unit``: walk (MOV) or run (2×MOV) the leader towards (x, y) round the
     obstacles; the unit ends in its formation (``unitmove.move_unit``)."""
     unit = state.unit(unit_id)
-    moved = unitmove.move_unit(
-        members(state, unit_id),
-        unit.leader,
-        (x, y),
-        unitmove.MoveKind(kind),
-        unit_mov(state, unit_id),
-        _table_formation(unit.formation),
-        owner=str(unit.owner),
-        category=unit.category,
-        surroundings=surroundings(state, unit_id, stop_short=True),
-    )
+    lead = state.fighter(unit.leader)
+    sur = surroundings(state, unit_id, stop_short=True)
+    moved = None
+    for share in GOAL_SHARES:  # a goal no base can reach: the nearest point of the way that can
+        goal = (lead.x + (x - lead.x) * share, lead.y + (y - lead.y) * share)
+        moved = unitmove.move_unit(
+            members(state, unit_id),
+            unit.leader,
+            goal,
+            unitmove.MoveKind(kind),
+            unit_mov(state, unit_id),
+            _table_formation(unit.formation),
+            owner=str(unit.owner),
+            category=unit.category,
+            surroundings=sur,
+        )
+        if moved is not None and moved.distance > 1e-9:
+            break
     if moved is None:
         return state, []
     before = state
@@ -247,9 +257,17 @@ def options(state: C4State, unit_id: str) -> list[UnitAction]:
         for k in range(DIRECTIONS):
             a = 2 * math.pi * k / DIRECTIONS
             spots.append((leader.x + reach * math.cos(a), leader.y + reach * math.sin(a)))
-        for e in foes:
+        for e in foes:  # towards each enemy leader, stopping short of his base
             el = state.fighter(e.leader)
-            spots.append((el.x, el.y))
+            d = math.hypot(el.x - leader.x, el.y - leader.y)
+            short = min(reach, d - leader.radius - el.radius - 2 * STOP_GAP)
+            if short > 0.5:
+                spots.append(
+                    (
+                        leader.x + (el.x - leader.x) * short / d,
+                        leader.y + (el.y - leader.y) * short / d,
+                    )
+                )
         moves += [
             UnitAction(unit_id, action, round(x, 3), round(y, 3))
             for x, y in spots
@@ -370,7 +388,7 @@ def remove_fighters(state: C4State, fallen: tuple[str, ...]) -> Transition:
             state = state.with_unit(evolve(unit, leader=new))
             events.append(LeaderReplaced(unit.id, old.id, new))
     for unit in state.units:
-        for other in unit.engaged:
+        for other in state.unit(unit.id).engaged:
             alive = state.members(unit.id) and state.members(other)
             if alive and in_contact(state, unit.id, other):
                 continue

@@ -232,6 +232,7 @@ class MeleeDue(Event):
 class FormationChanged(Event):
     """``# C4 Moving Miniatures``: the unit takes another formation."""
 
+    kind = "c4_formation_changed"
     unit: str
     formation: str
 
@@ -241,6 +242,7 @@ class OutOfFormation(Event):
     """``# C4 Units > Unit formation``: after a move the unit breaks its formation (the
     reasons, one line each); a walk or run never does, a successful assault may."""
 
+    kind = "c4_out_of_formation"
     unit: str
     problems: tuple[str, ...]
 
@@ -249,6 +251,7 @@ class OutOfFormation(Event):
 class LeaderReplaced(Event):
     """``# C4 Units``: the leader fell; the fighter who now leads."""
 
+    kind = "c4_leader_replaced"
     unit: str
     fallen: str
     leader: str
@@ -258,6 +261,7 @@ class LeaderReplaced(Event):
 class FighterEliminated(Event):
     """``# C4 Damage``: a fighter lost his last health point and leaves the battlefield."""
 
+    kind = "c4_fighter_eliminated"
     fighter: str
     unit: str
 
@@ -266,6 +270,7 @@ class FighterEliminated(Event):
 class FighterWounded(Event):
     """``# C4 Damage``: a fighter lost health points and stays."""
 
+    kind = "c4_fighter_wounded"
     fighter: str
     health: int
 
@@ -274,6 +279,7 @@ class FighterWounded(Event):
 class Disengaged(Event):
     """No fighter of the two units touches the other any more: they are free of each other."""
 
+    kind = "c4_disengaged"
     unit: str
     other: str
 
@@ -282,6 +288,7 @@ class Disengaged(Event):
 class SalvoResolved(Event):
     """``# C4 Unit Ranged Attack``: one salvo (a profile's marksmen) and what it did."""
 
+    kind = "c4_salvo_resolved"
     unit: str
     target: str
     profile: str
@@ -298,6 +305,7 @@ class SalvoResolved(Event):
 class CombatResolved(Event):
     """``# C4 Combat``: one combat, an attacker profile against a defender profile."""
 
+    kind = "c4_combat_resolved"
     unit: str
     target: str
     attacker: str

@@ -24,7 +24,14 @@ from rich.table import Table
 
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
-from confrontation.cli.options import RulesOption, check_rules, fail
+from confrontation.cli.options import (
+    C4_RULES,
+    ModeOption,
+    RulesOption,
+    check_mode,
+    check_rules,
+    fail,
+)
 from confrontation.engine.core.state import MAX_PLAYERS
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
@@ -196,6 +203,7 @@ def simulate_command(
     ] = None,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
     rules: RulesOption = None,
+    mode: ModeOption = None,
 ) -> None:
     """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
     rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
@@ -207,6 +215,14 @@ def simulate_command(
         fail(f"--rounds must be at least 1, not {rounds}")
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
+    chosen_mode = check_mode(mode, rules)
+    if rules == C4_RULES:  # the unit-based ruleset: its own games (cli/c4play.py)
+        from confrontation.cli.c4play import simulate_c4_cli
+
+        if scenario is not None:
+            fail("--scenario: a C4 game is the default battle (drop --scenario)")
+        simulate_c4_cli(games, armies, agents, seed, chosen_mode, rounds, as_json)
+        return
     chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)
     try:
         check_players(len(chosen), len(chosen), names=("--armies", "--agents"))
