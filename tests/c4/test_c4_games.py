@@ -25,6 +25,7 @@ from confrontation.sim.c4game import (
 from confrontation.store import INTERRUPTED, open_store
 
 
+@pytest.mark.rule("C4-ORDERING-THE-ACTIVATION-SEQUENCE", "C4-PLAYING-A-GAME")
 @pytest.mark.parametrize("mode", MODES)
 def test_every_mode_plays_to_the_end(mode: str) -> None:
     # C4 Ordering the activation sequence: the six game modes; C4 Playing a game: rounds

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from c4flow_support import feed, kind
 from confrontation.c4 import events as ev
 from confrontation.c4.actions import formation_problems, gap, remove_fighters, unit_gap
@@ -62,6 +64,7 @@ def lead(state: C4State, unit_id: str) -> Fighter:
     return state.fighter(state.unit(unit_id).leader)
 
 
+@pytest.mark.rule("C4-MOVING-MINIATURES", "C4-OBSTACLES")
 def test_a_run_passes_through_friendly_scattered_infantry() -> None:
     # C4 Moving Miniatures: infantry and cavalry units on the same side and in scattered
     # formation do not hinder each other's movement
@@ -76,6 +79,7 @@ def test_a_run_passes_through_friendly_scattered_infantry() -> None:
     assert not any(isinstance(e, ev.OutOfFormation) for e in events)
 
 
+@pytest.mark.rule("C4-MOVING-MINIATURES", "C4-OBSTACLES")
 def test_other_categories_and_enemies_are_skirted() -> None:
     # C4 Moving Miniatures: other fighters are obstacles that need to be skirted around (a
     # friendly creature unit, or an enemy unit)
@@ -91,6 +95,7 @@ def test_other_categories_and_enemies_are_skirted() -> None:
         assert all(gap(a, b) > -1e-6 for a in state.members("a") for b in state.members("f"))
 
 
+@pytest.mark.rule("C4-OBSTACLES")
 def test_the_one_cm_stop_in_front_of_a_friendly_formation() -> None:
     # C4 Moving a Unit > Obstacles: they cannot finish their movement inside one another's
     # formation; the unit stops 1 cm in front of it
@@ -103,6 +108,7 @@ def test_the_one_cm_stop_in_front_of_a_friendly_formation() -> None:
     assert lead(state, "a").y > before.y
 
 
+@pytest.mark.rule("C4-UNIT-FORMATION")
 def test_close_formation_is_kept_through_the_move() -> None:
     # C4 Units > Unit formation: close formation, the fighters must remain in formation
     state = table(
@@ -118,6 +124,7 @@ def test_close_formation_is_kept_through_the_move() -> None:
     assert not any(isinstance(e, ev.OutOfFormation) for e in events)
 
 
+@pytest.mark.rule("C4-MOVING-MINIATURES", "C4-UNIT-FORMATION")
 def test_formation_changes_at_the_start_and_after_a_move() -> None:
     # C4 Moving Miniatures: a unit can change formation at the beginning of its activation; a
     # free unit can change formation after any movement
@@ -143,6 +150,7 @@ def _legal(state: C4State) -> list[object]:
     return list(legal(state))
 
 
+@pytest.mark.rule("C4-ASSAULT")
 def test_a_successful_assault_places_fighters_in_the_players_order() -> None:
     # C4 Moving a Unit > Assault: the unit goes into scattered formation, the assaulting
     # fighters are moved in the order chosen by the player, each placed in contact
@@ -162,6 +170,7 @@ def test_a_successful_assault_places_fighters_in_the_players_order() -> None:
     assert ev.MeleeDue("a") in events or any(isinstance(e, ev.CombatResolved) for e in events)
 
 
+@pytest.mark.rule("C4-ASSAULT", "C4-UNIT-FORMATION")
 def test_a_failed_assault_keeps_the_formation() -> None:
     # C4 Moving a Unit > Assault: farther than twice the Movement: the assault fails, the unit
     # moves as close as possible and remains in formation
@@ -173,6 +182,7 @@ def test_a_failed_assault_keeps_the_formation() -> None:
     assert 0.0 < unit_gap(state, "a", "e") < 70 - 20 - 2.5 - 19.0
 
 
+@pytest.mark.rule("C4-UNITS")
 def test_a_fallen_leader_is_replaced_by_the_nearest_standard() -> None:
     # C4 Units: the standard fighter closest to the former leader becomes the new leader;
     # Incarnates are always the leaders of their unit

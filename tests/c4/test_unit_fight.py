@@ -46,6 +46,16 @@ def activated(state: C4State, unit_id: str, first: int = 0) -> C4State:
 FAR = row("z", 1, "spear", [(110.0, 110.0)])  # keeps player 2 in the game
 
 
+@pytest.mark.rule(
+    "C4-UNIT-RANGED-ATTACK",
+    "C4-MEASURING-THE-RANGE",
+    "C4-RANGED-ATTACK-TEST",
+    "C4-STRENGTH-TEST",
+    "C4-REMOVAL-OF-THE-LOSSES",
+    "C4-UNITS",
+    "C4-DAMAGE",
+    "C4-MEASURING-DISTANCE",
+)
 def test_a_salvo_resolves_its_five_steps_and_replaces_the_leader() -> None:
     # C4 Unit Ranged Attack: > Measuring the range (leader to leader: 10 cm, short band, 2),
     # > Ranged attack test (1 die x 2 marksmen, 4 against 2: 3+), > Strength test (one die per
@@ -67,6 +77,7 @@ def test_a_salvo_resolves_its_five_steps_and_replaces_the_leader() -> None:
     assert kind(state) != "c4_action_die"
 
 
+@pytest.mark.rule("C4-REMOVAL-OF-THE-LOSSES", "C4-UNIVERSAL-TABLE-OF-RESOLUTION")
 def test_a_salvo_cannot_eliminate_more_than_the_weapons_shot() -> None:
     # C4 Unit Ranged Attack > Removal of the losses: more hits than dice are possible (a 6 is
     # rolled again, CLARIFICATIONS 7), but no more eliminated than there were weapons shot
@@ -80,6 +91,7 @@ def test_a_salvo_cannot_eliminate_more_than_the_weapons_shot() -> None:
     assert len(salvo.eliminated) == 1 and len(state.members("e")) == 2
 
 
+@pytest.mark.rule("C4-MEASURING-THE-RANGE", "C4-CHOICE-OF-THE-TARGET-AND-THE-MARKSMEN")
 def test_out_of_range_or_unseen_targets_take_no_salvo() -> None:
     # C4 Unit Ranged Attack > Measuring the range: beyond the tape no shot; > Choice of the
     # target and the marksmen: only the marksmen who see a fighter of the target shoot
@@ -91,6 +103,7 @@ def test_out_of_range_or_unseen_targets_take_no_salvo() -> None:
     assert kind(state) != "c4_action_die"
 
 
+@pytest.mark.rule("C4-UNIT-RANGED-ATTACK")
 def test_a_profile_may_hold_its_fire_and_salvos_follow_the_players_order() -> None:
     # C4 Unit Ranged Attack: the player chooses in which order the salvos are resolved; it is
     # possible not to shoot with a certain profile of marksman
@@ -145,6 +158,7 @@ def engaged_pair(attackers: list[tuple[str, str]], defenders: list[tuple[str, st
     )
 
 
+@pytest.mark.rule("C4-COMBAT", "C4-DAMAGE")
 def test_a_combat_attack_test_strength_test_losses() -> None:
     # C4 Combat: an engaged unit that does not move fights; one combat sword against spear,
     # each fighter fights the enemy in contact with his base: 2 x 2 dice, ATT 4 against DEF 3
@@ -161,6 +175,7 @@ def test_a_combat_attack_test_strength_test_losses() -> None:
     assert kind(state) != "c4_action_die"  # no die for a retaliation
 
 
+@pytest.mark.rule("C4-COMBAT")
 def test_dice_are_split_between_the_profiles_in_contact() -> None:
     # C4 Combat: a fighter in contact with enemies of different profiles takes part in several
     # combats; his combat dice are split between them
@@ -179,6 +194,7 @@ def test_dice_are_split_between_the_profiles_in_contact() -> None:
     assert sorted((c.defender, c.dice) for c in combats) == [("captain", 1), ("spear", 1)]
 
 
+@pytest.mark.rule("C4-COMBAT")
 def test_the_strongest_weapon_is_chosen() -> None:
     # C4 Combat > 1/ Choice of weapon
     state = activated(engaged_pair([("axe", "")], [("spear", "")]), "a")
@@ -188,6 +204,7 @@ def test_the_strongest_weapon_is_chosen() -> None:
     assert (c.weapon, c.hits, c.damage) == ("axe", 1, 1)
 
 
+@pytest.mark.rule("C4-COMBAT")
 @pytest.mark.parametrize("first", [0, 1])
 def test_retaliation_on_the_defenders_own_activation(first: int) -> None:
     # C4 Combat: the latter will only be allowed to retaliate during their next activation

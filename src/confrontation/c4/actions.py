@@ -20,6 +20,9 @@ distance round obstacles, failure → as close as possible in formation, success
 the fighters placed in contact in the player's order, several at once where asked); the
 formation checked after every move (:class:`~.events.OutOfFormation`); no ranged attack, walk
 or run for an engaged unit, no engaged target; a combat when the unit ends engaged.
+
+Sections (docs/rules-index.toml): C4-ACTIVATING-UNIT, C4-MOVING-A-UNIT, C4-MOVING-MINIATURES,
+C4-OBSTACLES, C4-ASSAULT, C4-UNITS.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ Marauder when the deck is empty and every reserve card has been played.
 The lead (``# C4 Activating Unit``): after an activation the lead goes to the player on the
 left of the active player; in Marauder to the left of the player who drew the card. A player
 with nothing left to play is passed over.
+
+Sections (docs/rules-index.toml): C4-ACTIVATION-PHASE, C4-DRAWING-THE-CARDS, C4-BARBARIAN-MODE,
+C4-MARAUDER-MODE, C4-ANY-OTHER-MODE, C4-ACTIVATING-UNIT.
 """
 
 from __future__ import annotations

@@ -9,6 +9,10 @@ as chance steps, which raises :class:`NeedDie` when the resolution needs one mor
 then asks for it and resolves again from the start: the resolution is a pure function of the
 state and the faces). A profile with no :class:`~.state.Stats` in the game does not shoot or
 fight (a game of the flow's tests; the event says so).
+
+Sections (docs/rules-index.toml): C4-UNIT-RANGED-ATTACK, C4-CHOICE-OF-THE-TARGET-AND-THE-
+MARKSMEN, C4-MEASURING-THE-RANGE, C4-RANGED-ATTACK-TEST, C4-STRENGTH-TEST, C4-REMOVAL-OF-THE-
+LOSSES, C4-COMBAT, C4-DAMAGE.
 """
 
 from __future__ import annotations

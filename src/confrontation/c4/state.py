@@ -18,6 +18,8 @@ play it through :mod:`confrontation.c4.step` (``start``, ``legal``, ``step``, ``
 
 Shuffled decks hold no order: a card drawn from one is drawn at random when it is drawn
 (``docs/rulings.md``, 002), so a state never holds a secret order nobody has seen.
+
+Sections (docs/rules-index.toml): C4-PLAYING-A-GAME, C4-UNITS, C4-DAMAGE.
 """
 
 from __future__ import annotations
