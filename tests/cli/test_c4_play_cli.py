@@ -68,6 +68,15 @@ def test_play_saves_and_the_game_replays(tmp_path: Path) -> None:
     assert replay(saved.events).phase == "over"
     code, _, err = cli("play", "--resume", str(doc["game"]), "--db", db)
     assert code != 0 and "error:" in err  # a finished game is not resumed
+    code, out, _ = cli("games", "show", str(doc["game"]), "--db", db)
+    assert code == 0 and "A C4 game begins in warlord mode." in out
+    code, out, _ = cli(
+        "games", "replay", str(doc["game"]), "--db", db, "--json",
+        "--svg-dir", str(tmp_path / "pictures"),
+    )  # fmt: skip
+    assert code == 0
+    replayed = json.loads(out)
+    assert replayed["matches"] and replayed["phase"] == "over" and len(replayed["svg"]) == 1
 
 
 def test_one_line_errors() -> None:

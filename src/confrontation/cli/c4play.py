@@ -35,7 +35,7 @@ from confrontation.sim.c4game import (
     play_c4_stored,
     resume_c4_stored,
 )
-from confrontation.store import Store, StoreError, open_store
+from confrontation.store import Store, StoredGame, StoreError, open_store
 
 
 def _agents(text: str | None) -> tuple[str, str]:
@@ -217,6 +217,50 @@ def simulate_c4_cli(
             f"{row['mean_fighters_left']} fighters left on average"
         )
     console.print(f"  draws: {draws}")
+
+
+def replay_c4_cli(game: StoredGame, svg_dir: Path | None, as_json: bool) -> None:
+    """``games replay ID`` of a C4 game: rebuild it from its record (``c4.step.replay``),
+    check its end against the stored result, draw the final battlefield."""
+    from confrontation.c4.events import C4GameEnded
+    from confrontation.c4.step import replay
+
+    try:
+        final = replay(game.events)
+    except Exception as error:  # a record that does not replay
+        fail(f"game {game.id} does not replay: {error}")
+    ended = next((e for e in reversed(game.events) if isinstance(e, C4GameEnded)), None)
+    outcome = game.summary.outcome
+    if outcome is not None and ended is not None and ended.winner != outcome.winner:
+        fail(f"game {game.id}: the record's winner is not the stored result's")
+    written: list[str] = []
+    if svg_dir is not None:
+        try:
+            svg_dir.mkdir(parents=True, exist_ok=True)
+            path = svg_dir / f"game-{game.id}-final.svg"
+            path.write_text(svg(final), encoding="utf-8")
+            written.append(str(path))
+        except OSError as error:
+            fail(f"--svg-dir {svg_dir}: {error.strerror or error}")
+    document = {
+        "id": game.id,
+        "status": game.status,
+        "events": len(game.events),
+        "matches": True,
+        "round": final.round,
+        "phase": str(final.phase),
+        "svg": written,
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(document) + "\n")
+        return
+    console = Console(soft_wrap=True)
+    console.print(
+        f"Game {game.id} ({game.status}): {len(game.events)} events replayed; final state: "
+        f"round {final.round}, {final.phase} phase."
+    )
+    for name in written:
+        console.print(f"  wrote {escape(name)}")
 
 
 def open_svg(path: Path) -> IO[str]:
