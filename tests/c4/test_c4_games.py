@@ -95,3 +95,26 @@ def test_the_picture_draws_units_leaders_and_formations() -> None:
     assert len(fighters) == len(state.fighters)
     assert len(leaders) == len(shapes) == len(state.units)
     assert all("scattered" in (p.get("class") or "") for p in shapes)
+
+
+def test_companies_are_validated_and_deployed_in_formation() -> None:
+    # C4 Units: each unit has a leader (its Incarnate); C4 Special fighters: each company has
+    # at least one Incarnate; the deployed units are in scattered formation, bases apart
+    from confrontation.c4.actions import formation_problems, gap
+    from confrontation.c4.company import bundled_companies
+    from confrontation.c4.setup import company_game
+
+    known = bundled_companies()
+    state = company_game([known["griffin-vanguard"], known["wolf-pack"]])
+    for unit in state.units:
+        assert formation_problems(state, unit.id) == []
+        incarnates = [f.id for f in state.members(unit.id) if f.incarnate]
+        assert unit.leader == (incarnates[0] if incarnates else unit.leader)
+    fs = state.fighters
+    assert all(gap(a, b) > 0 for i, a in enumerate(fs) for b in fs[i + 1 :])
+    assert {s.id for s in state.profiles} == {f.profile for f in fs}
+    broken = known["griffin-crusade"].model_copy(
+        update={"unit": [u for u in known["griffin-crusade"].unit if not u.specials]}
+    )
+    with pytest.raises(ValueError, match="no Incarnate"):
+        company_game([broken, known["wolf-pack"]])

@@ -68,6 +68,8 @@ def narrate(event: Event, viewer: int | None = None) -> str | None:
             }
             return f"{event.unit} {verb.get(event.action, event.action)}{target}."
         case ev.UnitMoved():
+            if abs(event.dx) < 0.05 and abs(event.dy) < 0.05:
+                return f"{event.unit}'s fighters move round their leader."
             return f"{event.unit} moves ({event.dx:+.1f}, {event.dy:+.1f}) cm."
         case ev.AssaultFailed():
             return f"{event.unit}'s assault on {event.target} fails ({event.distance:.1f} cm)."

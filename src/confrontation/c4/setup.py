@@ -14,7 +14,6 @@ battle's deployment, fighter and unit ids, the leader designated at the start.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from confrontation.c4.cards import Card, Profile, bundled_cards
@@ -158,11 +157,3 @@ def bundled_game(names: Sequence[str], **kw: object) -> C4State:
     if missing:
         raise ValueError(f"no bundled company {missing[0]!r}; one of {', '.join(sorted(known))}")
     return company_game([known[n] for n in names], **kw)  # type: ignore[arg-type]
-
-
-def spread(n: int, width: float) -> list[float]:
-    """``n`` points evenly across ``width`` (the units' places)."""
-    return [width * (k + 0.5) / n for k in range(n)] if n else []
-
-
-_ = math
