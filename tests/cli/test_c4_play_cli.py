@@ -92,12 +92,18 @@ def test_one_line_errors() -> None:
         assert words in err and len(err.strip().splitlines()) == 1
 
 
-def test_simulate_c4_counts_wins() -> None:
+def test_simulate_c4_counts_wins_and_stores_the_games(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.db")
     code, out, _ = cli(
         "simulate", "--rules", "c4", "--mode", "barbarian", "-n", "2", "--rounds", "1",
-        "--agents", "greedy,random", "--json",
+        "--agents", "greedy,random", "--json", "--db", db,
     )  # fmt: skip
     assert code == 0
     doc = json.loads(out)
     assert doc["games"] == 2 and set(doc["agents"]) == {"greedy", "random"}
     assert sum(a["wins"] for a in doc["agents"].values()) + doc["draws"] == 2
+    from confrontation.store import open_store
+
+    assert len(doc["stored"]) == 2
+    for game_id in doc["stored"]:
+        assert replay(open_store(db).load(game_id).events).phase == "over"

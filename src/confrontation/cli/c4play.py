@@ -31,9 +31,11 @@ from confrontation.sim.c4game import (
     C4SetupError,
     build,
     c4_agent,
+    outcome_of,
     play_c4,
     play_c4_stored,
     resume_c4_stored,
+    setup_of,
 )
 from confrontation.store import Store, StoredGame, StoreError, open_store
 
@@ -157,13 +159,23 @@ def simulate_c4_cli(
     mode: str,
     rounds: int | None,
     as_json: bool,
+    db: str | None = None,
+    no_store: bool = True,
 ) -> None:
     """``simulate --rules c4``: ``games`` games, the seats (and companies) turning round each
-    game, game ``k`` with seed ``seed + k``; wins per agent with a 95 % interval."""
+    game, game ``k`` with seed ``seed + k``; wins per agent with a 95 % interval; each game
+    saved in the store unless ``no_store``."""
     names = _agents(agents)
     companies = tuple(armies) if armies else DEFAULT_COMPANIES
     if len(companies) != 2:
         fail("--armies: a C4 game opposes two companies")
+    store: Store | None = None
+    if not no_store:
+        try:
+            store = open_store(db)
+        except StoreError as error:
+            fail(str(error))
+    stored: list[int] = []
     wins = {n: 0 for n in names}
     draws = 0
     fighters_left = {n: 0 for n in names}
@@ -177,6 +189,8 @@ def simulate_c4_cli(
             result = play_c4(config, agents=agents_now)
         except C4SetupError as error:
             fail(str(error))
+        if store is not None:
+            stored.append(store.save(setup_of(config), outcome_of(result), result.events))
         for p, n in enumerate(seats):
             fighters_left[n] += result.scores[p]
         if result.winner is None:
@@ -191,6 +205,7 @@ def simulate_c4_cli(
         "seed": seed,
         "draws": draws,
         "agents": {},
+        "stored": stored,
     }
     table = doc["agents"]
     assert isinstance(table, dict)
@@ -217,6 +232,8 @@ def simulate_c4_cli(
             f"{row['mean_fighters_left']} fighters left on average"
         )
     console.print(f"  draws: {draws}")
+    if store is not None and stored:
+        console.print(f"Saved as games {stored[0]}–{stored[-1]} in {escape(store.url)}.")
 
 
 def replay_c4_cli(game: StoredGame, svg_dir: Path | None, as_json: bool) -> None:

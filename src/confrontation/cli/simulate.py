@@ -221,7 +221,9 @@ def simulate_command(
 
         if scenario is not None:
             fail("--scenario: a C4 game is the default battle (drop --scenario)")
-        simulate_c4_cli(games, armies, agents, seed, chosen_mode, rounds, as_json)
+        simulate_c4_cli(
+            games, armies, agents, seed, chosen_mode, rounds, as_json, db=db, no_store=no_store
+        )
         return
     chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)
     try:
