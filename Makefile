@@ -82,6 +82,8 @@ rules-check: venv
 # games stored in a temporary database): not part of `make test`; fails past ten minutes.
 test-long: venv
 	$(BIN)/python bench/sweep_bench.py --games 10000 --jobs 2 --limit 600
+	# Issue 26: the loaders' and options' fuzzers with 1,000 examples each (15-60 in `make test`)
+	CONFRONTATION_FUZZ_EXAMPLES=1000 $(BIN)/pytest tests/cli/test_loader_fuzz.py tests/cli/test_army_fuzz.py
 
 bench: venv
 	@for f in bench/*_bench.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

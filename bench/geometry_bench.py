@@ -100,16 +100,10 @@ def _game_path_calls(seed: int = 1000) -> list[_Call]:
     return out
 
 
-def _replay(calls: list[_Call], share: bool) -> tuple[float, list[object]]:
+def _replay(calls: list[_Call]) -> tuple[float, list[object]]:
     """CPU seconds to ask the questions again on new battlefields (caches emptied first)."""
-    geometry_paths.PathGraph.share = share
-    for cache in (
-        geometry_paths._SHARED,
-        geometry_paths._INFLATED,
-        geometry_paths._ERODED,
-        geometry_paths._PAIRS,
-    ):
-        cache.clear()
+    geometry_paths._INFLATED.clear()
+    geometry_paths._GROUPS.clear()
     fields: dict[int, Battlefield] = {}
     answers: list[object] = []
     start = time.process_time()
@@ -120,33 +114,24 @@ def _replay(calls: list[_Call], share: bool) -> tuple[float, list[object]]:
         got = field.path(mover, goal, pass_through=through, move_at_most_mov=at_most, reach=reach)
         answers.append(None if got is None else got.points)
     elapsed = time.process_time() - start
-    geometry_paths.PathGraph.share = True
     return elapsed, answers
 
 
 def game_paths() -> None:
-    """Path queries of a played game: graphs sharing corners' neighbours and goal legs
-    with the previous battlefields' (the default) against graphs built from scratch
-    (``PathGraph.share = False``), best of 3 runs each, answers compared."""
+    """Path queries of a played game, asked again on new battlefields from empty shape
+    caches: best of 3 runs, answers compared."""
     calls = _game_path_calls()
-    alone, shared = [], []
+    times = []
+    first: list[object] | None = None
     for _ in range(3):
-        t0, a0 = _replay(calls, False)
-        t1, a1 = _replay(calls, True)
-        assert a0 == a1, "shared graphs changed an answer"
-        alone.append(t0)
-        shared.append(t1)
+        t, answers = _replay(calls)
+        assert first is None or answers == first, "a replay changed an answer"
+        first = answers
+        times.append(t)
     n = len(calls)
     print(
         f"path queries in a played game (greedy vs greedy, lion-vanguard, seed 1000, {n} queries):"
-    )
-    print(
-        f"  {'graphs from scratch':<35}: {min(alone) * 1000:8.0f} ms  "
-        f"({min(alone) / n * 1000:.1f} ms a query)"
-    )
-    print(
-        f"  {'graphs sharing with earlier ones':<35}: {min(shared) * 1000:8.0f} ms  "
-        f"({min(shared) / n * 1000:.1f} ms a query)  ratio {min(shared) / min(alone):.2f}"
+        f" {min(times) * 1000:.0f} ms ({min(times) / n * 1000:.1f} ms a query)"
     )
 
 

@@ -27,12 +27,10 @@ CHESS_SECONDS = 1.0 if QUICK else 3.0
 
 def forget_positions() -> None:
     """Empty the caches that remember positions (as ``play_bench`` does)."""
-    paths._SHARED.clear()
-    paths.path_graph.cache_clear()
+    paths._INFLATED.clear()
+    paths._GROUPS.clear()
+    paths.path_search.cache_clear()
     bases._polygon.cache_clear()
-    clear = getattr(paths, "clear_caches", None)
-    if clear is not None:
-        clear()
 
 
 def game_cpu(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> float:
@@ -45,7 +43,7 @@ def game_cpu(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> fl
 
 
 def path_share(seeds: range, agents: tuple[str, str] = ("greedy", "greedy")) -> float:
-    """The share of the games' CPU spent under ``PathGraph.query`` (cProfile)."""
+    """The share of the games' CPU spent under ``PathSearch.query`` (cProfile)."""
     forget_positions()
     prof = cProfile.Profile()
     prof.enable()
@@ -82,7 +80,7 @@ def main() -> None:
         for agents in (("greedy", "greedy"), ("random", "random")):
             share = path_share(seeds, agents)
             print(
-                f"path search in {agents[0]} games (PathGraph.query, cProfile): {share:.0%} of CPU"
+                f"path search in {agents[0]} games (PathSearch.query, cProfile): {share:.0%} of CPU"
             )
 
 

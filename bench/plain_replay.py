@@ -16,23 +16,22 @@ from confrontation.sim.game import GameConfig, play_game
 
 def main() -> None:
     calls: list[tuple[Any, Any]] = []
-    orig = paths._plain_search
+    orig = paths._search
 
     def rec(*a: Any, **k: Any) -> paths.Path | None:
         calls.append((a, k))
         return orig(*a, **k)
 
-    paths._plain_search = rec
+    paths._search = rec
     try:
         for seed in range(3):
             play_game(GameConfig(agents=("random", "random"), seed=seed))
     finally:
-        paths._plain_search = orig
+        paths._search = orig
     out = []
     for _ in range(4):
         paths._INFLATED.clear()
-        paths._PAIRS.clear()
-        getattr(paths, "_GROUPS", {}).clear()
+        paths._GROUPS.clear()
         begin = time.process_time()
         for a, k in calls:
             orig(*a, **k)

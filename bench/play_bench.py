@@ -33,10 +33,11 @@ BATCH = 4 if QUICK else 12
 
 
 def forget_positions() -> None:
-    """Empty the caches that remember positions (path graphs shared across battlefields,
-    base polygons), so that a measurement replaying earlier games' seeds is not helped."""
-    paths._SHARED.clear()
-    paths.path_graph.cache_clear()
+    """Empty the caches that remember positions (path searches, inflated obstacles, base
+    polygons), so that a measurement replaying earlier games' seeds is not helped."""
+    paths._INFLATED.clear()
+    paths._GROUPS.clear()
+    paths.path_search.cache_clear()
     bases._polygon.cache_clear()
 
 

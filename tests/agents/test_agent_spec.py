@@ -85,7 +85,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}
-    assert agent_options("human") == {}  # its console is not set from the command line
+    assert set(agent_options("human")) == {"auto", "measure", "map"}  # not its streams
 
 
 @pytest.mark.parametrize(
@@ -97,7 +97,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         ("mcts:depth=3", ["'mcts'", "'depth'", "iterations"]),
         ("greedy:iterations=3", ["'greedy'", "takes no options", "'iterations'"]),
         ("random:seconds=1", ["'random'", "'seconds'"]),
-        ("human:stdin=x", ["'human'", "no options on the command line"]),
+        ("human:stdin=x", ["'human'", "no option 'stdin'", "auto, map, measure"]),
         ("mcts:iterations=many", ["'mcts'", "iterations", "whole number"]),
         ("mcts:iterations=2.5", ["'mcts'", "iterations"]),
         ("mcts:seconds=fast", ["'mcts'", "seconds", "number"]),

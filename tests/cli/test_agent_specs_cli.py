@@ -148,12 +148,13 @@ def test_a_bad_spec_is_one_line_and_exit_2(command: str, spec: str, words: list[
 @pytest.mark.parametrize(
     ("command", "spec", "word"),
     [
-        ("play", "human:console=x,greedy", "no options on the command line"),
+        ("play", "human:console=x,greedy", "has no option 'console' (options: auto, map, measure)"),
+        ("play", "human:auto=maybe,greedy", "auto='maybe'"),
         ("simulate", "human:console=x,greedy", "use play for a human player"),
         ("simulate", "greedy,HUMAN", "use play for a human player"),
     ],
 )
-def test_human_options_are_refused(command: str, spec: str, word: str) -> None:
+def test_human_streams_and_bad_values_are_refused(command: str, spec: str, word: str) -> None:
     result = runner.invoke(app, [command, "--agents", spec, "--no-store"])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and word in result.stderr

@@ -6,6 +6,7 @@ with exactly one line on stderr naming the file.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -20,7 +21,11 @@ from confrontation.data import data_path
 runner = CliRunner()
 ARMIES = sorted(Path(str(data_path("armies"))).glob("*.toml"))
 TEXTS = [p.read_text(encoding="utf-8") for p in ARMIES]
-FUZZ = settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+FUZZ = settings(  # CONFRONTATION_FUZZ_EXAMPLES: a longer run (make test-long)
+    max_examples=int(os.environ.get("CONFRONTATION_FUZZ_EXAMPLES", "60")),
+    suppress_health_check=[HealthCheck.too_slow],
+    deadline=None,
+)
 
 
 def run(content: str | bytes) -> tuple[int, str, str]:

@@ -170,8 +170,10 @@ def test_the_scoreboard_and_document_of_three_players(played: list[GameConfig]) 
     ("args", "message"),
     [
         (["--armies", "lion-vanguard"], "--armies: a game has 2 to 6 players (XX-F), not 1 army"),
-        (["--armies", *("lion-vanguard",) * 7], "not 7 armies"),
-        (["--armies", *ARMIES3, "--agents", "greedy,random"], "2 agents for 3 armies (XX-F)"),
+        # two agents and more than two armies play every pair (a match-up matrix):
+        # the counts are checked with one agent per army
+        (["--armies", *("lion-vanguard",) * 7, "--agents", ",".join(["greedy"] * 7)], "not 7"),
+        (["--armies", *ARMIES3, "--agents", "greedy,random,random,random"], "4 agents for 3"),
         (["--agents", "greedy,random,random"], "3 agents for 2 armies (XX-F); give --armies"),
         (["--armies", *ARMIES3, "--agents", "greedy"], "--agents: give 3 agent names"),
         (["--armies", *ARMIES3, "--agents", "greedy,human,random"], "use play for a human"),

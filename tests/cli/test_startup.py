@@ -76,12 +76,12 @@ def test_a_game_command_still_loads_the_engine() -> None:
 
 @pytest.mark.parametrize("lazy", COMMANDS, ids=[c.name for c in COMMANDS])
 def test_the_listed_help_is_the_loaded_commands_help(lazy: object) -> None:
-    from confrontation.cli import LazyCommand
+    from confrontation.cli import LazyCommand, paragraphs
 
     assert isinstance(lazy, LazyCommand)
     command = load_command(lazy)
     assert command.name == lazy.name
-    assert command.help == lazy.help
+    assert command.help == paragraphs(lazy.help)
 
 
 def test_help_lists_every_command_in_order() -> None:
@@ -91,7 +91,17 @@ def test_help_lists_every_command_in_order() -> None:
     listed = [line.split()[1] for line in lines if not line.startswith("│  ")]
     names = [c.name for c in COMMANDS]
     assert [n for n in listed if n in names] == names
-    assert names == ["simulate", "play", "odds", "army", "profiles", "games", "scenarios", "serve"]
+    assert names == [
+        "simulate",
+        "play",
+        "odds",
+        "army",
+        "profiles",
+        "games",
+        "scenarios",
+        "tournament",
+        "serve",
+    ]
 
 
 def test_an_unknown_command_is_still_one_line() -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from path_modes import both_path_modes  # noqa: F401
 from shapely.geometry import box
 from test_fast_equivalence import TABLE, fighters, scenery
 
 from confrontation.geometry import Base, Battlefield, Scenery, shortest_path
-from confrontation.geometry.paths import Path, PathGraph
+from confrontation.geometry.paths import Path, PathSearch
 
 
 def agrees(bounded: Path | None, whole: Path | None, reach: float) -> None:
@@ -37,7 +36,7 @@ def test_bounded_battlefield_paths_agree_with_whole_paths(
     whole_field = Battlefield(TABLE, placed, elements)
     bounded_field = Battlefield(TABLE, placed, elements)
     ids = list(placed)
-    for _ in range(4):  # several queries: the first is the plain search, then the graph's
+    for _ in range(4):  # several queries on one battlefield
         mover = data.draw(st.sampled_from(ids))
         goal: str | tuple[float, float] = data.draw(st.sampled_from([i for i in ids if i != mover]))
         if data.draw(st.booleans()):
@@ -80,9 +79,9 @@ def test_bounded_shortest_path_agrees_with_the_whole_search(
     reach: float,
 ) -> None:
     obstacles = [box(x, y, x + w, y + h) for x, y, w, h in boxes]
-    whole = PathGraph(obstacles, width, TABLE.area)
-    bounded = PathGraph(obstacles, width, TABLE.area)
-    for _ in range(2):  # the plain search, then the graph's
+    whole = PathSearch(obstacles, width, TABLE.area)
+    bounded = PathSearch(obstacles, width, TABLE.area)
+    for _ in range(2):  # asked twice of one search
         full = whole.query(start, goal)
         agrees(bounded.query(start, goal, reach=reach), full, reach)
         if full is not None:
@@ -97,25 +96,22 @@ def test_bounded_shortest_path_agrees_with_the_whole_search(
 def test_a_search_beyond_reach_stops_without_looking_at_the_obstacles() -> None:
     # a wall between start and goal: the way round is ~60 cm, the straight line 40 cm
     wall = [box(59, 0, 61, 55)]
-    graph = PathGraph(wall, 2.5, TABLE.area)
-    whole = graph.query((40, 30), (80, 30))
+    search = PathSearch(wall, 2.5, TABLE.area)
+    whole = search.query((40, 30), (80, 30))
     assert whole is not None and whole.length > 45
-    assert graph.query((40, 30), (80, 30), reach=whole.length - 0.01) is None
-    assert graph.query((40, 30), (80, 30), reach=whole.length) == whole
+    assert search.query((40, 30), (80, 30), reach=whole.length - 0.01) is None
+    assert search.query((40, 30), (80, 30), reach=whole.length) == whole
     # farther than the reach as the crow flies: no search at all
-    before = graph.queries
-    assert graph.query((40, 30), (80, 30), reach=39.0) is None
-    assert graph.queries == before
+    before = search.queries
+    assert search.query((40, 30), (80, 30), reach=39.0) is None
+    assert search.queries == before
 
 
-@pytest.mark.parametrize("first", [True, False])
-def test_an_obstacle_the_path_bends_round_is_kept_at_the_very_reach(first: bool) -> None:
+def test_an_obstacle_the_path_bends_round_is_kept_at_the_very_reach() -> None:
     # a thin blade across the straight line of a narrow base: the path bends round its
     # tip, so the blade lies within 0.6 cm of the edge of the ellipse of that very length
     block = [box(59.95, 28, 60.05, 30.5)]
-    whole = PathGraph(block, 0.5, TABLE.area).query((40, 30), (80, 30))
+    whole = PathSearch(block, 0.5, TABLE.area).query((40, 30), (80, 30))
     assert whole is not None and len(whole.points) > 2
-    graph = PathGraph(block, 0.5, TABLE.area)
-    if not first:  # the graph's own search (the first query is the plain search)
-        graph.query((40, 30), (80, 30))
-    assert graph.query((40, 30), (80, 30), reach=whole.length) == whole
+    search = PathSearch(block, 0.5, TABLE.area)
+    assert search.query((40, 30), (80, 30), reach=whole.length) == whole

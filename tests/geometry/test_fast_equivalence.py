@@ -9,7 +9,6 @@ import ref_paths
 import ref_sight
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from path_modes import both_path_modes  # noqa: F401
 from shapely.geometry import box
 
 from confrontation.geometry import (
@@ -24,7 +23,7 @@ from confrontation.geometry import (
 )
 from confrontation.geometry.bases import Shape
 from confrontation.geometry.paths import Path as FastPath
-from confrontation.geometry.paths import PathGraph
+from confrontation.geometry.paths import PathSearch
 
 size = st.sampled_from(["small", "normal", "normal", "large", "very-large"])
 shape: st.SearchStrategy[Shape] = st.sampled_from(["square", "round"])
@@ -94,7 +93,7 @@ def test_battlefield_paths_equal_the_plain_search(
     )
     field = Battlefield(TABLE, placed, elements)
     ids = list(placed)
-    for _ in range(4):  # several queries on one battlefield: the cached graph is reused
+    for _ in range(4):  # several queries on one battlefield: its cached search is reused
         mover = data.draw(st.sampled_from(ids))
         goal = data.draw(st.sampled_from([i for i in ids if i != mover]))
         friends = data.draw(st.lists(st.sampled_from(ids), max_size=2))
@@ -138,13 +137,13 @@ def test_shortest_path_function_equals_the_plain_search(
     table = TABLE.area if on_table else None
     ref = ref_paths.shortest_path(start, goal, obstacles, width, table=table)
     same_path(shortest_path(start, goal, obstacles, width, table=table), ref)
-    same_path(shortest_path(start, goal, obstacles, width, table=table), ref)  # cached graph
+    same_path(shortest_path(start, goal, obstacles, width, table=table), ref)  # cached search
     target = Base.of("normal", "round", *goal)
     if not any(o.intersects(target.polygon) for o in obstacles):
         ref = ref_paths.shortest_path(start, target, obstacles, width, table=table)
-        graph = PathGraph(obstacles, width, table)
-        graph.query(start, goal)  # the first query is answered without the graph
-        same_path(graph.query(start, target), ref)
+        search = PathSearch(obstacles, width, table)
+        search.query(start, goal)  # a second query on the same search
+        same_path(search.query(start, target), ref)
 
 
 @pytest.mark.rule("II-D-2", "II-D-3", "II-D-4", "II-F-1")

@@ -13,7 +13,7 @@ from test_fast_equivalence import TABLE, fighters, scenery
 
 from confrontation.geometry import paths
 from confrontation.geometry.bases import Base
-from confrontation.geometry.paths import _eroded_union, _inflated, _plain_search
+from confrontation.geometry.paths import _eroded_union, _inflated, _search
 from confrontation.geometry.scenery import Scenery
 
 
@@ -48,9 +48,9 @@ def test_kept_groups_equal_groups_from_scratch(
     start = after[ids[0]].sight
     goal = after[ids[-1]]
     rest = [after[i].polygon for i in ids[1:-1]] + [s.footprint for s in elements]
-    warm = _plain_search(start, goal, rest, width, table=TABLE.area)
+    warm = _search(start, goal, rest, width, table=TABLE.area)
     _from_scratch()
-    cold = _plain_search(start, goal, rest, width, table=TABLE.area)
+    cold = _search(start, goal, rest, width, table=TABLE.area)
     assert (warm is None) == (cold is None)
     if warm is not None and cold is not None:
         assert warm.points == cold.points

@@ -8,7 +8,6 @@ from typing import Any, cast
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from path_modes import both_path_modes  # noqa: F401
 from test_fast_equivalence import TABLE, fighters, scenery
 
 from confrontation.engine.core.state import Battleground

@@ -17,7 +17,7 @@ from shapely.geometry import box
 from confrontation.geometry import Base, Battlefield, Scenery, Table, in_contact
 from confrontation.geometry.bases import Shape
 from confrontation.geometry.contact import nearest_contact_position
-from confrontation.geometry.paths import Path, PathGraph, _plain_search
+from confrontation.geometry.paths import Path, PathSearch, _search
 
 TABLE = Table()
 size = st.sampled_from(["small", "normal", "normal", "large", "very-large"])
@@ -79,7 +79,7 @@ def test_plain_search_equals_the_frozen_one(
         if isinstance(goal, Base):
             keep = [o for o in obstacles if o is not goal.polygon]
         for _ in range(2):  # the second time from the cached inflated shapes
-            fast = _plain_search(mover.sight, goal, keep, mover.width, table=table)
+            fast = _search(mover.sight, goal, keep, mover.width, table=table)
             ref = ref_plain_paths._plain_search(mover.sight, goal, keep, mover.width, table=table)
             same(fast, ref)
 
@@ -95,11 +95,11 @@ def test_straight_line_answer_is_the_search_answer(
     target = data.draw(st.sampled_from([b for b in placed if b is not mover]))
     others = [b.polygon for b in placed if b is not mover and b is not target]
     obstacles = others + [e.footprint for e in elements]
-    # the mover and the target stay in the graph but are skipped, as Battlefield.path does
-    graph = PathGraph([mover.polygon, target.polygon, *obstacles], mover.width, TABLE.area)
+    # the mover and the target stay among the obstacles but are skipped, as Battlefield.path does
+    search = PathSearch([mover.polygon, target.polygon, *obstacles], mover.width, TABLE.area)
     point = (data.draw(st.floats(1, 119)), data.draw(st.floats(1, 59)))
     for goal in (target, point):
-        straight = graph._straight(mover.sight, goal, skip=[0, 1])
+        straight = search._straight(mover.sight, goal, skip=[0, 1])
         if straight is None:
             continue
         ref = ref_plain_paths._plain_search(
@@ -113,26 +113,26 @@ def test_straight_line_answer_applies_on_an_open_table() -> None:
     mover = Base.of("normal", "square", 20, 30, 0.0)
     target = Base.of("normal", "round", 60, 35, 180.0)
     rock = box(40, 45, 45, 50)  # far from the line
-    graph = PathGraph([rock], mover.width, TABLE.area)
-    fast = graph.query(mover.sight, target)
+    search = PathSearch([rock], mover.width, TABLE.area)
+    fast = search.query(mover.sight, target)
     ref = ref_plain_paths._plain_search(mover.sight, target, [rock], mover.width, table=TABLE.area)
-    assert graph.straight == 1 and graph.queries == 0
+    assert search.straight == 1 and search.queries == 0
     same(fast, ref)
     assert fast is not None and len(fast.points) == 2
     # a friend of the target against its far side cuts its edge, not the line to it
     friend = Base.of("normal", "square", 60, 35 + target.width, 180.0).polygon
-    graph = PathGraph([friend], mover.width, TABLE.area)
-    beside = graph.query(mover.sight, target)
-    assert graph.straight == 1
+    search = PathSearch([friend], mover.width, TABLE.area)
+    beside = search.query(mover.sight, target)
+    assert search.straight == 1
     same(
         beside,
         ref_plain_paths._plain_search(mover.sight, target, [friend], mover.width, table=TABLE.area),
     )
     # a rock across the line: the search is needed, and goes round it
     wall = box(38, 25, 40, 40)
-    graph = PathGraph([wall], mover.width, TABLE.area)
-    around = graph.query(mover.sight, target)
-    assert graph.straight == 0 and around is not None and len(around.points) > 2
+    search = PathSearch([wall], mover.width, TABLE.area)
+    around = search.query(mover.sight, target)
+    assert search.straight == 0 and around is not None and len(around.points) > 2
     same(around, ref_plain_paths._plain_search(mover.sight, target, [wall], mover.width))
 
 
@@ -185,7 +185,7 @@ def test_battlefield_paths_equal_the_frozen_plain_search(
     ids = {f"f{k}": b for k, b in enumerate(placed)}
     field = Battlefield(TABLE, ids, tuple(elements))
     names = list(ids)
-    for _ in range(3):  # straight answers, the first (plain) search and the graph's
+    for _ in range(3):  # straight answers and the search, asked again
         mover = data.draw(st.sampled_from(names))
         goal = data.draw(st.sampled_from([i for i in names if i != mover]))
         m = ids[mover]

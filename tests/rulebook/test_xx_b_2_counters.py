@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confrontation.cli.play import battlefield_svg
 from confrontation.engine.core.events import Event, GameEnded, MaintenanceStepStarted
 from confrontation.engine.core.narrate import narrate
 from confrontation.engine.core.questions import Question
@@ -27,6 +26,7 @@ from confrontation.scenarios import resolve
 from confrontation.scenarios.base import BasicScenario, load_scenario
 from confrontation.scenarios.basic import install
 from confrontation.scenarios.counters import CounterChoice, CountersCounted, CountersMoved
+from confrontation.scenarios.picture import battlefield_svg
 from confrontation.scenarios.victory import ConditionMet, aims
 from confrontation.sim.game import GameConfig, play_game
 from engine_support import KindAgent, Script, fighter, only, play_out, skirmish

@@ -374,7 +374,7 @@ def test_the_narration_says_when_a_commander_falls(tmp_path: Path) -> None:
 
 @pytest.mark.rule("XX-B-1")
 def test_the_battlefield_picture_marks_the_commanders() -> None:
-    from confrontation.cli.play import battlefield_svg
+    from confrontation.scenarios.picture import battlefield_svg
 
     state, _, _ = initial_state(GameConfig(scenario="assassination"))
     state = place(

@@ -845,7 +845,7 @@ def test_play_from_the_cli_narrates_and_draws_the_tokens(tmp_path: Path) -> None
 
 
 def test_the_picture_shows_tokens_on_the_ground_and_on_their_carrier() -> None:
-    from confrontation.cli.play import battlefield_svg
+    from confrontation.scenarios.picture import battlefield_svg
 
     state = looted(two(), (60.0, 30.0), (60.0, 30.0), held={A: 1})
     picture = battlefield_svg(state)

@@ -49,7 +49,7 @@ def test_list_shows_the_newest_first_and_filters_by_status(tmp_path: Path) -> No
     store = open_store(str(tmp_path / "games.db"))
     first = store.begin(setup(1))
     final, log = play(1)
-    second = store.save(setup(2), outcome(final), log)
+    second = store.save(setup(1), outcome(final), log)  # the seed its record was played with
     assert [g.id for g in store.list()] == [second, first]
     assert [g.id for g in store.list(status=RUNNING)] == [first]
     assert [g.id for g in store.list(status=FINISHED)] == [second]
@@ -280,3 +280,18 @@ def test_a_store_made_before_tournament_points_gets_their_columns(tmp_path: Path
     with sqlite3.connect(path) as db:
         columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
     assert {"tp", "ga"} <= columns
+
+
+def test_an_option_set_later_is_kept_with_the_game(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "games.db"))
+    game_id = store.begin(setup(3))
+    before = store.load(game_id).setup.options
+    store.set_option(game_id, "web", {"auto": {"0": False}})
+    store.close()
+    again = open_store(str(tmp_path / "games.db"))
+    options = again.load(game_id).setup.options
+    assert options == {**before, "web": {"auto": {"0": False}}}
+    again.set_option(game_id, "web", {"auto": {"0": True}})  # replaced, not merged
+    assert again.load(game_id).setup.options["web"] == {"auto": {"0": True}}
+    with pytest.raises(StoreError, match="no game 99"):
+        again.set_option(99, "web", {})

@@ -93,11 +93,51 @@ def answer(page: Page) -> None:
     before = turn(page)
     if page.locator("#board .spot").count():
         click_the_table(page)
-        if kind(page) == "destination":  # the path is drawn first: confirm it
+        if kind(page) in ("destination", "deploy"):  # shown first (a path, a facing): confirm
             page.click("#confirm")
     else:
         page.locator("#question .option").first.click()
     settled(page, after=before)
+
+
+def drag_facing(page: Page) -> str:
+    """Drag the facing handle round the chosen place; the facing it set once the engine
+    allowed it (blank: refused there, the offered facing kept)."""
+    handle = page.locator("#facing-handle").bounding_box()
+    assert handle is not None
+    hx, hy = handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2
+    page.mouse.move(hx, hy)
+    page.mouse.down()
+    page.mouse.move(hx - 20, hy - 40, steps=5)
+    page.mouse.move(hx - 30, hy - 60, steps=5)
+    page.mouse.up()
+    facing = page.locator("#facing").input_value()
+    assert facing != ""
+    page.wait_for_function("document.getElementById('facing-check').textContent.includes('°')")
+    checked = page.locator("#facing-check").inner_text()
+    assert checked.startswith(f"Facing {facing}°")
+    if "refused" in checked:  # the rules refuse it there: as offered
+        assert page.locator("#confirm").is_disabled()
+        page.fill("#facing", "")
+        page.dispatch_event("#facing", "change")
+        return ""
+    assert f"turned to {facing}°" in page.locator("#confirm").inner_text()
+    return facing
+
+
+def facing_of(page: Page, fighter: str) -> float:
+    """The fighter's facing as the API gives it to this page's seat."""
+    return float(
+        page.evaluate(
+            """async ([id, seat]) => {
+                const game = document.getElementById('game').dataset.game;
+                const r = await fetch(`/api/games/${game}?seat=${seat}`);
+                const v = await r.json();
+                return v.fighters.find((f) => f.id === id).facing;
+            }""",
+            [fighter, page.url.split("seat=")[1]],
+        )
+    )
 
 
 def test_a_game_against_the_ai_by_clicks(server: str, page: Page) -> None:
@@ -107,7 +147,6 @@ def test_a_game_against_the_ai_by_clicks(server: str, page: Page) -> None:
     page.select_option("#seat2", "greedy")
     page.fill("#seed", "3")
     page.fill("#rounds", "2")
-    page.screenshot(path=SHOTS / "start.png", full_page=True)
     page.click("#start")
     page.wait_for_url("**/games/*?seat=*")
     settled(page)
@@ -117,10 +156,28 @@ def test_a_game_against_the_ai_by_clicks(server: str, page: Page) -> None:
     while page.locator("#game").get_attribute("data-status") != "over":
         prompt = page.locator("#prompt").inner_text()
         if "where do you deploy" in prompt and not deployed:
+            # the middle of the table: refused, with the reason (III-A-1)
+            board = page.locator("#board svg").bounding_box()
+            assert board is not None
+            page.mouse.click(board["x"] + board["width"] / 2, board["y"] + board["height"] / 2)
+            page.wait_for_selector("#refusal:not([hidden])")
+            refusal = page.locator("#refusal").inner_text()
+            assert "refused" in refusal and "deployment area" in refusal and "III-A-1" in refusal
+            assert page.locator("#prompt").inner_text() == prompt  # nothing answered
             page.screenshot(path=SHOTS / "deployment.png", full_page=True)
             on_table = page.locator("#board g.fighter").count()
-            answer(page)
+            # a point near a marked place: chosen, then turned by the handle and confirmed
+            first = turn(page)
+            click_the_table(page)
+            page.wait_for_selector("#confirm")
+            assert page.locator("#refusal").is_hidden()
+            facing = drag_facing(page)
+            who = prompt.split("(")[-1].split(")")[0]
+            page.click("#confirm")
+            settled(page, after=first)
             assert page.locator("#board g.fighter").count() > on_table  # he stands there
+            if facing:
+                assert abs(facing_of(page, who) - float(facing)) < 0.06
             deployed = True
             continue
         if deployed and not hovered and "Round 1" in page.locator("#status").inner_text():
@@ -186,6 +243,8 @@ def answer_by_hint(page: Page) -> None:
     hinted = page.locator("#question .options .option.hinted")
     if page.locator("#board .spot").count() and kind(page) != "destination":
         click_the_table(page)
+        if kind(page) == "deploy":
+            page.click("#confirm")
     elif hinted.count():  # in the folded list of places, maybe: its button's own click
         hinted.first.dispatch_event("click")
     else:
@@ -280,10 +339,17 @@ def test_walk_charge_allocate_and_measure_by_clicks(server: str, page: Page) -> 
             page.wait_for_selector("#board .move-path")
             page.wait_for_selector("#confirm")
             assert "cm along the drawn path" in page.locator("#confirm").inner_text()
+            # the facing: the handle dragged round the chosen place (V-B-1), checked by the
+            # engine before it is sent
+            facing = drag_facing(page)
+            assert page.locator("#board .move-path").count() == 1  # no new destination
             page.screenshot(path=SHOTS / "walk.png", full_page=True)
+            mover = page.locator("#prompt").inner_text().split("(")[-1].split(")")[0]
             before = turn(page)
             page.click("#confirm")
             settled(page, after=before)
+            if facing:
+                assert abs(facing_of(page, mover) - float(facing)) < 0.06
             walked = True
             continue
         if asked == "allocate_dice" and not allocated:
@@ -299,3 +365,53 @@ def test_walk_charge_allocate_and_measure_by_clicks(server: str, page: Page) -> 
     assert walked and charged and allocated and measured
     sections = page.locator("#log .section").all_inner_texts()
     assert "IV-B-1" in sections and page.locator("#log .dice").count() > 0
+
+
+# --- the start form: three to six players, an uploaded scenario ----------------------------
+
+
+def test_start_three_players_and_an_uploaded_scenario(
+    server: str, page: Page, tmp_path: Path
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(server + "/")
+    assert page.locator('tr.seat-row[data-player="3"]').is_hidden()
+    page.select_option("#player-count", "3")
+    assert page.locator('tr.seat-row[data-player="3"]').is_visible()
+    assert page.locator('tr.seat-row[data-player="4"]').is_hidden()
+    assert page.locator("#scenario-upload").is_hidden()
+    page.select_option("#scenario", "upload")
+    assert page.locator("#scenario-upload").is_visible()
+    bad = tmp_path / "broken.toml"
+    bad.write_text("name = 'x'\nbad = [", encoding="utf-8")
+    page.set_input_files("#scenario_file", str(bad))
+    page.select_option("#seat1", "person")
+    page.select_option("#seat2", "greedy")
+    page.select_option("#seat3", "random")
+    page.fill("#seed", "4")
+    page.fill("#rounds", "1")
+    page.click("#start")
+    assert "invalid TOML" in page.locator("main").inner_text()  # the loader's one line
+    page.go_back()
+    page.select_option("#player-count", "3")
+    page.select_option("#scenario", "upload")
+    conquest = Path(__file__).parents[2] / "src/confrontation/data/scenarios/conquest.toml"
+    page.set_input_files("#scenario_file", str(conquest))
+    page.select_option("#seat1", "person")
+    page.select_option("#seat2", "greedy")
+    page.select_option("#seat3", "random")
+    page.fill("#seed", "4")
+    page.fill("#rounds", "1")
+    page.screenshot(path=SHOTS / "start.png", full_page=True)
+    page.click("#start")
+    page.wait_for_url("**/games/*?seat=*")
+    settled(page)
+    assert page.locator("#players .player").count() == 3
+    assert "Conquest" in page.locator(".top h2").inner_text()
+    assert page.locator(".player.yours").count() == 1
+    for _ in range(40):  # to the deployment: three areas round the table (XX-F-1)
+        if kind(page) == "deploy":
+            break
+        answer(page)
+    assert kind(page) == "deploy" and page.locator("#board .spot").count() > 0
+    page.screenshot(path=SHOTS / "three.png", full_page=True)

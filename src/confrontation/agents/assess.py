@@ -9,8 +9,10 @@ duel is estimated attack by attack rather than solved whole (see docs/ai.md).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
@@ -20,6 +22,8 @@ from confrontation.rules.shooting import range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
 from confrontation.scenarios.control import fighter_value, scenario_of
 from confrontation.scenarios.victory import fulfils, prey, spared
+
+T = TypeVar("T")
 
 C = Characteristic
 
@@ -236,13 +240,21 @@ def _shot_loss(
     return _expected_loss(results, wounds)
 
 
-def shot_value(state: GameState, shooter: str, target: str, *, unmoving: bool) -> float:
+def shot_value(
+    state: GameState,
+    shooter: str,
+    target: str,
+    *,
+    unmoving: bool,
+    partial: bool | None = None,
+) -> float:
     """Expected worth (AP) a shot of ``shooter`` takes from ``target`` now (0: out of
     range). A target in contact with the shooter's friends may be missed for a friend
-    (VI-B-1): such a shot counts half its value."""
+    (VI-B-1): such a shot counts half its value. ``partial``: the target taken as partially
+    visible or not, without looking (None: as the shooter sees him)."""
     from confrontation.engine.actions.shooting import difficulty_of
 
-    difficulty = difficulty_of(state, shooter, target)
+    difficulty = difficulty_of(state, shooter, target, partial)
     if difficulty is None:
         return 0.0
     me, it = state.fighter(shooter), state.fighter(target)
@@ -258,6 +270,29 @@ def shot_value(state: GameState, shooter: str, target: str, *, unmoving: bool) -
     if any(here.owners[f] == me.player for f in here.contacts(target)):
         value *= 0.25  # VI-B-1: the distribution roll may hit a friend
     return value
+
+
+def shot_value_bound(state: GameState, shooter: str, target: str, *, unmoving: bool) -> float:
+    """At least :func:`shot_value`, without the line of sight (the only costly part): the
+    larger of the values with the target wholly and partially visible."""
+    return max(
+        shot_value(state, shooter, target, unmoving=unmoving, partial=False),
+        shot_value(state, shooter, target, unmoving=unmoving, partial=True),
+    )
+
+
+def best_of(items: Sequence[T], bound: Callable[[T], float], exact: Callable[[T], float]) -> float:
+    """``max(exact(i) for i in items)`` (``default`` 0.0) when ``bound(i) >= exact(i)``
+    always: the exact values are computed from the largest bound down, only while a bound
+    is above the best value found (those below cannot change the maximum)."""
+    bounds = sorted(((bound(i), k) for k, i in enumerate(items)), reverse=True)
+    best: float | None = None
+    for b, k in bounds:
+        if best is not None and b <= best:
+            break
+        value = exact(items[k])
+        best = value if best is None else max(best, value)
+    return 0.0 if best is None else best
 
 
 def in_range(state: GameState, shooter: str, target: str) -> bool:

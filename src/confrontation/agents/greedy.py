@@ -18,6 +18,7 @@ from shapely.ops import nearest_points
 
 from confrontation.agents.assess import (
     Blow,
+    best_of,
     blow_of,
     charge_reach,
     duel,
@@ -27,6 +28,7 @@ from confrontation.agents.assess import (
     hit_value,
     is_prey,
     shot_value,
+    shot_value_bound,
     spares,
     stake,
     threat_at,
@@ -948,9 +950,13 @@ def fighter_eagerness(state: GameState, fighter: Fighter) -> float:
         return 0.0
     profile = state.profile(fighter.profile)
     if profile.shooter:
-        shots = [shot_value(state, fighter.id, e.id, unmoving=True) for e in foes]
-        if max(shots) >= SHOT_WORTH_TAKING:
-            return 5.0 + max(shots) / 10.0
+        best = best_of(
+            foes,
+            lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
+            lambda e: shot_value(state, fighter.id, e.id, unmoving=True),
+        )
+        if best >= SHOT_WORTH_TAKING:
+            return 5.0 + best / 10.0
     reach = charge_reach(state, fighter)
     mine = blow_of(state, fighter)
     near = [e for e in foes if gap(state, fighter.id, e.id) <= reach]
@@ -1110,14 +1116,21 @@ def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
 
 
 def _best_shot(state: GameState, fighter: Fighter) -> float:
-    return max(
-        (
-            shot_value(state, fighter.id, e.id, unmoving=True)
-            for e in enemies_in_play(state, fighter.player)
-            if field_of(state).sees(fighter.id, e.id)
-        ),
-        default=0.0,
-    )
+    """The best shot value at an enemy he sees (0.0: none), kept per state."""
+    key = f"best-shot:{fighter.id}"
+    found = state.scratch.get(key)
+    if found is None:
+        here = field_of(state)
+        found = state.scratch[key] = best_of(
+            enemies_in_play(state, fighter.player),
+            lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
+            lambda e: (
+                shot_value(state, fighter.id, e.id, unmoving=True)
+                if here.sees(fighter.id, e.id)
+                else 0.0
+            ),
+        )
+    return float(found)
 
 
 def _run_value(state: GameState, fighter: Fighter) -> float | None:

@@ -2,8 +2,9 @@
 
 Each question is shown with rich — the prompt, then the numbered options with what the
 engine tells about them (distances, odds) — and the player types a number. ``?`` shows help
-and the state of his fighters, ``q`` (or the end of the input) quits the game cleanly by
-raising :class:`HumanQuit`, which the play command treats as Ctrl-C.
+and the state of his fighters, ``map`` draws the battlefield into an SVG file, ``q`` (or the
+end of the input) quits the game cleanly by raising :class:`HumanQuit`. A question with one
+answer is answered for him unless ``auto=False`` (``--agents human:auto=false``).
 
 After a destination of a walk, a run or a move under cover (a question whose ``free`` is
 :data:`~confrontation.engine.core.questions.FREE_FACING`) he is asked the facing (V-B-1, V-B-2:
@@ -21,19 +22,37 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from confrontation.agents.advice import option_odds, trivial
+from confrontation.agents.measured import measure
 from confrontation.engine.actions.movement import facing_options, turned
-from confrontation.engine.core.questions import FREE_FACING, Choice, Place, Question
+from confrontation.engine.core.kinds import QuestionKind
+from confrontation.engine.core.questions import (
+    FREE_FACING,
+    Choice,
+    Option,
+    Place,
+    Question,
+    Shoot,
+)
 from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.step import refusal
+from confrontation.scenarios.picture import table_svg
 
 HELP = """Type the number of an option and press Enter.
-  ?  this help and the state of your fighters
-  q  quit the game (it can be resumed later when it is saved)"""
+  ?         this help and the state of your fighters
+  map       draw the battlefield as it stands into an SVG file (map FILE: into FILE)
+  all       list the shots and assaults left out because they cannot reach
+  q         quit the game (it can be resumed later when it is saved)
+A question with a single answer, or a raise that cannot change the test's outcome, is
+answered for you (play --agents human:auto=false asks every one)."""
 
 FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turns about its sight.
   Enter       the facing offered
@@ -45,7 +64,11 @@ FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turn
 
 
 class HumanQuit(KeyboardInterrupt):
-    """The player quit (``q`` or end of input): handled like Ctrl-C."""
+    """The player quit (``q``: ``chosen``) or his input ended: the game stops, saved."""
+
+    def __init__(self, reason: str, *, chosen: bool = True) -> None:
+        super().__init__(reason)
+        self.chosen = chosen
 
 
 class HumanAgent:
@@ -58,32 +81,101 @@ class HumanAgent:
         seed: int = 0,
         player: int | None = None,
         *,
+        auto: bool = True,
+        measure: bool = True,
+        map: str = "confrontation-table.svg",
         stdin: TextIO | None = None,
         console: Console | None = None,
     ) -> None:
+        """``auto``: answer questions with a single answer for the player; ``measure``: show
+        each shot's and assault's distance and chance, and leave out those that cannot reach
+        (001 "Actions and measurement", :mod:`confrontation.agents.measured`); ``map``: the
+        file the ``map`` answer draws the battlefield into."""
         del seed  # a person needs no dice
+        if not map.strip():
+            raise ValueError("map: expected a file name")
         self.player = player
+        self.auto = auto
+        self.measure = measure
+        self.map_path = Path(map)
         self.stdin = stdin
         self.console = console if console is not None else Console(highlight=False)
 
     def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
-        """Show ``question`` and read the number of an option."""
+        """Show ``question`` and read the number of an option (a question with one answer
+        and nothing else to choose is answered for the player when ``auto``)."""
         options = [o for o in question.options if o.choice in legal] or list(question.options)
         if not options:
             raise ValueError("a question without options")
-        self.show(state, question)
+        everything = options
+        if self.measure:
+            options = self.measured(state, options)
+        if self.auto and question.free is None:
+            found = trivial(state, replace(question, options=tuple(options)))
+            if found is not None:
+                index, why = found
+                self.console.print(
+                    f"[dim]{escape(question.prompt)} {escape(options[index].label)}: answered "
+                    f"for you ({escape(why)}).[/]"
+                )
+                return options[index].choice
+        self.show(state, replace(question, options=tuple(options)))
+        left_out = len(everything) - len(options)
+        if left_out:
+            self.console.print(
+                f"[dim]{left_out} shot(s) or assault(s) out of range or reach are not listed "
+                "(type all to list every option).[/]"
+            )
         while True:
-            answer = self._answer(f"[bold]Your choice[/] (1-{len(options)}, ? help, q quit): ")
+            answer = self._answer(f"[bold]Your choice[/] (1-{len(options)}, ? help, map, q quit): ")
             if answer in ("?", "h", "help"):
                 self.console.print(HELP)
                 self.show_fighters(state, question.player)
                 continue
+            if answer == "map" or answer.startswith("map "):
+                self.draw_map(state, answer.removeprefix("map").strip())
+                continue
+            if answer == "all" and len(options) < len(everything):
+                options = everything
+                self.show(state, question)
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 choice = options[int(answer) - 1].choice
-                if question.free == FREE_FACING and isinstance(choice, Place):
+                if (
+                    question.free == FREE_FACING
+                    and isinstance(choice, Place)
+                    and question.kind != QuestionKind.DEPLOY  # the terminal deploys as offered
+                ):
                     return self.facing(state, choice)
                 return choice
             self.console.print(f"[red]Please type a number from 1 to {len(options)}.[/]")
+
+    def measured(self, state: GameState, options: list[Option]) -> list[Option]:
+        """``options`` with each shot's and assault's distance and chance in its detail, those
+        that cannot reach left out (all of them kept if none would be left)."""
+        kept: list[Option] = []
+        for option in options:
+            facts = measure(state, option.choice)
+            if facts is None:
+                kept.append(option)
+            elif facts.reaches:
+                detail = "; ".join(d for d in (option.detail, facts.text()) if d)
+                kept.append(replace(option, detail=detail))
+        return kept or options
+
+    def draw_map(self, state: GameState, where: str = "") -> None:
+        """Write the battlefield as the player sees it now into an SVG file and say where."""
+        path = Path(where) if where else self.map_path
+        picture = table_svg(state)
+        if picture is None:
+            self.console.print("[red]There is no battlefield to draw yet.[/]")
+            return
+        try:
+            path.write_text(picture, encoding="utf-8")
+        except OSError as error:
+            self.console.print(f"[red]Cannot write {escape(str(path))}: {error.strerror}.[/]")
+            return
+        self.console.print(f"The battlefield is drawn in {escape(str(path.resolve()))}.")
 
     def facing(self, state: GameState, place: Place) -> Place:
         """Ask the facing at ``place`` (V-B-1, V-B-2): the place offered, or turned."""
@@ -97,6 +189,9 @@ class HumanAgent:
             )
             if answer in ("?", "h", "help"):
                 self.console.print(FACING_HELP)
+                continue
+            if answer == "map" or answer.startswith("map "):
+                self.draw_map(state, answer.removeprefix("map").strip())
                 continue
             if not answer:
                 return place
@@ -119,15 +214,22 @@ class HumanAgent:
         line = self._readline()
         if line is None:
             self.console.print()
-            raise HumanQuit("end of input")
-        answer = line.strip().lower()
-        if answer in ("q", "quit", "exit"):
+            raise HumanQuit("end of input", chosen=False)
+        answer = line.strip()
+        if not answer.lower().startswith("map "):
+            answer = answer.lower()  # a file name keeps its case
+        if answer.lower() in ("q", "quit", "exit"):
             raise HumanQuit("the player quit")
         return answer
 
     def _readline(self) -> str | None:
         stream = self.stdin if self.stdin is not None else sys.stdin
-        line = stream.readline()
+        if stream is None:  # stdin closed (``<&-``): nobody can answer
+            return None
+        try:
+            line = stream.readline()
+        except (OSError, ValueError):  # a closed or unreadable stream: the end of the input
+            return None
         if line and not stream.isatty():
             self.console.print(line.rstrip("\n"))  # echo answers read from a file or pipe
         return line if line else None
@@ -141,11 +243,14 @@ class HumanAgent:
         table.add_column(justify="right", style="bold")
         table.add_column()
         table.add_column(style="dim")
-        for n, option in enumerate(question.options, start=1):
+        chances = option_odds(state, question)
+        for n, (option, chance) in enumerate(zip(question.options, chances, strict=True), 1):
             detail = option.detail
+            if chance is not None and not isinstance(option.choice, Shoot):  # shots: measured
+                detail = "; ".join(d for d in (detail, str(chance["text"])) if d)
             if option.probability is not None:
-                odds = f"{float(option.probability):.0%}"
-                detail = f"{detail}; {odds}" if detail else odds
+                face = f"{float(option.probability):.0%}"
+                detail = f"{detail}; {face}" if detail else face
             table.add_row(str(n), option.label, detail)
         self.console.print(table)
 

@@ -204,6 +204,12 @@ class MctsAgent:
                 "width, announce_sweeps, finale_sweeps and finale_width must be at least 2, "
                 f"not {width}, {announce_sweeps}, {finale_sweeps} and {finale_width}"
             )
+        known = {kind.value for kind in QuestionKind}
+        unknown = sorted(str(kind) for kind in kinds or () if kind not in known)
+        if unknown:
+            raise ValueError(
+                f"kinds: no question kind {unknown[0]!r} (kinds: {', '.join(sorted(known))})"
+            )
         self.roller: Roller = SeededRoller(seed)
         self.player = player
         self.iterations = iterations

@@ -6,7 +6,7 @@ read by that parameter's type: ``int``, ``float`` (finite), ``bool`` (true/false
 1/0), ``str``, a list of ``str`` written with ``+`` (``kinds=allocate_dice+defend``), and
 ``none`` where the parameter may be ``None``. :func:`parse_agent_spec` also builds the agent
 once, so a value the agent refuses (``iterations=0``) is found before any game starts. The
-human agent's options (its console) are not offered here.
+human agent's streams (its input and console) are not offered here.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ _CLASSES: dict[str, tuple[str, str]] = {
 }
 """Each agent's class (imported only when asked about), whose constructor is inspected."""
 
-_NOT_OFFERED = frozenset({"human"})
-"""Agents whose options are not set from the command line."""
+_NOT_OFFERED: dict[str, frozenset[str]] = {"human": frozenset({"stdin", "console"})}
+"""Options of an agent that are not set from the command line (objects, not values)."""
 
 _TRUE = frozenset({"true", "yes", "1"})
 _FALSE = frozenset({"false", "no", "0"})
@@ -47,13 +47,18 @@ def agent_options(name: str) -> dict[str, Any]:
     key = name.strip().lower()
     if key not in AGENTS:
         raise AgentSpecError(f"unknown agent {name!r} (known: {', '.join(sorted(AGENTS))})")
-    if key in _NOT_OFFERED or key not in _CLASSES:
+    if key not in _CLASSES:
         return {}
     module, attribute = _CLASSES[key]
     cls = getattr(importlib.import_module(module), attribute)
     hints = typing.get_type_hints(cls.__init__)
     parameters = inspect.signature(cls.__init__).parameters.values()
-    return {p.name: hints.get(p.name, str) for p in parameters if p.kind is p.KEYWORD_ONLY}
+    hidden = _NOT_OFFERED.get(key, frozenset())
+    return {
+        p.name: hints.get(p.name, str)
+        for p in parameters
+        if p.kind is p.KEYWORD_ONLY and p.name not in hidden
+    }
 
 
 def _optional(kind: Any) -> tuple[Any, bool]:
@@ -134,8 +139,6 @@ def parse_agent_spec(text: str) -> tuple[str, dict[str, Any]]:
         if refusal is not None:
             raise AgentSpecError(f"agent {label!r}: {refusal}")
         return name, {}
-    if label in _NOT_OFFERED:
-        raise AgentSpecError(f"agent {label!r} takes no options on the command line")
     options: dict[str, Any] = {}
     for item in tail.split(";"):
         key_text, equals, value_text = item.partition("=")

@@ -10,7 +10,6 @@ header and the key inside it. Indices in keys are 1-based (``cards[2]`` is the s
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,7 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from confrontation.data import data_path
+from confrontation.data import data_path, safe_toml
 from confrontation.model.army import Army, ArmyFile, Card
 from confrontation.model.profile import Artifact, FieldProblem, Library, Profile
 
@@ -31,7 +30,7 @@ class LoadError(Exception):
     """A data file cannot be used. ``str()`` is one line: ``file:line: key: message``."""
 
     def __init__(self, file: str | Path, message: str, *, line: int | None = None, key: str = ""):
-        self.file = _printable(str(file))
+        self.file = _printable(_shortened(str(file)))
         self.line = line
         self.key = _printable(key)
         self.message = _printable(" ".join(message.split()))
@@ -40,6 +39,11 @@ class LoadError(Exception):
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+def _shortened(name: str, most: int = 200) -> str:
+    """A file name cut to ``most`` characters (a 100,000-character name stays one line)."""
+    return name if len(name) <= most else f"{name[: most - 21]}…({len(name)} characters)"
 
 
 def _printable(text: str) -> str:
@@ -134,32 +138,12 @@ def key_name(loc: Loc) -> str:
 
 
 def read_toml(path: Path) -> tuple[str, dict[str, Any]]:
-    """Read and parse a TOML file; any failure is a one-line :class:`LoadError`."""
+    """Read and parse a TOML file (the safe reader, :mod:`confrontation.data.safe_toml`);
+    any failure is a one-line :class:`LoadError`."""
     try:
-        raw = path.read_bytes()
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise LoadError(path, f"cannot read the file ({reason})") from exc
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise LoadError(path, "the file is not UTF-8 text", line=line) from exc
-    try:
-        data = tomllib.loads(text)
-    except RecursionError as exc:
-        raise LoadError(path, "invalid TOML: nested too deeply", line=1) from exc
-    except tomllib.TOMLDecodeError as exc:
-        found: int | None = getattr(exc, "lineno", None)
-        message = getattr(exc, "msg", None) or str(exc)
-        match = re.search(r"\(at line (\d+)", str(exc))
-        if found is None and match:
-            found = int(match.group(1))
-        if found is None and "end of document" in str(exc):
-            found = max(1, len(text.splitlines()))
-        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
-        raise LoadError(path, f"invalid TOML: {message}", line=found or 1) from exc
-    return text, data
+        return safe_toml.read_toml(path)
+    except safe_toml.TomlFileError as exc:
+        raise LoadError(path, exc.message, line=exc.line) from None
 
 
 _MESSAGES: dict[str, str] = {

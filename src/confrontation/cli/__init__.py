@@ -7,7 +7,10 @@ them) are imported only when their command runs: ``confrontation --help`` lists 
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +21,8 @@ from typer._click import Command, Context, HelpFormatter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperCommand, TyperGroup
 from typer.exceptions import Abort
+
+from confrontation.cli.examples import EXAMPLES
 
 
 @dataclass(frozen=True)
@@ -44,9 +49,9 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "play",
         "confrontation.cli.play:play_command",
         "Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the "
-        "result.\n\nEvery game is saved (``confrontation games list``) unless ``--no-store``. "
-        "With ``--rules\nc4`` a game of the unit-based ruleset in a game mode (``--mode``), "
-        "between two companies\n(``--armies``: bundled companies or files) and two agents "
+        "result.\n\nEvery game is saved (see: confrontation games list) unless --no-store. "
+        "With --rules\nc4 a game of the unit-based ruleset in a game mode (--mode), "
+        "between two companies\n(--armies: bundled companies or files) and two agents "
         "(random, greedy).",
         many_values=True,
     ),
@@ -57,11 +62,16 @@ COMMANDS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "profiles", "confrontation.cli.profiles:app", "Reference cards (profiles): list and show."
     ),
-    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay."),
+    LazyCommand("games", "confrontation.cli.games:app", "Saved games: list, show, replay, delete."),
     LazyCommand(
         "scenarios",
         "confrontation.cli.scenarios:app",
         "Scenarios: list the bundled ones, show one.",
+    ),
+    LazyCommand(
+        "tournament",
+        "confrontation.cli.tournament:app",
+        "Tournaments: lists checked, Swiss rounds, results, standings; the AI tournament.",
     ),
     LazyCommand(
         "serve",
@@ -84,7 +94,31 @@ def load_command(lazy: LazyCommand) -> Command:
         from confrontation.cli.options import ManyValues
 
         holder.command(lazy.name, cls=ManyValues if lazy.many_values else None)(target)
-    return typer.main.get_group(holder).commands[lazy.name]
+    command = typer.main.get_group(holder).commands[lazy.name]
+    _polish_help(command, lazy.name)
+    return command
+
+
+def paragraphs(text: str) -> str:
+    """A docstring's wrapped lines joined into paragraphs (blank lines and ``-`` list lines
+    kept): the help wraps them to the terminal's width."""
+    return re.sub(r"(?<!\n)\n(?!\n|\s*- )\s*", " ", text.strip())
+
+
+def _polish_help(command: Command, path: str) -> None:
+    """Hang each command's example (:mod:`confrontation.cli.examples`) as its help's epilog,
+    and join a docstring's wrapped lines into paragraphs (the help wraps them to the terminal;
+    a line starting with ``-`` stays a line of a list)."""
+    from confrontation.cli.examples import example_of
+
+    example = example_of(path)
+    shown = "Example" in (command.help or "")  # the docstring gives its own
+    if example is not None and not command.epilog and not shown:
+        command.epilog = example
+    if command.help:
+        command.help = paragraphs(command.help)
+    for name, sub in getattr(command, "commands", {}).items():
+        _polish_help(sub, f"{path} {name}")
 
 
 class OneLineErrors(TyperGroup):
@@ -108,7 +142,7 @@ class OneLineErrors(TyperGroup):
         if lazy is None:
             return None
         if self._listing:  # the help's list of commands needs only names and help
-            return TyperCommand(name=lazy.name, help=lazy.help)
+            return TyperCommand(name=lazy.name, help=paragraphs(lazy.help))
         if cmd_name not in self._loaded:
             self._loaded[cmd_name] = load_command(lazy)
         return self._loaded[cmd_name]
@@ -138,6 +172,14 @@ class OneLineErrors(TyperGroup):
                 windows_expand_args=windows_expand_args,
                 **extra,
             )
+            sys.stdout.flush()  # a full disk on stdout is told here, not at exit
+        except OSError as exc:
+            if exc.errno not in _OUTPUT_ERRORS:
+                raise
+            _drop_stdout()
+            reason = exc.strerror or str(exc)
+            typer.echo(f"error: cannot write the output ({reason})", err=True)
+            rv = 1
         except NoArgsIsHelpError as exc:
             typer.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
             rv = 0
@@ -150,9 +192,37 @@ class OneLineErrors(TyperGroup):
         except Abort:
             typer.echo("error: aborted", err=True)
             rv = 1
+        except Exception as exc:
+            if not _store_error(exc):
+                raise
+            typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+            rv = 1
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+_OUTPUT_ERRORS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EDQUOT, errno.EFBIG})
+"""Errors of a write that fails because of where the output goes (a full disk, a closed
+pipe), not because of the program."""
+
+
+def _store_error(exc: Exception) -> bool:
+    """The game store's one-line error (a database locked by another program...), checked
+    without importing the store (and SQLAlchemy) when no command used it."""
+    store = sys.modules.get("confrontation.store.database")
+    return store is not None and isinstance(exc, store.StoreError)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device: what is left in its buffer is not flushed again (with
+    a second traceback) when Python exits."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real file (CliRunner's)
+        pass
 
 
 app = typer.Typer(
@@ -165,8 +235,34 @@ app = typer.Typer(
 )
 
 
-@app.callback()
-def _root() -> None:
+def version_text() -> str:
+    """``confrontation X.Y.Z`` from the installed package's metadata (the source tree's
+    ``pyproject.toml`` version when run uninstalled)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("confrontation")
+    except PackageNotFoundError:  # run from a source tree without installing
+        number = "unknown"
+    return f"confrontation {number}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback(epilog=f"Example: {EXAMPLES['']}")
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the program's version and exit.",
+        callback=_print_version,
+        is_eager=True,
+    ),
+) -> None:
     # Typer builds a group only for an app with a callback or registered commands; the
     # commands here are OneLineErrors' lazy ones.
     pass

@@ -13,18 +13,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.cli.play import battlefield_svg
-from confrontation.engine.core.events import GameEnded
+from confrontation.cli.options import MAX_ID
+from confrontation.cli.play import Narration
+from confrontation.cli.stored import resume_hint
 from confrontation.engine.core.narrate import narrate
 from confrontation.engine.core.outcome import leaders
 from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import player_name
+from confrontation.engine.core.state import GameState, player_name
 from confrontation.engine.table.field import has_field
-from confrontation.store import Store, StoredGame, StoreError, open_store
+from confrontation.scenarios.picture import battlefield_svg
+from confrontation.store import RUNNING, Store, StoredGame, StoreError, open_store
 from confrontation.store.records import STATUSES, GameSummary
-from confrontation.store.replays import replay_rounds
+from confrontation.store.replays import Snapshot, outcome_problem, replay_rounds
 
-app = typer.Typer(help="Saved games: list, show, replay.", no_args_is_help=True)
+app = typer.Typer(help="Saved games: list, show, replay, delete.", no_args_is_help=True)
 
 EXIT_MISMATCH, EXIT_USAGE = 1, 2
 
@@ -37,7 +39,10 @@ DbOption = Annotated[
         "(default: $CONFRONTATION_DB or ~/.local/share/confrontation/games.db).",
     ),
 ]
-GameId = Annotated[int, typer.Argument(metavar="ID", help="The game's id (see `games list`).")]
+GameId = Annotated[
+    int,
+    typer.Argument(metavar="ID", help="The game's id (see `games list`).", min=1, max=MAX_ID),
+]
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -69,6 +74,23 @@ def _is_c4(game: StoredGame) -> bool:
     from confrontation.c4.events import C4GameStarted
 
     return bool(game.events) and isinstance(game.events[0], C4GameStarted)
+
+
+def replayed(game: StoredGame) -> tuple[GameState, list[Snapshot]]:
+    """The game rebuilt from its record (:func:`replay_rounds`), or one line and exit 1."""
+    try:
+        return replay_rounds(game.events)
+    except EngineError as error:
+        fail(f"game {game.id} does not replay: {error}", EXIT_MISMATCH)
+
+
+def checked(game: StoredGame, final: GameState) -> None:
+    """The stored result's rounds, losses, TP and goal-average agree with the replayed game
+    (winner and VP: checked against the record by ``Store.load``), or one line and exit 1."""
+    outcome = game.summary.outcome
+    problem = None if outcome is None else outcome_problem(outcome, final)
+    if problem is not None:
+        fail(f"game {game.id}: {problem}", EXIT_MISMATCH)
 
 
 def result_text(summary: GameSummary) -> str:
@@ -147,17 +169,28 @@ def list_command(
         str | None,
         typer.Option("--status", help="running, finished or interrupted."),
     ] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Newest N only.")] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, max=MAX_ID, help="Newest N only.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The saved games, newest first."""
     if status is not None and status not in STATUSES:
         fail(f"--status: {status!r} is not one of {', '.join(STATUSES)}")
     store = store_at(db)
-    games = store.list(status=status, limit=limit)
+    games, malformed = store.list_checked(status=status, limit=limit)
+    for line in malformed:  # told, and the others listed all the same
+        sys.stderr.write(f"error: {line}\n")
     if as_json:
         sys.stdout.write(json.dumps([summary_data(g) for g in games]) + "\n")
-        return
+    else:
+        _listing(store, games)
+    if malformed:
+        raise typer.Exit(EXIT_MISMATCH)
+
+
+def _listing(store: Store, games: list[GameSummary]) -> None:
+    """``games list``'s table."""
     console = Console(soft_wrap=True)
     if not console.is_terminal:  # piped: keep one line per game (wider for more players)
         more = max((len(game.armies) for game in games), default=2) - 2
@@ -204,19 +237,24 @@ def show_command(
 
         story = c4_story(game.events)
     else:
+        if game.summary.outcome is not None:  # the losses and rounds shown are the record's
+            checked(game, replayed(game)[0])
         story = narrate(game.events)
     if as_json:
         document = summary_data(game.summary) | {"narration": story}
         sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
         return
-    console = Console(soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True)
+    if _is_c4(game):
+        for line in story:
+            console.print(line, markup=False)
+    else:
+        Narration(console).tell_all(game.events)  # as the live game told it
     console.print(scoreboard(game.summary))
-    for line in story:
-        console.print(escape(line))
     if game.summary.outcome is None:
         console.print(
-            f"[bold]The game is {game.status}:[/] continue it with "
-            f"`confrontation play --resume {game.id}`."
+            f"The game is {game.status}: continue it with `{resume_hint(game.id, db)}`.",
+            markup=False,
         )
 
 
@@ -237,18 +275,8 @@ def replay_command(
 
         replay_c4_cli(game, svg_dir, as_json)
         return
-    try:
-        final, snapshots = replay_rounds(game.events)
-    except EngineError as error:
-        fail(f"game {game_id} does not replay: {error}", EXIT_MISMATCH)
-    ended = next((e for e in reversed(game.events) if isinstance(e, GameEnded)), None)
-    outcome = game.summary.outcome
-    if outcome is not None and ended is not None and ended.winner != outcome.winner:
-        fail(
-            f"game {game_id}: the record's winner ({ended.winner}) is not the stored "
-            f"result's ({outcome.winner})",
-            EXIT_MISMATCH,
-        )
+    final, snapshots = replayed(game)
+    checked(game, final)
     written: list[str] = []
     if svg_dir is not None:
         try:
@@ -284,3 +312,27 @@ def replay_command(
     )
     for name in written:
         console.print(f"  wrote {escape(name)}")
+
+
+@app.command("delete")
+def delete_command(
+    game_ids: Annotated[
+        list[int], typer.Argument(metavar="ID...", help="The games to delete (see `games list`).")
+    ],
+    db: DbOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Delete a game even while it shows as running.")
+    ] = False,
+) -> None:
+    """Delete saved games and their records (a running game only with --force)."""
+    store = store_at(db)
+    games = [load_game(store, game_id) for game_id in game_ids]  # all known, or nothing goes
+    running = [game.id for game in games if game.status == RUNNING]
+    if running and not force:
+        fail(
+            f"game {running[0]} is running (being played, or stopped without a trace): "
+            "add --force to delete it anyway"
+        )
+    for game in games:
+        store.delete(game.id)
+        sys.stdout.write(f"deleted game {game.id} ({result_text(game.summary)}) from {store.url}\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -170,6 +171,9 @@ def odds_wound(
         None, "--table", metavar="FILE", help="Your own Injury Table (TOML)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    plot: str | None = typer.Option(
+        None, "--plot", metavar="FILE.png", help="Also save a bar chart (PNG)."
+    ),
 ) -> None:
     """Chances of each wound result, overall and by location (II-B)."""
     from confrontation.rules import wounds
@@ -180,11 +184,19 @@ def odds_wound(
         table = wounds.load_injury_table(Path(table_path) if table_path else None)
     except wounds.InjuryTableError as error:
         raise _usage_error(f"--table: {error}") from None
+    mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
+    odds = wounds.wound_odds(s, r, mode, unmoving, table)
+    if plot:
+        _plot(
+            plot,
+            f"Wound roll, STR {s} against RES {r} ({mode.value}"
+            + (", unmoving shot)" if unmoving else ")"),
+            {result.key: float(p) for result, p in odds.outcomes().items()},
+            xlabel="wound result",
+        )
     if as_json:
         typer.echo(json.dumps(wound_report(s, r, amplified, attenuated, unmoving, table)))
         return
-    mode = wounds.net_mode(int(amplified), int(attenuated))  # II-B-6
-    odds = wounds.wound_odds(s, r, mode, unmoving, table)
     console = Console(soft_wrap=True)
     if amplified and attenuated:
         console.print("Note: amplified and attenuated cancel (II-B-6): normal 2d6 roll.")
@@ -386,8 +398,15 @@ def _health_changes(
     return [replace(f, health=HealthState(levels[f.name], dazed[f.name])) for f in fighters]
 
 
-def _plot(path: str, title: str, bars: dict[str, float], ylabel: str = "probability") -> None:
-    """A bar chart with matplotlib's Agg backend (no display needed)."""
+def _plot(
+    path: str,
+    title: str,
+    bars: dict[str, float],
+    ylabel: str = "chance (0 to 1)",
+    xlabel: str = "outcome",
+) -> None:
+    """A bar chart with matplotlib's Agg backend (no display needed): ``title`` names the
+    match-up, both axes are labelled in words."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -397,7 +416,9 @@ def _plot(path: str, title: str, bars: dict[str, float], ylabel: str = "probabil
     axes.bar(list(bars), list(bars.values()), color="#4a6fa5")
     axes.set_title(title)
     axes.set_ylabel(ylabel)
+    axes.set_xlabel(xlabel)
     axes.tick_params(axis="x", labelrotation=45)
+    plt.setp(axes.get_xticklabels(), ha="right", rotation_mode="anchor")
     figure.tight_layout()
     try:
         figure.savefig(path, format="png")
@@ -430,8 +451,13 @@ def _outcome_table(title: str, rows: dict[str, Fraction]) -> Table:
 
 @app.command("shot")
 def odds_shot(
-    shooter: Annotated[str | None, typer.Option("--shooter", metavar="ID")] = None,
-    target: Annotated[str | None, typer.Option("--target", metavar="ID")] = None,
+    shooter: Annotated[
+        str | None,
+        typer.Option("--shooter", metavar="ID", help="The shooter's profile id (AIM, weapon)."),
+    ] = None,
+    target: Annotated[
+        str | None, typer.Option("--target", metavar="ID", help="The target's profile id (RES).")
+    ] = None,
     aim: Annotated[str | None, typer.Option("--aim", metavar="INT", help="Shooter's AIM.")] = None,
     aim_str: Annotated[
         str | None, typer.Option("--aim-str", metavar="INT", help="The weapon's Strength.")
@@ -513,6 +539,8 @@ def odds_shot(
         raise _usage_error("--distance needs --shooter (the weapon's ranges); or give --range")
     elif not assault and distance is None:
         raise _usage_error("give --range, --distance (with --shooter) or --assault")
+    if distance is not None and not math.isfinite(distance):
+        raise _usage_error(f"--distance must be a number of cm, not {distance}")
     if distance is not None and distance < 0:
         raise _usage_error("--distance cannot be negative")
     friend_res = None
@@ -554,13 +582,20 @@ def odds_shot(
 
     _emit(as_json, document, render)
     if plot:
-        _plot(plot, title, {k: float(p) for k, p in rows.items()})
+        who = f"{shooter or f'AIM {v_aim}'} shooting at {target or f'RES {v_res}'}"
+        _plot(plot, f"{who}\n{title}", {k: float(p) for k, p in rows.items()})
 
 
 @app.command("attack")
 def odds_attack(
-    attacker: Annotated[str | None, typer.Option("--attacker", metavar="ID")] = None,
-    defender: Annotated[str | None, typer.Option("--defender", metavar="ID")] = None,
+    attacker: Annotated[
+        str | None,
+        typer.Option("--attacker", metavar="ID", help="The attacker's profile id (ATT, STR)."),
+    ] = None,
+    defender: Annotated[
+        str | None,
+        typer.Option("--defender", metavar="ID", help="The defender's profile id (DEF, RES)."),
+    ] = None,
     att: Annotated[str | None, typer.Option("--att", metavar="INT", help="Attacker's ATT.")] = None,
     strength: Annotated[
         str | None, typer.Option("--str", metavar="INT", help="Attacker's STR.")
@@ -644,7 +679,8 @@ def odds_attack(
 
     _emit(as_json, document, render)
     if plot:
-        _plot(plot, title, {key: float(p) for key, p in rows.items()})
+        who = f"{attacker or f'ATT {v_att}'} attacking {defender or f'DEF {v_def}'}"
+        _plot(plot, f"{who}\n{title}", {key: float(p) for key, p in rows.items()})
 
 
 ALLOC_HELP = (
@@ -693,6 +729,11 @@ def _combat_setup(
         for e, a, p in zip(enemies, allocs, policies, strict=True)
     ]
     return lone, enemies
+
+
+def _matchup(names: Sequence[str]) -> str:
+    """ "A against B and C": the lone fighter first."""
+    return f"{names[0]} against {' and '.join(names[1:])}"
 
 
 def _level_bars(odds: CombatOdds) -> dict[str, float]:
@@ -826,8 +867,9 @@ def odds_combat(
         if plot:
             _plot(
                 plot,
-                "p(killed), Monte Carlo",
+                f"{_matchup(result.names)}: chance each fighter is killed (Monte Carlo)",
                 {n: result.p_killed(n).estimate for n in result.names},
+                xlabel="fighter",
             )
         return
     odds = combat_odds(lone, enemies, charge=charge, charged=charged, first=side, rounds=n_rounds)
@@ -863,7 +905,12 @@ def odds_combat(
 
     _emit(as_json, odds.to_json(), render)
     if plot:
-        _plot(plot, "Wound levels at the end of the combat", _level_bars(odds))
+        _plot(
+            plot,
+            f"{_matchup(odds.names)}: wound levels at the end of the combat",
+            _level_bars(odds),
+            xlabel="fighter: wound level",
+        )
 
 
 @app.command("advise")
@@ -884,14 +931,30 @@ def odds_advise(
     charged: Annotated[
         bool, typer.Option("--charged", help="The defenders charged the attacker (V-B-3).")
     ] = False,
-    stunned: Annotated[list[str] | None, typer.Option("--stunned", metavar="NAME")] = None,
-    wounds: Annotated[list[str] | None, typer.Option("--wounds", metavar="NAME=LEVELS")] = None,
+    stunned: Annotated[
+        list[str] | None, typer.Option("--stunned", metavar="NAME", help="Stunned at the start.")
+    ] = None,
+    wounds: Annotated[
+        list[str] | None,
+        typer.Option("--wounds", metavar="NAME=LEVELS", help="Wound levels at the start (0-3)."),
+    ] = None,
     profiles: Profiles = None,
     as_json: AsJson = False,
     plot: PlotFile = None,
 ) -> None:
-    """Best allocation and defence policy of the attacker against one or two enemies."""
+    """Best allocation and defence policy of the attacker against one or two enemies.
+
+    Every split of the lone fighter's combat dice (VII-C-1) is tried with every defence policy
+    that can differ for it, solved exactly and ranked by --goal; the last lines say what the
+    enemies are assumed to do and give the best choice as one sentence.
+
+    Defence policies (VII-C-4 b, VII-C-5): none = never defend; one = one die against each
+    attack while dice remain; all = every defence die against the first attack; sustain = one
+    die against each attack, the last one as a sustained defence when allowed.
+    Enemies defend with --defender-defence (default: one) and, without --defender-alloc, put
+    every die in attack."""
     from confrontation.odds import Goal, advise
+    from confrontation.odds.advise import advice_sentence, assumptions, charge_matters
 
     try:
         wanted = Goal(goal.strip().lower())
@@ -910,8 +973,18 @@ def odds_advise(
         2,
     )
     rows = advise(lone, enemies, wanted, charge=charge, charged=charged)
+    sentence = advice_sentence(rows[0], wanted)
+    assumed = assumptions(enemies)
+    notes = [
+        f"{option} changes nothing here: the Powers give no one a charge penalty (V-B-3)."
+        for option, given, by_enemies in (("--charge", charge, False), ("--charged", charged, True))
+        if given and not charge_matters(lone, enemies, charged=by_enemies)
+    ]
     document: dict[str, object] = {
         "goal": wanted.value,
+        "advice": sentence,
+        "assumed": assumed,
+        "notes": notes,
         "alternatives": [
             {
                 "alloc": f"{r.allocation.attack}:{r.allocation.defence}",
@@ -948,17 +1021,24 @@ def odds_advise(
                 f"{float(r.odds.expected_balance):+.3f}",
             )
         console.print(grid)
+        for note in notes:
+            console.print(note, markup=False)
+        console.print(assumed, markup=False)
+        console.print(sentence, markup=False)
 
     _emit(as_json, document, render)
     if plot:
         _plot(
             plot,
-            f"goal {wanted.value}",
+            f"{lone.name} against {' and '.join(e.name for e in enemies)}: goal {wanted.value}",
             {
                 f"{r.allocation.attack}:{r.allocation.defence} {r.defence.value}": float(r.score)
                 for r in rows
             },
-            "score",
+            {"kill": "chance to kill every enemy", "survive": "chance to survive"}.get(
+                wanted.value, "wound levels dealt minus taken"
+            ),
+            xlabel="dice in attack:defence, defence policy",
         )
 
 
@@ -1061,7 +1141,9 @@ def _c4_losses_output(
 
 @app.command("c4-salvo")
 def odds_c4_salvo(
-    marksmen: Annotated[str, typer.Option("--marksmen", metavar="INT")] = "1",
+    marksmen: Annotated[
+        str, typer.Option("--marksmen", metavar="INT", help="Marksmen of the profile who see.")
+    ] = "1",
     dice_count: Annotated[
         str, typer.Option("--dice", metavar="INT", help="Ranged dice of the profile.")
     ] = "1",
@@ -1073,10 +1155,18 @@ def odds_c4_salvo(
         str | None,
         typer.Option("--distance", metavar="CM", help="Leader to leader (bundled tape bands)."),
     ] = None,
-    strength: Annotated[str, typer.Option("--strength", metavar="INT")] = "3",
-    resilience: Annotated[str, typer.Option("--resilience", metavar="INT")] = "3",
-    targets: Annotated[str, typer.Option("--targets", metavar="INT")] = "10",
-    health: Annotated[str, typer.Option("--health", metavar="INT")] = "1",
+    strength: Annotated[
+        str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
+    ] = "3",
+    resilience: Annotated[
+        str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
+    ] = "3",
+    targets: Annotated[
+        str, typer.Option("--targets", metavar="INT", help="Fighters in the target unit.")
+    ] = "10",
+    health: Annotated[
+        str, typer.Option("--health", metavar="INT", help="Health points of each target.")
+    ] = "1",
     healths: Annotated[
         str | None, typer.Option("--healths", metavar="H,H,…", help="Each target, nearest first.")
     ] = None,
@@ -1140,12 +1230,18 @@ def odds_c4_combat(
     ] = "1",
     attack: Annotated[str, typer.Option("--attack", metavar="INT", help="ATT value.")] = "3",
     defense: Annotated[str, typer.Option("--defense", metavar="INT", help="Defenders' DEF.")] = "3",
-    strength: Annotated[str, typer.Option("--strength", metavar="INT")] = "3",
-    resilience: Annotated[str, typer.Option("--resilience", metavar="INT")] = "3",
+    strength: Annotated[
+        str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
+    ] = "3",
+    resilience: Annotated[
+        str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
+    ] = "3",
     targets: Annotated[
         str, typer.Option("--targets", metavar="INT", help="Defenders in contact.")
     ] = "1",
-    health: Annotated[str, typer.Option("--health", metavar="INT")] = "1",
+    health: Annotated[
+        str, typer.Option("--health", metavar="INT", help="Health points of each target.")
+    ] = "1",
     healths: Annotated[
         str | None, typer.Option("--healths", metavar="H,H,…", help="Each defender, nearest first.")
     ] = None,

@@ -3,8 +3,10 @@ that take several values (``--armies A B C``)."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Annotated, Any, ClassVar, NoReturn
+from pathlib import Path
+from typing import IO, Annotated, Any, ClassVar, NoReturn
 
 import typer
 from typer.core import TyperCommand
@@ -26,11 +28,20 @@ def all_rules() -> tuple[str, ...]:
 
 EXIT_USAGE = 2
 
+MAX_ID = 2**63 - 1
+"""The largest game id or seed an SQL integer holds (``games show``, ``--resume``, ``--seed``)."""
+MAX_ROUNDS = 100
+"""``--rounds``: as ``data/bounds.toml`` bounds a scenario's rounds (a test checks they agree)."""
+MAX_JOBS = 64
+"""``simulate --jobs``: more worker processes than any machine this runs on has cores for."""
+MAX_GAMES = 1_000_000
+"""``simulate --games``: the batch's plan is built in memory before the first game."""
 
-def fail(message: str) -> NoReturn:
-    """One line on stderr, exit 2 (bad option or unreadable input)."""
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One line on stderr, exit ``code`` (2: bad option or unreadable input)."""
     sys.stderr.write(" ".join(f"error: {message}".split()) + "\n")
-    raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(code)
 
 
 RulesOption = Annotated[
@@ -117,3 +128,39 @@ class ManyValues(TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return super().parse_args(ctx, spread(list(args), self.many))
+
+
+class OutputFile:
+    """A file an option names (``--log``, ``--svg``), opened at once: a write that fails (a
+    full disk) is one line naming the option, not a traceback."""
+
+    def __init__(self, path: Path, option: str) -> None:
+        self.path = path
+        self.option = option
+        try:
+            self._handle: IO[str] = path.open("w", encoding="utf-8")
+        except (OSError, ValueError) as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: OSError | ValueError) -> NoReturn:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        fail(f"{self.option} {self.path}: cannot write ({reason})")
+
+    def write(self, text: str) -> None:
+        try:
+            self._handle.write(text)
+        except OSError as exc:
+            self._fail(exc)
+
+    def close(self) -> None:
+        """Flush and close; a failure is the option's one line (once)."""
+        handle = self._handle
+        if handle.closed:
+            return
+        try:
+            handle.flush()
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                handle.close()
+            self._fail(exc)
+        handle.close()

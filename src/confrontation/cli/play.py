@@ -21,11 +21,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from confrontation.agents.human import HumanQuit
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
     C4_RULES,
+    MAX_ID,
+    MAX_ROUNDS,
     ModeOption,
+    OutputFile,
     RulesOption,
     check_mode,
     check_rules,
@@ -39,15 +43,12 @@ from confrontation.engine.core.state import (
     MAX_PLAYERS,
     NEUTRAL,
     GameState,
-    SceneryPiece,
     player_name,
 )
-from confrontation.engine.record import event_line
-from confrontation.engine.table.field import base_of
-from confrontation.geometry import render
-from confrontation.scenarios import commander, control_points, tokens
-from confrontation.scenarios.control import drawn_table, scenario_of
-from confrontation.scenarios.occupation import marks
+from confrontation.engine.record import event_line, replay
+from confrontation.scenarios import commander
+from confrontation.scenarios.control import scenario_of
+from confrontation.scenarios.picture import battlefield_svg
 from confrontation.scenarios.results import signed
 from confrontation.sim.game import (
     DEFAULT_AGENTS,
@@ -171,10 +172,22 @@ class Narration:
         self.ended = False
 
     def prime(self, events: Sequence[ev.Event]) -> None:
-        """Read what happened before (a resumed game) without telling it again."""
+        """Read what happened before (a resumed game) without telling it again, then recap
+        the position the game resumes from."""
         for event in events:
             self.narrator.sentence(event)
         self.console.rule("The game resumes")
+        try:
+            state = replay(events, check=False)
+        except EngineError:  # the game runner refuses a record that does not replay
+            return
+        for line in recap(state, self.narrator):
+            self.console.print(escape(line))
+
+    def tell_all(self, events: Sequence[ev.Event]) -> None:
+        """Tell a whole record as the live game told it (``games show``)."""
+        for event in events:
+            self(event)
 
     def __call__(self, event: ev.Event) -> None:
         sentence = self.narrator.sentence(event)
@@ -191,6 +204,36 @@ class Narration:
         if event.kind in QUIET or not sentence:
             return
         self.console.print(escape(sentence[0].upper() + sentence[1:]))
+
+
+HEALTH = ("unhurt", "light wound", "serious wound", "critical wound", "killed")
+
+
+def recap(state: GameState, narrator: Narrator | None = None) -> list[str]:
+    """The position a resumed game goes on from: the round, phase and score, then each
+    player's fighters in play with their wounds and markers, and the fallen."""
+    narrator = narrator or Narrator()
+    scores = "-".join(str(score) for score in state.scores)
+    lines = [f"Round {state.round} of {state.rounds}, {state.phase.value} phase; score {scores}."]
+    for side in state.players:
+        mine = [f for f in state.fighters if f.player == side]
+        standing = [f for f in mine if f.in_play]
+        fallen = [f for f in mine if not f.alive]
+        told = []
+        for f in standing:
+            marks = [HEALTH[f.wounds]] if f.wounds else []
+            marks += [m for m, on in (("stunned", f.stunned), ("routed", f.routed)) if on]
+            where = f"({f.x:.0f}, {f.y:.0f})"
+            told.append(
+                f"{narrator.fighter(f.id)} {where}" + (f" {', '.join(marks)}" * bool(marks))
+            )
+        text = f"{player_name(side)} ({state.side(side).name}): {len(standing)} in play"
+        if told:
+            text += ": " + "; ".join(told)
+        if fallen:
+            text += f"; fallen: {listed([narrator.fighter(f.id) for f in fallen])}"
+        lines.append(text + ".")
+    return lines
 
 
 _END_KINDS = frozenset(
@@ -250,48 +293,6 @@ def scoreboard(result: GameResult, console: Console) -> None:
         )
 
 
-def battlefield_svg(state: GameState) -> str:
-    """The final battlefield: scenery, the scenario's areas, the fighters still in play."""
-    from confrontation.engine.table.field import scenery_of
-
-    ground = state.battleground
-    assert ground is not None
-    drawn = drawn_table(state)
-    fighters = {f.id: base_of(state, f) for f in state.fighters if f.in_play}
-    sides = {f.id: f.player for f in state.fighters}
-    drawn_marks = marks(state) + control_points.marks(state)  # XX-C; the 003 pack's elements
-    marked = {m.name for m in drawn_marks}  # drawn as marks, not as plain scenery
-    scenery = [scenery_of(p) for p in ground.scenery or () if p.name not in marked]
-    notes = {
-        p.name: scenery_note(p) for p in ground.scenery or () if p.scenario and p.name not in marked
-    }
-    stacks, carried = tokens.drawn(state)  # XX-D
-    chiefs = [f for f in commander.commanders(state) if f in fighters]  # XX-B-1
-    return render.svg(
-        drawn,
-        fighters,
-        scenery,
-        sides=sides,
-        commanders=chiefs,
-        scenario=notes,
-        marks=drawn_marks,
-        title=control_points.title(state),
-        tokens=stacks,
-        carried=carried,
-        neutral={f.id for f in state.fighters if f.player == NEUTRAL},  # XX-E
-        passive={f.id for f in state.fighters if f.passive},  # XX-E-6
-    )
-
-
-def scenery_note(piece: SceneryPiece) -> str:
-    """What the SVG says of an element of scenario scenery (XX-A-2): an objective or not, its
-    structure points left or Inalterable (C3)."""
-    parts = ["objective"] if piece.objective else []
-    sp = piece.structure_points
-    parts.append("Inalterable" if sp is None else f"{sp} SP, RES {piece.resistance}")
-    return ", ".join(parts)
-
-
 def _open(path: Path, option: str, stack: ExitStack) -> IO[str]:
     try:
         return stack.enter_context(path.open("w", encoding="utf-8"))
@@ -332,11 +333,15 @@ def play_command(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", help="The game's seed (default: a random one, printed).", min=0),
+        typer.Option(
+            "--seed", help="The game's seed (default: a random one, printed).", min=0, max=MAX_ID
+        ),
     ] = None,
     rounds: Annotated[
         int | None,
-        typer.Option("--rounds", help="Override the scenario's round limit.", min=1),
+        typer.Option(
+            "--rounds", help="Override the scenario's round limit.", min=1, max=MAX_ROUNDS
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the result as one JSON document.")
@@ -359,16 +364,22 @@ def play_command(
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not save the game.")] = False,
     resume: Annotated[
         int | None,
-        typer.Option("--resume", metavar="ID", help="Continue the interrupted saved game ID."),
+        typer.Option(
+            "--resume",
+            metavar="ID",
+            help="Continue the interrupted saved game ID.",
+            min=1,
+            max=MAX_ID,
+        ),
     ] = None,
     rules: RulesOption = None,
     mode: ModeOption = None,
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
 
-    Every game is saved (``confrontation games list``) unless ``--no-store``. With ``--rules
-    c4`` a game of the unit-based ruleset in a game mode (``--mode``), between two companies
-    (``--armies``: bundled companies or files) and two agents (random, greedy)."""
+    Every game is saved (see: confrontation games list) unless --no-store. With --rules
+    c4 a game of the unit-based ruleset in a game mode (--mode), between two companies
+    (--armies: bundled companies or files) and two agents (random, greedy)."""
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
     if rules == C4_RULES:
@@ -430,7 +441,12 @@ def play_command(
             assert resume is not None
             resume_saved(resume, db, show)
         elif no_store:
-            show(config, None, None)
+            try:
+                show(config, None, None)
+            except HumanQuit as quit:
+                if not quit.chosen:
+                    fail("the input ended before the game did (not saved: --no-store)", 1)
+                sys.stderr.write("You left the game (not saved: --no-store).\n")
         else:
             play_saved(config, db, show)
 
@@ -495,8 +511,8 @@ def run_and_show(
     config: GameConfig,
     *,
     as_json: bool = False,
-    log_file: IO[str] | None = None,
-    svg_file: IO[str] | None = None,
+    log_file: OutputFile | IO[str] | None = None,
+    svg_file: OutputFile | IO[str] | None = None,
     seed_given: bool = True,
     on_event: Callable[[ev.Event], None] | None = None,
     resume_log: Sequence[ev.Event] | None = None,

@@ -4,8 +4,13 @@ rates."""
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -26,6 +31,9 @@ from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
     C4_RULES,
+    MAX_GAMES,
+    MAX_JOBS,
+    MAX_ROUNDS,
     ModeOption,
     RulesOption,
     check_mode,
@@ -34,7 +42,19 @@ from confrontation.cli.options import (
 )
 from confrontation.engine.core.state import MAX_PLAYERS
 from confrontation.sim.backends import BACKENDS, BackendError, make_backend
-from confrontation.sim.batch import BatchResult, GameOutcome, GameSpec, config_for, plan, play_spec
+from confrontation.sim.batch import (
+    BatchResult,
+    GameOutcome,
+    GameSpec,
+    WinRecord,
+    by_army,
+    by_side,
+    config_for,
+    matchups,
+    plan,
+    plan_matchups,
+    play_spec,
+)
 from confrontation.sim.batch import simulate as run_batch
 from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, check_players, initial_state
 from confrontation.store import Store, StoreError, open_store
@@ -106,8 +126,49 @@ class _InOrder:
             self.next += 1
 
 
+def _wins_table(title: str, first: str, records: list[WinRecord]) -> Table:
+    grid = Table(title=title, box=box.SIMPLE_HEAD)
+    for column in (first, "games", "wins", "draws", "win rate", "95 % interval"):
+        grid.add_column(column, justify="left" if column == first else "right")
+    for record in records:
+        low, high = record.interval
+        grid.add_row(
+            escape(record.name),
+            str(record.games),
+            str(record.wins),
+            str(record.draws),
+            f"{record.win_rate:.1%}",
+            f"{low:.1%} – {high:.1%}",
+        )
+    return grid
+
+
+def _matrix(result: BatchResult) -> Table | None:
+    """Row army's wins against the column army (of their games), when three armies or more
+    met in pairs."""
+    pairs = matchups(result)
+    names = [r.name for r in by_army(result)]
+    if len(names) < 3 or not pairs:
+        return None
+    grid = Table(
+        title="Match-ups: the row's army won … of its games against the column's (draws apart)",
+        box=box.SIMPLE_HEAD,
+    )
+    grid.add_column("army")
+    for name in names:
+        grid.add_column(escape(name), justify="right")
+    cells = {(a, b): "" for a in names for b in names}
+    for pair in pairs:
+        for side, (me, them) in enumerate(((pair.first, pair.second), (pair.second, pair.first))):
+            rate = pair.wins[side] / max(pair.games, 1)
+            cells[me, them] = f"{pair.wins[side]}/{pair.games} ({rate:.0%})"
+    for me in names:
+        grid.add_row(escape(me), *(cells[me, them] or "—" for them in names))
+    return grid
+
+
 def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
-    """The figures as a table and a few lines."""
+    """The figures as tables and a few lines."""
     console = Console(soft_wrap=True)
     n = result.games
     grid = Table(
@@ -135,6 +196,11 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
             *extra,
         )
     console.print(grid)
+    console.print(_wins_table("Wins by army", "army", by_army(result)))
+    console.print(_wins_table("Wins by side", "side", by_side(result)))
+    matrix = _matrix(result)
+    if matrix is not None:
+        console.print(matrix)
     draws = result.draws()
     players = result.players
     shared = "" if players == 2 else " (the best score shared)"
@@ -144,6 +210,11 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
         f"{n} games in {result.elapsed:.1f} s with {jobs} job{'s' if jobs != 1 else ''}: "
         f"{result.games_per_second():.2f} games/s."
     )
+    if len(by_army(result)) > players:
+        console.print(
+            "Every pair of armies played the same number of games, sides and agents turned "
+            "round as below."
+        )
     if players == 2:
         console.print(
             "Sides swap every game and armies every other pair: every four games each agent "
@@ -159,10 +230,32 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
         console.print(
             f"Saved as games {first}–{last} in {escape(store_url)} (`confrontation games show ID`)."
         )
+    elif store_url is None:
+        console.print("The games were not stored (--store or --db URL keeps them).")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM becomes Ctrl-C (KeyboardInterrupt) while a batch runs: the workers are
+    stopped and the line is the same; the previous handler is put back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def simulate_command(
-    games: Annotated[int, typer.Option("--games", "-n", help="How many games.")] = 10,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="How many games.", max=MAX_GAMES)
+    ] = 10,
     scenario: Annotated[
         str | None,
         typer.Option("--scenario", metavar="NAME|FILE", help="Scenario (default: conquest)."),
@@ -172,8 +265,9 @@ def simulate_command(
         typer.Option(
             "--armies",
             metavar="A B [C...]",
-            help=f"2 to {MAX_PLAYERS} army files or bundled army ids (they turn round; more "
-            "than two: games of several players, XX-F).",
+            help=f"2 to {MAX_PLAYERS} army files or bundled army ids (they turn round). More "
+            "than two with one agent per army: games of several players (XX-F); more than two "
+            "with two agents: every pair plays --games games (a match-up matrix).",
         ),
     ] = None,
     agents: Annotated[
@@ -187,9 +281,12 @@ def simulate_command(
     ] = ",".join(DEFAULT_AGENTS),
     seed: Annotated[int, typer.Option("--seed", help="Batch seed (game seeds come from it).")] = 0,
     rounds: Annotated[
-        int | None, typer.Option("--rounds", help="Override the scenario's round limit.")
+        int | None,
+        typer.Option("--rounds", help="Override the scenario's round limit.", max=MAX_ROUNDS),
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Local worker processes.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Local worker processes.", max=MAX_JOBS)
+    ] = 1,
     backend: Annotated[
         str, typer.Option("--backend", help=f"Where games run: {' or '.join(BACKENDS)}.")
     ] = "local",
@@ -199,9 +296,23 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     db: Annotated[
         str | None,
-        typer.Option("--db", metavar="URL", help="Store the games here (default store otherwise)."),
+        typer.Option("--db", metavar="URL", help="Store the games in this database."),
     ] = None,
-    no_store: Annotated[bool, typer.Option("--no-store", help="Do not store the games.")] = False,
+    store_games: Annotated[
+        bool,
+        typer.Option("--store", help="Store the games in the default store (not by default)."),
+    ] = False,
+    no_store: Annotated[
+        bool, typer.Option("--no-store", help="Do not store the games (the default).")
+    ] = False,
+    chart: Annotated[
+        Path | None,
+        typer.Option(
+            "--chart",
+            metavar="FILE.png",
+            help="Draw the wins by army and by side (and the match-ups) into a PNG file.",
+        ),
+    ] = None,
     rules: RulesOption = None,
     mode: ModeOption = None,
 ) -> None:
@@ -213,8 +324,11 @@ def simulate_command(
         fail(f"--jobs must be at least 1, not {jobs}")
     if rounds is not None and rounds < 1:
         fail(f"--rounds must be at least 1, not {rounds}")
-    if db is not None and no_store:
-        fail("--db and --no-store cannot be used together")
+    if (db is not None or store_games) and no_store:
+        fail(f"{'--db' if db is not None else '--store'} and --no-store cannot be used together")
+    keep = db is not None or store_games
+    if chart is not None and not chart.parent.is_dir():
+        fail(f"--chart: no folder {str(chart.parent)!r} to write {chart.name!r} in")
     chosen_mode = check_mode(mode, rules)
     if rules == C4_RULES:  # the unit-based ruleset: its own games (cli/c4play.py)
         from confrontation.cli.c4play import simulate_c4_cli
@@ -222,37 +336,57 @@ def simulate_command(
         if scenario is not None:
             fail("--scenario: a C4 game is the default battle (drop --scenario)")
         simulate_c4_cli(
-            games, armies, agents, seed, chosen_mode, rounds, as_json, db=db, no_store=no_store
+            games, armies, agents, seed, chosen_mode, rounds, as_json, db=db, no_store=not keep
         )
         return
     chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)
+    pairs = len(chosen) > 2 and len(agents.split(",")) == 2  # every pair of armies
     try:
-        check_players(len(chosen), len(chosen), names=("--armies", "--agents"))
-    except GameSetupError as error:
-        fail(str(error))
-    picked = parse_agents(agents, len(chosen))
-    rules = check_rules(rules)
-    try:
-        specs = plan(
-            games,
-            picked.names,
-            chosen,
-            seed=seed,
-            scenario=scenario,
-            rounds=rounds,
-            keep_events=not no_store,
-            agent_options=picked.options,
-            rules=rules,
+        check_players(
+            2 if pairs else len(chosen), 2 if pairs else len(chosen), names=("--armies", "--agents")
         )
     except GameSetupError as error:
         fail(str(error))
+    picked = parse_agents(agents, 2 if pairs else len(chosen))
+    rules = check_rules(rules)
+    try:
+        if pairs:
+            specs = plan_matchups(
+                games,
+                picked.names,
+                [a for a in chosen if a is not None],
+                seed=seed,
+                scenario=scenario,
+                rounds=rounds,
+                keep_events=keep,
+                agent_options=picked.options,
+                rules=rules,
+            )
+        else:
+            specs = plan(
+                games,
+                picked.names,
+                chosen,
+                seed=seed,
+                scenario=scenario,
+                rounds=rounds,
+                keep_events=keep,
+                agent_options=picked.options,
+                rules=rules,
+            )
+    except GameSetupError as error:
+        fail(str(error))
+    if pairs:
+        for spec in specs:
+            if spec.index % games == 0:
+                _check_setup(spec)  # each pair's first game: every army is checked
     _check_setup(specs[0])
     try:
         runner = make_backend(backend, jobs, ray_address)
     except BackendError as error:
         fail(str(error))
     store: Store | None = None
-    if not no_store:
+    if keep:
         try:
             store = open_store(db)
         except StoreError as error:
@@ -267,8 +401,8 @@ def simulate_command(
         console=Console(stderr=True),
         transient=as_json,
     )
-    with progress:
-        task = progress.add_task("games", total=games)
+    with progress, _sigterm_as_ctrl_c():
+        task = progress.add_task("games", total=len(specs))
 
         def finished(spec: GameSpec, outcome: GameOutcome) -> None:
             if saver is not None:
@@ -293,6 +427,14 @@ def simulate_command(
             fail(str(error))
     if saver is not None:
         result.stored = saver.ids
+    if chart is not None:
+        from confrontation.sim.chart import ChartError, write_chart
+
+        title = f"{result.games} games — {result.scenario or 'conquest'}, seed {result.seed}"
+        try:
+            write_chart(result, chart, title)
+        except ChartError as error:
+            fail(str(error))
     if as_json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
         return

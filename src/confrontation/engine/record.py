@@ -60,7 +60,7 @@ def read_log(lines: Iterable[str]) -> list[Event]:
             if not events and data.get("kind") == GameStarted.kind:
                 load(rules_named(data["state"]))
             event = event_from_data(data)
-        except (ValueError, TypeError, KeyError, EngineError) as error:
+        except (ValueError, TypeError, KeyError, AttributeError, EngineError) as error:
             raise ValueError(f"game record line {number}: {error}") from None
         events.append(event)
     return events

@@ -6,6 +6,7 @@ questions); each query is answered by the pure functions of the other modules.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
@@ -23,14 +24,34 @@ from confrontation.geometry.contact import (
     nearest_contact_position,
 )
 from confrontation.geometry.measure import distance
-from confrontation.geometry.paths import Path, PathGraph
+from confrontation.geometry.paths import Path, PathSearch
 from confrontation.geometry.scenery import Scenery, crossable
 from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sees, sight_of_shape
 from confrontation.geometry.table import Table
 
-_SIGHTS: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], Sight] = OrderedDict()
+#: sight answers kept across battlefields, keyed by the interned ids (:func:`_key_id`) of the
+#: source, the target and the barriers between them, in order
+_SIGHTS: OrderedDict[tuple[int, int, tuple[int, ...]], Sight] = OrderedDict()
 _SIGHTS_SIZE = 50_000
-_SEES: OrderedDict[tuple[Base, Base, tuple[Base | Scenery, ...]], bool] = OrderedDict()
+_SEES: OrderedDict[tuple[int, int, tuple[int, ...]], bool] = OrderedDict()
+_KEY_IDS: dict[Base | Scenery, int] = {}
+_KEY_IDS_SIZE = 50_000
+_NEXT_ID = itertools.count()
+
+
+def _key_id(key: Base | Scenery) -> int:
+    """A number for the value ``key`` (a base or an element of scenery): equal values get
+    the same number, so that a sight key is a tuple of ints, hashed at once, rather than of
+    records whose fields are hashed on every query. Numbers are never reused (a full table
+    starts again, with the answers it numbered)."""
+    found = _KEY_IDS.get(key)
+    if found is None:
+        if len(_KEY_IDS) >= _KEY_IDS_SIZE:
+            _KEY_IDS.clear()
+            _SIGHTS.clear()
+            _SEES.clear()
+        found = _KEY_IDS[key] = next(_NEXT_ID)
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -57,7 +78,7 @@ class Battlefield:
     _index: dict[str, int] = field(init=False, repr=False)
     _level_ids: dict[int, list[str]] = field(init=False, repr=False)
     _level_index: dict[int, dict[str, int]] = field(init=False, repr=False)
-    _graphs: dict[tuple[int, float, tuple[bool, ...]], PathGraph] = field(init=False, repr=False)
+    _searches: dict[tuple[int, float, tuple[bool, ...]], PathSearch] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._ids = list(self.fighters)
@@ -65,6 +86,7 @@ class Battlefield:
         self._barriers += [_scenery_barrier(s) for s in self.scenery]
         self._keys: list[Base | Scenery] = [self.fighters[i] for i in self._ids]
         self._keys += list(self.scenery)
+        self._key_ids = [_key_id(k) for k in self._keys]
         self._tree = STRtree([b.shape for b in self._barriers])
         self._index = {i: k for k, i in enumerate(self._ids)}
         levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
@@ -74,7 +96,7 @@ class Battlefield:
         self._level_index = {
             lv: {i: k for k, i in enumerate(ids)} for lv, ids in self._level_ids.items()
         }
-        self._graphs = {}
+        self._searches = {}
 
     def distance(self, a: str, b: str) -> float:
         return distance(self.fighters[a], self.fighters[b])
@@ -103,7 +125,7 @@ class Battlefield:
         chosen = self._chosen(source, target)
         # the same bases and scenery in the same order give the same answer, whatever
         # battlefield they are on: answers are kept across battlefields
-        key = (s, t, tuple(self._keys[i] for i in chosen))
+        key = self._sight_key(source, target, chosen)
         seen = _SIGHTS.get(key)
         if seen is None:
             seen = line_of_sight(s, t, [self._barriers[i] for i in chosen])
@@ -121,7 +143,7 @@ class Battlefield:
         if s.level != 0 or t.level != 0:
             return line_of_sight(s, t).any  # II-F-1: no barrier counts
         chosen = self._chosen(source, target)
-        key = (s, t, tuple(self._keys[i] for i in chosen))
+        key = self._sight_key(source, target, chosen)
         seen = _SIGHTS.get(key)
         if seen is not None:
             return seen.any
@@ -132,6 +154,13 @@ class Battlefield:
             if len(_SEES) > _SIGHTS_SIZE:
                 _SEES.popitem(last=False)
         return known
+
+    def _sight_key(
+        self, source: str, target: str, chosen: list[int]
+    ) -> tuple[int, int, tuple[int, ...]]:
+        ids = self._key_ids
+        index = self._index
+        return (ids[index[source]], ids[index[target]], tuple(ids[i] for i in chosen))
 
     def _chosen(self, source: str, target: str) -> list[int]:
         """The fighters and scenery (indices) whose shapes meet the hull of ``source``'s
@@ -169,29 +198,28 @@ class Battlefield:
         blocking = tuple(
             m.level == 0 and not crossable(s, m.size, move_at_most_mov) for s in self.scenery
         )
-        graph = self._path_graph(m.level, m.width, blocking)
+        search = self._path_search(m.level, m.width, blocking)
         at_level = self._level_index[m.level]
         skip = [at_level[i] for i in (mover, *pass_through) if i in at_level]
         if isinstance(goal, str):
             if goal in at_level:
                 skip.append(at_level[goal])
             end: tuple[float, float] | Base = self.fighters[goal]
-            return graph.query(m.sight, end, skip=skip, target=self._index[goal], reach=reach)
-        return graph.query(m.sight, goal, skip=skip, reach=reach)
+            return search.query(m.sight, end, skip=skip, reach=reach)
+        return search.query(m.sight, goal, skip=skip, reach=reach)
 
-    def _path_graph(self, level: int, width: float, blocking: tuple[bool, ...]) -> PathGraph:
+    def _path_search(self, level: int, width: float, blocking: tuple[bool, ...]) -> PathSearch:
         """V-A: the obstacles of a move at ``level`` (every fighter there, the scenery flagged
-        in ``blocking``) inflated for a base ``width`` cm wide; built once per key."""
+        in ``blocking``) for a base ``width`` cm wide; built once per key."""
         key = (level, width, blocking)
-        graph = self._graphs.get(key)
-        if graph is None:
+        search = self._searches.get(key)
+        if search is None:
             ids = self._level_ids[level]
             shapes = [self.fighters[i].polygon for i in ids]
             shapes += [s.footprint for s, b in zip(self.scenery, blocking, strict=True) if b]
-            targets = [self.fighters[i].polygon for i in self._ids]
-            graph = PathGraph(shapes, width, self.table.area, targets)
-            self._graphs[key] = graph
-        return graph
+            search = PathSearch(shapes, width, self.table.area)
+            self._searches[key] = search
+        return search
 
     def contact_position(
         self,

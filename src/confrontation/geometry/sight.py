@@ -11,6 +11,7 @@ shadow) are not cut.
 from __future__ import annotations
 
 import enum
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -49,7 +50,7 @@ class Barrier:
     size: str
     level: int = 0
 
-    @property
+    @cached_property
     def rank(self) -> int:
         return size_rank(self.size)
 
@@ -81,6 +82,42 @@ def _shadows(sx: float, sy: float, pieces: list[BaseGeometry], far: float = _FAR
     which = np.concatenate([idx, idx])[order]
     hulls: np.ndarray = shapely.convex_hull(shapely.multipoints(pts, indices=which))
     return hulls
+
+
+#: shadows kept per sight point (the last :data:`_SHADOW_SOURCES` points), per piece: a
+#: fighter looking at every enemy casts the same pieces' shadows again and again
+_SHADOWS: OrderedDict[tuple[float, float], dict[int, tuple[BaseGeometry, BaseGeometry]]] = (
+    OrderedDict()
+)
+_SHADOW_SOURCES = 256
+
+
+def _kept_shadows(sx: float, sy: float, pieces: list[BaseGeometry]) -> np.ndarray:
+    """:func:`_shadows` of the pieces, each computed once per sight point (the same shape:
+    a piece's shadow is built from its own points alone). The entries keep the pieces
+    alive, so their ids are not reused."""
+    key = (sx, sy)
+    known = _SHADOWS.get(key)
+    if known is None:
+        known = _SHADOWS[key] = {}
+        if len(_SHADOWS) > _SHADOW_SOURCES:
+            _SHADOWS.popitem(last=False)
+    else:
+        _SHADOWS.move_to_end(key)
+    out = np.empty(len(pieces), dtype=object)
+    missing: list[int] = []
+    for k, piece in enumerate(pieces):
+        hit = known.get(id(piece))
+        if hit is not None and hit[0] is piece:
+            out[k] = hit[1]
+        else:
+            missing.append(k)
+    if missing:
+        made = _shadows(sx, sy, [pieces[k] for k in missing])
+        for k, hull in zip(missing, made.tolist(), strict=True):
+            out[k] = hull
+            known[id(pieces[k])] = (pieces[k], hull)
+    return out
 
 
 def _convex_pieces(shape: BaseGeometry) -> list[BaseGeometry]:
@@ -193,18 +230,26 @@ def _sight_of(
     touch = shapely.intersects(cone, pieces)
     if not touch.any():
         return seen
-    shadows = _shadows(sx, sy, [p for p, t in zip(pieces, touch, strict=True) if t])
+    shadows = _kept_shadows(sx, sy, [p for p, t in zip(pieces, touch, strict=True) if t])
     blocked = [sh for sh, t in zip(shadows, np.asarray(tall)[touch], strict=True) if t]
     if any_only:  # NONE needs both overlays below to say so; the cheaper one first
-        if not blocked or _clear_spot(visible, blocked):
+        if not blocked:
             return seen
+        # one shadow covering it all (both overlays then say NONE) and a clear spot (neither
+        # does) exclude each other: the cheaper test first
         if _covered(visible, blocked):
-            return Sight.NONE  # one shadow covers it all, so both overlays say so
+            return Sight.NONE
+        if _clear_spot(visible, blocked):
+            return seen
         if visible.difference(shapely.union_all(blocked)).area > AREA_EPS:
             return seen
         if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
             return seen
         return Sight.NONE
+    if not shapely.intersects(shadows, visible).any():
+        return seen  # no shadow meets it: the overlay below would be empty
+    if blocked and _covered(visible, blocked):
+        return Sight.NONE  # one shadow covers it all: both overlays below say so
     if shapely.union_all(shadows).intersection(visible).area <= AREA_EPS:
         return seen
     if blocked and visible.difference(shapely.union_all(blocked)).area <= AREA_EPS:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from confrontation.model.profile import Artifact, Profile
+from confrontation.model.bounds import out_of_bounds
+from confrontation.model.profile import Artifact, FieldProblem, Profile
 
 
 class CardEntry(BaseModel):
@@ -17,7 +18,7 @@ class CardEntry(BaseModel):
     of one card are identical by construction (I-D-5; see docs/rulings.md).
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     profile: str = Field(min_length=1)
     count: int = Field(default=1, ge=1)
@@ -25,17 +26,32 @@ class CardEntry(BaseModel):
     spells: list[str] = Field(default_factory=list)
     miracles: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="after")
+    def _bounded(self) -> CardEntry:
+        problem = out_of_bounds("army", "count", self.count)  # data/bounds.toml
+        if problem is not None:
+            raise FieldProblem("count", problem)
+        return self
+
 
 class ArmyFile(BaseModel):
     """An army list file as written by a player."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     people: str = Field(min_length=1)
     points: int = Field(ge=1)
     profiles: list[str] = Field(default_factory=list)
     cards: list[CardEntry] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _bounded(self) -> ArmyFile:
+        for key, value in (("points", self.points), ("cards", len(self.cards))):
+            problem = out_of_bounds("army", key, value)  # data/bounds.toml
+            if problem is not None:
+                raise FieldProblem(key, problem)
+        return self
 
 
 @dataclass(frozen=True, slots=True)

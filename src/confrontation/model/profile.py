@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from confrontation.model.bounds import out_of_bounds
 from confrontation.model.cost_expression import CHARACTERISTICS, parse_cost
 
 Rank = Literal[
@@ -93,7 +94,7 @@ class FieldProblem(ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class Faith(_Strict):
@@ -140,6 +141,10 @@ class Profile(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Profile:
+        for key, value in self._bounded():  # data/bounds.toml
+            problem = out_of_bounds("characteristics", key, value)
+            if problem is not None:
+                raise FieldProblem(key, problem)
         if (self.courage is None) == (self.fear is None):
             raise FieldProblem(
                 "courage", "a profile has exactly one of 'courage' or 'fear' (I-C ⑤)"
@@ -162,6 +167,9 @@ class Profile(_Strict):
         if enormous is not None:
             if not isinstance(enormous.value, int) or enormous.value < 1:
                 raise FieldProblem("abilities", "'Enormous/X' needs a whole X of at least 1 (I-C)")
+            problem = out_of_bounds("characteristics", "enormous", enormous.value)
+            if problem is not None:
+                raise FieldProblem("abilities", f"'Enormous/X': {problem}")
             if self.size != "very-large":
                 raise FieldProblem(
                     "size", "a fighter with 'Enormous/X' is of very large size (I-C)"
@@ -175,6 +183,32 @@ class Profile(_Strict):
                 "printed", f"'printed' names unknown characteristics: {', '.join(unknown)}"
             )
         return self
+
+    def _bounded(self) -> list[tuple[str, float]]:
+        """The values ``data/bounds.toml`` bounds, with their keys."""
+        values: list[tuple[str, float]] = [
+            ("ap", self.ap),
+            ("mov", self.mov),
+            ("ini", self.ini),
+            ("att", self.att),
+            ("str", self.str_),
+            ("def", self.def_),
+            ("res", self.res),
+            ("dis", self.dis),
+        ]
+        optional = {
+            "courage": self.courage,
+            "fear": self.fear,
+            "aim": self.aim,
+            "aim_str": self.aim_str,
+            "power": self.power,
+        }
+        values += [(key, value) for key, value in optional.items() if value is not None]
+        values += [("ranges", value) for value in self.ranges or ()]
+        if self.faith is not None:
+            aspects = (self.faith.creation, self.faith.alteration, self.faith.destruction)
+            values += [("faith", value) for value in aspects]
+        return values
 
     # -- derived values -------------------------------------------------------------------
 

@@ -26,10 +26,25 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
 
-from confrontation.odds.combat import CombatOdds, DefencePolicy, Fighter, combat_odds
+from confrontation.odds.combat import (
+    CombatOdds,
+    DefencePolicy,
+    Fighter,
+    combat_odds,
+    penalised,
+)
 from confrontation.rules.combat import Allocation, allocation_choices, combat_dice
 
-__all__ = ["Advice", "Goal", "advise", "policies_for"]
+__all__ = [
+    "Advice",
+    "Goal",
+    "advice_sentence",
+    "advise",
+    "assumptions",
+    "charge_matters",
+    "policies_for",
+    "policy_words",
+]
 
 
 class Goal(Enum):
@@ -89,3 +104,68 @@ def advise(
             odds = combat_odds(me, enemies, charge=charge, charged=charged)
             rows.append(Advice(allocation, policy, odds, goal.score(odds)))
     return sorted(rows, key=lambda r: -r.score)
+
+
+POLICY_WORDS = {
+    DefencePolicy.NONE: "never defend",
+    DefencePolicy.ONE: "defend with one die against each attack",
+    DefencePolicy.ALL: "put every defence die against the first attack",
+    DefencePolicy.SUSTAIN: "defend with one die against each attack and sustain with the last one",
+}
+"""Each defence policy in the words of the advice's sentence (VII-C-4 b, VII-C-5)."""
+
+
+def policy_words(policy: DefencePolicy) -> str:
+    """What a fighter following ``policy`` does with his defence dice, in plain words."""
+    return POLICY_WORDS[policy]
+
+
+def _dice(n: int) -> str:
+    return f"{n} die" if n == 1 else f"{n} dice"
+
+
+def advice_sentence(best: Advice, goal: Goal) -> str:
+    """The best alternative as one plain sentence, e.g. "Put 1 die in attack and 2 in defence,
+    and defend with one die against each attack: 92 % to survive."."""
+    alloc = best.allocation
+    split = f"Put {_dice(alloc.attack)} in attack and {alloc.defence} in defence"
+    how = "" if alloc.defence == 0 else f", and {policy_words(best.defence)}"
+    if goal is Goal.KILL:
+        gain = f"{_percent(best.score)} to kill every enemy"
+    elif goal is Goal.SURVIVE:
+        gain = f"{_percent(best.score)} to survive"
+    else:
+        gain = f"{float(best.score):+.2f} wound levels dealt minus taken on average"
+    return f"{split}{how}: {gain}."
+
+
+def assumptions(enemies: Sequence[Fighter]) -> str:
+    """What the advice assumes each enemy does: his allocation and defence policy."""
+    parts = []
+    for enemy in enemies:
+        if enemy.allocation is None:
+            split = "puts every combat die in attack"
+        else:
+            a, d = enemy.allocation.attack, enemy.allocation.defence
+            split = f"puts {_dice(a)} in attack and {d} in defence"
+        defends = (
+            ""
+            if enemy.allocation is None or enemy.allocation.defence == 0
+            else (f" and will {policy_words(enemy.defence)}")
+        )
+        parts.append(f"{enemy.name} {split}{defends}")
+    return "Assumed: " + "; ".join(parts) + "."
+
+
+def charge_matters(fighter: Fighter, enemies: Sequence[Fighter], *, charged: bool) -> bool:
+    """Whether a charge (by ``fighter``, or by the enemies when ``charged``) puts a penalty on
+    anyone (V-B-3: the Powers decide): if not, the option cannot change the odds."""
+    return bool(penalised(fighter, enemies, charge=not charged, charged=charged))
+
+
+def _percent(p: Fraction) -> str:
+    """A whole percentage, or one decimal where rounding would show a sure thing that is not."""
+    whole = round(float(p) * 100)
+    if (whole in (0, 100)) and p not in (0, 1):
+        return f"{float(p) * 100:.1f} %"
+    return f"{whole} %"

@@ -23,6 +23,7 @@ from importlib import resources
 from itertools import product
 from pathlib import Path
 
+from confrontation.data import safe_toml
 from confrontation.dice import Roller
 from confrontation.rules.characteristics import KILLED_AT, HealthState
 
@@ -217,12 +218,10 @@ def load_injury_table(path: str | Path | None = None) -> InjuryTable:
         return default_injury_table()
     source = str(path)
     try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as error:
-        raise InjuryTableError(f"{source}: cannot read ({error.strerror})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise InjuryTableError(f"{source}: not valid TOML ({error})") from None
+        _, data = safe_toml.read_toml(Path(path))  # binary, huge or deeply nested: one line
+    except safe_toml.TomlFileError as error:
+        where = source if error.line is None else f"{source}:{error.line}"
+        raise InjuryTableError(f"{where}: {error.message}") from None
     return _parse_table(data, source)
 
 

@@ -28,6 +28,8 @@ from confrontation.data import data_path
 from confrontation.engine.core.state import MAX_PLAYERS, ScenarioRecord, SceneryPiece
 from confrontation.engine.table.layouts import CENTRE, layout_name, load_layouts
 from confrontation.geometry.table import DEPLOY_NEAR_CM, FORMATS, Table
+from confrontation.model.bounds import out_of_bounds
+from confrontation.model.profile import FieldProblem
 from confrontation.scenarios.conditions import (
     BONUS,
     CONDITION,
@@ -82,7 +84,7 @@ class AreaSpec(BaseModel):
     turned half a turn about the table's centre when he deploys in area 2.
     """
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     shape: Shape
@@ -125,7 +127,7 @@ class AreaSpec(BaseModel):
 class VariationSpec(BaseModel):
     """A variation (III-A-2): what it changes of the scenario."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     summary: str = ""
@@ -137,11 +139,16 @@ class VariationSpec(BaseModel):
     target: TargetRule | None = None
     areas: list[AreaSpec] | None = None
 
+    @model_validator(mode="after")
+    def _bounded(self) -> VariationSpec:
+        check_bounds({"scenery": self.scenery, "rounds": self.rounds})
+        return self
+
 
 class ScenarioFile(BaseModel):
     """A scenario file as written."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     section: str = ""
@@ -170,8 +177,25 @@ class ScenarioFile(BaseModel):
     pick_up_again: bool = True  # XX-D-3
     control_points: ControlPointsSpec | None = None  # CP-SCENARIO-REFERENCE-SHEET (003)
 
+    @model_validator(mode="after")
+    def _bounded(self) -> ScenarioFile:
+        check_bounds({"scenery": self.scenery, "rounds": self.rounds})
+        problem = out_of_bounds("scenario", "scenery", self.min_scenery)
+        if problem is not None:
+            raise FieldProblem("min_scenery", problem)
+        return self
+
 
 # --- the record a game carries ---------------------------------------------------------------
+
+
+def check_bounds(values: dict[str, int | None]) -> None:
+    """A scenario's scenery count and rounds within ``data/bounds.toml`` (III-A-2; see
+    docs/rulings.md): a ``FieldProblem`` naming the key otherwise."""
+    for key, value in values.items():
+        problem = None if value is None else out_of_bounds("scenario", key, value)
+        if problem is not None:
+            raise FieldProblem(key, problem)
 
 
 @dataclass(frozen=True)
@@ -653,21 +677,30 @@ def resolve(name_or_file: str) -> Scenario:
     if not name_or_file.strip():
         raise LoadError("--scenario", "empty scenario name")
     path = Path(name_or_file)
-    if path.suffix == ".toml" or path.is_file():
+    if path.suffix == ".toml" or _is_file(path):
         return load_scenario(path)
     base, _, variation = name_or_file.partition(":")
     file = Path(base)
-    if file.suffix == ".toml" or file.is_file():
+    if file.suffix == ".toml" or _is_file(file):
         return load_scenario(file, variation or None)
     return _bundled(base.lower(), variation or None)
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False for a name the system refuses (too long, a NUL byte)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 @cache
 def _bundled(name: str, variation: str | None) -> Scenario:
     known = bundled_scenarios()
     if name not in known:
+        shown = name if len(name) <= 60 else name[:60] + "…"
         raise LoadError(
             "--scenario",
-            f"no scenario {name!r} (bundled: {', '.join(known)}; or give a .toml file)",
+            f"no scenario {shown!r} (bundled: {', '.join(known)}; or give a .toml file)",
         )
     return load_scenario(bundled_dir() / f"{name}.toml", variation)

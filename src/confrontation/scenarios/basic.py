@@ -29,7 +29,7 @@ from shapely.geometry.base import BaseGeometry
 from confrontation.dice import FACES
 from confrontation.engine.core.events import Event, FighterKilled
 from confrontation.engine.core.kinds import QuestionKind
-from confrontation.engine.core.narrate import Narrator
+from confrontation.engine.core.narrate import Narrator, listed
 from confrontation.engine.core.outcome import Ending, Termination
 from confrontation.engine.core.questions import Choice, DieFace, Option, Question
 from confrontation.engine.core.registry import (
@@ -312,6 +312,22 @@ def watch(state: GameState, events: Sequence[Event]) -> Ending | None:
     return None
 
 
+def wiped_out(state: GameState, events: Sequence[Event]) -> Ending | None:
+    """XX-A-4 (docs/rulings.md, "XX-A-4 — an army wiped out"): when a kill leaves at most one
+    player with a living fighter of his army (passive individuals are not of it, XX-E-6;
+    neutral fighters are nobody's), nobody is left to play against: the game ends at once and
+    the scenario scores it as at the end of the last round (no winner given here)."""
+    if not any(isinstance(event, FighterKilled) for event in events):
+        return None
+    standing = {f.player for f in state.fighters if f.alive and not f.passive}
+    left = [p for p in state.players if p in standing]
+    if len(left) > 1:
+        return None
+    gone = [player_name(p) for p in state.players if p not in standing]
+    detail = f"{listed(gone)} {'has' if len(gone) == 1 else 'have'} no fighter left"
+    return Ending(Termination.WIPED_OUT, None, detail)
+
+
 def _killer(state: GameState, event: FighterKilled) -> int | None:
     """The player whose fighter made the kill (None: no fighter of the game did)."""
     killers = [f.player for f in state.fighters if f.id == event.by]
@@ -406,3 +422,4 @@ def contribute(rules: RulesBuilder) -> None:
         rules.phase(phase, _with_draw(rules.drivers[phase]))
     rules.scoring("basic-scenarios", score)
     rules.watch("execution", watch)
+    rules.watch("wiped-out", wiped_out)  # XX-A-4: after Execution (its target killed last)

@@ -83,7 +83,7 @@ Check = Callable[[GameState, Any, int, BaseModel], bool]
 class NoParams(BaseModel):
     """A kind without parameters."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 Aim = Callable[[GameState, Any, int, BaseModel], Sequence[BaseGeometry]]
@@ -146,7 +146,7 @@ class ConditionSpec(BaseModel):
     """A ``[[conditions]]`` entry as written: the common keys; any other key is a parameter
     of its ``kind`` (checked against the kind when the scenario is loaded)."""
 
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True, allow_inf_nan=False)
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     kind: str = Field(min_length=1)
@@ -163,7 +163,7 @@ class ConditionSpec(BaseModel):
 class BonusSpec(BaseModel):
     """A ``[[bonus]]`` entry as written (XX-A-5): the common keys and the kind's parameters."""
 
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True, allow_inf_nan=False)
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     kind: str = Field(min_length=1)

@@ -240,7 +240,7 @@ class LineParams(BaseModel):
     """``cp-zone``, ``cp-flag``, ``cp-objective``: the elements of the line (``whose``: the
     player's own, the opponent's, neutral ones or any) and the CP for control and dominate."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     whose: Whose = "any"
     control: int = Field(default=0, ge=0)
@@ -250,7 +250,7 @@ class LineParams(BaseModel):
 class DestroyedParams(BaseModel):
     """``cp-destroyed``: ``cp`` for each ``whose`` objective destroyed (once per objective)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     whose: Whose = "enemy"
     cp: int = Field(default=1, ge=0)

@@ -53,7 +53,7 @@ Tiebreak = Literal["none", "zones", "enemy-zones", "flags"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class ZoneSpec(_Strict):

@@ -14,7 +14,7 @@ class TokenSpec(BaseModel):
     """A token (or a stack of ``count`` tokens) the scenario places, at ``x``, ``y`` cm from
     the table's lower-left corner, on the ground (level 0, XX-D-1)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     x: float
     y: float

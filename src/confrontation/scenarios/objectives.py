@@ -47,7 +47,7 @@ COUNTERS = "counters"
 class ObjectiveSpec(BaseModel):
     """An ``[[objectives]]`` entry as written (the module docstring gives every key)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     shape: Literal["circle", "rect"]
@@ -167,7 +167,7 @@ def objectives_record(items: Sequence[Objective]) -> Objectives:
 
 
 class _Params(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class ObjectiveParams(_Params):

@@ -67,7 +67,7 @@ __all__ = [
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
 
 class NeutralEntry(_Strict):
@@ -253,7 +253,7 @@ def destroyed(state: GameState, element: str) -> bool:
 class CountParams(BaseModel):
     """``at_least``: how many (none: all of them)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     at_least: int | None = Field(default=None, ge=1)
 
@@ -261,7 +261,7 @@ class CountParams(BaseModel):
 class ElementParams(BaseModel):
     """``element``: the name of an element of scenery."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     element: str = Field(min_length=1)
 

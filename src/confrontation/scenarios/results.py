@@ -57,7 +57,7 @@ BONUS_CAP = 100
 
 
 class _Row(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     vp: int = Field(ge=0)
     enemy_vp: int = Field(ge=0)
@@ -65,7 +65,7 @@ class _Row(BaseModel):
 
 
 class _File(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     bonus_cap: int = Field(default=BONUS_CAP, ge=0)
     rows: list[_Row] = Field(min_length=1)
@@ -286,7 +286,7 @@ def score_results(state: GameState) -> Transition:
 class LossesParams(BaseModel):
     """``margin``: the enemy losses must exceed the player's own by more than this (AP)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     margin: int = Field(default=0, ge=0)
 

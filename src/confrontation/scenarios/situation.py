@@ -62,7 +62,7 @@ _NUMBERED = re.compile(r"^.+-\d+$")
 class ScenerySpec(BaseModel):
     """A fixed element of scenario scenery as written (``[[scenario_scenery]]``)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(min_length=1)
     shape: Literal["rect", "circle", "polygon"]

@@ -552,7 +552,7 @@ def _drop_describe(state: GameState, choices: Sequence[Choice]) -> Question:
 class CountParams(BaseModel):
     """``count``: how many tokens (at least 1)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     count: int = Field(default=1, ge=1)
 
@@ -561,7 +561,7 @@ class AreaCountParams(BaseModel):
     """``area``: one of the scenario's areas (none: the player's own deployment area);
     ``count``: how many tokens."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     area: str | None = Field(default=None, min_length=1)
     count: int = Field(default=1, ge=1)

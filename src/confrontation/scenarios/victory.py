@@ -157,7 +157,7 @@ def check_round(state: GameState) -> Transition:
 class AreaParams(BaseModel):
     """``area``: the name of one of the scenario's ``[[areas]]``."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     area: str = Field(min_length=1)
 

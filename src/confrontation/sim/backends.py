@@ -9,6 +9,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import select
 import socket
 import sys
 import threading
@@ -32,6 +33,45 @@ class Backend(Protocol):
     """Runs ``fn`` over ``items``; yields ``(position in items, result)`` as each finishes."""
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]: ...
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker's initializer: the worker ends when ``parent`` (the ``simulate`` process) ends,
+    even killed by SIGKILL, rather than live on holding the caller's stdout open. The workers'
+    own parent is the forkserver, which lives as long as they do, so a thread watches
+    ``parent`` itself (Linux: a pidfd, readable once the process has ended)."""
+    import signal
+
+    # Ctrl-C reaches the whole process group: the parent stops the batch and terminates the
+    # workers (no traceback of theirs on the terminal)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    opener = getattr(os, "pidfd_open", None)
+    if opener is None:
+        return
+    try:
+        watched = opener(parent)
+    except ProcessLookupError:  # gone already
+        os._exit(1)
+    except OSError:  # no pidfd here (an old kernel)
+        return
+
+    def watch() -> None:
+        select.select([watched], [], [])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch the parent", daemon=True).start()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool at once (an interrupted batch): queued games cancelled, running workers
+    terminated rather than waited for."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
 
 
 class LocalBackend:
@@ -73,7 +113,12 @@ class LocalBackend:
             with handing:
                 return next(queue, None)
 
-        with ProcessPoolExecutor(max_workers=self.jobs - 1, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=self.jobs - 1,
+            mp_context=context,
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
+        ) as pool:
 
             def top_up() -> None:
                 while len(waiting) < self.AHEAD * (self.jobs - 1):
@@ -126,6 +171,9 @@ class LocalBackend:
                     done, _ = wait(waiting, return_when=FIRST_COMPLETED)
                     for future in done:
                         yield waiting.pop(future), future.result()
+            except BaseException:  # Ctrl-C, SIGTERM (simulate), an error: stop the workers
+                _stop(pool)
+                raise
             finally:
                 starting.join()
                 for future in waiting:

@@ -268,7 +268,12 @@ class BatchResult:
                 )
             ],
             "stored": self.stored,
+            "by_army": [r.to_json() for r in by_army(self)],
+            "by_side": [r.to_json() for r in by_side(self)],
         }
+        pairs = matchups(self)
+        if len({name for m in pairs for name in (m.first, m.second)}) > 2:
+            document["matchups"] = [m.to_json() for m in pairs]
         if has_tp:  # XX-A-4: scenarios with victory conditions
             document["mean_tp"] = [round(r.mean_tp or 0.0, 6) for r in records]
         if has_ga:  # XX-A-5
@@ -353,3 +358,139 @@ def simulate(
     return BatchResult(
         list(specs), outcomes, elapsed, agents, armies, scenario, seed, placements=placements
     )
+
+
+# --- results a balance volunteer reads: by army, by side, match-ups -------------------------
+
+
+@dataclass(frozen=True)
+class WinRecord:
+    """Wins of one army or one side over the games it played, with the 95 % Wilson interval."""
+
+    name: str
+    games: int
+    wins: int
+    draws: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "win_rate": round(self.win_rate, 6),
+            "win_rate_95": [round(low, 6), round(high, 6)],
+        }
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Two armies' games against each other: ``wins`` of ``first``, of ``second``, draws."""
+
+    first: str
+    second: str
+    games: int
+    wins: tuple[int, int]
+    draws: int
+
+    def to_json(self) -> dict[str, Any]:
+        intervals = [wilson(w, self.games) for w in self.wins]
+        return {
+            "armies": [self.first, self.second],
+            "games": self.games,
+            "wins": list(self.wins),
+            "draws": self.draws,
+            "win_rates": [round(w / max(self.games, 1), 6) for w in self.wins],
+            "win_rate_95": [[round(lo, 6), round(hi, 6)] for lo, hi in intervals],
+        }
+
+
+def army_name(spec: GameSpec, player: int) -> str:
+    """The army ``player`` played in ``spec`` (a default army by its bundled id)."""
+    army = spec.armies[player]
+    return army if army is not None else DEFAULT_ARMIES[player]
+
+
+def by_army(result: BatchResult) -> list[WinRecord]:
+    """Each army's wins over the games it played, in the order the armies were given; an army
+    on both sides of a game (a mirror match) counts the game once, and wins it when either
+    side does."""
+    names: list[str] = []
+    for spec in result.specs:
+        for player in range(len(spec.armies)):
+            name = army_name(spec, player)
+            if name not in names:
+                names.append(name)
+    games = dict.fromkeys(names, 0)
+    wins = dict.fromkeys(names, 0)
+    draws = dict.fromkeys(names, 0)
+    for spec, played in zip(result.specs, result.outcomes, strict=True):
+        present = {army_name(spec, p) for p in range(len(spec.armies))}
+        winner = played.outcome.winner
+        for name in present:
+            games[name] += 1
+            if winner is None:
+                draws[name] += 1
+        if winner is not None:
+            wins[army_name(spec, winner)] += 1
+    return [WinRecord(n, games[n], wins[n], draws[n]) for n in names]
+
+
+def by_side(result: BatchResult) -> list[WinRecord]:
+    """Wins of Player 1, Player 2 (… Player n): does moving first or the side matter?"""
+    out = []
+    for player in range(result.players):
+        wins = sum(1 for r in result.outcomes if r.outcome.winner == player)
+        out.append(WinRecord(f"Player {player + 1}", result.games, wins, result.draws()))
+    return out
+
+
+def matchups(result: BatchResult) -> list[Matchup]:
+    """Every pair of armies that met in two-player games, in the order they first met."""
+    table: dict[tuple[str, str], list[int]] = {}
+    for spec, played in zip(result.specs, result.outcomes, strict=True):
+        if len(spec.armies) != 2:
+            continue
+        names = (army_name(spec, 0), army_name(spec, 1))
+        key = names if (names[1], names[0]) not in table else (names[1], names[0])
+        counts = table.setdefault(key, [0, 0, 0, 0])  # games, wins of key[0], of key[1], draws
+        counts[0] += 1
+        winner = played.outcome.winner
+        if winner is None:
+            counts[3] += 1
+        elif key[0] == key[1]:
+            counts[1 + winner] += 1
+        else:
+            counts[1 + key.index(names[winner])] += 1
+    return [Matchup(a, b, c[0], (c[1], c[2]), c[3]) for (a, b), c in table.items()]
+
+
+def plan_matchups(
+    games: int,
+    agents: Sequence[str],
+    armies: Sequence[str],
+    *,
+    seed: int = 0,
+    **options: Any,
+) -> list[GameSpec]:
+    """Every pair of ``armies`` (three or more) plays ``games`` games, sides and armies turned
+    round as :func:`plan` does; game seeds run on through the pairs (one batch seed)."""
+    if len(agents) != 2:
+        raise GameSetupError(f"--agents: a match-up is played by two agents, not {len(agents)}")
+    specs: list[GameSpec] = []
+    for first in range(len(armies)):
+        for second in range(first + 1, len(armies)):
+            pair = plan(games, agents, (armies[first], armies[second]), seed=seed, **options)
+            for spec in pair:
+                index = len(specs)
+                specs.append(replace(spec, index=index, seed=game_seed(seed, index)))
+    return specs

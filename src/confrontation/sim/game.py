@@ -154,7 +154,11 @@ def army_path(name: str) -> Path:
     if name in bundled:
         return bundled[name]
     path = Path(name)
-    if path.suffix != ".toml" and not path.exists():
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        exists = False
+    if path.suffix != ".toml" and not exists:
         raise LoadError(
             name, f"no such army file, nor a bundled army ({', '.join(sorted(bundled))})"
         )

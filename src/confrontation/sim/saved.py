@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from confrontation.armylists.load import LoadError
+from confrontation.data import safe_toml
 from confrontation.engine.core.events import Event
 from confrontation.sim.game import (
     DEFAULT_RULES,
@@ -34,8 +35,8 @@ def _read(name: str) -> tuple[str | None, str | None]:
     """(file, text) of an army given by bundled id or path; (None, None) if unreadable."""
     try:
         path = army_path(name)
-        return str(path), path.read_text(encoding="utf-8")
-    except (LoadError, OSError):
+        return str(path), safe_toml.read_bytes(path).decode("utf-8")
+    except (LoadError, safe_toml.TomlFileError, UnicodeDecodeError):
         return None, None
 
 

@@ -17,13 +17,14 @@ its events is dropped; resuming plays it again, identically).
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Engine,
@@ -33,6 +34,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    make_url,
     select,
     text,
     update,
@@ -41,18 +43,25 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
-from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, RoundStarted
+from confrontation.engine.core.events import (
+    ChoiceMade,
+    DieRolled,
+    Event,
+    GameEnded,
+    GameStarted,
+    RoundStarted,
+)
 from confrontation.engine.record import event_line, read_log
 from confrontation.store.records import (
     FINISHED,
     INTERRUPTED,
     RUNNING,
-    ArmyCopy,
     GameSetup,
     GameSummary,
     Outcome,
     StoredGame,
 )
+from confrontation.store.rows import BadRow, parse_row, raw_columns
 from confrontation.store.schema import ADDED_COLUMNS, Base, EventRow, GameRow
 
 ENV_VAR = "CONFRONTATION_DB"
@@ -62,8 +71,31 @@ BATCH_EVENTS = 500
 BATCH_SECONDS = 2.0
 
 
+SQLITE_TIMEOUT = 30.0
+"""Seconds an SQLite store waits for another program's lock before giving up (one line)."""
+
+
 class StoreError(Exception):
-    """A store problem told in one line: unreadable URL, unknown game, wrong status."""
+    """A store problem told in one line: unreadable URL, unknown game, wrong status, a
+    database locked or gone."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _told(method: F) -> F:
+    """A store method whose database errors (locked by another program, gone, full) are a
+    one-line :class:`StoreError`."""
+
+    @functools.wraps(method)
+    def guarded(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except SQLAlchemyError as error:
+            reason = " ".join(str(getattr(error, "orig", None) or error).split())
+            raise StoreError(f"the game store {self.url}: {reason}") from None
+
+    return guarded  # type: ignore[return-value]
 
 
 def data_dir() -> Path:
@@ -128,6 +160,7 @@ class Store:
 
     # --- writing a game as it is played ---------------------------------------------------
 
+    @_told
     def begin(self, setup: GameSetup) -> int:
         """A new game, status ``running``: its id. (The game runner's ``GameConfig`` becomes a
         :class:`GameSetup`, its armies' text kept, with ``sim.saved.setup_of``.)"""
@@ -150,6 +183,7 @@ class Store:
         self._buffers[game_id] = _Buffer(0)
         return game_id
 
+    @_told
     def append(self, game_id: int, event: Event) -> None:
         """Record the next event of a running game (committed by step-boundary batches)."""
         buffer = self._buffer(game_id)
@@ -172,18 +206,21 @@ class Store:
 
         return record
 
+    @_told
     def flush(self, game_id: int) -> None:
         """Commit every whole step buffered (the events before the last input)."""
         buffer = self._buffer(game_id)
         if buffer.last_input is not None:
             self._commit(game_id, buffer, buffer.last_input)
 
+    @_told
     def commit(self, game_id: int) -> None:
         """Commit every event buffered: the caller knows the last step is whole (a game
         waiting for a person's answer, which may take hours, or never come)."""
         buffer = self._buffer(game_id)
         self._commit(game_id, buffer, len(buffer.rows))
 
+    @_told
     def interrupt(self, game_id: int) -> None:
         """The game stopped before its end: keep its whole steps, status ``interrupted``."""
         if game_id in self._buffers:
@@ -191,6 +228,7 @@ class Store:
             del self._buffers[game_id]
         self._set_status(game_id, INTERRUPTED)
 
+    @_told
     def finish(self, game_id: int, outcome: Outcome) -> None:
         """The game is over: commit the rest of its record and its result (the game runner's
         ``GameResult`` becomes an :class:`Outcome` with ``sim.saved.outcome_of``)."""
@@ -204,6 +242,7 @@ class Store:
                 .values(status=FINISHED, updated=_now(), **_outcome_values(outcome))
             )
 
+    @_told
     def save(self, setup: GameSetup, outcome: Outcome, events: Sequence[Event]) -> int:
         """A whole finished game in one transaction (``simulate``): its id."""
         now = _now()
@@ -226,6 +265,7 @@ class Store:
             self._write(session, game_id, [(i, event_line(e)) for i, e in enumerate(events)])
         return game_id
 
+    @_told
     def resume(self, game_id: int) -> StoredGame:
         """Take up an unfinished game again: its record so far; new events go after it."""
         game = self.load(game_id)
@@ -235,6 +275,7 @@ class Store:
         self._buffers[game_id] = _Buffer(len(game.events))
         return game
 
+    @_told
     def delete(self, game_id: int) -> None:
         """Forget a game: its row and its whole record (what is buffered of it too)."""
         self._buffers.pop(game_id, None)
@@ -244,41 +285,72 @@ class Store:
             if getattr(done, "rowcount", 1) == 0:
                 raise StoreError(f"no game {game_id} in {self.url}")
 
-    # --- reading ----------------------------------------------------------------------
-
-    def load(self, game_id: int) -> StoredGame:
-        """A saved game with its whole record."""
-        with self._session() as session:
+    def set_option(self, game_id: int, key: str, value: Any) -> None:
+        """Keep ``value`` under ``key`` in the game's stored options (e.g. a web seat's
+        switches, which outlive the server)."""
+        with self._session() as session, session.begin():
             row = session.get(GameRow, game_id)
             if row is None:
                 raise StoreError(f"no game {game_id} in {self.url}")
+            row.options = {**row.options, key: value}  # a new dict: the JSON column sees it
+
+    # --- reading ----------------------------------------------------------------------
+
+    @_told
+    def load(self, game_id: int) -> StoredGame:
+        """A saved game with its whole record, checked against its row: a malformed row, a
+        record cut short or a result edited by hand is a one-line :class:`StoreError`."""
+        if not 0 < game_id < 2**63:  # beyond SQL's integers: no such game
+            raise StoreError(f"no game {game_id} in {self.url}")
+        with self._session() as session:
+            row = (
+                session.execute(select(*raw_columns()).where(GameRow.id == game_id))
+                .mappings()
+                .first()
+            )
+            if row is None:
+                raise StoreError(f"no game {game_id} in {self.url}")
+            try:
+                summary, setup = parse_row(row)
+            except BadRow as error:
+                raise StoreError(f"game {game_id}: its stored row is malformed: {error}") from None
             lines = session.scalars(
                 select(EventRow.data).where(EventRow.game_id == game_id).order_by(EventRow.index)
             ).all()
-            summary = _summary(row)
-            setup = GameSetup(
-                scenario=row.scenario,
-                seed=row.seed,
-                agents=tuple(row.agents),
-                armies=tuple(ArmyCopy.from_data(army) for army in row.armies),
-                options=dict(row.options or {}),
-            )
         try:
             events = read_log(lines)
         except ValueError as error:
             raise StoreError(f"game {game_id}: {error}") from None
+        problem = record_problem(summary, len(lines), events)
+        if problem is not None:
+            raise StoreError(f"game {game_id}: {problem}")
         return StoredGame(summary, setup, events)
 
-    def list(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
-        """Saved games, the newest first."""
-        query = select(GameRow).order_by(GameRow.id.desc())
+    @_told
+    def list_checked(
+        self, status: str | None = None, limit: int | None = None
+    ) -> tuple[list[GameSummary], list[str]]:
+        """Saved games, the newest first, and one line for each malformed row (left out)."""
+        query = select(*raw_columns()).order_by(GameRow.id.desc())
         if status is not None:
             query = query.where(GameRow.status == status)
         if limit is not None:
             query = query.limit(limit)
+        games: list[GameSummary] = []
+        bad: list[str] = []
         with self._session() as session:
-            return [_summary(row) for row in session.scalars(query)]
+            for row in session.execute(query).mappings():
+                try:
+                    games.append(parse_row(row)[0])
+                except BadRow as error:
+                    bad.append(f"game {row['id']}: its stored row is malformed: {error}")
+        return games, bad
 
+    def list(self, status: str | None = None, limit: int | None = None) -> list[GameSummary]:
+        """Saved games, the newest first (malformed rows left out: :meth:`list_checked`)."""
+        return self.list_checked(status, limit)[0]
+
+    @_told
     def count(self) -> int:
         """How many games are saved."""
         with self._session() as session:
@@ -351,29 +423,41 @@ def _outcome_values(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _summary(row: GameRow) -> GameSummary:
-    outcome = None
-    if row.status == FINISHED and row.vp is not None and row.losses is not None:
-        outcome = Outcome(
-            row.winner,
-            tuple(int(vp) for vp in row.vp),
-            tuple(int(lost) for lost in row.losses),
-            int(row.rounds or 0),
-            tp=None if row.tp is None else tuple(int(tp) for tp in row.tp),
-            ga=None if row.ga is None else tuple(int(ga) for ga in row.ga),
+def record_problem(summary: GameSummary, rows: int, events: Sequence[Event]) -> str | None:
+    """What in a game's row disagrees with its record (one phrase), or None: the number of
+    events, the seed, the status (a finished game's record ends with ``GameEnded``, an
+    unfinished one's does not) and the result (winner and VP as ``GameEnded`` tells them).
+    The losses and rounds need the game replayed: ``store.replays.outcome_problem``. A C4 game's
+    record (``play --rules c4``) begins with ``C4GameStarted`` and ends with ``C4GameEnded``."""
+    from confrontation.c4.events import C4GameEnded, C4GameStarted
+
+    starts, ends = (GameStarted, C4GameStarted), (GameEnded, C4GameEnded)
+    if rows != summary.events:
+        return f"the record holds {rows} events but the row says {summary.events} (edited or cut)"
+    if events:
+        first = events[0]
+        if not isinstance(first, starts):
+            return "the record does not begin with the game's start"
+        if first.state.seed != summary.seed:
+            return f"the row's seed {summary.seed} is not the record's {first.state.seed}"
+    ended = next((e for e in reversed(events) if isinstance(e, ends)), None)
+    if summary.status != FINISHED:
+        if ended is not None:
+            return f"the row says {summary.status} but the record has the game's end"
+        return None
+    if not events or not isinstance(events[-1], ends) or ended is None:
+        return "the row says finished but the record stops before the game's end (cut short)"
+    outcome = summary.outcome
+    if outcome is None:
+        return "the row says finished but holds no result"
+    if outcome.winner != ended.winner or outcome.vp != tuple(ended.scores):
+        stored = "-".join(map(str, outcome.vp))
+        recorded = "-".join(map(str, ended.scores))
+        return (
+            f"the row's result (winner {outcome.winner}, VP {stored}) is not the record's "
+            f"(winner {ended.winner}, VP {recorded})"
         )
-    return GameSummary(
-        id=row.id,
-        created=row.created,
-        updated=row.updated,
-        scenario=row.scenario,
-        seed=row.seed,
-        agents=tuple(row.agents),
-        armies=tuple(str(army["name"]) for army in row.armies),
-        status=row.status,
-        outcome=outcome,
-        events=row.events_count,
-    )
+    return None
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -396,6 +480,14 @@ def _add_columns(engine: Engine) -> None:
             connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind}"))
 
 
+def _hidden(target: str) -> str:
+    """``target`` with its password hidden (as :attr:`Store.url`)."""
+    try:
+        return make_url(target).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return target
+
+
 def open_store(url: str | None = None, **options: Any) -> Store:
     """The store at ``url`` (a SQLAlchemy URL or an SQLite file path; default
     :func:`default_url`), its tables created if needed."""
@@ -408,7 +500,7 @@ def open_store(url: str | None = None, **options: Any) -> Store:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(
                 target,
-                connect_args={"timeout": 30, "check_same_thread": False},
+                connect_args={"timeout": SQLITE_TIMEOUT, "check_same_thread": False},
                 poolclass=StaticPool if memory else None,
             )
             event.listen(engine, "connect", _sqlite_pragmas)
@@ -418,6 +510,11 @@ def open_store(url: str | None = None, **options: Any) -> Store:
         _add_columns(engine)
     except (ArgumentError, NoSuchModuleError, ValueError) as error:
         raise StoreError(f"{target!r} is not a usable database URL: {error}") from None
+    except ImportError as error:  # the URL's driver (MySQLdb, asyncpg...) is not installed
+        raise StoreError(
+            f"cannot open the game store {_hidden(target)}: its driver is not installed "
+            f"({error.name or error})"
+        ) from None
     except (SQLAlchemyError, OSError) as error:
         message = " ".join(str(error).split())
         raise StoreError(f"cannot open the game store {target}: {message}") from None

@@ -25,8 +25,8 @@ from confrontation.engine.core.state import GameState
 from confrontation.engine.core.views import redact
 from confrontation.engine.record import ReplayMismatch
 from confrontation.engine.step import Agent, question, start, step
-from confrontation.engine.table.field import field_of, has_field
-from confrontation.geometry.render import svg
+from confrontation.scenarios.picture import table_svg
+from confrontation.store.records import Outcome
 
 
 class ResumeMismatch(EngineError):
@@ -139,9 +139,27 @@ def _asks_a_person(agent: Agent) -> bool:
 
 
 def battlefield_svg(state: GameState) -> str | None:
-    """The table of ``state`` as SVG (None for a game without a table or scenery yet)."""
-    if not has_field(state):
-        return None
-    here = field_of(state)
-    bases = {fighter_id: here.base(fighter_id) for fighter_id in here.ids()}
-    return svg(here.table, bases, here.scenery, sides=here.owners)
+    """The table of ``state`` as SVG (None for a game without a table or scenery yet): the
+    scenario's picture, :func:`confrontation.scenarios.picture.table_svg`."""
+    return table_svg(state)
+
+
+def outcome_problem(outcome: Outcome, final: GameState) -> str | None:
+    """What of a stored result disagrees with the state its record replays to (one phrase),
+    or None: the rounds, every player's losses (AP) and, when stored, tournament points
+    (XX-A-4) and goal-average (XX-A-5). (Winner and VP: ``store.database.record_problem``.)"""
+    from confrontation.scenarios.results import standings
+
+    rows = standings(final)
+    found: dict[str, tuple[object, object]] = {
+        "rounds": (outcome.rounds, final.round),
+        "losses": (outcome.losses, tuple(row.losses for row in rows)),
+    }
+    if outcome.tp is not None:
+        found["tournament points"] = (outcome.tp, tuple(row.tp for row in rows))
+    if outcome.ga is not None:
+        found["goal-average"] = (outcome.ga, tuple(row.goal_average for row in rows))
+    for name, (stored, replayed) in found.items():
+        if stored != replayed:
+            return f"the row's {name} {stored} are not the replayed game's {replayed}"
+    return None

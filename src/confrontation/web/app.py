@@ -15,12 +15,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import FastAPI, File, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
+from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
@@ -29,6 +30,7 @@ from confrontation.armylists.validate import Report, validate
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.record import event_line
 from confrontation.scenarios import bundled_scenarios, resolve
+from confrontation.scenarios.base import load_scenario
 from confrontation.web.board import NoPng, board_svg, svg_to_png
 from confrontation.web.hub import AI_SEATS, PERSON, SEATS, Frame, Hub, LiveGame, NewGame, WebError
 from confrontation.web.params import GameId
@@ -54,11 +56,24 @@ class ArmySpec(BaseModel):
     toml: str | None = Field(default=None, description="An army list file's text.")
 
 
+MAX_PLAYERS = 6
+"""XX-F: a game of three players or more (up to six: the layouts of the deployment areas)."""
+
+
 class NewGameRequest(BaseModel):
     scenario: str = Field(default="conquest", description="A bundled id, ':variation' allowed.")
+    scenario_toml: str | None = Field(
+        default=None, description="A scenario file's text (used instead of `scenario`)."
+    )
     rules: str = "confede"
-    armies: list[ArmySpec] = Field(min_length=2, max_length=2)
-    seats: list[str] = Field(min_length=2, max_length=2, description=f"{', '.join(SEATS)}")
+    armies: list[ArmySpec] = Field(
+        min_length=2, max_length=MAX_PLAYERS, description="One per player (2 to 6, XX-F)."
+    )
+    seats: list[str] = Field(
+        min_length=2,
+        max_length=MAX_PLAYERS,
+        description=f"One per army: {', '.join(SEATS)}",
+    )
     seed: int | None = Field(default=None, ge=0, lt=2**32)
     rounds: int | None = Field(default=None, ge=1, le=12)
 
@@ -242,16 +257,39 @@ def create_app(db: str | None = None) -> FastAPI:
             raise WebError(400, f"army {player + 1} breaks the army-list rules (I-D): {first}")
         return name, report
 
+    def scenario_file(text: str) -> str:
+        """An uploaded scenario file: its path for the game (a 400 with the loader's one
+        line for one that cannot be read)."""
+        data = text.encode("utf-8")
+        if len(data) > MAX_UPLOAD:
+            raise WebError(400, f"scenario: the file is over {MAX_UPLOAD} bytes")
+        path = uploads / f"scenario-{hashlib.sha256(data).hexdigest()[:16]}.toml"
+        path.write_bytes(data)
+        try:
+            load_scenario(path)
+        except (LoadError, ValueError) as error:
+            message = " ".join(str(error).replace(str(path), "the uploaded file").split())
+            raise WebError(400, f"scenario: {message}") from None
+        return str(path)
+
     def start_game(request: NewGameRequest) -> Created:
         if request.rules not in known_rulesets():
             raise WebError(400, f"unknown rules {request.rules!r} ({', '.join(known_rulesets())})")
+        if len(request.armies) != len(request.seats):
+            raise WebError(
+                400,
+                f"{len(request.armies)} armies but {len(request.seats)} seats: one seat per army",
+            )
+        scenario = request.scenario
+        if request.scenario_toml is not None:
+            scenario = scenario_file(request.scenario_toml)
         armies, reports = zip(
             *(army_file(spec, p) for p, spec in enumerate(request.armies)), strict=True
         )
         seed = request.seed if request.seed is not None else secrets.randbits(32)
         game = hub.create(
             NewGame(
-                scenario=request.scenario,
+                scenario=scenario,
                 armies=tuple(armies),
                 seats=tuple(request.seats),
                 seed=seed,
@@ -451,44 +489,60 @@ def create_app(db: str | None = None) -> FastAPI:
                 "armies": army_choices(),
                 "seats": SEATS,
                 "ai": AI_SEATS,
+                "max_players": MAX_PLAYERS,
                 "games": hub.summaries(),
                 "hosted": hub.hosted_ids(),
             },
         )
 
     @app.post("/games", response_class=HTMLResponse, include_in_schema=False)
-    def create_page(
-        request: Request,
-        scenario: Annotated[str, Form()],
-        rules: Annotated[str, Form()],
-        army1: Annotated[str, Form()],
-        army2: Annotated[str, Form()],
-        seat1: Annotated[str, Form()],
-        seat2: Annotated[str, Form()],
-        seed: Annotated[str, Form()] = "",
-        rounds: Annotated[str, Form()] = "",
-        file1: Annotated[UploadFile | None, File()] = None,
-        file2: Annotated[UploadFile | None, File()] = None,
-    ) -> Response:
-        armies = []
-        for army, file in ((army1, file1), (army2, file2)):
+    async def create_page(request: Request) -> Response:
+        form = await request.form()
+
+        def text(key: str) -> str:
+            value = form.get(key)
+            return value if isinstance(value, str) else ""
+
+        def upload(key: str) -> StarletteUpload | None:
+            value = form.get(key)
+            return value if isinstance(value, StarletteUpload) and value.filename else None
+
+        count = int(text("players")) if text("players").isdigit() else 2
+        if not 2 <= count <= MAX_PLAYERS:
+            raise WebError(400, f"a game has 2 to {MAX_PLAYERS} players, not {count}")
+        armies, seats = [], []
+        for p in range(1, count + 1):
+            army, file = text(f"army{p}"), upload(f"file{p}")
             if army == "upload":
-                if file is None or not file.filename:
-                    raise WebError(400, "choose an army list file to upload")
+                if file is None:
+                    raise WebError(400, f"player {p}: choose an army list file to upload")
                 armies.append(ArmySpec(toml=read_upload(file)))
             else:
                 armies.append(ArmySpec(id=army))
+            seats.append(text(f"seat{p}"))
+        scenario, scenario_toml = text("scenario"), None
+        if scenario == "upload":
+            file = upload("scenario_file")
+            if file is None:
+                raise WebError(400, "choose a scenario file to upload")
+            scenario_toml = read_upload(file)
+        seed, rounds = text("seed"), text("rounds")
         try:
             request_body = NewGameRequest(
-                scenario=scenario,
-                rules=rules,
+                scenario=scenario if scenario_toml is None else "conquest",
+                scenario_toml=scenario_toml,
+                rules=text("rules") or "confede",
                 armies=armies,
-                seats=[seat1, seat2],
+                seats=seats,
                 seed=int(seed) if seed.strip() else None,
                 rounds=int(rounds) if rounds.strip() else None,
             )
-        except ValueError as error:
-            raise WebError(400, f"seed and rounds are numbers: {error}") from None
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise WebError(400, f"{where}: {first['msg']}") from None
+        except ValueError:
+            raise WebError(400, f"seed and rounds are numbers, not {seed!r}, {rounds!r}") from None
         made = start_game(request_body)
         if made.hotseat_url is None and sum(1 for s in made.seats if s.url) == 1:
             only = next(s.url for s in made.seats if s.url)
@@ -535,7 +589,7 @@ def frame_of(frame: Frame) -> dict[str, Any]:
     }
 
 
-def read_upload(file: UploadFile) -> str:
+def read_upload(file: StarletteUpload) -> str:
     """An uploaded text file (a 400 for one too big or not UTF-8 text)."""
     data = file.file.read(MAX_UPLOAD + 1)
     if len(data) > MAX_UPLOAD:

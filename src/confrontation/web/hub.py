@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from confrontation.agents.advice import hint, trivial
 from confrontation.armylists.load import LoadError
-from confrontation.engine.actions.movement import turned
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator
 from confrontation.engine.core.questions import FREE_FACING, Choice, DieFace, Place, Question
@@ -43,8 +43,8 @@ from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initi
 from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up, replay_rounds
-from confrontation.web.advice import hint, trivial
 from confrontation.web.story import section_of
+from confrontation.web.tools import turned_place
 
 log = logging.getLogger(__name__)
 
@@ -373,6 +373,14 @@ class LiveGame:
             for player in players:
                 if self.seats[player] == PERSON:
                     self.auto[player] = on
+            web = {
+                "seats": list(self.seats),
+                "tokens": list(self.tokens),
+                "auto": {str(p): v for p, v in self.auto.items()},
+            }
+        if not self.deleted:  # kept with the game: a restart keeps the switch (issue 23)
+            with self.hub.store_lock, contextlib.suppress(StoreError):
+                self.hub.store.set_option(self.id, "web", web)
         if on:
             self.kick()
 
@@ -437,7 +445,7 @@ class LiveGame:
                     raise WebError(400, "this question takes no facing")
                 if not 0 <= facing < 360:
                     raise WebError(400, f"a facing is 0 to 360 degrees, not {facing}")
-                choice = turned(state, choice, facing)
+                choice = turned_place(state, asked, choice, facing)
                 refused = refusal(state, choice)
                 if refused is not None:
                     raise WebError(400, refused)
@@ -555,6 +563,11 @@ class Hub:
             raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
         game.armies = tuple(a.name for a in setup.armies)
         game.scenario = setup.scenario
+        saved = web.get("auto") if isinstance(web, dict) else None
+        if isinstance(saved, dict):  # the seats' switches as they were left
+            for key, on in saved.items():
+                if key.isdigit() and int(key) in game.auto and isinstance(on, bool):
+                    game.auto[int(key)] = on
         return game
 
     def hosted(self, game_id: int) -> LiveGame | None:

@@ -1,19 +1,21 @@
 """The playing endpoints beside the table: the automatic answers' switch, the ruler, the
-line of sight, and where a click sends a moving fighter (``tools``)."""
+line of sight, where a click sends a moving fighter or deploys one (``tools``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
+from confrontation.engine.core.questions import FREE_FACING, Place
 from confrontation.engine.core.state import GameState
-from confrontation.engine.step import question
+from confrontation.engine.step import question, refusal
 from confrontation.web.hub import Hub, WebError
 from confrontation.web.params import GameId
-from confrontation.web.tools import measure, safe_destination, sight
+from confrontation.web.tools import deployment, measure, safe_destination, sight, turned_place
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["play"])
 
@@ -111,3 +113,60 @@ def where_to(
         if str(asked.kind) != "destination":
             raise WebError(409, "this seat is asked no destination now")
         return {"turn": game.turn, **safe_destination(state, asked, x, y)}
+
+
+@router.get("/deployment")
+def where_deployed(
+    request: Request,
+    game_id: GameId,
+    x: float,
+    y: float,
+    seat: SeatQuery = [],  # noqa: B006
+) -> dict[str, Any]:
+    """A point clicked while this seat deploys a fighter (III-B-2): the listed place it takes
+    (``index``), or why the point is refused (``refused``: outside his area, III-A-1; on a
+    base or scenery; past a contact limit, II-E-3) with the ``nearest`` place."""
+    game = _hub(request).get(game_id)
+    players = game.players_of(seat)
+    with game.lock:
+        state = game.current()
+        asked = question(state)
+        if asked is None or asked.player not in players or game.running:
+            raise WebError(409, "this seat is deploying no fighter now")
+        if str(asked.kind) != "deploy":
+            raise WebError(409, "this seat is deploying no fighter now")
+        return {"turn": game.turn, **deployment(state, asked, x, y)}
+
+
+@router.get("/facing")
+def facing_check(
+    request: Request,
+    game_id: GameId,
+    option: Annotated[int, Query(description="The index of the place chosen.")],
+    facing: Annotated[float, Query(description="Degrees (0: along the x axis, anticlockwise).")],
+    seat: SeatQuery = [],  # noqa: B006
+) -> dict[str, Any]:
+    """Whether the place ``option`` of this seat's pending question may be turned to
+    ``facing`` (V-B-1, V-B-2: any facing at the end of a walk, run or move under cover;
+    III-B-2: a fighter deployed; the turned base standing legally): ``refused`` is None, or
+    the engine's reason (``engine.step.refusal``). Nothing is answered."""
+    game = _hub(request).get(game_id)
+    players = game.players_of(seat)
+    with game.lock:
+        state = game.current()
+        asked = question(state)
+        if asked is None or asked.player not in players or game.running:
+            raise WebError(409, "this seat is asked no facing now")
+        if asked.free != FREE_FACING:
+            raise WebError(409, "this question takes no facing")
+        if not 0 <= option < len(asked.options):
+            raise WebError(400, f"no option {option}: the question has {len(asked.options)}")
+        place = asked.options[option].choice
+        if not isinstance(place, Place):
+            raise WebError(400, f"option {option} is no place")
+        if not (math.isfinite(facing) and 0 <= facing < 360):
+            return {"facing": facing, "refused": f"a facing is 0 to 360 degrees, not {facing}"}
+        return {
+            "facing": facing,
+            "refused": refusal(state, turned_place(state, asked, place, facing)),
+        }

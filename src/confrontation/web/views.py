@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from confrontation.agents.advice import option_odds
 from confrontation.engine.core.questions import Place, Question
 from confrontation.engine.core.state import Fighter, GameState, player_name
 from confrontation.engine.step import is_over, question
-from confrontation.web.advice import option_odds
 from confrontation.web.board import SCALE, board_svg, markers
 from confrontation.web.hub import PERSON, LiveGame
 

@@ -91,6 +91,7 @@ from confrontation.engine.table.field import (
     has_field,
     median_facing,
     movement,
+    on_area,
     pass_through,
     placed,
     potential_of,
@@ -665,7 +666,7 @@ def _placement_ok(here: Field, placement: ContactPlacement, within_mov: bool) ->
     the end of a movement of at most MOV x 1 (``within_mov``; V-A, docs/rulings.md "V-A —
     ending a movement on a landform")."""
     base = placement.base
-    if not here.table.area.buffer(1e-6).covers(base.polygon):
+    if not on_area(here.table.area, base.polygon):
         return False
     for shape in here.blocked_for(base.size, within_mov):
         if base.polygon.intersection(shape).area > 1e-4:

@@ -90,7 +90,7 @@ from confrontation.geometry.measure import geometry_distance
 from confrontation.geometry.paths import Path
 from confrontation.geometry.sight import Sight
 from confrontation.rules.characteristics import Characteristic
-from confrontation.rules.shooting import ShotTarget, range_band, shot_difficulty
+from confrontation.rules.shooting import Difficulty, ShotTarget, range_band, shot_difficulty
 
 __all__ = [
     "AssaultScenery",
@@ -417,6 +417,26 @@ def _size_value(height: str) -> int:
     return _SIZE_VALUES.get(height, 0)
 
 
+def _measured(state: GameState, shooter_id: str, piece: SceneryPiece) -> float:
+    """VI-A-1: from the shooter's sight to the element's edge (cm, rounded as told)."""
+    sight = field_of(state).base(shooter_id).sight
+    return round(float(Point(*sight).distance(scenery_of(piece).footprint)), 2)
+
+
+def scenery_shot_difficulty(
+    state: GameState, shooter_id: str, piece: SceneryPiece
+) -> Difficulty | None:
+    """VI-A-1, VI-A-3: the difficulty of a shot at ``piece`` now (None: beyond the long
+    range, an automatic failure): the range band to its edge, its height read as a size."""
+    profile = state.profile(state.fighter(shooter_id).profile)
+    band = range_band(_measured(state, shooter_id, piece), profile.ranges)
+    if band is None:
+        return None
+    seen = _sees(field_of(state), shooter_id, piece)
+    target = ShotTarget(size=_size_value(piece.height), partially_visible=seen is Sight.PARTIAL)
+    return shot_difficulty(band, target)
+
+
 def _measure(state: GameState) -> Transition:
     """VI-A-1, VI-A-3: measure to the element's edge, the difficulty, the Shooting test."""
     action = action_of(state)
@@ -424,20 +444,15 @@ def _measure(state: GameState) -> Transition:
     assert element is not None
     piece = piece_named(state, element)
     assert piece is not None
-    here = field_of(state)
     shooter = state.fighter(action.fighter)
     profile = state.profile(shooter.profile)
-    shape = scenery_of(piece).footprint
-    sight = here.base(shooter.id).sight
-    measured = round(float(Point(*sight).distance(shape)), 2)
-    state = state.with_fighters(evolve(shooter, shots=shooter.shots + 1))
+    measured = _measured(state, shooter.id, piece)
     band = range_band(measured, profile.ranges)
-    if band is None:  # VI-A-1: automatic failure
+    difficulty = scenery_shot_difficulty(state, shooter.id, piece)
+    state = state.with_fighters(evolve(shooter, shots=shooter.shots + 1))
+    if band is None or difficulty is None:  # VI-A-1: automatic failure
         far = f"out of range ({measured:g} cm, long range {profile.ranges[2]:g})"
         return _missed(state, far)
-    seen = _sees(here, shooter.id, piece)
-    target = ShotTarget(size=_size_value(piece.height), partially_visible=seen is Sight.PARTIAL)
-    difficulty = shot_difficulty(band, target)
     shot = SceneryShot(
         shooter.id, element, measured, band.value, difficulty.total, difficulty.explain()
     )

@@ -103,27 +103,35 @@ def _enemies_seen(state: GameState, here: Field, shooter: str) -> list[str]:
     return [i for i in here.ids() if here.owners[i] != me and here.sees(shooter, i)]
 
 
-def shot_target(state: GameState, here: Field, shooter: str, target: str) -> ShotTarget:
-    """VI-A-3: what the difficulty needs to know about the target."""
+def shot_target(
+    state: GameState, here: Field, shooter: str, target: str, partial: bool | None = None
+) -> ShotTarget:
+    """VI-A-3: what the difficulty needs to know about the target (``partial``: taken as
+    partially visible or not, without looking; None: as the shooter sees him)."""
     fighter = state.fighter(target)
     profile = state.profile(fighter.profile)
+    if partial is None:
+        partial = here.sight(shooter, target) is Sight.PARTIAL
     return ShotTarget(
         size=profile.size_value,
-        partially_visible=here.sight(shooter, target) is Sight.PARTIAL,
+        partially_visible=partial,
         other_altitude=fighter.altitude != state.fighter(shooter).altitude,
         target_bonus=profile.target,
         in_cover=fighter.cover or fighter.must_cover,
     )
 
 
-def difficulty_of(state: GameState, shooter: str, target: str) -> Difficulty | None:
-    """The difficulty of a shot now (None: beyond the long range, VI-A-1)."""
+def difficulty_of(
+    state: GameState, shooter: str, target: str, partial: bool | None = None
+) -> Difficulty | None:
+    """The difficulty of a shot now (None: beyond the long range, VI-A-1); ``partial``: see
+    :func:`shot_target`."""
     here = field_of(state)
     ranges = state.profile(state.fighter(shooter).profile).ranges
     band = range_band(shot_distance(here, shooter, target), ranges)
     if band is None:
         return None
-    return shot_difficulty(band, shot_target(state, here, shooter, target))
+    return shot_difficulty(band, shot_target(state, here, shooter, target, partial))
 
 
 # --- the provider --------------------------------------------------------------------------------

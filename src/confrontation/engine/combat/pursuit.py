@@ -35,6 +35,7 @@ from confrontation.engine.table.field import (
     has_field,
     iter_destinations,
     movement,
+    on_area,
     pass_through,
 )
 from confrontation.geometry.bases import Base
@@ -53,7 +54,7 @@ def _placement_ok(here: Field, base: Base, within_mov: bool) -> bool:
     """On the table and on no scenery he may not stand on: a landform of his size only at
     the end of a move of at most MOV x 1 (``within_mov``; V-A, docs/rulings.md "V-A —
     ending a movement on a landform")."""
-    if not here.table.area.buffer(1e-6).covers(base.polygon):
+    if not on_area(here.table.area, base.polygon):
         return False
     blocked = here.blocked_for(base.size, within_mov)
     return all(base.polygon.intersection(shape).area <= 1e-4 for shape in blocked)

@@ -40,6 +40,9 @@ class Termination(StrEnum):
     """III-A-2 Execution: a player's target is killed, "declared the winner immediately"."""
     SCENARIO_VICTORY = "scenario victory"
     """CP-SCENARIO-VICTORY (003): a player reaches the scenario's control points."""
+    WIPED_OUT = "army wiped out"
+    """XX-A-4 (docs/rulings.md): every fighter of an army is dead (with three players or more,
+    of every army but one at most): the game ends at once, scored as after the last round."""
     ASSASSINATION = "assassination"
     """CP-ASSASSINATION-VICTORY (003): only one player still has his Commander in play (none:
     all fell at once, the tiebreakers decide)."""

@@ -253,7 +253,8 @@ class ChooseVictim(Choice):
 
 FREE_FACING = "facing"
 """``Question.free`` of a walk's, run's or move under cover's destination (V-B-1, V-B-2,
-CLARIFICATIONS §9): a listed place turned about its sight to any facing in [0, 360)."""
+CLARIFICATIONS §9): a listed place turned about its sight to any facing in [0, 360); and of a
+deployment (III-B-2, docs/rulings.md): a listed place turned about its centre."""
 
 
 @dataclass(frozen=True)

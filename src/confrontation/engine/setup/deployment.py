@@ -39,7 +39,15 @@ from confrontation.engine.core.events import (
 )
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.kinds import QuestionKind
-from confrontation.engine.core.questions import Choice, ChooseZone, DieFace, Option, Place, Question
+from confrontation.engine.core.questions import (
+    FREE_FACING,
+    Choice,
+    ChooseZone,
+    DieFace,
+    Option,
+    Place,
+    Question,
+)
 from confrontation.engine.core.registry import (
     EngineError,
     Handler,
@@ -58,7 +66,13 @@ from confrontation.engine.round.activation import _pass_floor, open_floor
 from confrontation.engine.round.strategic import fresh_progress
 from confrontation.engine.setup import scenery
 from confrontation.engine.table.contact_limits import placement_problem
-from confrontation.engine.table.field import base_of, deployment_spots, field_of, table_of
+from confrontation.engine.table.field import (
+    base_of,
+    deployable,
+    deployment_spots,
+    field_of,
+    table_of,
+)
 
 SETUP_STEPS = "setup-step"
 """The rules' extension table of the scenario's set-up steps (:class:`SetupStep` by name)."""
@@ -303,6 +317,33 @@ def _deploy_apply(state: GameState, choice: Choice) -> Transition:
     return state, [Deployed(fighter_id, choice.x, choice.y, choice.facing)]
 
 
+def _deploy_free(state: GameState, choice: Choice) -> str | None:
+    """III-B-2 (docs/rulings.md "III-B-2 — the facing of a fighter deployed"): a listed place
+    turned about its centre to any facing in [0, 360), the turned base still standing where a
+    fighter may be deployed and nobody past his contact limit (II-E-3)."""
+    if not isinstance(choice, Place):
+        return f"{choice!r} is not a legal answer to 'deploy'"
+    facing = choice.facing
+    if not (isinstance(facing, int | float) and math.isfinite(facing) and 0 <= facing < 360):
+        return f"a facing is an angle of at least 0° and less than 360°, not {facing!r}"
+    listed = _deploy_legal(state)
+    if not any(isinstance(p, Place) and (p.x, p.y) == (choice.x, choice.y) for p in listed):
+        return f"({choice.x:g}, {choice.y:g}) is no deployment place offered (III-B-2)"
+    fighter_id = _next_to_place(state)
+    assert fighter_id is not None
+    fighter = state.fighter(fighter_id)
+    base = base_of(state, fighter).moved(choice.x, choice.y, facing)
+    if not deployable(state, fighter, base):
+        return (
+            f"turned to {facing:g}° his base would leave his deployment area or stand on "
+            "another base or on scenery (III-A-1, III-B-2)"
+        )
+    problem = placement_problem(state, field_of(state), {fighter_id: base})
+    if problem is not None:
+        return f"turned to {facing:g}°: {problem}"
+    return None
+
+
 def _deploy_describe(state: GameState, choices: Sequence[Choice]) -> Question:
     fighter_id = _next_to_place(state)
     assert fighter_id is not None and state.pending is not None
@@ -319,7 +360,7 @@ def _deploy_describe(state: GameState, choices: Sequence[Choice]) -> Question:
         options.append(Option(c, f"({c.x:g}, {c.y:g}) facing {c.facing:g}°", detail))
     name = state.profile(fighter.profile).name
     prompt = f"{player_name(fighter.player)}: where do you deploy {name} ({fighter_id})?"
-    return Question(QuestionKind.DEPLOY, fighter.player, prompt, tuple(options))
+    return Question(QuestionKind.DEPLOY, fighter.player, prompt, tuple(options), FREE_FACING)
 
 
 def contribute(rules: RulesBuilder) -> None:
@@ -336,4 +377,12 @@ def contribute(rules: RulesBuilder) -> None:
         )
     )
     rules.handler(Handler(QuestionKind.CHOOSE_ZONE, _zone_legal, _zone_apply, _zone_describe))
-    rules.handler(Handler(QuestionKind.DEPLOY, _deploy_legal, _deploy_apply, _deploy_describe))
+    rules.handler(
+        Handler(
+            QuestionKind.DEPLOY,
+            _deploy_legal,
+            _deploy_apply,
+            _deploy_describe,
+            free=_deploy_free,
+        )
+    )

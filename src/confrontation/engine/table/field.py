@@ -97,6 +97,11 @@ def _cover(area: BaseGeometry) -> BaseGeometry:
     return grown
 
 
+def on_area(area: BaseGeometry, shape: BaseGeometry) -> bool:
+    """``area.buffer(1e-6).covers(shape)``: the grown area built and prepared once."""
+    return bool(_cover(area).covers(shape))
+
+
 def deployment_zone(state: GameState, player: int) -> Zone:
     """The deployment area of ``player`` (III-A-1)."""
     ground = _ground(state)
@@ -1002,6 +1007,13 @@ def median_facing(state: GameState, player: int) -> float:
     if ground.split == "width":
         return 0.0 if zone == 0 else 180.0
     return 90.0 if zone == 0 else 270.0
+
+
+def deployable(state: GameState, fighter: Fighter, base: Base) -> bool:
+    """III-B-2: may ``fighter``'s base stand at ``base`` when he is deployed (wholly in his
+    open area, on no other base, on no scenery he cannot cross or scenario scenery; a Scout
+    beyond MOV of scenario scenery) — the test each of :func:`deployment_spots` passes."""
+    return _deployment_check(state, fighter)(base)
 
 
 def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bool]:

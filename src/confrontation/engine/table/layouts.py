@@ -42,7 +42,7 @@ Finite = Annotated[float, Field(allow_inf_nan=False)]
 class RectSpec(BaseModel):
     """A deployment area: the rectangle ``x0 y0 x1 y1`` (cm from the lower-left corner)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     x0: Finite
     y0: Finite
@@ -61,7 +61,7 @@ class RectSpec(BaseModel):
 class CircleSpec(BaseModel):
     """The centre: the circle of centre ``x y`` and ``radius`` (cm)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     x: Finite
     y: Finite
@@ -71,7 +71,7 @@ class CircleSpec(BaseModel):
 class LayoutSpec(BaseModel):
     """One layout as written."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     players: int = Field(ge=3, le=MAX_PLAYERS)
@@ -92,7 +92,7 @@ class LayoutSpec(BaseModel):
 class LayoutsFile(BaseModel):
     """A layouts file as written."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
     layouts: list[LayoutSpec] = Field(min_length=1)
 

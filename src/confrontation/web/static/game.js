@@ -123,6 +123,9 @@ function renderBoard() {
     if (q.options.some((o) => o.place)) svg.classList.add("placing");
   }
   svg.addEventListener("click", onBoardClick);
+  svg.addEventListener("pointermove", onFacingDrag);
+  svg.addEventListener("pointerup", onFacingDrop);
+  svg.addEventListener("pointerleave", onFacingDrop);
   if (q && q.kind === "destination") svg.addEventListener("mousemove", onBoardHover);
   const acting = q && q.actors ? q.actors : {};
   const aimed = q && q.targets ? q.targets : {};
@@ -163,10 +166,108 @@ function drawOverlay(svg) {
       svg.append(ring);
     }
   }
+  drawFacing(svg);
   if (toolPicks.length && toolPicks.every((p) => p.x !== undefined)) {
     const pts = toolPicks.map((p) => [p.x, p.y]);
     if (pts.length === 1) pts.push(pts[0]);
     line(svg, pts, "overlay ruler-line" + (tool === "sight" ? " sight-line" : ""));
+  }
+}
+
+// --- the facing (V-B-1, V-B-2): dragged on the table from the chosen place, or typed ---------
+
+let dragging = false;
+let dragEnded = -Infinity; // when a drag ended: the click that may follow it is no destination
+
+function facingPlace() {
+  // the place whose facing may be chosen: the destination proposed (a walk, run, cover) or
+  // the deployment place clicked
+  const q = view && view.question;
+  if (!q || q.free !== "facing" || !proposal || proposal.hovered) return null;
+  if (proposal.index === null || proposal.index === undefined) return null;
+  const option = q.options[proposal.index];
+  return option && option.place ? option : null;
+}
+
+function facingNow(option) {
+  const input = document.getElementById("facing");
+  return input && input.value !== "" ? Number(input.value) : option.place.facing;
+}
+
+function drawFacing(svg) {
+  const option = facingPlace();
+  if (!option) return;
+  const { x, y } = option.place;
+  const a = (facingNow(option) * Math.PI) / 180;
+  const tip = [x + 4 * Math.cos(a), y + 4 * Math.sin(a)];
+  line(svg, [[x, y], tip], "overlay facing-arrow");
+  const [hx, hy] = svgPoint(svg, tip[0], tip[1]);
+  const handle = document.createElementNS(SVGNS, "circle");
+  handle.setAttribute("cx", hx);
+  handle.setAttribute("cy", hy);
+  handle.setAttribute("r", 7);
+  handle.setAttribute("class", "overlay facing-handle");
+  handle.id = "facing-handle";
+  const title = document.createElementNS(SVGNS, "title");
+  title.textContent = "Drag to turn him (any facing, V-B-1)";
+  handle.append(title);
+  handle.addEventListener("pointerdown", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    dragging = true;
+  });
+  svg.append(handle);
+}
+
+function onFacingDrag(event) {
+  if (!dragging) return;
+  const option = facingPlace();
+  if (!option) return;
+  const [x, y] = cmAt(event);
+  const angle = ((Math.atan2(y - option.place.y, x - option.place.x) * 180) / Math.PI + 360) % 360;
+  const input = document.getElementById("facing");
+  if (input) input.value = String(Math.round(angle) % 360);
+  drawOverlay();
+}
+
+function onFacingDrop() {
+  if (!dragging) return;
+  dragging = false;
+  dragEnded = performance.now();
+  checkFacing();
+}
+
+async function checkFacing() {
+  // the engine's word on the facing before it is sent (engine.step.refusal)
+  const option = facingPlace();
+  const out = document.getElementById("facing-check");
+  const input = document.getElementById("facing");
+  if (!option || !out || !input) return;
+  if (input.value === "") {
+    // blank: the facing offered, always allowed
+    out.textContent = "";
+    const confirm = document.getElementById("confirm");
+    if (confirm) {
+      confirm.disabled = false;
+      if (confirm.dataset.label) confirm.textContent = confirm.dataset.label;
+    }
+    drawOverlay();
+    return;
+  }
+  try {
+    const response = await fetch(api("/facing", `option=${option.index}&facing=${Number(input.value)}`));
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.detail);
+    out.textContent = body.refused ? `Facing ${input.value}° refused: ${body.refused}` : `Facing ${input.value}°: allowed`;
+    out.className = body.refused ? "error" : "hint";
+    const confirm = document.getElementById("confirm");
+    if (confirm) {
+      confirm.disabled = !!body.refused;
+      confirm.dataset.label = confirm.dataset.label || confirm.textContent;
+      confirm.textContent = confirm.dataset.label + (body.refused ? "" : `, turned to ${input.value}°`);
+    }
+  } catch (error) {
+    out.textContent = String(error.message || error);
   }
 }
 
@@ -274,6 +375,7 @@ function showCard(id, event) {
 }
 
 async function onBoardClick(event) {
+  if (performance.now() - dragEnded < 300) return; // the click ending a drag
   const [x, y] = cmAt(event);
   if (tool) return pickForTool({ x, y, label: `(${x.toFixed(1)}, ${y.toFixed(1)})` });
   const q = view.question;
@@ -281,6 +383,7 @@ async function onBoardClick(event) {
   const placed = q.options.filter((o) => o.place);
   if (!placed.length) return;
   if (q.kind === "destination") return proposeDestination(x, y);
+  if (q.kind === "deploy") return deployAt(x, y);
   let best = placed[0];
   let bestDistance = Infinity;
   for (const option of placed) {
@@ -334,6 +437,32 @@ async function proposeDestination(x, y) {
   }
 }
 
+async function deployAt(x, y) {
+  // III-B-2: the place the click takes, or why the point is refused (III-A-1, II-E-3…)
+  const out = document.getElementById("refusal");
+  try {
+    const response = await fetch(api("/deployment", `x=${x}&y=${y}`));
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.detail);
+    if (body.index === null || body.index === undefined) {
+      out.textContent = `(${x.toFixed(1)}, ${y.toFixed(1)}) refused: ${body.refused}`;
+      out.hidden = false;
+      return;
+    }
+    out.hidden = true;
+    if (view.question.free === "facing") {
+      // his place chosen: the facing may be dragged or typed before confirming (III-B-2)
+      proposal = { index: body.index, path: null };
+      renderConfirm();
+      drawOverlay();
+      return;
+    }
+    answer(body.index);
+  } catch (error) {
+    showError(String(error.message || error));
+  }
+}
+
 function renderConfirm() {
   const box = document.getElementById("confirm-box");
   box.replaceChildren();
@@ -346,6 +475,10 @@ function renderConfirm() {
   const button = el("button", { id: "confirm", class: "option" }, `Confirm: ${option.label}${length}`);
   button.addEventListener("click", () => answer(proposal.index));
   box.append(button);
+  if (view.question.free === "facing") {
+    box.append(el("span", { class: "hint" }, " Drag the red handle to turn him, or type the facing below (V-B-1, III-B-2)."));
+    checkFacing();
+  }
   box.hidden = false;
 }
 
@@ -383,13 +516,17 @@ function renderQuestion() {
     box.append(el("p", { class: "hint" }, "Click a point: the path the engine will use is drawn, then confirm."));
   }
   if (q.free === "facing") {
-    const label = el("label", {}, "Facing (degrees, blank: as offered) ");
+    const label = el("label", {}, "Facing (degrees, blank: as offered; or drag the handle on the table once a place is chosen) ");
     const input = el("input", { id: "facing", type: "number", min: 0, max: 359.9, step: "any" });
+    input.addEventListener("input", () => drawOverlay());
+    input.addEventListener("change", () => checkFacing());
     label.append(input);
-    box.append(label);
+    box.append(label, el("span", { id: "facing-check", class: "hint" }));
   }
   const places = q.options.filter((o) => o.place);
-  if (places.length && q.kind !== "destination") {
+  if (places.length && q.kind === "deploy") {
+    box.append(el("p", { class: "hint" }, `Click the table: a point where his base may stand takes the nearest of the ${places.length} marked places (then turn him if you like, and confirm); any other point is refused with the reason.`));
+  } else if (places.length && q.kind !== "destination") {
     box.append(el("p", { class: "hint" }, `Click the table: the nearest of the ${places.length} marked places is taken.`));
   }
   const list = el("div", { class: "options" });

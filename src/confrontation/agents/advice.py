@@ -4,26 +4,43 @@ what the greedy AI would answer on the seat's own view, and whether the question
 it for him.
 
 Odds are computed for dice allocation (VII-C-1), attacks (VII-C-3), defences (VII-C-4 b,
-VII-C-5), raises of tests, attacks and defences (II-A-1, VII-C-4 c-d) and pursuits
-(VII-C-6); each is ``{"p": chance of the good outcome or None, "text": one line}``.
+VII-C-5), raises of tests, attacks and defences (II-A-1, VII-C-4 c-d), pursuits (VII-C-6),
+shots (VI-A, VI-B) and shots and attacks at elements of scenery (C3); each is
+``{"p": chance of the good outcome or None, "text": one line}``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from confrontation.agents.greedy import GreedyAgent, tactics_rivals
-from confrontation.dice import standing
+from confrontation.dice import p_success, standing
+from confrontation.engine.actions.scenery import ShootScenery, scenery_shot_difficulty
+from confrontation.engine.actions.shooting import shot_target
 from confrontation.engine.combat.questions import AllocateDice, Defend, MakeAttack, Pursue
+from confrontation.engine.combat.scenery_attack import AttackScenery, piece_named
 from confrontation.engine.core.kinds import QuestionKind as K
-from confrontation.engine.core.questions import KeepResult, Question, Raise
-from confrontation.engine.core.state import GameState
-from confrontation.engine.table.field import current
-from confrontation.odds.exact import AttackOdds, attack_odds, attack_raise_odds, raise_odds
+from confrontation.engine.core.questions import KeepResult, Question, Raise, Shoot
+from confrontation.engine.core.state import GameState, SceneryPiece
+from confrontation.engine.table.field import current, field_of, shot_distance
+from confrontation.odds.exact import (
+    AttackOdds,
+    attack_odds,
+    attack_raise_odds,
+    raise_odds,
+    shot_odds,
+)
 from confrontation.rules.characteristics import Characteristic as C
-from confrontation.rules.combat import Combatant, CombatState
+from confrontation.rules.combat import (
+    Combatant,
+    CombatState,
+    load_structure_points,
+    read_scenery_damage,
+)
+from confrontation.rules.shooting import p_hit as p_shot
 from confrontation.rules.wounds import WoundResult
 
 Odds = dict[str, Any]
@@ -225,6 +242,130 @@ def _pursuit(state: GameState, choice: Pursue) -> Odds | None:
     return {"p": float(worst), "text": "; ".join(parts) + " (one defence die each)"}
 
 
+def _wound_text(results: Mapping[WoundResult, Fraction]) -> str:
+    wounding = sum((p for r, p in results.items() if r.levels > 0), Fraction(0))
+    killed = results.get(WoundResult.KILLED, Fraction(0))
+    return f"wounds {pct(wounding)}, kills {pct(killed)}"
+
+
+def shot_advice(state: GameState, choice: Shoot) -> Odds | None:
+    """VI-A, VI-B: the Shooting test (its difficulty by the range band and the target,
+    VI-A-3) and the wound roll, exactly (``odds.shot_odds``); a target touching the shooter's
+    friends may be missed for the friend nearest to him (VI-B-1). The target may still move
+    to cover (VI-A-2): the odds are as the table stands."""
+    here = field_of(state)
+    me, it = state.fighter(choice.fighter), state.fighter(choice.target)
+    profile = state.profile(me.profile)
+    if profile.aim_str is None or len(profile.ranges) != 3:
+        return None
+    short, medium, long = profile.ranges
+    target = shot_target(state, here, choice.fighter, choice.target)
+    friends = [f for f in here.contacts(choice.target) if here.owners[f] == me.player]
+    friend_res = None
+    if friends:
+        nearest = min(friends, key=lambda f: shot_distance(here, choice.fighter, f))
+        friend_res = max(current(state, state.fighter(nearest), C.RES), 0)
+    odds = shot_odds(
+        aim=current(state, me, C.AIM),
+        aim_str=profile.aim_str,
+        res=max(current(state, it, C.RES), 0),
+        distance=shot_distance(here, choice.fighter, choice.target),
+        ranges=(short, medium, long),
+        size=target.size,
+        partial=target.partially_visible,
+        altitude=target.other_altitude,
+        target_bonus=target.target_bonus,
+        cover=target.in_cover,
+        unmoving=choice.still,
+        friend_res=friend_res,
+    )
+    if odds.difficulty is None:
+        return {"p": 0.0, "text": "beyond the long range: the shot fails (VI-A-1)"}
+    hit = sum(odds.target.values(), Fraction(0))
+    text = (
+        f"Shooting test (difficulty {odds.difficulty}) {pct(odds.hit)}; "
+        f"hits him {pct(hit)} ({_wound_text(odds.target)})"
+    )
+    if odds.friend:
+        text += f"; hits a friend {pct(sum(odds.friend.values(), Fraction(0)))} (VI-B-1)"
+    return {"p": float(hit), "text": text}
+
+
+def _sp_lost(strength: int, resistance: int) -> dict[int, Fraction]:
+    """C3 "Damaging elements of scenery": the SP one damage roll (two dice) costs."""
+    points = load_structure_points()
+    out: dict[int, Fraction] = {}
+    for dice in product(range(1, 7), repeat=2):
+        lost = points(read_scenery_damage(dice, strength, max(resistance, 1)).result)
+        out[lost] = out.get(lost, Fraction(0)) + Fraction(1, 36)
+    return out
+
+
+def _damage(
+    p_test: Fraction, strength: int, piece: SceneryPiece, attacks: int
+) -> tuple[Fraction, Fraction, float]:
+    """``attacks`` attacks on ``piece``, each a test passing with ``p_test`` then a damage
+    roll: (P at least one SP lost, P destroyed, expected SP lost)."""
+    one = {0: 1 - p_test}
+    for lost, p in _sp_lost(strength, piece.resistance or 1).items():
+        one[lost] = one.get(lost, Fraction(0)) + p_test * p
+    total = {0: Fraction(1)}
+    for _ in range(attacks):
+        step: dict[int, Fraction] = {}
+        for a, pa in total.items():
+            for b, pb in one.items():
+                step[a + b] = step.get(a + b, Fraction(0)) + pa * pb
+        total = step
+    left = piece.structure_points or 0
+    some = 1 - total.get(0, Fraction(0))
+    destroyed = sum((p for sp, p in total.items() if sp >= left > 0), Fraction(0))
+    expected = float(sum((sp * p for sp, p in total.items()), Fraction(0)))
+    return some, destroyed, expected
+
+
+def _shoot_scenery(state: GameState, choice: ShootScenery) -> Odds | None:
+    """C3 "Shooting elements of scenery": the Shooting test (range band to the element's
+    edge, its height read as a size, VI-A-3), then the damage roll with the weapon's STR."""
+    piece = piece_named(state, choice.element)
+    me = state.fighter(choice.fighter)
+    profile = state.profile(me.profile)
+    if piece is None or profile.aim_str is None:
+        return None
+    found = scenery_shot_difficulty(state, choice.fighter, piece)
+    if found is None:
+        return {"p": 0.0, "text": "beyond the long range: the shot fails (VI-A-1)"}
+    difficulty = found.total
+    p_test = p_shot(current(state, me, C.AIM), difficulty)
+    some, destroyed, expected = _damage(p_test, profile.aim_str, piece, 1)
+    text = (
+        f"Shooting test (difficulty {difficulty}) {pct(p_test)}; damages it {pct(some)} "
+        f"({expected:.2f} SP expected of {piece.structure_points}; destroys it {pct(destroyed)})"
+    )
+    return {"p": float(some), "text": text}
+
+
+def _attack_scenery(state: GameState, choice: AttackScenery) -> Odds | None:
+    """C3 "Attacks against elements of scenery": each attack test fails only on a final
+    result of 0 or less (no defence), then a damage roll with his STR against its RES."""
+    if not choice.attacks:
+        return None
+    me = state.fighter(choice.fighter)
+    p_test = p_success(current(state, me, C.ATT), 1)
+    strength = current(state, me, C.STR)
+    parts, worst = [], Fraction(1)
+    for element, dice in choice.attacks:
+        piece = piece_named(state, element)
+        if piece is None:
+            return None
+        some, destroyed, expected = _damage(p_test, strength, piece, dice)
+        worst = min(worst, some)
+        parts.append(
+            f"{element}: damaged {pct(some)}, destroyed {pct(destroyed)} "
+            f"({expected:.2f} of {piece.structure_points} SP expected)"
+        )
+    return {"p": float(worst), "text": "; ".join(parts)}
+
+
 def option_odds(state: GameState, asked: Question) -> list[Odds | None]:
     """The odds of each option of ``asked`` (None where there are none to give)."""
     out: list[Odds | None] = [None] * len(asked.options)
@@ -249,6 +390,12 @@ def option_odds(state: GameState, asked: Question) -> list[Odds | None]:
                 out[i] = _make_attack(state, choice)
             elif isinstance(choice, Pursue):
                 out[i] = _pursuit(state, choice)
+            elif isinstance(choice, Shoot):
+                out[i] = shot_advice(state, choice)
+            elif isinstance(choice, ShootScenery):
+                out[i] = _shoot_scenery(state, choice)
+            elif isinstance(choice, AttackScenery):
+                out[i] = _attack_scenery(state, choice)
     except (KeyError, ValueError, AttributeError):  # a state these odds do not model
         return [None] * len(asked.options)
     return out
