@@ -77,6 +77,7 @@ rules-check: venv
 	$(BIN)/python scripts/rules_coverage.py --document 004 --missing --require-prefix XX-A,XX-B,XX-C,XX-D,XX-E,XX-F
 	$(BIN)/python scripts/rules_coverage.py --document 000 --missing --require-prefix C3
 	$(BIN)/python scripts/rules_coverage.py --document 003 --missing --require-prefix CP
+	$(BIN)/python scripts/rules_coverage.py --document 002 --missing --require-prefix C4
 
 # The 10,000-game sweep of issue 22 (`simulate --games 10000 --agents greedy,greedy --jobs 2`,
 # games stored in a temporary database): not part of `make test`; fails past ten minutes.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ def game(a1: int | None = 3, a2: int | None = 3, *, s1: bool = False, s2: bool =
     return state
 
 
+@pytest.mark.rule("C4-TACTICAL-PHASE", "C4-AUTHORITY-OPPOSITION")
 def test_highest_result_wins_and_chooses_the_first_active_player() -> None:
     # C4 Authority Opposition: die + Commander's Authority; the winner chooses who goes first
     state, events = feed(game(3, 2), 3, 5)  # 6 against 7
@@ -35,6 +37,7 @@ def test_highest_result_wins_and_chooses_the_first_active_player() -> None:
     assert state.pending is not None and state.pending.player == 1  # the first active player
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_a_one_loses_whatever_the_authority() -> None:
     # C4 Authority Opposition: a 1 on the die automatically loses
     state, events = feed(game(9, 0), 1, 2)
@@ -42,6 +45,7 @@ def test_a_one_loses_whatever_the_authority() -> None:
     assert state.tactical is not None and state.tactical.winner == 1
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_all_ones_roll_again() -> None:
     # C4 Authority Opposition: if all the players get a 1, they all re-roll
     state, events = feed(game(), 1, 1)
@@ -51,6 +55,7 @@ def test_all_ones_roll_again() -> None:
     assert ev.AuthorityWon(0, 7) in events
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_a_six_may_be_rerolled_and_added() -> None:
     # C4 Authority Opposition: a 6 may be re-rolled, the new result added to the previous
     state, _ = feed(game(3, 3), 6, 5)
@@ -64,6 +69,7 @@ def test_a_six_may_be_rerolled_and_added() -> None:
     assert ev.AuthorityWon(0, 18) in events
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_a_rerolled_one_loses() -> None:
     # C4 Authority Opposition: if the re-rolled die shows a 1, the opposition is lost
     state, events = feed(game(3, 0), 6, 2, Raise(), 1)
@@ -76,6 +82,7 @@ def test_keeping_the_six() -> None:
     assert ev.AuthorityWon(0, 9) in events
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_the_lowest_authority_rerolls_first() -> None:
     # C4 Authority Opposition: if several players roll a 6, the lowest Authority re-rolls first
     state, _ = feed(game(5, 2), 6, 6)
@@ -84,6 +91,7 @@ def test_the_lowest_authority_rerolls_first() -> None:
     assert state.pending is not None and state.pending.player == 0
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_a_tie_is_rolled_again() -> None:
     # C4 Authority Opposition: in case of a tie, the test is re-rolled
     state, events = feed(game(3, 3), 4, 4)
@@ -93,6 +101,7 @@ def test_a_tie_is_rolled_again() -> None:
     assert ev.AuthorityWon(1, 8) in events
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_strategist_rolls_a_bonus_die_and_keeps_the_best() -> None:
     # C4 Authority Opposition: the "Strategist" ability: a bonus die, only the best is kept
     start_state = game(3, 3, s1=True)
@@ -110,6 +119,7 @@ def test_strategist_one_and_six_keeps_the_six() -> None:
     assert ev.AuthorityWon(0, 12) in events
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_rout_means_the_bare_die() -> None:
     # C4 Authority Opposition: a Commander in a unit in rout: the result of the die alone
     state = game(5, 0, s1=True)
@@ -120,6 +130,7 @@ def test_rout_means_the_bare_die() -> None:
     assert authority_terms(state, 0) == (2, 5)
 
 
+@pytest.mark.rule("C4-AUTHORITY-OPPOSITION")
 def test_no_incarnate_means_the_bare_die() -> None:
     # C4 Authority Opposition: a company without an Incarnate with Authority: the die alone
     state = game(None, 4)

@@ -26,6 +26,7 @@ def test_bundled_cards_four_peoples_all_sample() -> None:
         assert any(s.is_incarnate for c in mine for s in c.specials), people
 
 
+@pytest.mark.rule("C4-CATEGORY-OF-TROOPS", "C4-SPECIAL-FIGHTERS-AND-STANDARD-FIGHTERS", "C4-CARDS")
 def test_bundled_cards_cover_the_categories_and_kinds() -> None:
     cards = bundled_cards().values()
     # # C4 Units > Category of troops: five categories.
@@ -37,6 +38,7 @@ def test_bundled_cards_cover_the_categories_and_kinds() -> None:
     assert any(p.structure is not None for p in profiles)
 
 
+@pytest.mark.rule("C4-CARDS")
 def test_a_card_reads_as_written() -> None:
     card = bundled_cards()["griffin-conscripts"]
     assert card.category is Category.INFANTRY and card.rank == 1
@@ -57,6 +59,7 @@ def test_a_card_reads_as_written() -> None:
     assert mantlet.standard.ranged is not None and mantlet.standard.ranged.reach_cm == 60
 
 
+@pytest.mark.rule("C4-CATEGORY-OF-TROOPS")
 def test_ranks_only_for_infantry_cavalry_creatures() -> None:
     for card in bundled_cards().values():
         assert (card.rank is not None) == (card.category in RANKED)

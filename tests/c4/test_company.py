@@ -53,6 +53,7 @@ def test_a_valid_company() -> None:
     assert report.ok and report.errors == () and report.cost == 48 + 95
 
 
+@pytest.mark.rule("C4-SPECIAL-FIGHTERS-AND-STANDARD-FIGHTERS")
 def test_each_company_includes_an_incarnate() -> None:
     # # C4 Units > Special fighters: "Each company has to include at least one Incarnate."
     report = validate_company(company({"card": "griffin-conscripts", "standard": 6}), CARDS)
@@ -100,6 +101,7 @@ def test_points() -> None:
         ),
     ],
 )
+@pytest.mark.rule("C4-TYPE-OF-TROOP")
 def test_unit_errors_are_one_line_and_sectioned(unit: dict[str, Any], error: str) -> None:
     first = {"card": "griffin-conscripts", "standard": 6, "specials": ["sered"]}
     report = validate_company(company(first, unit), CARDS)

@@ -3,6 +3,7 @@ Cards: the six game modes, through step()."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ def to_activation(name: str, *orders: PlaceCard, first: int = 0) -> C4State:
 # --- the modes as data --------------------------------------------------------------------
 
 
+@pytest.mark.rule("C4-ORDERING-THE-ACTIVATION-SEQUENCE")
 def test_six_modes_marauder_by_default() -> None:
     # C4 Ordering the activation sequence: six game modes; "Marauder" is the default game mode
     assert [m.mode for m in MODES] == list(Mode)
@@ -76,6 +78,7 @@ def test_faces_outside_a_die_are_refused(face: int) -> None:
 # --- Barbarian ----------------------------------------------------------------------------
 
 
+@pytest.mark.rule("C4-BARBARIAN-MODE", "C4-DRAWING-THE-CARDS")
 def test_barbarian_reveals_the_card_of_his_choice() -> None:
     # C4 Ordering the activation sequence > Barbarian: no sequence; taking turns, the players reveal
     # the card of their choice
@@ -94,6 +97,7 @@ def test_barbarian_reveals_the_card_of_his_choice() -> None:
 # --- General and its reserve --------------------------------------------------------------
 
 
+@pytest.mark.rule("C4-ANY-OTHER-MODE", "C4-ORDERING-THE-ACTIVATION-SEQUENCE")
 def test_general_plays_the_sequence_in_order_and_reserve_once() -> None:
     # C4 Ordering the activation sequence > General: cards face down in the order chosen; Any other
     # mode: reveal the first card,
@@ -114,6 +118,7 @@ def test_general_plays_the_sequence_in_order_and_reserve_once() -> None:
     assert state.round == 2 and state.phase is Phase.TACTICAL
 
 
+@pytest.mark.rule("C4-ACTIVATION-PHASE")
 def test_a_player_without_cards_is_passed_over() -> None:
     # C4 Activating Unit: the phase ends once each player has revealed his entire sequence
     state = to_activation("general", PlaceCard("p1u1"), PlaceCard("p2u1"))
@@ -145,6 +150,7 @@ def test_master_strategist_and_military_genius_build_sequences() -> None:
 # --- Warlord ------------------------------------------------------------------------------
 
 
+@pytest.mark.rule("C4-ORDERING-THE-ACTIVATION-SEQUENCE", "C4-ANY-OTHER-MODE")
 def test_warlord_reveals_a_random_card() -> None:
     # C4 Ordering the activation sequence > Warlord: each deck shuffled face down: the first card is
     # a random one
@@ -161,6 +167,7 @@ def test_warlord_reveals_a_random_card() -> None:
 # --- Marauder -------------------------------------------------------------------------------
 
 
+@pytest.mark.rule("C4-MARAUDER-MODE", "C4-ACTIVATION-PHASE")
 def test_marauder_hands_an_enemy_card_to_its_owner() -> None:
     # C4 Ordering the activation sequence > Marauder: the drawer reveals an opponent's card and
     # hands it to him: he is active
@@ -183,6 +190,7 @@ def test_marauder_rejected_faces_roll_again() -> None:
     assert kind(state) == "c4_draw_die"
 
 
+@pytest.mark.rule("C4-MARAUDER-MODE")
 def test_marauder_own_card_reveal_or_reserve_once() -> None:
     # C4 Ordering the activation sequence > Marauder: his own card: reveal it, or put it in reserve
     # (once per round and player)
@@ -201,6 +209,7 @@ def test_marauder_own_card_reveal_or_reserve_once() -> None:
     assert legal(state) == [RevealDrawn()]
 
 
+@pytest.mark.rule("C4-MARAUDER-MODE", "C4-ACTIVATING-UNIT")
 def test_marauder_ends_when_deck_empty_and_reserves_played() -> None:
     # C4 Ordering the activation sequence > Marauder: the phase ends when the deck is empty and all
     # the reserve cards are played
@@ -247,6 +256,7 @@ def _invariants(state: C4State) -> None:
             assert gap(a, b) > -1e-6, (a.id, b.id)  # no overlapping bases
 
 
+@pytest.mark.rule("C4-PLAYING-A-GAME", "C4-ACTIVATION-PHASE")
 @given(st.sampled_from(list(Mode)), st.integers(0, 10_000))
 def test_random_games_activate_every_unit_once_per_round(name: Mode, seed: int) -> None:
     # C4 Playing a game: all their units are activated each round; Activating Unit
@@ -285,6 +295,7 @@ def _three(name: str, seed: int = 0) -> C4State:
     return new_game(tuple(fighters), tuple(units), players=3, mode=name, seed=seed, rounds=2)
 
 
+@pytest.mark.rule("C4-ACTIVATING-UNIT")
 def test_three_players_take_turns_to_the_left() -> None:
     # C4 Activating Unit: the active player hands the lead to the player to his left
     state, events = run(_three("general"), [FirstAgent()] * 3)

@@ -28,6 +28,7 @@ from confrontation.dice import ScriptedRoller, SeededRoller
 SECTION7 = {-9: 6, -4: 6, -3: 5, -2: 5, -1: 4, 0: 4, 1: 4, 2: 3, 3: 3, 4: 2, 12: 2}
 
 
+@pytest.mark.rule("C4-UNIVERSAL-TABLE-OF-RESOLUTION")
 @pytest.mark.parametrize(("column", "minimum"), sorted(SECTION7.items()))
 def test_every_column_of_the_default_table(column: int, minimum: int) -> None:
     # "action value – difficulty" is the column: the same column from different pairs.
@@ -36,6 +37,7 @@ def test_every_column_of_the_default_table(column: int, minimum: int) -> None:
     assert load_universal_table().minimum(column) == minimum
 
 
+@pytest.mark.rule("C4-UNIVERSAL-TABLE-OF-RESOLUTION")
 def test_courage_test_8_example() -> None:
     # The document's example "Courage test (8)": difficulty 8, action the unit's Courage.
     assert minimum_roll(4, 8) == 6  # column −4
@@ -93,6 +95,7 @@ def test_negative_dice_refused() -> None:
         roll_test(ScriptedRoller([]), -1, 3, 3)
 
 
+@pytest.mark.rule("C4-UNIVERSAL-TABLE-OF-RESOLUTION")
 def test_courage_keeps_only_the_best_die() -> None:
     # "only the one showing the best result is used and all the others are discarded".
     test = roll_courage(ScriptedRoller([2, 6, 5, 3]), 3, 3, dice=3)

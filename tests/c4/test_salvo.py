@@ -55,6 +55,7 @@ def test_of_the_largest_sets_the_nearest_one() -> None:
     assert losses.eliminated == ("f0", "f1")
 
 
+@pytest.mark.rule("C4-REMOVAL-OF-THE-LOSSES")
 def test_no_more_eliminated_than_weapons_shot() -> None:
     # "a salvo cannot eliminate more targets than there were weapons shot"
     losses = remove_losses(line(1, 1, 1, 1, 1), damage=5, cap=2)
@@ -131,6 +132,7 @@ def test_removal_invariants(targets: list[Target], damage: int, cap: int) -> Non
 # --- a whole salvo ------------------------------------------------------------------------------
 
 
+@pytest.mark.rule("C4-RANGED-ATTACK-TEST", "C4-STRENGTH-TEST")
 def test_salvo_rolls_dice_times_marksmen_then_one_die_per_hit() -> None:
     # 3 marksmen × 2 dice, Ranged attack 4 against range 4 (4+): 4, 5, 1, 6→2, 3, 4 → 4 hits.
     # Strength 5 against RES 3 (3+): 3, 2, 6→5, 1 → 3 damage points on 1-HP fighters.

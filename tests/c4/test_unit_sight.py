@@ -26,6 +26,7 @@ R = 1.25
 BANDS = ((10.0, 2), (20.0, 4), (30.0, 6))
 
 
+@pytest.mark.rule("C4-FIELD-OF-VISION-AND-LINE-OF-SIGHT")
 def test_a_fighter_sees_all_round() -> None:
     # Field of vision and line of sigth: "All miniatures have a 360° field of vision."
     me = Member("m", 50, 30, R)
@@ -33,6 +34,7 @@ def test_a_fighter_sees_all_round() -> None:
         assert sees(me, Member("t", x, y, R))
 
 
+@pytest.mark.rule("C4-FIELD-OF-VISION-AND-LINE-OF-SIGHT")
 def test_a_wall_hides_and_flat_scenery_does_not() -> None:
     # Field of vision and line of sigth: "without crossing any obstacle"
     me, them = Member("m", 20, 30, R), Member("t", 40, 30, R)
@@ -49,6 +51,7 @@ def test_other_units_fighters_block() -> None:
     assert sees(me, them)
 
 
+@pytest.mark.rule("C4-CHOICE-OF-THE-TARGET-AND-THE-MARKSMEN")
 def test_only_marksmen_who_see_a_target_fighter_shoot() -> None:
     # Unit Ranged Attack > Choice of the target and the marksmen: "Only the marksmen who can
     # see a fighter of the targeted unit can shoot."
@@ -70,6 +73,7 @@ def test_an_engaged_unit_cannot_be_targeted() -> None:
     assert not can_target(shooters, free, scenery=[wall])  # sees no fighter of it
 
 
+@pytest.mark.rule("C4-MEASURING-DISTANCE", "C4-MEASURING-THE-RANGE")
 def test_range_is_leader_to_leader_edge_to_edge() -> None:
     # Measuring Distance: "from the edge of the leader's base to the edge of the enemy
     # leader's base"
@@ -77,6 +81,7 @@ def test_range_is_leader_to_leader_edge_to_edge() -> None:
     assert range_distance(Member("a", 0, 0, R), Member("b", 2.0, 0, R)) == 0
 
 
+@pytest.mark.rule("C4-MEASURING-DISTANCE")
 def test_partly_within_is_the_shorter_band() -> None:
     # Measuring Distance: "only partially within a certain distance is always considered to
     # be in the shorter of the two distances"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def built(name: str, first1: str, first2: str, **kw: object) -> C4State:
     return state
 
 
+@pytest.mark.rule("C4-ORDERING-THE-ACTIVATION-SEQUENCE")
 def test_general_sequences_are_face_down() -> None:
     # C4 Ordering the activation sequence > General: each player places his cards face down, in the
     # order he wishes to play them
@@ -51,6 +53,7 @@ def test_sequences_are_secret_while_being_prepared() -> None:
         assert a.tactical.building[0] != b.tactical.building[0]
 
 
+@pytest.mark.rule("C4-ORDERING-THE-ACTIVATION-SEQUENCE")
 def test_master_strategist_lays_its_cards_face_up() -> None:
     # C4 Ordering the activation sequence > Master strategist: all the players place their cards
     # face up
@@ -60,6 +63,7 @@ def test_master_strategist_lays_its_cards_face_up() -> None:
     assert redact(a, 0).sides[1].sequence == ("p2u2", "p2u1")
 
 
+@pytest.mark.rule("C4-ORDERING-THE-ACTIVATION-SEQUENCE")
 def test_military_genius_one_side_up_the_other_down() -> None:
     # C4 Ordering the activation sequence > Military genius: one side places its cards face up and
     # the other face down
@@ -72,6 +76,7 @@ def test_military_genius_one_side_up_the_other_down() -> None:
     assert redact(flipped, 0).sides[1].sequence == ("p2u2", "p2u1")
 
 
+@pytest.mark.rule("C4-ANY-OTHER-MODE")
 def test_a_reserve_card_is_not_revealed() -> None:
     # C4 Drawing the Cards > Any other mode: the card put in reserve is not revealed
     a = built("general", "p1u1", "p2u1")
@@ -98,6 +103,7 @@ def test_warlord_reserve_known_to_its_owner_only() -> None:
     assert redact(a, 0) == a
 
 
+@pytest.mark.rule("C4-MARAUDER-MODE")
 def test_marauder_drawn_card_and_reserve_hidden() -> None:
     # C4 Ordering the activation sequence > Marauder: the first active player draws the first card
     # without revealing it
@@ -154,6 +160,7 @@ def test_a_view_can_be_played_on() -> None:
     assert view.pending is not None and view.pending.player == 1
 
 
+@pytest.mark.rule("C4-BARBARIAN-MODE")
 def test_barbarian_hides_nothing() -> None:
     # C4 Ordering the activation sequence > Barbarian: no sequence, cards revealed by choice
     for steps in range(1, 30):

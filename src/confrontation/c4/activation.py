@@ -3,20 +3,23 @@ game mode, the reserve, activating the unit, handing the lead on, the end of the
 
 For the integrator: :func:`drive` is the phase's driver; :data:`HANDLERS` its questions
 (``c4_turn``, ``c4_draw_die``, ``c4_drawn``, ``c4_unit_action``); the unit's action itself
-is :func:`confrontation.c4.actions.perform`. The phase ends (``phase`` becomes ``control``)
-when every sequence and reserve is played — in Marauder when the deck is empty and every
-reserve card has been played.
+is :func:`confrontation.c4.fight.perform` (its dice: ``c4_action_die`` chance steps). The
+phase ends (``phase`` becomes ``control``) when every sequence and reserve is played — in
+Marauder when the deck is empty and every reserve card has been played.
 
 The lead (``# C4 Activating Unit``): after an activation the lead goes to the player on the
 left of the active player; in Marauder to the left of the player who drew the card. A player
 with nothing left to play is passed over.
+
+Sections (docs/rules-index.toml): C4-ACTIVATION-PHASE, C4-DRAWING-THE-CARDS, C4-BARBARIAN-MODE,
+C4-MARAUDER-MODE, C4-ANY-OTHER-MODE, C4-ACTIVATING-UNIT.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confrontation.c4 import actions
+from confrontation.c4 import actions, fight
 from confrontation.c4.choices import (
     DieFace,
     DrawCard,
@@ -318,12 +321,34 @@ def _unit_legal(state: C4State) -> list[Choice]:
 
 def _unit_apply(state: C4State, choice: Choice) -> Transition:
     assert isinstance(choice, UnitAction)
-    owner = state.unit(choice.unit).owner
     events: list[Event] = [UnitActed(choice.unit, choice.action, choice.target)]
-    state, done = actions.perform(state, choice)
-    events += done
-    state, ended = _end_activation(state, choice.unit, owner)
+    state, done = _carry_on(state, choice, 0, ())
+    return state, events + done
+
+
+def _carry_on(state: C4State, act: UnitAction, start: int, faces: tuple[int, ...]) -> Transition:
+    """Run the action from stage ``start``; a salvo or combat that needs one more die asks
+    for it (a chance step), else the activation ends."""
+    owner = state.unit(act.unit).owner
+    state, events, waiting = fight.perform(state, act, start, faces)
+    if waiting is not None:
+        act_now = evolve(_act(state), doing=act, stage=waiting, faces=faces)
+        return ask(evolve(state, activation=act_now), Kind.ACTION_DIE, None), events
+    state = evolve(state, activation=evolve(_act(state), doing=None, stage=0, faces=()))
+    state, ended = _end_activation(state, act.unit, owner)
     return state, events + ended
+
+
+def _action_die_apply(state: C4State, choice: Choice) -> Transition:
+    assert isinstance(choice, DieFace)
+    act = _act(state)
+    assert act.doing is not None
+    return _carry_on(state, act.doing, act.stage, (*act.faces, choice.face))
+
+
+def _action_die_subject(state: C4State) -> int | None:
+    doing = _act(state).doing
+    return None if doing is None else state.unit(doing.unit).owner
 
 
 def _unit_free(state: C4State, choice: Choice) -> str | None:
@@ -362,5 +387,12 @@ HANDLERS: dict[str, Handler] = {
     Kind.DRAWN: Handler(Kind.DRAWN, _drawn_legal, _drawn_apply, _drawn_describe),
     Kind.UNIT_ACTION: Handler(
         Kind.UNIT_ACTION, _unit_legal, _unit_apply, _unit_describe, free=_unit_free
+    ),
+    Kind.ACTION_DIE: Handler(
+        Kind.ACTION_DIE,
+        die_legal,
+        _action_die_apply,
+        die_describe("A die of a salvo or a combat"),
+        _action_die_subject,
     ),
 }

@@ -13,6 +13,9 @@ What to call:
   :attr:`Profile.is_incarnate`, :meth:`Profile.weapon_strength` ``(weapon=None)``.
 
 Field by field: docs/c4-data.md.
+
+Sections (docs/rules-index.toml): C4-CARDS, C4-CATEGORY-OF-TROOPS, C4-TYPE-OF-TROOP,
+C4-SPECIAL-FIGHTERS-AND-STANDARD-FIGHTERS.
 """
 
 from __future__ import annotations

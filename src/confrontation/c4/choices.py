@@ -71,7 +71,16 @@ run, assault."""
 @dataclass(frozen=True)
 class UnitAction(Choice):
     """The activated unit's action: ``action`` one of :data:`ACTIONS`; walk and run move the
-    leader towards (``x``, ``y``) cm; ``target``: the enemy unit assaulted or shot at."""
+    leader towards (``x``, ``y``) cm; ``target``: the enemy unit assaulted or shot at.
+
+    ``formation``: the formation taken at the beginning of the activation, ``after``: the one
+    taken after the movement (a free unit; ``# C4 Moving Miniatures``), None: kept.
+    ``order``: the player's order — the assaulting fighters' ids (``# C4 Moving a Unit >
+    Assault``), the profiles whose salvos or combats come first (``# C4 Unit Ranged Attack``,
+    ``# C4 Combat``); what it leaves out follows in the default order. ``several``: the
+    assaulting fighters who engage several fighters at once where their bases allow.
+    ``hold_fire``: profiles that do not shoot. ``shoot_first``: the salvos come before the
+    walk."""
 
     kind = "c4_unit_action"
     unit: str
@@ -79,3 +88,9 @@ class UnitAction(Choice):
     x: float = 0.0
     y: float = 0.0
     target: str | None = None
+    formation: str | None = None
+    after: str | None = None
+    order: tuple[str, ...] = ()
+    several: tuple[str, ...] = ()
+    hold_fire: tuple[str, ...] = ()
+    shoot_first: bool = False

@@ -13,6 +13,9 @@ What to call:
   Authority (# C4 Authority Opposition), with its unit index, or None.
 
 Field by field: docs/c4-data.md.
+
+Sections (docs/rules-index.toml): C4-UNITS, C4-TYPE-OF-TROOP, C4-SPECIAL-FIGHTERS-AND-STANDARD-
+FIGHTERS.
 """
 
 from __future__ import annotations

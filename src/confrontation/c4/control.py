@@ -7,6 +7,8 @@ chapters; objectives to the battle). The default battle (ruling, ``docs/rulings.
 the fighters he still has on the battlefield; the higher score wins, equal scores draw.
 For the integrator: :func:`drive` is the phase's driver; :func:`scores` the default score
 (replace it with a battle's objectives).
+
+Sections (docs/rules-index.toml): C4-PLAYING-A-GAME.
 """
 
 from __future__ import annotations

@@ -31,12 +31,20 @@ __all__ = [
     "CardReserved",
     "CardRevealed",
     "ChoiceMade",
+    "CombatResolved",
     "DieRolled",
+    "Disengaged",
     "Engaged",
     "Event",
+    "FighterEliminated",
+    "FighterWounded",
     "FirstActiveChosen",
+    "FormationChanged",
+    "LeaderReplaced",
     "MeleeDue",
+    "OutOfFormation",
     "SalvoDue",
+    "SalvoResolved",
     "SequenceBuilt",
     "UnitActed",
     "UnitGone",
@@ -218,6 +226,95 @@ class MeleeDue(Event):
 
     kind = "c4_melee_due"
     unit: str
+
+
+@dataclass(frozen=True)
+class FormationChanged(Event):
+    """``# C4 Moving Miniatures``: the unit takes another formation."""
+
+    kind = "c4_formation_changed"
+    unit: str
+    formation: str
+
+
+@dataclass(frozen=True)
+class OutOfFormation(Event):
+    """``# C4 Units > Unit formation``: after a move the unit breaks its formation (the
+    reasons, one line each); a walk or run never does, a successful assault may."""
+
+    kind = "c4_out_of_formation"
+    unit: str
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LeaderReplaced(Event):
+    """``# C4 Units``: the leader fell; the fighter who now leads."""
+
+    kind = "c4_leader_replaced"
+    unit: str
+    fallen: str
+    leader: str
+
+
+@dataclass(frozen=True)
+class FighterEliminated(Event):
+    """``# C4 Damage``: a fighter lost his last health point and leaves the battlefield."""
+
+    kind = "c4_fighter_eliminated"
+    fighter: str
+    unit: str
+
+
+@dataclass(frozen=True)
+class FighterWounded(Event):
+    """``# C4 Damage``: a fighter lost health points and stays."""
+
+    kind = "c4_fighter_wounded"
+    fighter: str
+    health: int
+
+
+@dataclass(frozen=True)
+class Disengaged(Event):
+    """No fighter of the two units touches the other any more: they are free of each other."""
+
+    kind = "c4_disengaged"
+    unit: str
+    other: str
+
+
+@dataclass(frozen=True)
+class SalvoResolved(Event):
+    """``# C4 Unit Ranged Attack``: one salvo (a profile's marksmen) and what it did."""
+
+    kind = "c4_salvo_resolved"
+    unit: str
+    target: str
+    profile: str
+    marksmen: int
+    distance: float
+    difficulty: int
+    dice: int
+    hits: int
+    damage: int
+    eliminated: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CombatResolved(Event):
+    """``# C4 Combat``: one combat, an attacker profile against a defender profile."""
+
+    kind = "c4_combat_resolved"
+    unit: str
+    target: str
+    attacker: str
+    defender: str
+    dice: int
+    weapon: str | None
+    hits: int
+    damage: int
+    eliminated: tuple[str, ...]
 
 
 @dataclass(frozen=True)

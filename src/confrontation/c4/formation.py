@@ -15,6 +15,8 @@ A unit is a sequence of :class:`Member` (round bases, positions in cm). What to 
 
 Rulings (docs/rulings.md, "002 — the unit-based ruleset (C4)"): what "in contact" and "ranks
 as equal as possible" mean, the scattered lay-out's 1 cm gaps, ties between leaders.
+
+Sections (docs/rules-index.toml): C4-UNITS, C4-UNIT-FORMATION.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ What to call: :func:`removal_order` (the target unit's fighters, those closest t
 of the unit of marksmen first) — the salvo (``c4/salvo.py``) distributes the damage points
 along it. :func:`nearest_first` is the same order for any reference fighter (a combat's
 losses, ruling).
+
+Sections (docs/rules-index.toml): C4-REMOVAL-OF-THE-LOSSES.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ Each :class:`GameMode` says how the activation sequence is made and played; the 
 Call :func:`mode` with a name (``"marauder"``, the default) or :func:`mode_for_face` with the
 face of a die ("The players can choose a random strategic challenge by rolling a die": the
 modes are listed in increasing complexity, face 1 → Barbarian … face 6 → Military genius).
+
+Sections (docs/rules-index.toml): C4-ORDERING-THE-ACTIVATION-SEQUENCE.
 """
 
 from __future__ import annotations

@@ -68,6 +68,8 @@ def narrate(event: Event, viewer: int | None = None) -> str | None:
             }
             return f"{event.unit} {verb.get(event.action, event.action)}{target}."
         case ev.UnitMoved():
+            if abs(event.dx) < 0.05 and abs(event.dy) < 0.05:
+                return f"{event.unit}'s fighters move round their leader."
             return f"{event.unit} moves ({event.dx:+.1f}, {event.dy:+.1f}) cm."
         case ev.AssaultFailed():
             return f"{event.unit}'s assault on {event.target} fails ({event.distance:.1f} cm)."
@@ -77,6 +79,31 @@ def narrate(event: Event, viewer: int | None = None) -> str | None:
             return f"{event.unit} shoots at {event.target}."
         case ev.MeleeDue():
             return f"{event.unit} fights in melee."
+        case ev.FormationChanged():
+            return f"{event.unit} takes the {event.formation} formation."
+        case ev.OutOfFormation():
+            return f"{event.unit} is out of formation: {event.problems[0]}."
+        case ev.LeaderReplaced():
+            return f"{event.fallen} fell: {event.leader} now leads {event.unit}."
+        case ev.FighterEliminated():
+            return f"{event.fighter} ({event.unit}) is eliminated."
+        case ev.FighterWounded():
+            return f"{event.fighter} is wounded ({event.health} health left)."
+        case ev.Disengaged():
+            return f"{event.unit} and {event.other} are no longer in contact."
+        case ev.SalvoResolved():
+            return (
+                f"{event.marksmen} {event.profile} of {event.unit} shoot at {event.target} "
+                f"({event.distance:.1f} cm, difficulty {event.difficulty}): {event.dice} dice, "
+                f"{event.hits} hits, {event.damage} damage, {len(event.eliminated)} eliminated."
+            )
+        case ev.CombatResolved():
+            weapon = f" with {event.weapon}" if event.weapon else ""
+            return (
+                f"{event.attacker} of {event.unit} fight {event.defender} of {event.target}"
+                f"{weapon}: {event.dice} dice, {event.hits} hits, {event.damage} damage, "
+                f"{len(event.eliminated)} eliminated."
+            )
         case ev.ActivationEnded():
             return None
         case ev.C4GameEnded():

@@ -15,6 +15,8 @@ What to call:
 The exact laws use the generating function of one die, a rational function, so sums of dice
 and "one die per hit" (a sum of a random number of dice) stay rational functions: see
 :class:`Rational`. ``# C4 Universal table of resolution`` cites the document's heading.
+
+Sections (docs/rules-index.toml): C4-UNIVERSAL-TABLE-OF-RESOLUTION.
 """
 
 from __future__ import annotations

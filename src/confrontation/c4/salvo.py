@@ -18,6 +18,9 @@ passes plain numbers here):
 * :func:`unit_resilience` ``(standard_res, special_res)``: the difficulty of a strength test.
 
 Headings cited: ``# C4 Unit Ranged Attack > …`` and ``# C4 Combat``.
+
+Sections (docs/rules-index.toml): C4-RANGED-ATTACK-TEST, C4-STRENGTH-TEST, C4-REMOVAL-OF-THE-
+LOSSES, C4-DAMAGE, C4-COMBAT.
 """
 
 from __future__ import annotations

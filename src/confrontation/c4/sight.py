@@ -13,6 +13,9 @@ What to call:
   within a band being in the shorter one; ``bands`` are the tape's (limit in cm, difficulty)
   pairs, which c4-rules keeps as data (the integrator passes them).
 - :func:`can_target`: the target unit may be shot at (not engaged, one fighter seen).
+
+Sections (docs/rules-index.toml): C4-FIELD-OF-VISION-AND-LINE-OF-SIGHT, C4-MEASURING-DISTANCE,
+C4-MEASURING-THE-RANGE, C4-CHOICE-OF-THE-TARGET-AND-THE-MARKSMEN.
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ play it through :mod:`confrontation.c4.step` (``start``, ``legal``, ``step``, ``
 
 Shuffled decks hold no order: a card drawn from one is drawn at random when it is drawn
 (``docs/rulings.md``, 002), so a state never holds a secret order nobody has seen.
+
+Sections (docs/rules-index.toml): C4-PLAYING-A-GAME, C4-UNITS, C4-DAMAGE.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from confrontation.c4.choices import UnitAction
 from confrontation.c4.modes import DEFAULT, Mode
 from confrontation.engine.core.frozen import evolve
 
@@ -66,6 +69,8 @@ class Kind(StrEnum):
     """``# C4 Drawing the Cards > Marauder mode``: reveal one's own drawn card or reserve it."""
     UNIT_ACTION = "c4_unit_action"
     """``# C4 Activating Unit``: the activated unit's action."""
+    ACTION_DIE = "c4_action_die"
+    """``# C4 Unit Ranged Attack``, ``# C4 Combat``: a die of a salvo or a combat (chance)."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,27 @@ class Fighter:
 
 
 @dataclass(frozen=True)
+class Stats:
+    """A reference profile's fighting characteristics (``# C4 Cards``), by profile ``id``
+    (the fighters' ``profile``): INI, ATT dice and value, STR, DEF, RES; the ranged weapon
+    (dice per marksman, Ranged attack value, Strength, reach in cm or None: the whole tape;
+    ``ranged_dice`` 0: none); the melee weapons (name, Strength) a combat may choose."""
+
+    id: str
+    ini: int = 0
+    att_dice: int = 1
+    att: int = 0
+    strength: int = 0
+    defense: int = 0
+    res: int = 0
+    ranged_dice: int = 0
+    ranged: int = 0
+    ranged_strength: int = 0
+    reach: float | None = None
+    weapons: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class Unit:
     """A unit (``# C4 Units``): its card is its ``id``; ``engaged`` lists enemy unit ids."""
 
@@ -110,6 +136,8 @@ class Unit:
     engaged: tuple[str, ...] = ()
     rout: bool = False
     activated: bool = False
+    facing: float = 90.0
+    """The direction (degrees) its ranks face (close formation's ranks are read across it)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +200,9 @@ class Activation:
     unit: str | None = None
     draw: str | None = None
     digits: tuple[int, ...] = ()
+    doing: UnitAction | None = None
+    stage: int = 0
+    faces: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -206,6 +237,7 @@ class C4State:
     width: float = 120.0
     height: float = 120.0
     face_up: tuple[int, ...] = (0,)
+    profiles: tuple[Stats, ...] = ()
 
     # --- look-ups -----------------------------------------------------------------------
 
@@ -226,6 +258,13 @@ class C4State:
         wanted = self.unit(unit_id).fighters
         by_id = {f.id: f for f in self.fighters if f.unit == unit_id}
         return tuple(by_id[i] for i in wanted if i in by_id)
+
+    def stats(self, profile: str) -> Stats | None:
+        """The fighting characteristics of ``profile`` (None: the game has none for it)."""
+        for p in self.profiles:
+            if p.id == profile:
+                return p
+        return None
 
     def units_of(self, player: int) -> tuple[Unit, ...]:
         """The player's units that still have fighters."""
@@ -258,6 +297,7 @@ def new_game(
     width: float = 120.0,
     height: float = 120.0,
     face_up: tuple[int, ...] = (0,),
+    profiles: tuple[Stats, ...] = (),
 ) -> C4State:
     """A C4 game ready to start (``step.start``): deployed fighters, their units, the mode.
 
@@ -302,4 +342,5 @@ def new_game(
         width=width,
         height=height,
         face_up=face_up,
+        profiles=profiles,
     )

@@ -12,6 +12,9 @@ is a Strategist; the best die is kept) and adds his Commander's Authority; a 1 l
 roll again; a 6 may be re-rolled and added, the lowest Authority deciding first, a re-roll
 showing 1 loses; the highest result wins; a tie is rolled again. A Commander in a unit in
 rout, or no Incarnate with Authority: the bare die.
+
+Sections (docs/rules-index.toml): C4-TACTICAL-PHASE, C4-ORDERING-THE-ACTIVATION-SEQUENCE,
+C4-AUTHORITY-OPPOSITION.
 """
 
 from __future__ import annotations

@@ -18,6 +18,9 @@ What to call:
 
 The caller describes the table with :class:`Surroundings` (table, scenery, the other units
 as :class:`OtherUnit`). Rulings: docs/rulings.md, "002 — the unit-based ruleset (C4)".
+
+Sections (docs/rules-index.toml): C4-MOVING-MINIATURES, C4-MOVING-A-UNIT, C4-OBSTACLES,
+C4-ASSAULT.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ Hidden from ``player`` (``# C4 Tactical Phase``, ``# C4 Drawing the Cards``):
 A hidden card is not erased: the cards a player may hold stay the same set, dealt back in a
 canonical order (sorted), so a view is a valid game state a search agent may play on
 (determinization) and two states that differ only in secrets have the same view.
+
+Sections (docs/rules-index.toml): C4-ORDERING-THE-ACTIVATION-SEQUENCE, C4-MARAUDER-MODE,
+C4-ANY-OTHER-MODE.
 """
 
 from __future__ import annotations

@@ -49,7 +49,10 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "play",
         "confrontation.cli.play:play_command",
         "Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the "
-        "result.\n\nEvery game is saved (see: confrontation games list) unless --no-store.",
+        "result.\n\nEvery game is saved (see: confrontation games list) unless --no-store. "
+        "With --rules\nc4 a game of the unit-based ruleset in a game mode (--mode), "
+        "between two companies\n(--armies: bundled companies or files) and two agents "
+        "(random, greedy).",
         many_values=True,
     ),
     LazyCommand(

@@ -61,10 +61,19 @@ def store_at(url: str | None) -> Store:
 
 def load_game(store: Store, game_id: int) -> StoredGame:
     """A saved game, or one line and exit 2."""
+    import confrontation.c4.events  # noqa: F401  (a C4 game's events decode too)
+
     try:
         return store.load(game_id)
     except StoreError as error:
         fail(str(error))
+
+
+def _is_c4(game: StoredGame) -> bool:
+    """A game of the unit-based ruleset (``play --rules c4``)."""
+    from confrontation.c4.events import C4GameStarted
+
+    return bool(game.events) and isinstance(game.events[0], C4GameStarted)
 
 
 def replayed(game: StoredGame) -> tuple[GameState, list[Snapshot]]:
@@ -223,15 +232,24 @@ def show_command(
 ) -> None:
     """A saved game: its scoreboard and the game told round by round."""
     game = load_game(store_at(db), game_id)
-    if game.summary.outcome is not None:  # the losses and rounds shown are the record's
-        checked(game, replayed(game)[0])
-    story = narrate(game.events)
+    if _is_c4(game):
+        from confrontation.c4.narrate import story as c4_story
+
+        story = c4_story(game.events)
+    else:
+        if game.summary.outcome is not None:  # the losses and rounds shown are the record's
+            checked(game, replayed(game)[0])
+        story = narrate(game.events)
     if as_json:
         document = summary_data(game.summary) | {"narration": story}
         sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
         return
     console = Console(highlight=False, soft_wrap=True)
-    Narration(console).tell_all(game.events)  # as the live game told it
+    if _is_c4(game):
+        for line in story:
+            console.print(line, markup=False)
+    else:
+        Narration(console).tell_all(game.events)  # as the live game told it
     console.print(scoreboard(game.summary))
     if game.summary.outcome is None:
         console.print(
@@ -252,6 +270,11 @@ def replay_command(
 ) -> None:
     """Rebuild a saved game from its record, check it, and draw each round's battlefield."""
     game = load_game(store_at(db), game_id)
+    if _is_c4(game):
+        from confrontation.cli.c4play import replay_c4_cli
+
+        replay_c4_cli(game, svg_dir, as_json)
+        return
     final, snapshots = replayed(game)
     checked(game, final)
     written: list[str] = []

@@ -12,8 +12,20 @@ from typing import IO, Annotated, Any, ClassVar, NoReturn
 import typer
 from typer.core import TyperCommand
 
+from confrontation.c4.modes import Mode
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.sim.game import DEFAULT_RULES
+
+C4_RULES = "c4"
+"""``--rules c4``: the unit-based ruleset (``002_…``), a game of its own (``confrontation.c4``)."""
+C4_MODES = tuple(str(m) for m in Mode)
+"""``--mode``: the six C4 game modes, simplest first (Marauder the default)."""
+
+
+def all_rules() -> tuple[str, ...]:
+    """Every ``--rules`` value: the engine's rulesets and ``c4``."""
+    return (*known_rulesets(), C4_RULES)
+
 
 EXIT_USAGE = 2
 EXIT_INVALID_LIST = 1
@@ -82,7 +94,8 @@ RulesOption = Annotated[
     typer.Option(
         "--rules",
         metavar="NAME",
-        help=f"The rules the game is played with: {', '.join(known_rulesets())}.",
+        help=f"The rules the game is played with: {', '.join(all_rules())} (c4: the "
+        "unit-based ruleset, with --mode).",
         show_default=DEFAULT_RULES,
     ),
 ]
@@ -93,9 +106,32 @@ def check_rules(name: str | None) -> str:
     """``--rules NAME`` (default ``confede``): a known ruleset, else a one-line error."""
     if name is None:
         return DEFAULT_RULES
-    if name not in known_rulesets():
-        fail(f"--rules: no rules named {name!r} (choose from: {', '.join(known_rulesets())})")
+    if name not in all_rules():
+        fail(f"--rules: no rules named {name!r} (choose from: {', '.join(all_rules())})")
     return name
+
+
+ModeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mode",
+        metavar="MODE",
+        help="The C4 game mode (--rules c4 only): " + ", ".join(C4_MODES) + ".",
+        show_default=str(Mode.MARAUDER),
+    ),
+]
+"""``--mode MODE`` of ``play`` and ``simulate`` with ``--rules c4``."""
+
+
+def check_mode(mode: str | None, rules: str | None) -> str:
+    """``--mode``: one of the six C4 modes, only with ``--rules c4`` (default marauder)."""
+    if mode is not None and rules != C4_RULES:
+        fail("--mode chooses a C4 game mode: use it with --rules c4")
+    if mode is None:
+        return str(Mode.MARAUDER)
+    if mode not in C4_MODES:
+        fail(f"--mode: no C4 game mode {mode!r} (choose from: {', '.join(C4_MODES)})")
+    return mode
 
 
 def spread(args: list[str], options: tuple[str, ...]) -> list[str]:

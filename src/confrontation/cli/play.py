@@ -25,12 +25,15 @@ from confrontation.agents.human import HumanQuit
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
+    C4_RULES,
     MAX_ID,
     MAX_ROUNDS,
     AllowInvalidOption,
+    ModeOption,
     OutputFile,
     RulesOption,
     check_lists,
+    check_mode,
     check_rules,
     fail,
 )
@@ -372,12 +375,24 @@ def play_command(
     ] = None,
     rules: RulesOption = None,
     allow_invalid: AllowInvalidOption = False,
+    mode: ModeOption = None,
 ) -> None:
     """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
 
-    Every game is saved (see: confrontation games list) unless --no-store."""
+    Every game is saved (see: confrontation games list) unless --no-store. With --rules
+    c4 a game of the unit-based ruleset in a game mode (--mode), between two companies
+    (--armies: bundled companies or files) and two agents (random, greedy)."""
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
+    if rules == C4_RULES:
+        _play_c4(armies, agents, seed, rules, mode, rounds, scenario, resume, as_json, log, svg,
+                 db, no_store)  # fmt: skip
+        return
+    check_mode(mode, rules)
+    if resume is not None and _stored_c4(resume, db):
+        _play_c4(armies, agents, seed, rules, mode, rounds, scenario, resume, as_json, log, svg,
+                 db, no_store)  # fmt: skip
+        return
 
     config: GameConfig | None = None  # None: the saved game ``resume`` goes on
     if resume is not None:
@@ -437,6 +452,62 @@ def play_command(
                 sys.stderr.write("You left the game (not saved: --no-store).\n")
         else:
             play_saved(config, db, show)
+
+
+def _stored_c4(game_id: int, db: str | None) -> bool:
+    """Is the saved game ``game_id`` a C4 game (``--resume`` then goes the C4 way)?"""
+    from confrontation.sim.c4game import is_c4
+    from confrontation.store import StoreError, open_store
+
+    try:
+        return is_c4(open_store(db).load(game_id).setup)
+    except StoreError:
+        return False  # the ordinary path says what is wrong
+
+
+def _play_c4(
+    armies: list[str] | None,
+    agents: str | None,
+    seed: int | None,
+    rules: str | None,
+    mode: str | None,
+    rounds: int | None,
+    scenario: str | None,
+    resume: int | None,
+    as_json: bool,
+    log: Path | None,
+    svg: Path | None,
+    db: str | None,
+    no_store: bool,
+) -> None:
+    """``play --rules c4``: see :mod:`confrontation.cli.c4play`."""
+    from confrontation.cli.c4play import config_from, play_c4_cli
+
+    config = None
+    if resume is not None:
+        given = (scenario, armies or None, agents, seed, rounds, rules, mode)
+        if no_store or any(option is not None for option in given):
+            fail(
+                "--resume continues a saved game with its own settings: drop --armies, "
+                "--agents, --seed, --rounds, --rules, --mode and --no-store"
+            )
+    else:
+        if scenario is not None:
+            fail("--scenario: a C4 game is the default battle (drop --scenario)")
+        config = config_from(armies, agents, seed, check_mode(mode, rules), rounds)
+    with ExitStack() as stack:
+        log_file = _open(log, "--log", stack) if log is not None else None
+        svg_file = _open(svg, "--svg", stack) if svg is not None else None
+        play_c4_cli(
+            config,
+            as_json=as_json,
+            log_file=log_file,
+            svg_file=svg_file,
+            db=db,
+            no_store=no_store,
+            resume=resume,
+            seed_given=seed is not None,
+        )
 
 
 def run_and_show(

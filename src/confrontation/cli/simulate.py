@@ -30,12 +30,15 @@ from rich.table import Table
 from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
+    C4_RULES,
     MAX_GAMES,
     MAX_JOBS,
     MAX_ROUNDS,
     AllowInvalidOption,
+    ModeOption,
     RulesOption,
     check_lists,
+    check_mode,
     check_rules,
     fail,
 )
@@ -314,6 +317,7 @@ def simulate_command(
     ] = None,
     rules: RulesOption = None,
     allow_invalid: AllowInvalidOption = False,
+    mode: ModeOption = None,
 ) -> None:
     """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
     rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
@@ -328,6 +332,16 @@ def simulate_command(
     keep = db is not None or store_games
     if chart is not None and not chart.parent.is_dir():
         fail(f"--chart: no folder {str(chart.parent)!r} to write {chart.name!r} in")
+    chosen_mode = check_mode(mode, rules)
+    if rules == C4_RULES:  # the unit-based ruleset: its own games (cli/c4play.py)
+        from confrontation.cli.c4play import simulate_c4_cli
+
+        if scenario is not None:
+            fail("--scenario: a C4 game is the default battle (drop --scenario)")
+        simulate_c4_cli(
+            games, armies, agents, seed, chosen_mode, rounds, as_json, db=db, no_store=not keep
+        )
+        return
     chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)
     pairs = len(chosen) > 2 and len(agents.split(",")) == 2  # every pair of armies
     try:

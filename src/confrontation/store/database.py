@@ -427,21 +427,25 @@ def record_problem(summary: GameSummary, rows: int, events: Sequence[Event]) -> 
     """What in a game's row disagrees with its record (one phrase), or None: the number of
     events, the seed, the status (a finished game's record ends with ``GameEnded``, an
     unfinished one's does not) and the result (winner and VP as ``GameEnded`` tells them).
-    The losses and rounds need the game replayed: ``store.replays.outcome_problem``."""
+    The losses and rounds need the game replayed: ``store.replays.outcome_problem``. A C4 game's
+    record (``play --rules c4``) begins with ``C4GameStarted`` and ends with ``C4GameEnded``."""
+    from confrontation.c4.events import C4GameEnded, C4GameStarted
+
+    starts, ends = (GameStarted, C4GameStarted), (GameEnded, C4GameEnded)
     if rows != summary.events:
         return f"the record holds {rows} events but the row says {summary.events} (edited or cut)"
     if events:
         first = events[0]
-        if not isinstance(first, GameStarted):
+        if not isinstance(first, starts):
             return "the record does not begin with the game's start"
         if first.state.seed != summary.seed:
             return f"the row's seed {summary.seed} is not the record's {first.state.seed}"
-    ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
+    ended = next((e for e in reversed(events) if isinstance(e, ends)), None)
     if summary.status != FINISHED:
         if ended is not None:
             return f"the row says {summary.status} but the record has the game's end"
         return None
-    if not events or not isinstance(events[-1], GameEnded) or ended is None:
+    if not events or not isinstance(events[-1], ends) or ended is None:
         return "the row says finished but the record stops before the game's end (cut short)"
     outcome = summary.outcome
     if outcome is None:

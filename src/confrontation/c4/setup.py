@@ -1,0 +1,159 @@
+"""C4 games built from companies (``# C4 Playing a game``): cards → fighters and units.
+
+What to call: :func:`company_game` ``(companies, cards=None, mode=, rounds=, seed=)`` gives a
+game ready for ``c4.step.start``: each player's company (``c4.company.Company``, validated
+with ``validate_company``: a broken one is a ``ValueError`` listing its one-line errors) is
+deployed along his edge of the battlefield, unit beside unit, each laid out in scattered
+formation facing the enemy; :func:`bundled_game` ``(names, …)`` does it with the bundled
+companies (``c4.company.bundled_companies``). :func:`stats_of` is a card profile's
+:class:`~.state.Stats`.
+
+Rulings (docs/rulings.md, "002 — the unit-based ruleset (C4)", integration): the default
+battle's deployment, fighter and unit ids, the leader designated at the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from confrontation.c4.cards import Card, Profile, bundled_cards
+from confrontation.c4.company import Company, bundled_companies, validate_company
+from confrontation.c4.formation import Formation as TableFormation
+from confrontation.c4.formation import Member, lay_out
+from confrontation.c4.state import C4State, Fighter, Stats, Unit, new_game
+
+DEPLOY_DEPTH_CM = 12.0
+"""Ruling: each company deploys with its leaders this far from its own edge."""
+WIDTH_CM = 120.0
+HEIGHT_CM = 120.0
+
+
+def profile_key(card: Card, profile: Profile) -> str:
+    """A fighter's ``profile``: ``card/profile`` (profiles are unique within a card)."""
+    return f"{card.id}/{profile.id}"
+
+
+def stats_of(card: Card, profile: Profile) -> Stats:
+    """The profile's fighting characteristics (``# C4 Cards``)."""
+    ranged = profile.ranged
+    return Stats(
+        profile_key(card, profile),
+        ini=profile.ini,
+        att_dice=profile.att.dice,
+        att=profile.att.value,
+        strength=profile.strength,
+        defense=profile.defense,
+        res=profile.res,
+        ranged_dice=ranged.dice if ranged else 0,
+        ranged=ranged.value if ranged else 0,
+        ranged_strength=ranged.strength if ranged else 0,
+        reach=float(ranged.reach_cm) if ranged and ranged.reach_cm is not None else None,
+        weapons=tuple((w.name, w.strength) for w in profile.weapons),
+    )
+
+
+def _fighter(fid: str, uid: str, card: Card, profile: Profile) -> Fighter:
+    return Fighter(
+        fid,
+        uid,
+        profile_key(card, profile),
+        0.0,
+        0.0,
+        card.base(profile) / 20.0,
+        profile.health,
+        profile.health,
+        kind=str(profile.kind),
+        mov=float(profile.mov),
+        authority=profile.aut,
+        abilities=tuple(profile.abilities),
+        ranged=profile.ranged is not None,
+    )
+
+
+def _deploy(
+    fighters: list[Fighter], leader: str, at: tuple[float, float], facing: float
+) -> list[Fighter]:
+    ms = [Member(f.id, 0.0, 0.0, f.radius, f.standard, f.incarnate) for f in fighters]
+    placed = lay_out(ms, leader, at, facing, TableFormation.SCATTERED)
+    if placed is None:
+        raise ValueError(f"no room to deploy the unit of {leader}")
+    where = {m.id: m for m in placed}
+    return [Fighter(**{**f.__dict__, "x": where[f.id].x, "y": where[f.id].y}) for f in fighters]
+
+
+def company_game(
+    companies: Sequence[Company],
+    cards: Mapping[str, Card] | None = None,
+    *,
+    mode: str = "marauder",
+    rounds: int = 6,
+    seed: int = 0,
+    width: float = WIDTH_CM,
+    height: float = HEIGHT_CM,
+) -> C4State:
+    """Two companies deployed face to face (player 1 along y = 0, player 2 along y =
+    ``height``), their units spread evenly across the width; the leader is the unit's
+    Incarnate, else its first standard fighter."""
+    if len(companies) != 2:
+        raise ValueError("a C4 battle here opposes two companies")
+    cards = dict(cards) if cards is not None else bundled_cards()
+    fighters: list[Fighter] = []
+    units: list[Unit] = []
+    profiles: dict[str, Stats] = {}
+    for player, company in enumerate(companies):
+        report = validate_company(company, cards)
+        if not report.ok:
+            raise ValueError(f"{company.name}: " + "; ".join(report.errors))
+        y = DEPLOY_DEPTH_CM if player == 0 else height - DEPLOY_DEPTH_CM
+        facing = 90.0 if player == 0 else 270.0
+        n = len(company.unit)
+        for k, entry in enumerate(company.unit):
+            card = cards[entry.card]
+            uid = f"p{player + 1}-{card.id}"
+            if any(u.id == uid for u in units):
+                uid = f"{uid}-{k + 1}"
+            members: list[Fighter] = []
+            for profile_id in entry.specials:
+                profile = card.profile(profile_id)
+                members.append(_fighter(f"{uid}-{profile_id}", uid, card, profile))
+            for i in range(entry.standard):
+                members.append(_fighter(f"{uid}-{i + 1}", uid, card, card.standard))
+            for f in members:
+                p = card.profile(f.profile.split("/", 1)[1])
+                profiles.setdefault(f.profile, stats_of(card, p))
+            incarnates = [f for f in members if f.incarnate]
+            standards = [f for f in members if f.standard]
+            leader = (incarnates or standards or members)[0].id
+            x = width * (k + 0.5) / n
+            members = _deploy(members, leader, (x, y), facing)
+            fighters += members
+            units.append(
+                Unit(
+                    uid,
+                    player,
+                    uid,
+                    str(card.category),
+                    tuple(f.id for f in members),
+                    leader,
+                    facing=facing,
+                )
+            )
+    return new_game(
+        tuple(fighters),
+        tuple(units),
+        mode=mode,
+        rounds=rounds,
+        seed=seed,
+        width=width,
+        height=height,
+        profiles=tuple(profiles[k] for k in sorted(profiles)),
+    )
+
+
+def bundled_game(names: Sequence[str], **kw: object) -> C4State:
+    """:func:`company_game` with bundled companies by name (``griffin-vanguard`` …)."""
+    known = bundled_companies()
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise ValueError(f"no bundled company {missing[0]!r}; one of {', '.join(sorted(known))}")
+    return company_game([known[n] for n in names], **kw)  # type: ignore[arg-type]
