@@ -5,6 +5,7 @@ reach; the terminal player leaves out what cannot reach."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from rich.console import Console
@@ -100,3 +101,30 @@ def test_measuring_adds_the_facts_to_the_options_that_reach() -> None:
         o for o in shown if isinstance(o.choice, Announce) and o.choice.action == "charge"
     )
     assert "cm along the path" in charge.detail
+
+
+def test_deployment_takes_typed_coordinates_and_a_facing() -> None:
+    from confrontation.engine.core.kinds import QuestionKind
+    from confrontation.engine.core.questions import Place
+    from confrontation.engine.step import refusal, start, step
+    from confrontation.sim.game import GameConfig, initial_state
+
+    state, _ = start(initial_state(GameConfig(seed=5, agents=("random", "random")))[0])
+    while (asked := question(state)) is not None and asked.kind != QuestionKind.DEPLOY:
+        state, _ = step(state, legal(state)[0] if asked.player is not None else asked.choices[0])
+    asked = question(state)
+    assert asked is not None and asked.kind == QuestionKind.DEPLOY
+    places = [c for c in legal(state) if isinstance(c, Place)]
+    far = max(places, key=lambda p: (p.x, p.y))
+    out = io.StringIO()
+    agent = HumanAgent(
+        stdin=io.StringIO(f"nonsense words here\n{far.x + 0.3} {far.y - 0.2} 45\n"),
+        console=Console(file=out, width=200),
+    )
+    chosen = agent.choose(state, asked, legal(state))
+    assert isinstance(chosen, Place)
+    assert (chosen.x, chosen.y) == (far.x, far.y)
+    if refusal(state, replace(far, facing=45.0)) is None:
+        assert chosen.facing == 45.0
+    assert "places in all" in out.getvalue()
+    assert "Type a number, or x y and a facing" in out.getvalue()

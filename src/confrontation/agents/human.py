@@ -54,6 +54,9 @@ HELP = """Type the number of an option and press Enter.
 A question with a single answer, or a raise that cannot change the test's outcome, is
 answered for you (play --agents human:auto=false asks every one)."""
 
+DEPLOY_SHOWN = 8
+"""A deployment question lists this many places; the player may type coordinates instead."""
+
 FACING_HELP = """The facing at the end of the move (V-B-1, V-B-2): the base turns about its sight.
   Enter       the facing offered
   an enemy    his id (p2-c1-1) or his name: face him
@@ -119,7 +122,11 @@ class HumanAgent:
                     f"for you ({escape(why)}).[/]"
                 )
                 return options[index].choice
-        self.show(state, replace(question, options=tuple(options)))
+        deploying = question.kind == QuestionKind.DEPLOY
+        if deploying and len(options) > DEPLOY_SHOWN:
+            self.show_places(state, question, options)
+        else:
+            self.show(state, replace(question, options=tuple(options)))
         left_out = len(everything) - len(options)
         if left_out:
             self.console.print(
@@ -139,6 +146,12 @@ class HumanAgent:
                 options = everything
                 self.show(state, question)
                 continue
+            if deploying:
+                typed = self.typed_place(state, answer, options)
+                if typed is not None:
+                    return typed
+                if not answer.isdigit():
+                    continue
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 choice = options[int(answer) - 1].choice
                 if (
@@ -149,6 +162,49 @@ class HumanAgent:
                     return self.facing(state, choice)
                 return choice
             self.console.print(f"[red]Please type a number from 1 to {len(options)}.[/]")
+
+    def show_places(self, state: GameState, question: Question, options: list[Option]) -> None:
+        """A deployment question (III-B-2) in a few lines: the first places offered and the
+        span of the grid; the player types a number or coordinates."""
+        self.show(state, replace(question, options=tuple(options[:DEPLOY_SHOWN])))
+        places = [o.choice for o in options if isinstance(o.choice, Place)]
+        xs, ys = [p.x for p in places], [p.y for p in places]
+        self.console.print(
+            f"[dim]… {len(options)} places in all, x {min(xs):g} to {max(xs):g}, "
+            f"y {min(ys):g} to {max(ys):g} (map draws the table). Type a number, or x y and "
+            "a facing in degrees (e.g. 30 12 90): the offered place nearest (x, y) is taken.[/]"
+        )
+
+    def typed_place(self, state: GameState, answer: str, options: list[Option]) -> Place | None:
+        """``x y [facing]`` at a deployment: the offered place nearest (x, y), turned to the
+        facing when one is given and the engine accepts it (III-B-2); None (and why) else."""
+        words = answer.replace(",", " ").split()
+        if answer.isdigit():
+            return None
+        if len(words) not in (2, 3):
+            self.console.print("[red]Type a number, or x y and a facing (e.g. 30 12 90).[/]")
+            return None
+        try:
+            numbers = [float(word.removesuffix("°")) for word in words]
+        except ValueError:
+            self.console.print("[red]Type a number, or x y and a facing (e.g. 30 12 90).[/]")
+            return None
+        if not all(math.isfinite(n) for n in numbers):
+            self.console.print("[red]Coordinates and facing are finite numbers.[/]")
+            return None
+        x, y = numbers[0], numbers[1]
+        places = [o.choice for o in options if isinstance(o.choice, Place)]
+        if not places:
+            return None
+        nearest = min(places, key=lambda p: (math.dist((p.x, p.y), (x, y)), p.x, p.y))
+        if len(numbers) == 2:
+            return nearest
+        wanted = replace(nearest, facing=numbers[2] % 360.0)
+        refused = refusal(state, wanted)
+        if refused is not None:
+            self.console.print(f"[red]{escape(refused)}.[/]")
+            return None
+        return wanted
 
     def measured(self, state: GameState, options: list[Option]) -> list[Option]:
         """``options`` with each shot's and assault's distance and chance in its detail, those
