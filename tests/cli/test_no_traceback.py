@@ -408,3 +408,25 @@ def test_a_game_ends_when_an_army_is_wiped_out() -> None:
     assert [p["vp"] for p in document["players"]] == [0, 1]
     alive = [f for f in document["fighters"] if f["alive"]]
     assert alive and {f["player"] for f in alive} == {1}
+
+
+def test_a_tournament_store_locked_by_another_program_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "games.db"
+    event = tmp_path / "cup.toml"
+    text = 'name = "Cup"\npoints = 200\nscenarios = ["standard"]\nseed = 5\n'
+    for n, army in enumerate(("lion-vanguard", "goblin-raiders")):
+        text += f'\n[[players]]\nname = "P{n + 1}"\nlist = "{army}"\n'
+    event.write_text(text, encoding="utf-8")
+    assert runner.invoke(app, ["tournament", "list", "--db", str(db)]).exit_code == 0
+    monkeypatch.setattr(database, "SQLITE_TIMEOUT", 0.2)
+    other = sqlite3.connect(db, isolation_level=None)
+    try:
+        other.execute("BEGIN EXCLUSIVE")
+        result = runner.invoke(
+            app, ["tournament", "new", str(event), "--db", str(db), "--allow-invalid"]
+        )
+    finally:
+        other.close()
+    one_line(result, "database is locked", codes=(1,))

@@ -203,9 +203,13 @@ class OneLineErrors(TyperGroup):
             typer.echo("error: aborted", err=True)
             rv = 1
         except Exception as exc:
-            if not _store_error(exc):
+            if _store_error(exc):
+                typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+            elif _database_error(exc):  # a store not wrapped in StoreError (the tournament's)
+                reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+                typer.echo(f"error: the game store: {reason}", err=True)
+            else:
                 raise
-            typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
             rv = 1
         if not standalone_mode:
             return rv
@@ -222,6 +226,12 @@ def _store_error(exc: Exception) -> bool:
     without importing the store (and SQLAlchemy) when no command used it."""
     store = sys.modules.get("confrontation.store.database")
     return store is not None and isinstance(exc, store.StoreError)
+
+
+def _database_error(exc: Exception) -> bool:
+    """An SQLAlchemy error (a locked or vanished database) from a command that used one."""
+    errors = sys.modules.get("sqlalchemy.exc")
+    return errors is not None and isinstance(exc, errors.SQLAlchemyError)
 
 
 def _drop_stdout() -> None:
