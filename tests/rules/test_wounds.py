@@ -254,7 +254,7 @@ def test_a_replaced_table_changes_the_results(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[[row]\n", "not valid TOML"),
+        ("[[row]\n", "invalid TOML"),
         ("title = 'x'\n", "unknown key 'title'"),
         (row("a", "none"), "at least two"),
         (row("a", "none") + row("b", "deadly", 2), r"row 2: key 'legs': unknown wound result"),
