@@ -308,7 +308,9 @@ def play_command(
             "--scenario",
             help="A bundled scenario (bloodbath, conquest, execution, fire, the-hill...), "
             "or a scenario file; "
-            "':variation' picks a variation (conquest:campsites, execution:random-card).",
+            "':variation' picks a variation (conquest:campsites, execution:random-card). "
+            "With --rules c4: bloodbath, conquest or cp-close-quarters (none: the default "
+            "battle).",
             show_default=DEFAULT_SCENARIO,
         ),
     ] = None,
