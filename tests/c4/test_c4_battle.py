@@ -263,3 +263,13 @@ def test_unknown_scenarios_are_one_line_errors(name: str) -> None:
     with pytest.raises(C4ScenarioError) as error:
         c4_battle(name, 0)
     assert "\n" not in str(error.value)
+
+
+def test_a_scenario_game_is_stored_with_its_scenario() -> None:
+    from confrontation.sim.c4game import C4Config, build, config_of, setup_of
+
+    config = C4Config(scenario="conquest", rounds=6, rounds_given=False)
+    assert config_of(setup_of(config)) == config
+    state = build(config)
+    assert state.battle is not None and (state.width, state.height) == (120.0, 60.0)
+    assert all(f.x < 60 for f in state.fighters if f.unit.startswith("p1"))  # the west edge
