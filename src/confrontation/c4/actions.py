@@ -49,6 +49,7 @@ from confrontation.c4.handlers import Transition
 from confrontation.c4.state import C4State, Fighter, Formation, Unit
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.table.field import scenery_of
 from confrontation.geometry import CONTACT_TOLERANCE_CM, Scenery, Table
 
 STOP_GAP = unitmove.STOP_CM
@@ -130,7 +131,7 @@ def surroundings(state: C4State, unit_id: str, stop_short: bool = False) -> unit
     others = tuple(
         other_unit(state, u.id) for u in state.units if u.id != unit_id and state.members(u.id)
     )
-    scenery: tuple[Scenery, ...] = ()
+    scenery: tuple[Scenery, ...] = tuple(scenery_of(p) for p in state.scenery)
     if stop_short:
         owner = state.unit(unit_id).owner
         own = state.members(unit_id)
@@ -142,7 +143,7 @@ def surroundings(state: C4State, unit_id: str, stop_short: bool = False) -> unit
                 continue
             disc = Point(f.x, f.y).buffer(f.radius + STOP_GAP - 2 * CONTACT, quad_segs=8)
             near.append(Scenery(f"stop:{f.id}", disc, "flat", passable=False))
-        scenery = tuple(near)
+        scenery = (*scenery, *near)
     return unitmove.Surroundings(Table(state.width, state.height), scenery, others)
 
 

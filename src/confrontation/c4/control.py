@@ -1,22 +1,30 @@
 """The control phase (``# C4 Playing a game``: "The players assess the consequences of the
-preceding phases … The round ends with this phase") and the end of the game.
+preceding phases … review of which objectives have been fulfilled. The round ends with this
+phase") and the end of the game.
 
-The document defines no more of it than that (mana and faith belong to the missing mystic
-chapters; objectives to the battle). The default battle (ruling, ``docs/rulings.md`` 002):
-``rounds`` rounds (6 by default), or until a player has no fighter left; each player scores
-the fighters he still has on the battlefield; the higher score wins, equal scores draw.
-For the integrator: :func:`drive` is the phase's driver; :func:`scores` the default score
-(replace it with a battle's objectives).
+The default battle (ruling, ``docs/rulings.md`` 002): ``rounds`` rounds (6 by default), or
+until a player has no fighter left; each player scores the fighters he still has on the
+battlefield; the higher score wins, equal scores draw.
+
+A scenario's battle (``state.battle``, :mod:`.battle`; docs/rulings.md "002 — scenarios in a
+C4 game"): its zones are scored here — every control phase from its first scoring round
+(control points, 003: ``win_at`` CP and more than the opponent win at once) or after the last
+round (victory points, III-A-2); the game ends after the last round, or when a company has no
+fighter left, and the higher VP/CP wins.
+
+For the integrator: :func:`drive` is the phase's driver; :func:`scores` the default score.
 
 Sections (docs/rules-index.toml): C4-PLAYING-A-GAME.
 """
 
 from __future__ import annotations
 
+from confrontation.c4 import battle as scenario
 from confrontation.c4 import tactical
 from confrontation.c4.events import C4GameEnded
 from confrontation.c4.handlers import Transition
 from confrontation.c4.state import C4State, Phase
+from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
 
 
@@ -29,8 +37,36 @@ def scores(state: C4State) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _battle_drive(state: C4State) -> Transition:
+    """The control phase of a scenario: score, then the scenario's victory or the next
+    round."""
+    assert state.battle is not None
+    left = scores(state)
+    wiped = any(s == 0 for s in left)
+    last = state.round >= state.rounds or wiped
+    events: list[Event] = []
+    if scenario.scoring_now(state, last) or (last and state.battle.scoring == "end"):
+        state, events = scenario.score(state)
+    assert state.battle is not None
+    points = state.battle.points
+    victor = scenario.scenario_victor(state.battle)
+    if victor is not None and state.battle.scoring == "round":
+        reason = f"Player {victor + 1} has {points[victor]} CP (003 scenario victory)"
+        state = evolve(state, phase=Phase.OVER, pending=None)
+        return state, [*events, C4GameEnded(reason, points, victor)]
+    if last:
+        winner, why = scenario.final_winner(state)
+        reason = "a company has no fighter left" if wiped else f"{state.rounds} rounds played"
+        state = evolve(state, phase=Phase.OVER, pending=None)
+        return state, [*events, C4GameEnded(reason + why, points, winner)]
+    state, more = tactical.begin_round(evolve(state, round=state.round + 1))
+    return state, [*events, *more]
+
+
 def drive(state: C4State) -> Transition:
     """End the round: the next round's tactical phase, or the end of the game."""
+    if state.battle is not None:
+        return _battle_drive(state)
     score = scores(state)
     wiped = any(s == 0 for s in score)
     if state.round >= state.rounds or wiped:

@@ -24,7 +24,9 @@ __all__ = [
     "AuthorityWon",
     "C4GameEnded",
     "C4GameStarted",
+    "C4KillBox",
     "C4PhaseStarted",
+    "C4PointsScored",
     "C4RoundStarted",
     "CardDrawn",
     "CardHanded",
@@ -49,6 +51,7 @@ __all__ = [
     "UnitActed",
     "UnitGone",
     "UnitMoved",
+    "ZoneControlled",
 ]
 
 
@@ -332,3 +335,40 @@ class C4GameEnded(Event):
     reason: str
     scores: tuple[int, ...]
     winner: int | None
+
+
+@dataclass(frozen=True)
+class ZoneControlled(Event):
+    """A battle's zone at a scoring (``c4.battle``): ``player`` controls it (None: nobody,
+    ``contested`` when several players hold it), ``dominated`` by his Commander, ``points``
+    he scores for it."""
+
+    kind = "c4_zone_controlled"
+    round: int
+    zone: str
+    player: int | None
+    points: int = 0
+    dominated: bool = False
+    contested: bool = False
+
+
+@dataclass(frozen=True)
+class C4KillBox(Event):
+    """003 Kill Box: ``player``'s Commander ended the round within 35 cm of a table edge; his
+    opponent gains ``points``."""
+
+    kind = "c4_kill_box"
+    round: int
+    player: int
+    points: int
+
+
+@dataclass(frozen=True)
+class C4PointsScored(Event):
+    """A battle's scoring: each player's ``gains`` and ``totals`` (VP or CP, ``unit``)."""
+
+    kind = "c4_points_scored"
+    round: int
+    gains: tuple[int, ...]
+    totals: tuple[int, ...]
+    unit: str = "VP"

@@ -30,6 +30,7 @@ from confrontation.c4.losses import nearest_first
 from confrontation.c4.state import C4State, Fighter, Stats
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.table.field import scenery_of
 
 
 class NeedDie(Exception):
@@ -132,7 +133,12 @@ def shoot(
         ours = {m.id: m for m in members(state, unit_id)}
         theirs = members(state, target)
         marksmen = [ours[f.id] for f in state.members(unit_id) if f.profile == profile]
-        seeing = sight.marksmen_who_see(marksmen, theirs, others=_others(state, unit_id, target))
+        seeing = sight.marksmen_who_see(
+            marksmen,
+            theirs,
+            scenery=[scenery_of(p) for p in state.scenery],
+            others=_others(state, unit_id, target),
+        )
         if not seeing:
             continue
         leader = ours[state.unit(unit_id).leader]

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from shapely.geometry.base import BaseGeometry
+
 from confrontation.c4.cards import Card, Profile, bundled_cards
 from confrontation.c4.company import Company, bundled_companies, validate_company
 from confrontation.c4.formation import Formation as TableFormation
 from confrontation.c4.formation import Member, lay_out
-from confrontation.c4.state import C4State, Fighter, Stats, Unit, new_game
+from confrontation.c4.state import Battle, C4State, Fighter, Stats, Unit, new_game
+from confrontation.engine.core.state import SceneryPiece
+from confrontation.engine.table.field import scenery_of
 
 DEPLOY_DEPTH_CM = 12.0
 """Ruling: each company deploys with its leaders this far from its own edge."""
@@ -71,10 +75,14 @@ def _fighter(fid: str, uid: str, card: Card, profile: Profile) -> Fighter:
 
 
 def _deploy(
-    fighters: list[Fighter], leader: str, at: tuple[float, float], facing: float
+    fighters: list[Fighter],
+    leader: str,
+    at: tuple[float, float],
+    facing: float,
+    obstacles: Sequence[BaseGeometry] = (),
 ) -> list[Fighter]:
     ms = [Member(f.id, 0.0, 0.0, f.radius, f.standard, f.incarnate) for f in fighters]
-    placed = lay_out(ms, leader, at, facing, TableFormation.SCATTERED)
+    placed = lay_out(ms, leader, at, facing, TableFormation.SCATTERED, obstacles=obstacles)
     if placed is None:
         raise ValueError(f"no room to deploy the unit of {leader}")
     where = {m.id: m for m in placed}
@@ -90,22 +98,32 @@ def company_game(
     seed: int = 0,
     width: float = WIDTH_CM,
     height: float = HEIGHT_CM,
+    split: str | None = None,
+    battle: Battle | None = None,
+    scenery: tuple[SceneryPiece, ...] = (),
 ) -> C4State:
     """Two companies deployed face to face (player 1 along y = 0, player 2 along y =
     ``height``), their units spread evenly across the width; the leader is the unit's
-    Incarnate, else its first standard fighter."""
+    Incarnate, else its first standard fighter.
+
+    A scenario's table (``sim.c4scenario``): ``split`` "width" deploys player 1 along x = 0
+    and player 2 along x = ``width`` (the scenario's line of battle, III-A-1; "length": along
+    y as the default battle), ``scenery`` laid (bases kept off it) and the ``battle`` scored."""
     if len(companies) != 2:
         raise ValueError("a C4 battle here opposes two companies")
     cards = dict(cards) if cards is not None else bundled_cards()
     fighters: list[Fighter] = []
     units: list[Unit] = []
     profiles: dict[str, Stats] = {}
+    obstacles = [scenery_of(p).footprint for p in scenery if not scenery_of(p).passable]
     for player, company in enumerate(companies):
         report = validate_company(company, cards)
         if not report.ok:
             raise ValueError(f"{company.name}: " + "; ".join(report.errors))
-        y = DEPLOY_DEPTH_CM if player == 0 else height - DEPLOY_DEPTH_CM
-        facing = 90.0 if player == 0 else 270.0
+        across = split == "width"
+        depth, length = (width, height) if across else (height, width)
+        line = DEPLOY_DEPTH_CM if player == 0 else depth - DEPLOY_DEPTH_CM
+        facing = (0.0 if across else 90.0) + (0.0 if player == 0 else 180.0)
         n = len(company.unit)
         for k, entry in enumerate(company.unit):
             card = cards[entry.card]
@@ -124,8 +142,9 @@ def company_game(
             incarnates = [f for f in members if f.incarnate]
             standards = [f for f in members if f.standard]
             leader = (incarnates or standards or members)[0].id
-            x = width * (k + 0.5) / n
-            members = _deploy(members, leader, (x, y), facing)
+            along = length * (k + 0.5) / n
+            at = (line, along) if across else (along, line)
+            members = _deploy(members, leader, at, facing, obstacles)
             fighters += members
             units.append(
                 Unit(
@@ -147,6 +166,8 @@ def company_game(
         width=width,
         height=height,
         profiles=tuple(profiles[k] for k in sorted(profiles)),
+        battle=battle,
+        scenery=scenery,
     )
 
 

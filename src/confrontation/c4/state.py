@@ -24,12 +24,13 @@ Sections (docs/rules-index.toml): C4-PLAYING-A-GAME, C4-UNITS, C4-DAMAGE.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from confrontation.c4.choices import UnitAction
 from confrontation.c4.modes import DEFAULT, Mode
 from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.state import SceneryPiece
 
 
 class Phase(StrEnum):
@@ -214,6 +215,39 @@ class Pending:
 
 
 @dataclass(frozen=True)
+class Zone:
+    """A place a C4 battle scores (``c4.battle``): ``kind`` "area" (chapter 20 / III-A-2, the
+    player with more fighters of holding units in it), "zone" or "flag" (the control-point
+    pack: one player holds it and no enemy contests it); ``outline`` its footprint in cm (a
+    flag: its base); ``control`` / ``dominate`` the points each player scores for controlling
+    it / dominating it with his Commander (0: nothing)."""
+
+    name: str
+    kind: str
+    outline: tuple[tuple[float, float], ...]
+    control: tuple[int, ...]
+    dominate: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A scenario's mechanics in a C4 game (``c4.battle``; ``sim.c4scenario`` builds it from a
+    scenario file). ``scoring`` "end": victory points for the zones controlled after the last
+    round (III-A-2); "round": control points every control phase from round ``first``, ``win_at``
+    CP and more than the opponent winning at once, ``kill_box`` (003). ``points``: each player's
+    VP/CP so far."""
+
+    name: str
+    section: str
+    scoring: str
+    zones: tuple[Zone, ...]
+    first: int = 1
+    win_at: int = 0
+    kill_box: bool = False
+    points: tuple[int, ...] = (0, 0)
+
+
+@dataclass(frozen=True)
 class C4State:
     """A whole C4 game (see the module docstring). ``first``: the first active player of the
     round; ``face_up``: the players of the side that lays its cards face up (Military genius);
@@ -238,6 +272,8 @@ class C4State:
     height: float = 120.0
     face_up: tuple[int, ...] = (0,)
     profiles: tuple[Stats, ...] = ()
+    battle: Battle | None = field(default=None, metadata={"omit_default": True})
+    scenery: tuple[SceneryPiece, ...] = field(default=(), metadata={"omit_default": True})
 
     # --- look-ups -----------------------------------------------------------------------
 
@@ -298,6 +334,8 @@ def new_game(
     height: float = 120.0,
     face_up: tuple[int, ...] = (0,),
     profiles: tuple[Stats, ...] = (),
+    battle: Battle | None = None,
+    scenery: tuple[SceneryPiece, ...] = (),
 ) -> C4State:
     """A C4 game ready to start (``step.start``): deployed fighters, their units, the mode.
 
@@ -343,4 +381,6 @@ def new_game(
         height=height,
         face_up=face_up,
         profiles=profiles,
+        battle=battle,
+        scenery=scenery,
     )

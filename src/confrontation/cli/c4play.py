@@ -18,6 +18,7 @@ from typing import IO
 from rich.console import Console
 from rich.markup import escape
 
+from confrontation.c4.battle import describe
 from confrontation.c4.narrate import narrate
 from confrontation.c4.picture import svg
 from confrontation.cli.options import OutputFile, fail
@@ -58,8 +59,10 @@ def config_from(
     seed: int | None,
     mode: str,
     rounds: int | None,
+    scenario: str | None = None,
 ) -> C4Config:
-    """The C4 game the options describe (a one-line error if they cannot)."""
+    """The C4 game the options describe (a one-line error if they cannot); ``scenario``: one
+    whose mechanics fit units (``sim.c4scenario``), its rounds unless ``rounds``."""
     companies = tuple(armies) if armies else DEFAULT_COMPANIES
     if len(companies) != 2:
         fail("--armies: a C4 game opposes two companies")
@@ -69,6 +72,8 @@ def config_from(
         seed if seed is not None else secrets.randbits(32),
         mode,
         rounds or 6,
+        scenario=scenario,
+        rounds_given=rounds is not None or scenario is None,
     )
     try:
         build(config)
@@ -80,7 +85,9 @@ def config_from(
 def _summary(result: C4Result) -> str:
     end = result.end
     who = "a draw" if end.winner is None else f"Player {end.winner + 1} wins"
-    return f"{who} ({end.reason}): fighters left {'-'.join(map(str, end.scores))}"
+    battle = result.state.battle
+    what = "fighters left" if battle is None else ("VP" if battle.scoring == "end" else "CP")
+    return f"{who} ({end.reason}): {what} {'-'.join(map(str, end.scores))}"
 
 
 def play_c4_cli(
@@ -105,6 +112,8 @@ def play_c4_cli(
             log_file.write(event_line(event) + "\n")
         if not as_json:
             line = narrate(event)
+            if line is None:
+                line = describe(event)  # a scenario's scoring (c4.battle)
             if line is not None:
                 console.print(escape(line))
 
@@ -144,6 +153,8 @@ def play_c4_cli(
             "events": len(result.events),
             "game": game_id,
         }
+        if config.scenario is not None:
+            doc["scenario"] = config.scenario
         sys.stdout.write(json.dumps(doc) + "\n")
         return
     console.print(_summary(result))

@@ -308,7 +308,9 @@ def play_command(
             "--scenario",
             help="A bundled scenario (bloodbath, conquest, execution, fire, the-hill...), "
             "or a scenario file; "
-            "':variation' picks a variation (conquest:campsites, execution:random-card).",
+            "':variation' picks a variation (conquest:campsites, execution:random-card). "
+            "With --rules c4: bloodbath, conquest or cp-close-quarters (none: the default "
+            "battle).",
             show_default=DEFAULT_SCENARIO,
         ),
     ] = None,
@@ -492,9 +494,7 @@ def _play_c4(
                 "--agents, --seed, --rounds, --rules, --mode and --no-store"
             )
     else:
-        if scenario is not None:
-            fail("--scenario: a C4 game is the default battle (drop --scenario)")
-        config = config_from(armies, agents, seed, check_mode(mode, rules), rounds)
+        config = config_from(armies, agents, seed, check_mode(mode, rules), rounds, scenario)
     with ExitStack() as stack:
         log_file = _open(log, "--log", stack) if log is not None else None
         svg_file = _open(svg, "--svg", stack) if svg is not None else None

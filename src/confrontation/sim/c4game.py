@@ -24,6 +24,7 @@ from confrontation.c4.state import C4State
 from confrontation.c4.step import Agent, game_roller, is_over, question, replay, roll, start, step
 from confrontation.c4.views import redact
 from confrontation.engine.core.events import ChoiceMade, Event
+from confrontation.sim.c4scenario import c4_battle
 from confrontation.store import ArmyCopy, GameSetup, Outcome, Store, StoreError
 
 C4_RULES = "c4"
@@ -50,6 +51,10 @@ class C4Config:
     seed: int = 0
     mode: str = DEFAULT_MODE
     rounds: int = 6
+    scenario: str | None = None
+    """A scenario whose mechanics fit units (``sim.c4scenario``); None: the default battle."""
+    rounds_given: bool = True
+    """False: a scenario's own ``rounds`` replace ``rounds``."""
 
 
 @dataclass
@@ -96,8 +101,21 @@ def build(config: C4Config) -> C4State:
         raise C4SetupError("a C4 game opposes two companies")
     companies = [load_c4_company(n)[0] for n in config.companies]
     try:
-        return company_game(companies, mode=config.mode, rounds=config.rounds, seed=config.seed)
-    except ValueError as error:
+        if config.scenario is None:
+            return company_game(companies, mode=config.mode, rounds=config.rounds, seed=config.seed)
+        table = c4_battle(config.scenario, config.seed)
+        return company_game(
+            companies,
+            mode=config.mode,
+            rounds=config.rounds if config.rounds_given else table.rounds,
+            seed=config.seed,
+            width=table.width,
+            height=table.height,
+            split=table.split,
+            battle=table.battle,
+            scenery=table.scenery,
+        )
+    except ValueError as error:  # C4ScenarioError among them: one line
         raise C4SetupError(str(error)) from None
 
 
@@ -169,7 +187,11 @@ def setup_of(config: C4Config) -> GameSetup:
         "seed": config.seed,
         "rounds": config.rounds,
     }
-    return GameSetup(f"c4:{config.mode}", config.seed, config.agents, tuple(copies), options)
+    if config.scenario is not None:
+        options["scenario"] = config.scenario
+        options["rounds_given"] = config.rounds_given
+    name = f"c4:{config.mode}" if config.scenario is None else f"c4:{config.scenario}"
+    return GameSetup(name, config.seed, config.agents, tuple(copies), options)
 
 
 def config_of(setup: GameSetup) -> C4Config:
@@ -181,6 +203,8 @@ def config_of(setup: GameSetup) -> C4Config:
         seed=int(options.get("seed", setup.seed)),
         mode=str(options.get("mode", DEFAULT_MODE)),
         rounds=int(options.get("rounds", 6)),
+        scenario=None if options.get("scenario") is None else str(options["scenario"]),
+        rounds_given=bool(options.get("rounds_given", True)),
     )
 
 
@@ -189,14 +213,18 @@ def is_c4(setup: GameSetup) -> bool:
 
 
 def outcome_of(result: C4Result) -> Outcome:
-    """The store's summary: the fighters each player still has as VP, those lost as losses."""
+    """The store's summary: the game's scores as VP (fighters left; a scenario's VP/CP), the
+    fighters each player lost as losses."""
     start_state = result.events[0]
     assert isinstance(start_state, ev.C4GameStarted)
     owner = {u.id: u.owner for u in start_state.state.units}
     had = [0] * start_state.state.players
     for f in start_state.state.fighters:
         had[owner[f.unit]] += 1
-    lost = tuple(h - s for h, s in zip(had, result.scores, strict=True))
+    left = [0] * start_state.state.players
+    for f in result.state.fighters:
+        left[owner[f.unit]] += 1
+    lost = tuple(h - s for h, s in zip(had, left, strict=True))
     return Outcome(result.winner, result.scores, lost, result.state.round)
 
 
