@@ -25,7 +25,16 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = folder / "games.db"
     armies = small_armies(folder)
     for seed in ("21", "22", "23"):
-        args = ["play", "--allow-invalid", "--armies", *armies, "--agents", "random", "--rounds", "2"]
+        args = [
+            "play",
+            "--allow-invalid",
+            "--armies",
+            *armies,
+            "--agents",
+            "random",
+            "--rounds",
+            "2",
+        ]
         result = runner.invoke(app, [*args, "--seed", seed, "--db", str(db), "--json"])
         assert result.exit_code == 0, result.output
     with sqlite3.connect(db) as connection:  # the whole store in the file, to copy it
