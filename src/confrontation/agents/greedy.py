@@ -9,7 +9,7 @@ of question is judged is told in docs/ai.md.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from shapely.geometry import Point, Polygon
@@ -47,6 +47,7 @@ from confrontation.engine.combat.questions import (
     SplitMelee,
 )
 from confrontation.engine.combat.scenery_attack import AttackScenery
+from confrontation.engine.core.deferred import Deferred, only_one, parts_of
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Announce,
@@ -131,6 +132,8 @@ class GreedyAgent:
     """Answers every question with its best-scored option (see the module docstring)."""
 
     name = "greedy"
+    judges_choices = True
+    """It reads the legal choices, never the options' wording (``engine.step.asks``)."""
 
     def __init__(self, seed: int = 0, player: int | None = None, roller: Roller | None = None):
         self.roller = roller if roller is not None else SeededRoller(seed)
@@ -140,7 +143,7 @@ class GreedyAgent:
 
     def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """The best of ``legal`` for the player asked."""
-        if len(legal) == 1:
+        if only_one(legal):
             return legal[0]
         judge = _JUDGES.get(question.kind)
         if judge is None:
@@ -284,7 +287,7 @@ class GreedyAgent:
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
         worths: list[tuple[float, Choice]] = []
         wrecks: list[tuple[float, Choice]] = []  # C3: assaults on scenery (no path asked)
-        for c in legal:
+        for c in _near_choices(state, legal):
             if isinstance(c, AssaultScenery):
                 value = wreck_value(state, c.fighter, c.element)
                 if value is not None:
@@ -981,6 +984,17 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
     if value is None or not _needs_path(choice):
         return value
     return value if _reaches(state, choice) else None
+
+
+def _near_choices(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]:
+    """``legal`` but for the deferred assaults (``engine.core.deferred``) on enemies beyond
+    the straight-line reach (:func:`_near`): :func:`announce_worth` is None for every one
+    of them, so their "charge or engage?" is never worked out."""
+    for part in parts_of(legal):
+        if not isinstance(part, Deferred):
+            yield part
+        elif _near(state, state.fighter(part.key[0]), state.fighter(part.key[1])):
+            yield from part.choices()
 
 
 def _needs_path(choice: Announce) -> bool:
