@@ -175,3 +175,28 @@ def test_the_greedy_agent_asks_fewer_sights_and_chooses_the_same(
         total += len(parts)
         read += sum(p._made is not None for p in parts)
     assert read < total
+
+
+def test_kept_eagerness_is_the_eagerness_and_follows_the_state(
+    announcing: list[GameState],
+) -> None:
+    """The greedy agent's fighter eagerness, kept while the fighters, battleground, profiles
+    and rules are the same objects, is the one computed afresh (and a changed fighter is
+    scored again)."""
+    from dataclasses import replace
+
+    from confrontation.agents import greedy
+
+    for state in announcing[:3]:
+        for fighter in state.fighters:
+            if fighter.in_play:
+                fresh = greedy._fighter_eagerness(state, fighter)
+                assert greedy.fighter_eagerness(state, fighter) == fresh
+                assert greedy.fighter_eagerness(state, fighter) == fresh
+    state = announcing[0]
+    hurt = [replace(f, wounds=3) if f.in_play else f for f in state.fighters]
+    changed = replace(state, fighters=tuple(hurt))
+    for fighter in changed.fighters:
+        if fighter.in_play:
+            expected = greedy._fighter_eagerness(changed, fighter)
+            assert greedy.fighter_eagerness(changed, fighter) == expected

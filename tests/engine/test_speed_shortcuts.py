@@ -50,6 +50,7 @@ def _no_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(movement, "announce_choices", _eager_choices)
     monkeypatch.setattr(greedy.GreedyAgent, "judges_choices", False)
     monkeypatch.setattr(RandomAgent, "judges_choices", False)
+    monkeypatch.setattr(greedy, "fighter_eagerness", greedy._fighter_eagerness)
     monkeypatch.setattr(greedy.GreedyAgent, "_announce", _eager_announce)
     monkeypatch.setattr(pursuit, "beyond", never)
     monkeypatch.setattr(greedy, "beyond", never)

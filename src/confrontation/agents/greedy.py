@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -944,7 +945,30 @@ def eagerness(state: GameState, card_id: str) -> float:
     return best
 
 
+_KEPT_EAGERNESS: list[Any] = [(), {}]
+"""The fighters, battleground, profiles and rules :func:`fighter_eagerness`'s kept values
+are for, and the values (fighter id: the fighter record and his eagerness)."""
+
+
 def fighter_eagerness(state: GameState, fighter: Fighter) -> float:
+    """:func:`_fighter_eagerness`, kept while the state's fighters, battleground and profiles
+    and rules are the same objects: it reads nothing else. The strategic phase scores every
+    card left after each one placed (IV-A-1) with nobody moved: each fighter is now scored
+    once."""
+    key = (state.fighters, state.battleground, state.profiles, state.rules)
+    kept = _KEPT_EAGERNESS
+    if len(kept[0]) != len(key) or any(a is not b for a, b in zip(kept[0], key, strict=True)):
+        kept[:] = [key, {}]
+    values: dict[str, tuple[Fighter, float]] = kept[1]
+    found = values.get(fighter.id)
+    if found is not None and found[0] is fighter:
+        return found[1]
+    value = _fighter_eagerness(state, fighter)
+    values[fighter.id] = (fighter, value)
+    return value
+
+
+def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
     here = field_of(state)
     if here.enemies_in_contact(fighter.id):
         return 1.0
