@@ -12,7 +12,15 @@ from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import Announce, AnnouncementsDone, Choice, EndActivation
 from confrontation.engine.core.state import ActivationStage, GameState
 from confrontation.engine.core.views import redact
-from confrontation.engine.step import brief_question, choices, game_roller, question, roll, start
+from confrontation.engine.step import (
+    BRIEF_KINDS,
+    brief_question,
+    choices,
+    game_roller,
+    question,
+    roll,
+    start,
+)
 from confrontation.engine.step import step as engine_step
 from confrontation.engine.table.field import field_of
 from confrontation.sim.game import GameConfig, initial_state, make_players
@@ -200,3 +208,32 @@ def test_kept_eagerness_is_the_eagerness_and_follows_the_state(
         if fighter.in_play:
             expected = greedy._fighter_eagerness(changed, fighter)
             assert greedy.fighter_eagerness(changed, fighter) == expected
+
+
+@pytest.mark.parametrize("agents", [("greedy", "greedy"), ("random", "random")])
+def test_brief_questions_list_the_options_choices_in_order(agents: tuple[str, str]) -> None:
+    """``brief_question`` hands the legal choices for the options only where the options
+    are those choices one for one, in order (every brief question of a game checked)."""
+    config = GameConfig(agents=agents, seed=4)
+    players = make_players(config)
+    state, _ = start(initial_state(config)[0])
+    roller = game_roller(state)
+    seen: set[str] = set()
+    while state.pending is not None and len(seen) < len(BRIEF_KINDS):
+        pending = state.pending
+        if pending.player is None:
+            state, _ = roll(state, roller)
+            continue
+        asked = question(state)
+        assert asked is not None
+        brief = brief_question(state)
+        assert brief is not None
+        if pending.kind in BRIEF_KINDS:
+            seen.add(pending.kind)
+            assert brief[0].kind == asked.kind and brief[0].player == asked.player
+            assert list(brief[1]) == asked.choices
+        else:
+            assert brief == (asked, asked.choices)
+        choice = players[pending.player].choose(redact(state, pending.player), *brief)
+        state, _ = engine_step(state, choice)
+    assert seen == set(BRIEF_KINDS)

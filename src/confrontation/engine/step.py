@@ -76,7 +76,7 @@ def question(state: GameState) -> Question | None:
     return handler.describe(state, legal(state))
 
 
-BRIEF_KINDS = frozenset({QuestionKind.ACTIVATION})
+BRIEF_KINDS = frozenset({QuestionKind.ACTIVATION, QuestionKind.DESTINATION})
 """The questions whose options are their legal choices in order, one for one (so an agent
 that reads only the choices may be given them without the options)."""
 
