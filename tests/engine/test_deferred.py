@@ -36,7 +36,7 @@ def _part(fighter: str, target: str, made: list[str], shooter: bool) -> Deferred
             return (charge, Announce(fighter, "charge", target, shoot=True))
         return (Announce(fighter, "engage", target),)
 
-    return Deferred((fighter, target), make, None if shooter else 1)
+    return Deferred((fighter, target), make, None if shooter else 1, least=1)
 
 
 def _sample(made: list[str]) -> tuple[LazyChoices, list[Choice]]:
@@ -101,6 +101,11 @@ def test_a_known_size_is_not_worked_out_for_the_length() -> None:
     assert made == ["z"]
     assert only_one(LazyChoices([_part("a", "x", [], False)]))
     assert parts_of(plain := [AnnouncementsDone()]) is plain
+    unseen = Deferred(("a", "y"), lambda: (), least=0)  # a shot at an enemy he does not see
+    nothing = LazyChoices([unseen, AnnouncementsDone()])
+    assert nothing.least() == 1
+    assert only_one(nothing)
+    assert list(nothing) == [AnnouncementsDone()] == [nothing[0]]
 
 
 # --- the activation question -----------------------------------------------------------------

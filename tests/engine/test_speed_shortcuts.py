@@ -10,6 +10,7 @@ import pytest
 from confrontation.agents import greedy
 from confrontation.agents.random import RandomAgent
 from confrontation.engine.actions import movement
+from confrontation.engine.actions.shooting import ShootingProvider
 from confrontation.engine.combat import pursuit
 from confrontation.engine.core.questions import Announce, AnnouncementsDone, Choice
 from confrontation.engine.core.state import Activation, GameState
@@ -48,6 +49,10 @@ def _eager_choices(state: GameState, activation: Activation) -> list[Choice]:
 def _no_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     never = lambda *args: False  # noqa: E731
     monkeypatch.setattr(movement, "announce_choices", _eager_choices)
+    lazy_shots = ShootingProvider.choices
+    monkeypatch.setattr(
+        ShootingProvider, "choices", lambda self, s, a: list(lazy_shots(self, s, a))
+    )
     monkeypatch.setattr(greedy.GreedyAgent, "judges_choices", False)
     monkeypatch.setattr(RandomAgent, "judges_choices", False)
     monkeypatch.setattr(greedy, "fighter_eagerness", greedy._fighter_eagerness)

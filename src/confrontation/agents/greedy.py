@@ -27,6 +27,7 @@ from confrontation.agents.assess import (
     friends_in_play,
     gap,
     hit_value,
+    in_range,
     is_prey,
     shot_value,
     shot_value_bound,
@@ -317,19 +318,20 @@ class GreedyAgent:
         return self.best([c for _, c in options], _lookup(options))
 
     def _cumulative(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        shots = [c for c in legal if isinstance(c, Shoot)]
+        shots = [c for c in _shots_in_range(state, legal) if isinstance(c, Shoot)]
         if shots:
             values = {c: shot_value(state, c.fighter, c.target, unmoving=c.still) for c in shots}
             best = max(values.values())
             if best >= SHOT_WORTH_TAKING:
                 return self.best(shots, lambda c: values[c])  # type: ignore[index]
-        for c in legal:  # C3: a shot at an element he wants destroyed (XX-A-4)
+        plain = [c for c in parts_of(legal) if isinstance(c, Choice)]  # no shot among them
+        for c in plain:  # C3: a shot at an element he wants destroyed (XX-A-4)
             if isinstance(c, ShootScenery) and wreck_value(state, c.fighter, c.element):
                 return c
-        for c in legal:
+        for c in plain:
             if isinstance(c, Walk) and c.method is None and walk_pays(state, c.fighter):
                 return c
-        done = [c for c in legal if isinstance(c, FighterDone)]
+        done = [c for c in plain if isinstance(c, FighterDone)]
         if done:
             return done[0]
         return EndActivation() if EndActivation() in legal else legal[0]
@@ -1018,6 +1020,18 @@ def _near_choices(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]
         if not isinstance(part, Deferred):
             yield part
         elif _near(state, state.fighter(part.key[0]), state.fighter(part.key[1])):
+            yield from part.choices()
+
+
+def _shots_in_range(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]:
+    """``legal`` but for the deferred shots (``engine.core.deferred``) at enemies beyond the
+    weapon's long range: their value is 0.0 (VI-A-1), below :data:`SHOT_WORTH_TAKING`, so
+    they can neither be the best shot nor tie with it, and whether he sees them is never
+    worked out."""
+    for part in parts_of(legal):
+        if not isinstance(part, Deferred):
+            yield part
+        elif in_range(state, *part.key):
             yield from part.choices()
 
 

@@ -213,7 +213,7 @@ def announce_choices(state: GameState, activation: Activation) -> LazyChoices:
                         continue
                     shooter = profile.shooter
                     make = partial(_assault, here, f, e, shooter)
-                    mine.append(Deferred((f, e), make, None if shooter else 1))
+                    mine.append(Deferred((f, e), make, None if shooter else 1, least=1))
         elif movement(state, fighter) > 0 and assaults:
             for method in disengage_methods(state, here, f):
                 for e in _enemies(state, here, f):

@@ -1,8 +1,9 @@
 """Legal lists whose costly parts are worked out only when read (issue 22, fourth round).
 
 The activation question lists, for every fighter and enemy, a charge or an engagement
-(V-B-3: a charge if he sees the enemy when it is announced): one sight question a pair, most
-of them for enemies no assault could reach and no agent would pick. :class:`LazyChoices`
+(V-B-3: a charge if he sees the enemy when it is announced), and for every shooter the
+enemies he sees (VI-A): one sight question a pair, most of them for enemies no assault could
+reach or out of range, that no agent would pick. :class:`LazyChoices`
 holds such pairs as :class:`Deferred` parts: the same choices in the same order, each part
 worked out (once) when something reads it. Its length needs only the parts whose number of
 choices is unknown; membership needs only the parts that could hold the choice.
@@ -20,20 +21,22 @@ class Deferred:
     """Choices not worked out yet, all naming ``key`` = (fighter, target).
 
     ``make()`` lists them (called once, when first read); ``size`` is how many there are
-    when known without ``make`` (None: 1 or more, ask ``make``).
+    when known without ``make`` (None: ask ``make``); ``least`` how many there are at least.
     """
 
-    __slots__ = ("_made", "key", "make", "size")
+    __slots__ = ("_made", "key", "least", "make", "size")
 
     def __init__(
         self,
         key: tuple[str, str],
         make: Callable[[], tuple[Choice, ...]],
         size: int | None = None,
+        least: int = 0,
     ) -> None:
         self.key = key
         self.make = make
         self.size = size
+        self.least = size if size is not None else least
         self._made: tuple[Choice, ...] | None = None
 
     def choices(self) -> tuple[Choice, ...]:
@@ -69,10 +72,7 @@ class LazyChoices(Sequence[Choice]):
 
     def least(self) -> int:
         """A lower bound on the length that works nothing out."""
-        return sum(
-            1 if isinstance(p, Choice) else (p.size if p.size is not None else 1)
-            for p in self.parts
-        )
+        return sum(1 if isinstance(p, Choice) else p.least for p in self.parts)
 
     @overload
     def __getitem__(self, index: int) -> Choice: ...

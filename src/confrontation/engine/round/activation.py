@@ -347,13 +347,14 @@ def _activation_legal(state: GameState) -> Sequence[Choice]:
     activation cannot end (the announcements end with the provider's own choice).
 
     A provider's :class:`~.deferred.LazyChoices` stay lazy: their deferred parts (assault
-    announcements, each at least one :class:`Announce`) are worked out when read."""
+    announcements, each at least one :class:`Announce`; shots) are worked out when read."""
     current = _current(state)
     parts: list[Part] = []
     for provider in rules_of(state).action_providers.values():
         parts.extend(parts_of(provider.choices(state, current)))
     if current.stage != ActivationStage.ANNOUNCE or not any(
-        isinstance(c, Announce | AnnouncementsDone | Deferred) for c in parts
+        isinstance(c, Announce | AnnouncementsDone) or (isinstance(c, Deferred) and c.least)
+        for c in parts
     ):
         parts.append(EndActivation())
     if any(isinstance(c, Deferred) for c in parts):
