@@ -8,13 +8,18 @@ from collections.abc import Sequence
 import pytest
 
 from confrontation.agents import greedy
+from confrontation.agents.random import RandomAgent
+from confrontation.engine.actions import movement
+from confrontation.engine.actions.shooting import ShootingProvider
 from confrontation.engine.combat import pursuit
 from confrontation.engine.core.questions import Announce, AnnouncementsDone, Choice
-from confrontation.engine.core.state import GameState
+from confrontation.engine.core.state import Activation, GameState
 from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import Field
 from confrontation.geometry import field as geometry_field
 from confrontation.sim.game import GameConfig, play_game
+
+_announce_choices = movement.announce_choices
 
 
 def _events(agents: tuple[str, str], seed: int) -> list[str]:
@@ -36,8 +41,21 @@ def _eager_announce(self: greedy.GreedyAgent, state: GameState, legal: Sequence[
     return self.best([c for _, c in options], lambda c: table[c])
 
 
+def _eager_choices(state: GameState, activation: Activation) -> list[Choice]:
+    """The announcements as they were: every "charge or engage?" worked out at once."""
+    return list(_announce_choices(state, activation))
+
+
 def _no_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     never = lambda *args: False  # noqa: E731
+    monkeypatch.setattr(movement, "announce_choices", _eager_choices)
+    lazy_shots = ShootingProvider.choices
+    monkeypatch.setattr(
+        ShootingProvider, "choices", lambda self, s, a: list(lazy_shots(self, s, a))
+    )
+    monkeypatch.setattr(greedy.GreedyAgent, "judges_choices", False)
+    monkeypatch.setattr(RandomAgent, "judges_choices", False)
+    monkeypatch.setattr(greedy, "fighter_eagerness", greedy._fighter_eagerness)
     monkeypatch.setattr(greedy.GreedyAgent, "_announce", _eager_announce)
     monkeypatch.setattr(pursuit, "beyond", never)
     monkeypatch.setattr(greedy, "beyond", never)

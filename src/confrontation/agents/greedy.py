@@ -9,8 +9,9 @@ of question is judged is told in docs/ai.md.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -26,6 +27,7 @@ from confrontation.agents.assess import (
     friends_in_play,
     gap,
     hit_value,
+    in_range,
     is_prey,
     shot_value,
     shot_value_bound,
@@ -47,6 +49,7 @@ from confrontation.engine.combat.questions import (
     SplitMelee,
 )
 from confrontation.engine.combat.scenery_attack import AttackScenery
+from confrontation.engine.core.deferred import Deferred, only_one, parts_of
 from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import (
     Announce,
@@ -140,6 +143,8 @@ class GreedyAgent:
     """Answers every question with its best-scored option (see the module docstring)."""
 
     name = "greedy"
+    judges_choices = True
+    """It reads the legal choices, never the options' wording (``engine.step.asks``)."""
 
     def __init__(self, seed: int = 0, player: int | None = None, roller: Roller | None = None):
         self.roller = roller if roller is not None else SeededRoller(seed)
@@ -149,7 +154,7 @@ class GreedyAgent:
 
     def choose(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
         """The best of ``legal`` for the player asked."""
-        if len(legal) == 1:
+        if only_one(legal):
             return legal[0]
         judge = _JUDGES.get(question.kind)
         if judge is None:
@@ -293,7 +298,7 @@ class GreedyAgent:
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
         worths: list[tuple[float, Choice]] = []
         wrecks: list[tuple[float, Choice]] = []  # C3: assaults on scenery (no path asked)
-        for c in legal:
+        for c in _near_choices(state, legal):
             if isinstance(c, AssaultScenery):
                 value = wreck_value(state, c.fighter, c.element)
                 if value is not None:
@@ -322,19 +327,20 @@ class GreedyAgent:
         return self.best([c for _, c in options], _lookup(options))
 
     def _cumulative(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        shots = [c for c in legal if isinstance(c, Shoot)]
+        shots = [c for c in _shots_in_range(state, legal) if isinstance(c, Shoot)]
         if shots:
             values = {c: shot_value(state, c.fighter, c.target, unmoving=c.still) for c in shots}
             best = max(values.values())
             if best >= SHOT_WORTH_TAKING:
                 return self.best(shots, lambda c: values[c])  # type: ignore[index]
-        for c in legal:  # C3: a shot at an element he wants destroyed (XX-A-4)
+        plain = [c for c in parts_of(legal) if isinstance(c, Choice)]  # no shot among them
+        for c in plain:  # C3: a shot at an element he wants destroyed (XX-A-4)
             if isinstance(c, ShootScenery) and wreck_value(state, c.fighter, c.element):
                 return c
-        for c in legal:
+        for c in plain:
             if isinstance(c, Walk) and c.method is None and walk_pays(state, c.fighter):
                 return c
-        done = [c for c in legal if isinstance(c, FighterDone)]
+        done = [c for c in plain if isinstance(c, FighterDone)]
         if done:
             return done[0]
         return EndActivation() if EndActivation() in legal else legal[0]
@@ -975,7 +981,30 @@ def eagerness(state: GameState, card_id: str) -> float:
     return best
 
 
+_KEPT_EAGERNESS: list[Any] = [(), {}]
+"""The fighters, battleground, profiles and rules :func:`fighter_eagerness`'s kept values
+are for, and the values (fighter id: the fighter record and his eagerness)."""
+
+
 def fighter_eagerness(state: GameState, fighter: Fighter) -> float:
+    """:func:`_fighter_eagerness`, kept while the state's fighters, battleground and profiles
+    and rules are the same objects: it reads nothing else. The strategic phase scores every
+    card left after each one placed (IV-A-1) with nobody moved: each fighter is now scored
+    once."""
+    key = (state.fighters, state.battleground, state.profiles, state.rules)
+    kept = _KEPT_EAGERNESS
+    if len(kept[0]) != len(key) or any(a is not b for a, b in zip(kept[0], key, strict=True)):
+        kept[:] = [key, {}]
+    values: dict[str, tuple[Fighter, float]] = kept[1]
+    found = values.get(fighter.id)
+    if found is not None and found[0] is fighter:
+        return found[1]
+    value = _fighter_eagerness(state, fighter)
+    values[fighter.id] = (fighter, value)
+    return value
+
+
+def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
     here = field_of(state)
     if here.enemies_in_contact(fighter.id):
         return 1.0
@@ -1015,6 +1044,29 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
     if value is None or not _needs_path(choice):
         return value
     return value if _reaches(state, choice) else None
+
+
+def _near_choices(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]:
+    """``legal`` but for the deferred assaults (``engine.core.deferred``) on enemies beyond
+    the straight-line reach (:func:`_near`): :func:`announce_worth` is None for every one
+    of them, so their "charge or engage?" is never worked out."""
+    for part in parts_of(legal):
+        if not isinstance(part, Deferred):
+            yield part
+        elif _near(state, state.fighter(part.key[0]), state.fighter(part.key[1])):
+            yield from part.choices()
+
+
+def _shots_in_range(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]:
+    """``legal`` but for the deferred shots (``engine.core.deferred``) at enemies beyond the
+    weapon's long range: their value is 0.0 (VI-A-1), below :data:`SHOT_WORTH_TAKING`, so
+    they can neither be the best shot nor tie with it, and whether he sees them is never
+    worked out."""
+    for part in parts_of(legal):
+        if not isinstance(part, Deferred):
+            yield part
+        elif in_range(state, *part.key):
+            yield from part.choices()
 
 
 def _needs_path(choice: Announce) -> bool:

@@ -30,6 +30,9 @@ def uniform_index(roller: Roller, n: int) -> int:
 class RandomAgent:
     """Answers every question with a uniformly random legal choice."""
 
+    judges_choices = True
+    """It reads the legal choices, never the options' wording (``engine.step.asks``)."""
+
     def __init__(self, seed: int = 0, roller: Roller | None = None) -> None:
         self.roller = roller if roller is not None else SeededRoller(seed)
 

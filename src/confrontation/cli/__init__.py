@@ -12,6 +12,7 @@ import importlib
 import os
 import re
 import sys
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -288,6 +289,34 @@ def _root(
     pass
 
 
+_PLUGIN_LOADER = "pydantic.plugin._loader"
+_PLUGINS_OFF = ("__all__", "1", "true")
+
+
+def lazy_pydantic_plugins() -> None:
+    """Stand in for pydantic's plugin loader until plugins are wanted (issue 22, start-up).
+
+    typer 0.29 builds a pydantic ``TypeAdapter`` for every non-flag option with plugins
+    disabled (``typer._adapters.disabled_pydantic_plugins``); pydantic's loader module
+    imports ``importlib.metadata`` (≈ 0.02-0.03 s) at the top only to answer "no plugins".
+    The stand-in answers the same while ``PYDANTIC_DISABLE_PLUGINS`` disables them, and
+    otherwise puts the real loader in its place and asks it (the same plugins as ever)."""
+    if _PLUGIN_LOADER in sys.modules:
+        return
+    stand_in = types.ModuleType(_PLUGIN_LOADER)
+
+    def get_plugins() -> Any:
+        if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in _PLUGINS_OFF:
+            return ()
+        if sys.modules.get(_PLUGIN_LOADER) is stand_in:
+            del sys.modules[_PLUGIN_LOADER]
+        return importlib.import_module(_PLUGIN_LOADER).get_plugins()
+
+    stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
+    sys.modules[_PLUGIN_LOADER] = stand_in
+
+
 def main() -> None:
     """Console-script entry point."""
+    lazy_pydantic_plugins()
     app()

@@ -241,7 +241,7 @@ def decide(state: GameState) -> Transition:
         raise EngineError("no question is pending for the neutral side")
     rules = rules_of(state)
     handler = rules.handler(pending.kind)
-    legal = handler.legal(state)
+    legal = list(handler.legal(state))
     policy = POLICIES.get(pending.kind) or rules.extension("neutral-policy", pending.kind)
     if policy is None and any(isinstance(c, UseAbility) and c.use for c in legal):
         policy = _use_ability  # XX-E-3: a plug-in's "use this active ability?"
@@ -366,7 +366,7 @@ def _attack(state: GameState, legal: list[Choice]) -> Choice:
 def _target_die_apply(state: GameState, choice: Choice) -> Transition:
     assert isinstance(choice, DieFace)
     fight = combat_phase._fight(state)
-    legal = rules_of(state).handler(QuestionKind.MAKE_ATTACK).legal(state)
+    legal = list(rules_of(state).handler(QuestionKind.MAKE_ATTACK).legal(state))
     attacker = _attacker(legal)
     kept = draw_groups(fight.draw)[choice.face - 1] or fight.draw
     event = NeutralTargetRolled(attacker, fight.draw, choice.face, kept)

@@ -18,6 +18,7 @@ from confrontation.engine.core.ending import watched
 from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, GameStarted
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.hooks import react, reactions
+from confrontation.engine.core.kinds import QuestionKind
 from confrontation.engine.core.questions import Choice, DieFace, Question
 from confrontation.engine.core.registry import EngineError, IllegalChoice, Transition
 from confrontation.engine.core.ruleset import rules_of
@@ -52,12 +53,19 @@ def legal(state: GameState) -> list[Choice]:
     Computed once per state (``state.scratch``): asking, checking and describing share it
     (the state names its rules, which never change, so the cache needs no key).
     """
+    return list(choices(state))
+
+
+def choices(state: GameState) -> Sequence[Choice]:
+    """:func:`legal` as the handler lists it, kept per state: a
+    :class:`~.core.deferred.LazyChoices` works its costly parts out only when they are read
+    (the activation question's "charge or engage?", V-B-3)."""
     if state.pending is None:
         return []
-    cached = state.scratch.get("legal")
+    cached: Sequence[Choice] | None = state.scratch.get("legal")
     if cached is None:
         cached = state.scratch["legal"] = rules_of(state).handler(state.pending.kind).legal(state)
-    return list(cached)
+    return cached
 
 
 def question(state: GameState) -> Question | None:
@@ -68,6 +76,32 @@ def question(state: GameState) -> Question | None:
     return handler.describe(state, legal(state))
 
 
+BRIEF_KINDS = frozenset({QuestionKind.ACTIVATION, QuestionKind.DESTINATION})
+"""The questions whose options are their legal choices in order, one for one (so an agent
+that reads only the choices may be given them without the options)."""
+
+
+def brief_question(state: GameState) -> tuple[Question, Sequence[Choice]] | None:
+    """The pending question and its choices for an agent that judges the choices, not their
+    wording (``judges_choices = True``): for the :data:`BRIEF_KINDS` the question without its
+    options and the lazy :func:`choices` (describing every option would work them all out),
+    else :func:`question` and its choices. None when nothing is pending."""
+    pending = state.pending
+    if pending is None:
+        return None
+    if pending.kind in BRIEF_KINDS and pending.player is not None:
+        return Question(pending.kind, pending.player, "", ()), choices(state)
+    asked = question(state)
+    assert asked is not None
+    return asked, asked.choices
+
+
+def asks(agent: object) -> bool:
+    """Does ``agent`` read the questions' options (a person's front-end), not only the
+    legal choices? Agents that do not say ``judges_choices = True``."""
+    return not getattr(agent, "judges_choices", False)
+
+
 def refusal(state: GameState, choice: Choice) -> str | None:
     """Why :func:`step` would refuse ``choice`` now (None: it accepts it).
 
@@ -76,7 +110,7 @@ def refusal(state: GameState, choice: Choice) -> str | None:
     pending = state.pending
     if pending is None:
         return "nothing is pending: start the game with start() or it is over"
-    if choice in legal(state):
+    if choice in choices(state):
         return None
     handler = rules_of(state).handler(pending.kind)
     if handler.free is not None and pending.player is not None:
@@ -91,7 +125,7 @@ def step(state: GameState, choice: Choice) -> Transition:
         raise EngineError("nothing is pending: start the game with start() or it is over")
     rules = rules_of(state)
     handler = rules.handler(pending.kind)
-    if choice not in legal(state):
+    if choice not in choices(state):
         refused = refusal(state, choice)
         if refused is not None:
             raise IllegalChoice(refused)
@@ -197,13 +231,17 @@ def run(
     dice = roller if roller is not None else game_roller(state)
     steps = 0
     while not is_over(state) and (max_steps is None or steps < max_steps):
-        asked = question(state)
-        if asked is None:
+        pending = state.pending
+        if pending is None:
             raise EngineError("the game is neither over nor waiting for anything")
-        if asked.player is None:
+        if pending.player is None:
             state, happened = roll(state, dice)
         else:
-            choice = agents[asked.player].choose(redact(state, asked.player), asked, asked.choices)
+            agent = agents[pending.player]
+            asked = question(state) if asks(agent) else None
+            brief = (asked, asked.choices) if asked is not None else brief_question(state)
+            assert brief is not None
+            choice = agent.choose(redact(state, pending.player), *brief)
             state, happened = step(state, choice)
         events.extend(happened)
         steps += 1

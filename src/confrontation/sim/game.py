@@ -25,7 +25,17 @@ from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.core.state import CONFEDE, MAX_PLAYERS, GameState, RulesetId
 from confrontation.engine.core.views import redact
 from confrontation.engine.setup.game import new_game, on_battlefield
-from confrontation.engine.step import Agent, game_roller, is_over, question, roll, start, step
+from confrontation.engine.step import (
+    Agent,
+    asks,
+    brief_question,
+    game_roller,
+    is_over,
+    question,
+    roll,
+    start,
+    step,
+)
 from confrontation.engine.table.field import base_of
 from confrontation.model.army import Army
 from confrontation.scenarios import Scenario
@@ -301,14 +311,17 @@ def play_on(
     while not is_over(state):
         if until_round is not None and state.round >= until_round:
             break
-        asked = question(state)
-        if asked is None:
+        pending = state.pending
+        if pending is None:
             raise RuntimeError("the game is neither over nor waiting for anything")
-        if asked.player is None:
+        if pending.player is None:
             state, happened = roll(state, roller)
         else:
-            view = redact(state, asked.player)
-            choice = players[asked.player].choose(view, asked, asked.choices)
+            agent = players[pending.player]
+            asked = question(state) if asks(agent) else None
+            brief = (asked, asked.choices) if asked is not None else brief_question(state)
+            assert brief is not None
+            choice = agent.choose(redact(state, pending.player), *brief)
             state, happened = step(state, choice)
         if on_event is not None:
             for event in happened:

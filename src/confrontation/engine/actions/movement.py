@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 from confrontation.engine.actions import shared as actions
 from confrontation.engine.actions.shared import (
@@ -34,6 +35,7 @@ from confrontation.engine.actions.shared import (
     with_activation,
 )
 from confrontation.engine.combat.scenery_attack import element_of
+from confrontation.engine.core.deferred import Deferred, LazyChoices, Part
 from confrontation.engine.core.events import (
     ActionAnnounced,
     AssaultFellShort,
@@ -172,10 +174,22 @@ def _active(state: GameState, activation: Activation) -> list[str]:
     return [f for f in activation.fighters if f in here.battlefield.fighters]
 
 
-def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
-    """IV-B-2: the exclusive actions the activated fighters may announce (V-B, V-C)."""
+def _assault(here: Field, fighter_id: str, enemy: str, shooter: bool) -> tuple[Choice, ...]:
+    """The announcements of an assault of ``fighter_id`` on ``enemy`` free of contact."""
+    if here.sees(fighter_id, enemy):  # V-B-3: seen at the start, a charge
+        charge = Announce(fighter_id, "charge", enemy)
+        return (charge, Announce(fighter_id, "charge", enemy, shoot=True)) if shooter else (charge,)
+    return (Announce(fighter_id, "engage", enemy),)
+
+
+def announce_choices(state: GameState, activation: Activation) -> LazyChoices:
+    """IV-B-2: the exclusive actions the activated fighters may announce (V-B, V-C).
+
+    Whether an assault is a charge or an engagement (a sight question, V-B-3) is worked out
+    only when the list is read there (:class:`~.deferred.Deferred`): a non-shooter's assault
+    is one announcement either way, so the list's length does not need it."""
     here = field_of(state)
-    choices: list[Choice] = []
+    choices: list[Part] = []
     announced = _announced(activation)
     obliged = False
     for f in _active(state, activation):
@@ -183,7 +197,7 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
             continue
         fighter = state.fighter(f)
         profile = state.profile(fighter.profile)
-        mine: list[Choice] = []
+        mine: list[Part] = []
         # XX-E-6: a passive individual makes no assault; beyond his leash he is not moved
         assaults = not fighter.passive
         moves = f not in activation.tethered
@@ -197,12 +211,9 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
                 for e in _enemies(state, here, f) if assaults else ():
                     if is_full(state, here, e):  # II-E-3: no room for one more enemy
                         continue
-                    if here.sees(f, e):  # V-B-3: seen at the start, a charge
-                        mine.append(Announce(f, "charge", e))
-                        if profile.shooter:
-                            mine.append(Announce(f, "charge", e, shoot=True))
-                    else:
-                        mine.append(Announce(f, "engage", e))
+                    shooter = profile.shooter
+                    make = partial(_assault, here, f, e, shooter)
+                    mine.append(Deferred((f, e), make, None if shooter else 1, least=1))
         elif movement(state, fighter) > 0 and assaults:
             for method in disengage_methods(state, here, f):
                 for e in _enemies(state, here, f):
@@ -211,7 +222,7 @@ def announce_choices(state: GameState, activation: Activation) -> list[Choice]:
         choices += mine
     if not obliged:
         choices.append(AnnouncementsDone())
-    return choices
+    return LazyChoices(choices)
 
 
 def cumulative_choices(state: GameState, activation: Activation) -> list[Choice]:
@@ -245,7 +256,7 @@ def cumulative_choices(state: GameState, activation: Activation) -> list[Choice]
 class MovementProvider:
     """Chapter V for the activation question (the ruleset's action provider ``movement``)."""
 
-    def choices(self, state: GameState, activation: Activation) -> list[Choice]:
+    def choices(self, state: GameState, activation: Activation) -> Sequence[Choice]:
         if not has_field(state) or activation.action is not None:
             return []
         if activation.stage == ActivationStage.ANNOUNCE:

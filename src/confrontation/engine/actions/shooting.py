@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import partial
 
 from confrontation.dice import FACES
 from confrontation.engine.actions import shared as actions
@@ -38,6 +39,7 @@ from confrontation.engine.actions.shared import (
     update,
     with_activation,
 )
+from confrontation.engine.core.deferred import Deferred, LazyChoices, Part
 from confrontation.engine.core.events import (
     ActionAnnounced,
     Event,
@@ -98,9 +100,13 @@ def _name(state: GameState, fighter_id: str) -> str:
     return f"{state.profile(state.fighter(fighter_id).profile).name} ({fighter_id})"
 
 
-def _enemies_seen(state: GameState, here: Field, shooter: str) -> list[str]:
-    me = here.owners[shooter]
-    return [i for i in here.ids() if here.owners[i] != me and here.sees(shooter, i)]
+def _shots(here: Field, shooter: str, target: str, may_stay: bool) -> tuple[Choice, ...]:
+    """The shots of ``shooter`` at ``target``: none unless he sees him (VI-A)."""
+    if not here.sees(shooter, target):
+        return ()
+    if may_stay:
+        return (Shoot(shooter, target), Shoot(shooter, target, still=True))
+    return (Shoot(shooter, target),)
 
 
 def shot_target(
@@ -140,14 +146,17 @@ def difficulty_of(
 class ShootingProvider:
     """Chapter VI for the activation question."""
 
-    def choices(self, state: GameState, activation: Activation) -> list[Choice]:
+    def choices(self, state: GameState, activation: Activation) -> Sequence[Choice]:
+        """The shots (VI-A) of the activated shooters, each enemy's a :class:`Deferred`
+        part: whether he is seen (and so whether he may be shot at) is worked out when the
+        list is read there."""
         if not has_field(state) or activation.action is not None:
             return []
         if activation.stage != ActivationStage.CUMULATIVE:
             return []
         here = field_of(state)
         announced = {a.fighter for a in activation.exclusive}
-        choices: list[Choice] = []
+        choices: list[Part] = []
         for f in activation.fighters:
             if f not in here.battlefield.fighters or f in announced or f in activation.done:
                 continue
@@ -159,11 +168,12 @@ class ShootingProvider:
             if here.enemies_in_contact(f):  # VI-A: free of any opponent when he shoots
                 continue
             may_stay = f not in activation.moved
-            for target in _enemies_seen(state, here, f):
-                choices.append(Shoot(f, target))
-                if may_stay:
-                    choices.append(Shoot(f, target, still=True))
-        return choices
+            me = here.owners[f]
+            for target in here.ids():
+                if here.owners[target] != me:  # VI-A: an enemy he sees, worked out when read
+                    shots = partial(_shots, here, f, target, may_stay)
+                    choices.append(Deferred((f, target), shots))
+        return LazyChoices(choices) if choices else []
 
     def handles(self, choice: Choice) -> bool:
         return isinstance(choice, Shoot)

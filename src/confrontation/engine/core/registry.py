@@ -50,7 +50,7 @@ class Handler:
     """
 
     kind: str
-    legal: Callable[[GameState], list[Choice]]
+    legal: Callable[[GameState], Sequence[Choice]]
     apply: Callable[[GameState, Choice], Transition]
     describe: Callable[[GameState, Sequence[Choice]], Question]
     subject: Callable[[GameState], int | None] | None = None

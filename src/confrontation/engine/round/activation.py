@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from confrontation.engine.combat.seam import fighters_in_contact
+from confrontation.engine.core.deferred import Deferred, LazyChoices, Part, parts_of
 from confrontation.engine.core.events import (
     ActivationEnded,
     CardPlacedInReserve,
@@ -80,7 +81,7 @@ class ActionProvider(Protocol):
     in ``Activation.done``). ``handles`` tells whether a choice is one of its own.
     """
 
-    def choices(self, state: GameState, activation: Activation) -> list[Choice]: ...
+    def choices(self, state: GameState, activation: Activation) -> Sequence[Choice]: ...
 
     def handles(self, choice: Choice) -> bool: ...
 
@@ -341,19 +342,24 @@ def _current(state: GameState) -> Activation:
     return current
 
 
-def _activation_legal(state: GameState) -> list[Choice]:
+def _activation_legal(state: GameState) -> Sequence[Choice]:
     """The providers' choices; while exclusive actions are being announced (IV-B-2) the
-    activation cannot end (the announcements end with the provider's own choice)."""
+    activation cannot end (the announcements end with the provider's own choice).
+
+    A provider's :class:`~.deferred.LazyChoices` stay lazy: their deferred parts (assault
+    announcements, each at least one :class:`Announce`; shots) are worked out when read."""
     current = _current(state)
-    choices: list[Choice] = []
+    parts: list[Part] = []
     for provider in rules_of(state).action_providers.values():
-        choices.extend(provider.choices(state, current))
-    if current.stage == ActivationStage.ANNOUNCE and any(
-        isinstance(c, Announce | AnnouncementsDone) for c in choices
+        parts.extend(parts_of(provider.choices(state, current)))
+    if current.stage != ActivationStage.ANNOUNCE or not any(
+        isinstance(c, Announce | AnnouncementsDone) or (isinstance(c, Deferred) and c.least)
+        for c in parts
     ):
-        return choices
-    choices.append(EndActivation())
-    return choices
+        parts.append(EndActivation())
+    if any(isinstance(c, Deferred) for c in parts):
+        return LazyChoices(parts)
+    return [c for c in parts if isinstance(c, Choice)]
 
 
 def _activation_apply(state: GameState, choice: Choice) -> Transition:
