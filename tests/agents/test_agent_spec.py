@@ -61,7 +61,7 @@ def test_none_for_a_parameter_that_may_be_none() -> None:
 def test_the_parsed_options_reach_the_agent() -> None:
     name, options = parse_agent_spec(
         "mcts:iterations=7;seconds=1.5;kinds=defend;tree=false;announcements=false;width=3;"
-        "finale=false;finale_sweeps=4"
+        "finale=false;finale_sweeps=4;prune_after=0;win_z=2.5"
     )
     agent = make(name, seed=1, player=0, **options)
     assert isinstance(agent, MctsAgent)
@@ -73,6 +73,7 @@ def test_the_parsed_options_reach_the_agent() -> None:
     )
     assert (agent.announcements, agent.width) == (False, 3)
     assert (agent.finale, agent.finale_sweeps) == (False, 4)
+    assert (agent.prune_after, agent.win_z) == (0, 2.5)
 
 
 def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
@@ -82,6 +83,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         "announcements", "width", "announce_sweeps",
         "finale", "finale_sweeps", "finale_width", "finale_combat", "finale_rounds",
         "finale_finals", "finale_cards", "final_only", "fights", "opponent_tree",
+        "prune_after", "prune_z", "tie_after", "win_z",
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}

@@ -68,6 +68,63 @@ def test_the_fallback_answer_stands_unless_clearly_beaten(
     assert agent.overruled == (1 if expected else 0)
 
 
+def test_the_race_drops_the_clearly_worse_and_the_same_and_stops_on_a_clear_winner() -> None:
+    kept, worse, same, noisy, better = (Defend(n) for n in range(5))
+    samples: dict[Choice, list[float]] = {
+        kept: [1.0, 2.0, 3.0, 4.0],
+        worse: [0.0, 1.0, 2.5, 3.0],  # below the greedy answer in every world
+        same: [1.0, 2.0, 3.0, 4.0],  # the greedy answer's outcome in every world
+        noisy: [5.0, -5.0, 4.0, -3.0],
+    }
+    agent = MctsAgent(1, 0, tie_after=5)
+    racing, won = agent._race(list(samples), samples, kept)
+    assert racing == [kept, same, noisy] and not won  # a tie may still be told apart
+    agent = MctsAgent(1, 0, tie_after=4)
+    racing, won = agent._race(list(samples), samples, kept)
+    assert racing == [kept, noisy] and not won
+    samples[better] = [2.0, 3.1, 3.9, 5.0]  # above it in every world
+    racing, won = agent._race([kept, noisy, better], samples, kept)
+    assert racing == [kept, noisy, better] and won
+    racing, won = MctsAgent(1, 0, win_z=0.0)._race([kept, better], samples, kept)
+    assert not won
+
+
+def test_an_option_out_of_the_race_cannot_overrule() -> None:
+    kept, left = _options()
+    agent = MctsAgent(1, 0)
+    # the option's mean is higher, but it left after two sweeps: the greedy answer stands
+    assert agent._verdict([kept, left], {kept: [0.0] * 6, left: [9.0, 9.5]}, kept) == kept
+    assert agent.overruled == 0
+
+
+def _counted(agent: MctsAgent) -> dict[Choice, int]:
+    """The imagined games of each option in one searched decision of a combat."""
+    greedy = [GreedyAgent(1, 0), GreedyAgent(2, 1)]
+    state, asked = first_question(held_in_contact(duel_game(), PAIR), "allocate_dice", greedy)
+    assert asked.player is not None
+    games: dict[Choice, int] = {}
+    samples = agent.samples
+
+    def spy(*args: object, **kwargs: object) -> dict[Choice, list[float]]:
+        found = samples(*args, **kwargs)  # type: ignore[arg-type]
+        games.update({c: len(v) for c, v in found.items()})
+        return found
+
+    agent.samples = spy  # type: ignore[method-assign]
+    agent.player = asked.player
+    agent.choose(state, asked, asked.choices)
+    return games
+
+
+def test_the_race_imagines_fewer_games_and_prune_after_0_imagines_them_all() -> None:
+    full = _counted(MctsAgent(9, iterations=24, prune_after=0))
+    raced = _counted(MctsAgent(9, iterations=24))
+    assert len(full) > 1 and len(set(full.values())) == 1
+    assert raced.keys() == full.keys()
+    assert sum(raced.values()) < sum(full.values())
+    assert max(raced.values()) <= max(full.values())
+
+
 class _NoDefence:
     """A fallback that never defends."""
 
@@ -134,6 +191,10 @@ def test_the_opponents_decisions_are_searched_only_with_opponent_tree(
         {"finale_width": 1},
         {"finale_rounds": 0},
         {"finale_finals": -1},
+        {"prune_after": -1},
+        {"tie_after": -1},
+        {"prune_z": -0.5},
+        {"win_z": float("nan")},
     ],
 )
 def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:

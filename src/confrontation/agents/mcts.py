@@ -129,6 +129,22 @@ of a movement decision of the last rounds (a final between the two)."""
 FINALE_STEPS = 20_000
 """The step limit of an imagined game of the last rounds' search (the rest of the game)."""
 
+PRUNE_AFTER = 2
+"""Sweeps after which an option clearly worse than the greedy answer stops being imagined
+(a race, :meth:`MctsAgent.samples`; 0 imagines every option in every sweep)."""
+
+PRUNE_Z = 1.0
+"""How many standard errors (of the paired differences) below the greedy answer an option
+must be to leave the race."""
+
+TIE_AFTER = 4
+"""Sweeps in which an option met exactly the greedy answer's outcome, world by world, after
+which it leaves the race (it changes nothing there)."""
+
+WIN_Z = 3.0
+"""How many standard errors above the greedy answer an option must be for the race to end
+at once (0: never)."""
+
 
 @dataclass
 class Node:
@@ -182,6 +198,10 @@ class MctsAgent:
         final_only: bool = False,
         fights: str = "expected",
         opponent_tree: bool = True,
+        prune_after: int = PRUNE_AFTER,
+        prune_z: float = PRUNE_Z,
+        tie_after: int = TIE_AFTER,
+        win_z: float = WIN_Z,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {iterations}")
@@ -197,6 +217,8 @@ class MctsAgent:
             raise ValueError("exploration and overrule must be 0 or more")
         if finale_finals < 0:
             raise ValueError(f"finale_finals must be 0 or more, not {finale_finals}")
+        if prune_after < 0 or tie_after < 0 or not prune_z >= 0 or not win_z >= 0:
+            raise ValueError("prune_after, tie_after, prune_z and win_z must be 0 or more")
         if finale_rounds < 1:
             raise ValueError(f"finale_rounds must be at least 1, not {finale_rounds}")
         if min(width, announce_sweeps, finale_sweeps, finale_width) < 2:
@@ -239,6 +261,11 @@ class MctsAgent:
         self.opponent_tree = opponent_tree
         """The other players' decisions in the tree are searched too (UCT, against the
         searching player's value); else they answer there as the greedy agent would."""
+        self.prune_after = prune_after
+        """The race (:meth:`samples`) starts after this many sweeps (0: no race)."""
+        self.prune_z = prune_z
+        self.tie_after = tie_after
+        self.win_z = win_z
         self._expected = False
         """The search under way stops where the combat phase begins and scores the fights
         formed by their expected exchange (``fights="expected"``, the activation phase)."""
@@ -297,7 +324,7 @@ class MctsAgent:
         greedy answer unless another is clearly better."""
         greedy = self.greedy.choose(state, _question_of(state), options)
         sweeps = max(2, self.iterations // len(options))
-        samples = self.samples(state, me, options, sweeps, whole_game)
+        samples = self.samples(state, me, options, sweeps, whole_game, greedy=greedy)
         return self._verdict(options, samples, greedy)
 
     def announce(self, state: GameState, question: Question, legal: Sequence[Choice]) -> Choice:
@@ -351,12 +378,21 @@ class MctsAgent:
     ) -> Choice:
         """``sweeps`` sweeps of every option, then ``finals`` more of the greedy answer and
         the best other (a final between the two); the paired verdict on all their games."""
-        samples = self.samples(state, me, options, sweeps, whole_game, expected)
+        samples = self.samples(state, me, options, sweeps, whole_game, expected, greedy)
         if finals < 1:
             return self._verdict(options, samples, greedy)
-        rival = max((c for c in options if c != greedy), key=lambda c: statistics.fmean(samples[c]))
+        rivals = [c for c in _raced(options, samples, greedy) if c != greedy]
+        if not rivals:
+            return greedy
+        rival = max(rivals, key=lambda c: statistics.fmean(samples[c]))
         finalists = [greedy, rival]
-        more = self.samples(state, me, finalists, finals, whole_game, expected)
+        # the race goes on into the final: a rival already out never plays it
+        raced = self.prune_after > 0 and len(samples[greedy]) >= max(2, self.prune_after)
+        if raced and len(self._race(finalists, samples, greedy)[0]) == 1:
+            return greedy
+        more = self.samples(
+            state, me, finalists, finals, whole_game, expected, greedy, earlier=samples
+        )
         if self.final_only and finals >= 2:
             return self._verdict(finalists, more, greedy)
         for c in finalists:
@@ -385,13 +421,21 @@ class MctsAgent:
         sweeps: int,
         whole_game: bool = False,
         expected: bool = False,
+        greedy: Choice | None = None,
+        earlier: dict[Choice, list[float]] | None = None,
     ) -> dict[Choice, list[float]]:
         """Each option's material change (AP) for ``me`` in ``sweeps`` imagined games, to the
         end of the game if ``whole_game``, to the start of the combat phase with the fights
         formed scored by their expected exchange if ``expected`` (an activation-phase
         search), else to the usual horizon; the k-th game of every option is played in the
         same world with the same dice. The time limit (``seconds``) may end it after two
-        sweeps."""
+        sweeps.
+
+        Given the ``greedy`` answer, the sweeps are a race (:meth:`_race`): from
+        ``prune_after`` sweeps on, an option that cannot overrule the greedy answer leaves
+        (its list stops short), and the search ends when the greedy answer is alone or an
+        option beats it by ``win_z`` standard errors; the race counts the ``earlier`` games
+        of the options too (a final's first sweeps)."""
         self._to_the_end = whole_game
         self._expected = expected
         base = self._value(state, me)
@@ -403,11 +447,12 @@ class MctsAgent:
         # Imagined pursuits stay in place: the horizon is reached when a combat's pursuit
         # begins, so the search needs no pursuit geometry (VII-C-6).
         imagined = rules_of(state).with_pursuits(stay_in_place)
+        racing = list(options)
         for sweep in range(sweeps):
             key = uniform_index(self.roller, KEYS)
             world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
             world = with_rules(world, imagined)
-            for choice in options:
+            for choice in racing:
                 self._dice = KeyedDice(key)
                 for p, policy in enumerate(self.policies[: len(world.players)]):
                     policy.roller = SeededRoller.keyed(key, f"policy {p}")
@@ -416,15 +461,58 @@ class MctsAgent:
                 samples[choice].append(change)
             if deadline is not None and sweep >= 1 and time.monotonic() > deadline:
                 break
+            if (
+                greedy is not None
+                and self.prune_after > 0
+                and max(2, self.prune_after) <= sweep + 1 + _games(earlier, greedy)
+                and sweep + 1 < sweeps
+            ):
+                so_far = samples
+                if earlier is not None:
+                    so_far = {c: earlier[c] + samples[c] for c in racing}
+                racing, won = self._race(racing, so_far, greedy)
+                if won or len(racing) == 1:
+                    break
         self._dice = None
         self._to_the_end = self._expected = False
         return samples
+
+    def _race(
+        self, racing: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice
+    ) -> tuple[list[Choice], bool]:
+        """The options still worth imagining, and whether one has already won: an option
+        leaves when its paired differences with the greedy answer (same worlds, same dice)
+        are ``prune_z`` standard errors below zero, or all zero for ``tie_after`` sweeps (it
+        changes nothing); it wins when they are ``win_z`` standard errors above zero. The
+        greedy answer stays."""
+        kept: list[Choice] = []
+        won = False
+        base = samples[greedy]
+        for c in racing:
+            if c == greedy:
+                kept.append(c)
+                continue
+            diffs = [a - b for a, b in zip(samples[c], base, strict=True)]
+            if not any(diffs):
+                if len(diffs) < self.tie_after:
+                    kept.append(c)
+                continue
+            gain = statistics.fmean(diffs)
+            error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+            if gain + self.prune_z * error < 0:
+                continue
+            if self.win_z > 0 and gain - self.win_z * error > 0:
+                won = True
+            kept.append(c)
+        return kept, won
 
     def _verdict(
         self, options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice
     ) -> Choice:
         """The best mean, if it beats the greedy answer by :data:`OVERRULE` standard errors
-        of the paired differences (same worlds, same dice); else the greedy answer."""
+        of the paired differences (same worlds, same dice); else the greedy answer. An
+        option that left the race early (fewer games than the greedy answer) is out."""
+        options = _raced(options, samples, greedy)
         means = {c: statistics.fmean(samples[c]) for c in options}
         best = max(options, key=lambda c: (means[c], c == greedy))
         if best == greedy:
@@ -608,6 +696,20 @@ def ranked_assaults(state: GameState, legal: Sequence[Choice], greedy: Choice) -
                 scored.append((edge + (0.5 if c.action == "charge" else 0.0), c))
     scored.sort(key=lambda vc: -vc[0])
     return [c for _, c in scored]
+
+
+def _games(samples: dict[Choice, list[float]] | None, greedy: Choice | None) -> int:
+    """How many games of the greedy answer ``samples`` hold (0 without them)."""
+    if samples is None or greedy is None:
+        return 0
+    return len(samples[greedy])
+
+
+def _raced(
+    options: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice
+) -> list[Choice]:
+    """The options imagined in every sweep the greedy answer was (still in the race)."""
+    return [c for c in options if len(samples[c]) == len(samples[greedy])]
 
 
 def outcome(state: GameState, me: int) -> float:
