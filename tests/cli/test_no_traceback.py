@@ -430,3 +430,17 @@ def test_a_tournament_store_locked_by_another_program_is_one_line(
     finally:
         other.close()
     one_line(result, "database is locked", codes=(1,))
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("mcts:iterations=1000000000", "iterations must be 1 to 100000"),
+        ("mcts:seconds=1e9", "seconds must be more than 0 and at most 3600"),
+        ("mcts:max_steps=10000000000", "max_steps must be 1 to 1000000"),
+        ("mcts:width=100000", "at most 1000"),
+    ],
+)
+def test_a_search_that_would_never_end_is_refused_in_one_line(spec: str, needle: str) -> None:
+    result = runner.invoke(app, ["play", "--agents", f"{spec},greedy", "--no-store"])
+    one_line(result, needle, codes=(2,))

@@ -166,6 +166,16 @@ class Node:
         return spread / (self.visits - 1)
 
 
+MAX_ITERATIONS = 100_000
+"""``iterations`` beyond this is refused: a search that would not end in any sensible time."""
+MAX_SECONDS = 3600.0
+"""``seconds`` of thinking a decision at most (an hour)."""
+MAX_STEPS = 1_000_000
+"""``max_steps`` of an imagined game at most."""
+MAX_WIDTH = 1_000
+"""The widths, sweeps and rounds of the search at most."""
+
+
 class MctsAgent:
     """UCT search at the questions of ``kinds``; the greedy agent elsewhere."""
 
@@ -203,16 +213,23 @@ class MctsAgent:
         tie_after: int = TIE_AFTER,
         win_z: float = WIN_Z,
     ) -> None:
-        if iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise ValueError(f"iterations must be 1 to {MAX_ITERATIONS}, not {iterations}")
         if fights not in ("rolled", "expected"):
             raise ValueError(f"fights must be 'rolled' or 'expected', not {fights!r}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be 'greedy' or 'random', not {rollout!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be more than 0, not {seconds}")
-        if max_steps < 1:
-            raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(
+                f"seconds must be more than 0 and at most {MAX_SECONDS}, not {seconds}"
+            )
+        if not 1 <= max_steps <= MAX_STEPS:
+            raise ValueError(f"max_steps must be 1 to {MAX_STEPS}, not {max_steps}")
+        if max(width, announce_sweeps, finale_sweeps, finale_width, finale_rounds) > MAX_WIDTH:
+            raise ValueError(
+                f"width, announce_sweeps, finale_sweeps, finale_width and finale_rounds are at "
+                f"most {MAX_WIDTH}"
+            )
         if not exploration >= 0 or not overrule >= 0:
             raise ValueError("exploration and overrule must be 0 or more")
         if finale_finals < 0:
