@@ -107,7 +107,7 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         ("mcts:tree=maybe", ["'mcts'", "tree", "true/false"]),
         ("mcts:rollout=", ["'mcts'", "rollout"]),
         ("mcts:kinds=defend++", ["'mcts'", "kinds"]),
-        ("mcts:iterations=0", ["'mcts'", "iterations=0", "at least 1"]),
+        ("mcts:iterations=0", ["'mcts'", "iterations=0", "1 to 100000"]),
         ("mcts:seconds=1;rollout=smart", ["'mcts'", "rollout='smart'", "refused"]),
         ("mcts:", ["'mcts'", "KEY=VALUE"]),
         ("mcts:iterations", ["'mcts'", "KEY=VALUE", "iterations"]),
