@@ -228,3 +228,25 @@ def test_map_draws_the_battlefield_at_any_prompt(tmp_path: Path) -> None:
     assert f"The battlefield is drawn in {drawn.resolve()}." in result.stdout.replace("\n", "")
     picture = drawn.read_text(encoding="utf-8")
     assert picture.startswith("<svg") and "p1-" in picture
+
+
+def test_a_scenario_file_is_listed_by_its_name(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from confrontation.scenarios.base import bundled_dir
+
+    mine = tmp_path / "scenario-0f3a.toml"
+    shutil.copy(bundled_dir() / "the-hill.toml", mine)
+    db = tmp_path / "games.db"
+    armies = small_armies(tmp_path)
+    played = runner.invoke(
+        app,
+        ["play", "--allow-invalid", "--armies", *armies, "--agents", "random", "--rounds", "1",
+         "--scenario", str(mine), "--db", str(db), "--seed", "2"],
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    listed = json.loads(runner.invoke(app, ["games", "list", "--db", str(db), "--json"]).stdout)
+    assert listed[0]["scenario"] == "The Hill (scenario-0f3a.toml)"
+    resumed = open_store(str(db)).load(1).setup.options["scenario"]
+    assert resumed == str(mine)  # what a resumed game reads

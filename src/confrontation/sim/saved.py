@@ -17,6 +17,7 @@ from typing import Any
 from confrontation.armylists.load import LoadError
 from confrontation.data import safe_toml
 from confrontation.engine.core.events import Event
+from confrontation.scenarios.base import resolve
 from confrontation.sim.game import (
     DEFAULT_RULES,
     GameConfig,
@@ -40,6 +41,19 @@ def _read(name: str) -> tuple[str | None, str | None]:
         return None, None
 
 
+def scenario_label(name: str) -> str:
+    """How the games list names a game's scenario: a bundled id as it is; a scenario file by
+    the name inside it and the file's name (an uploaded file's temporary path says nothing).
+    The setup's options keep the path itself, which a resumed game reads."""
+    if not (name.split(":")[0].endswith(".toml") or "/" in name):
+        return name
+    try:
+        loaded = resolve(name).name
+    except (LoadError, OSError, ValueError):
+        return name
+    return f"{loaded} ({Path(name.split(':')[0]).name})"
+
+
 def setup_of(config: GameConfig) -> GameSetup:
     """What the store keeps of ``config`` (armies by name, with their files' text)."""
     armies = load_armies(config.armies)
@@ -57,7 +71,7 @@ def setup_of(config: GameConfig) -> GameSetup:
         "rules": config.rules,
     }
     return GameSetup(
-        scenario=config.scenario,
+        scenario=scenario_label(config.scenario),
         seed=config.seed,
         agents=tuple(config.agents),
         armies=tuple(copies),
