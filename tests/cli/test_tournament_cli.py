@@ -230,3 +230,19 @@ def test_a_stored_game_of_other_lists_is_refused_for_a_table(tmp_path: Path) -> 
     code, _, err = refused[0]
     assert code == 2 and err.count("\n") == 1
     assert "not by table 1's lists" in err
+
+
+def test_the_program_plays_the_lists_as_registered(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    event = event_file(tmp_path, players=2)
+    code, _, err = invoke("tournament", "new", str(event), "--db", db, "--allow-invalid")
+    assert code == 0, err
+    for name in SMALL_ARMIES:  # the files change after registration: the event does not
+        (tmp_path / name).write_text("this is no army list", encoding="utf-8")
+    invoke("tournament", "pair", "1", "--db", db)
+    code, out, err = invoke("tournament", "play", "1", "--db", db)
+    assert code == 0, err
+    assert "1 game played" in out
+    with open_store(db) as store:
+        armies = set(store.load(1).summary.armies)
+    assert armies == {"Small Lions", "Small Jackals"}

@@ -327,7 +327,7 @@ def play_command(
         )
 
     try:
-        played = play_round(stored, store, entered)
+        played = play_round(stored, store, entered, sources=tournaments.sources(event_id))
     except (TournamentError, LoadError, ValueError) as error:
         fail(str(error))
     typer.echo(f"{played} game{'s' if played != 1 else ''} played.")

@@ -4,8 +4,10 @@ the AI tournament (every army against every other, seeded AI games)."""
 from __future__ import annotations
 
 import random
+import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,16 +79,23 @@ def result_of(outcome: Outcome, game: int | None = None) -> Result:
     return Result(vp, losses, bonus, tp, ga, game)
 
 
-def game_config(stored: StoredEvent, game: Game, seed: int) -> GameConfig:
-    """How the program plays one table: the round's scenario, the players' lists and agents."""
+def game_config(
+    stored: StoredEvent, game: Game, seed: int, lists: Sequence[str] | None = None
+) -> GameConfig:
+    """How the program plays one table: the round's scenario, the players' lists (``lists``:
+    each seat's list file as registered; else the files the event names) and agents."""
     if game.second is None:
         raise TournamentError(f"table {game.table} of round {game.round} is a bye")
     event = stored.event
     first, second = event.players[game.first], event.players[game.second]
     specs = [parse_agent_spec(player.agent) for player in (first, second)]
+    if lists is not None:
+        armies = (lists[game.first], lists[game.second])
+    else:
+        armies = (str(army_path(first.army)), str(army_path(second.army)))
     return GameConfig(
         scenario=event.format.scenarios[game.round - 1],
-        armies=(str(army_path(first.army)), str(army_path(second.army))),
+        armies=armies,
         agents=tuple(name.lower() for name, _ in specs),
         seed=seed,
         agent_options=tuple(dict(options) for _, options in specs),
@@ -106,23 +115,60 @@ def play_round(
     store: Store | None,
     on_result: Callable[[Game, Result], None],
     round_: int | None = None,
+    sources: Sequence[str | None] | None = None,
 ) -> int:
     """Play every table of the round that has no result with the players' agents; each game is
     saved in ``store`` (when given) and its result handed to ``on_result``. How many were
     played."""
     played = 0
-    for game in stored.pending(round_):
-        if game.second is None:
-            continue
-        config = game_config(stored, game, table_seed(stored.event.seed, game.round, game.table))
-        outcome_game = play_game(config)
-        outcome = outcome_of(outcome_game)
-        ident = None
-        if store is not None:
-            ident = store.save(setup_of(config), outcome, list(outcome_game.events))
-        on_result(game, result_of(outcome, ident))
-        played += 1
+    with _registered(stored, sources) as lists:
+        for game in stored.pending(round_):
+            if game.second is None:
+                continue
+            seed = table_seed(stored.event.seed, game.round, game.table)
+            played += _play_table(
+                stored, store, on_result, game, game_config(stored, game, seed, lists)
+            )
     return played
+
+
+def _play_table(
+    stored: StoredEvent,
+    store: Store | None,
+    on_result: Callable[[Game, Result], None],
+    game: Game,
+    config: GameConfig,
+) -> int:
+    outcome_game = play_game(config)
+    outcome = outcome_of(outcome_game)
+    ident = None
+    if store is not None:
+        ident = store.save(setup_of(config), outcome, list(outcome_game.events))
+    on_result(game, result_of(outcome, ident))
+    return 1
+
+
+@contextmanager
+def _registered(
+    stored: StoredEvent, sources: Sequence[str | None] | None
+) -> Iterator[list[str] | None]:
+    """Each seat's list as registered, written to a temporary folder for the games (a list
+    edited or deleted since registration does not change the event); None without sources."""
+    if sources is None or len(sources) != len(stored.event.players):
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="confrontation-lists-") as folder:
+        paths = []
+        for seat, (player, text) in enumerate(zip(stored.event.players, sources, strict=True)):
+            if text is None:
+                paths.append(str(army_path(player.army)))
+                continue
+            path = Path(folder) / f"seat-{seat + 1}-{Path(player.army).name}"
+            if path.suffix != ".toml":
+                path = path.with_suffix(".toml")
+            path.write_text(text, encoding="utf-8")
+            paths.append(str(path))
+        yield paths
 
 
 # --- the AI tournament ------------------------------------------------------------------------
