@@ -83,7 +83,7 @@ def test_one_line_errors() -> None:
     for args, words in (
         (("play", "--mode", "general", "--no-store"), "--rules c4"),
         (("play", "--rules", "c4", "--mode", "chess", "--no-store"), "no C4 game mode"),
-        (("play", "--rules", "c4", "--agents", "mcts", "--no-store"), "no C4 agent"),
+        (("play", "--rules", "c4", "--agents", "alphazero", "--no-store"), "no C4 agent"),
         (("play", "--rules", "c4", "--armies", "x", "y", "--no-store"), "no C4 company"),
         (("simulate", "--rules", "c4", "--mode", "nope"), "no C4 game mode"),
     ):
