@@ -23,7 +23,7 @@ def test_units_fighters_and_profiles_by_their_card_names() -> None:
     assert fighter_name("p1-griffin-conscripts-sered") == "Sered the Blessed"
     assert fighter_name("p1-griffin-conscripts-3") == "a Conscript of the Griffin"
     assert fighter_name("p2-lion-archers-4") == "an Archer of the Lion"
-    assert fighter_name("p2-lion-archers-archer-master") == "Master archer"
+    assert fighter_name("p2-lion-archers-archer-master") == "the Master archer"
     assert profile_name("griffin-arbalesters/arbalester") == "Arbalester of the Griffin"
 
 
@@ -114,6 +114,10 @@ def test_combat_sentence() -> None:
 def test_losses_leaders_and_wounds() -> None:
     gone = narrate(ev.FighterEliminated("p1-griffin-conscripts-2", "p1-griffin-conscripts"))
     assert gone == "Player 1's Conscripts of the Griffin lose a Conscript of the Griffin."
+    gone = narrate(
+        ev.FighterEliminated("p1-griffin-conscripts-conscript-musician", "p1-griffin-conscripts")
+    )
+    assert gone == "Player 1's Conscripts of the Griffin lose the Drummer of the Griffin."
     lead = narrate(
         ev.LeaderReplaced(
             "p1-griffin-arbalesters", "p1-griffin-arbalesters-1", "p1-griffin-arbalesters-2"

@@ -73,8 +73,9 @@ def article(name: str) -> str:
 
 
 def fighter_name(fighter: str) -> str:
-    """A special fighter or Incarnate by his name (``Sered the Blessed``), a standard one as
-    one of his kind (``a Conscript of the Griffin``)."""
+    """An Incarnate by his name (``Sered the Blessed``), another special fighter with
+    ``the`` (``the Master archer``), a standard one as one of his kind (``a Conscript of the
+    Griffin``)."""
     _, rest = _owned(fighter)
     card, tail = _card_of(rest)
     if card is None:
@@ -83,9 +84,10 @@ def fighter_name(fighter: str) -> str:
         name = card.standard.name
         return f"{article(name)} {name}"
     try:
-        return card.profile(tail).name
+        profile = card.profile(tail)
     except KeyError:
         return _spelt(rest)
+    return profile.name if profile.kind_value == "incarnate" else f"the {profile.name}"
 
 
 def profile_name(profile: str) -> str:
