@@ -162,7 +162,7 @@ def test_the_game_ends_after_its_rounds_and_scores_fighters() -> None:
     state, events = run(game("warlord", rounds=2), [RandomAgent(1), RandomAgent(2)])
     assert state.phase is Phase.OVER and state.round == 2
     assert events[-1] == ev.C4GameEnded("2 rounds played", (6, 6), None)
-    assert story(events)[-1] == "The game is over (2 rounds played): 6-6, a draw."
+    assert story(events)[-1] == "The game is over (2 rounds played): fighters left 6-6, a draw."
 
 
 def test_a_company_wiped_out_ends_the_game() -> None:

@@ -83,7 +83,7 @@ def test_one_line_errors() -> None:
     for args, words in (
         (("play", "--mode", "general", "--no-store"), "--rules c4"),
         (("play", "--rules", "c4", "--mode", "chess", "--no-store"), "no C4 game mode"),
-        (("play", "--rules", "c4", "--agents", "mcts", "--no-store"), "no C4 agent"),
+        (("play", "--rules", "c4", "--agents", "alphazero", "--no-store"), "no C4 agent"),
         (("play", "--rules", "c4", "--armies", "x", "y", "--no-store"), "no C4 company"),
         (("simulate", "--rules", "c4", "--mode", "nope"), "no C4 game mode"),
     ):
@@ -107,3 +107,18 @@ def test_simulate_c4_counts_wins_and_stores_the_games(tmp_path: Path) -> None:
     assert len(doc["stored"]) == 2
     for game_id in doc["stored"]:
         assert replay(open_store(db).load(game_id).events).phase == "over"
+
+
+def test_play_and_simulate_with_the_mcts_agent() -> None:
+    args = ["--rules", "c4", "--rounds", "1", "--agents", "mcts,greedy", "--seed", "5"]
+    code, out, err = cli("play", *args, "--no-store", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["agents"] == ["mcts", "greedy"] and doc["rounds"] == 1
+    code, out, err = cli("simulate", *args, "--games", "2", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert set(doc["agents"]) == {"mcts", "greedy"}
+    assert sum(a["wins"] for a in doc["agents"].values()) + doc["draws"] == 2
+    code, _, err = cli("play", *args[:4], "--agents", "mcts,nobody", "--no-store")
+    assert code != 0 and "mcts" in err  # the error lists the agents, mcts among them

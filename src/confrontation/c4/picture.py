@@ -3,8 +3,12 @@
 Each fighter is his base (a circle, the player's colour; Incarnates with a gold rim, wounded
 fighters with their health left), each unit's leader is marked with a ring and the unit's
 name, and the formation is drawn round the unit: a solid outline for close formation, a dashed
-one for scattered formation, red when the unit is engaged. The table's origin is its lower-left
+one for scattered formation, orange when the unit is engaged. The table's origin is its lower-left
 corner (y up), as everywhere in the project.
+
+Unit labels (their cards' names, ``c4.narrate.unit_name``) are placed so that no two overlap
+(:func:`place_labels`: above the leader, else below, else stacked further out, with a thin line
+back to the leader when moved); a legend under the table explains the colours and marks.
 """
 
 from __future__ import annotations
@@ -13,25 +17,156 @@ from html import escape
 
 from shapely.geometry import MultiPoint
 
+from confrontation.c4.narrate import unit_name
 from confrontation.c4.state import C4State, Formation
 
 SCALE = 6.0
 """Pixels per cm."""
 COLOURS = ("#2f6db5", "#b53a2f", "#2f9a4a", "#8a4fb5", "#b5862f", "#2fa3a3")
+ENGAGED = "#f08c00"
+"""The outline of an engaged unit (no player's colour)."""
+FONT = 11
+"""Font size of the unit labels (px)."""
+CHAR_WIDTH = 0.52
+"""A label character's width, in font sizes (an estimate: SVG has no text metrics)."""
+LEGEND_HEIGHT = 64
+"""Pixels under the table for the caption and the legend."""
+
+Box = tuple[float, float, float, float]
+"""A label's box: left, top, right, bottom (pixels)."""
 
 
 def _y(y: float, state: C4State) -> float:
     return (state.height - y) * SCALE
 
 
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def label_box(x: float, baseline: float, text: str) -> Box:
+    """The box of ``text`` centred on ``x`` with its baseline at ``baseline``."""
+    half = len(text) * FONT * CHAR_WIDTH / 2
+    return (x - half - 2, baseline - FONT, x + half + 2, baseline + 3)
+
+
+def place_labels(
+    anchors: list[tuple[Box, str]], width: float, height: float
+) -> list[tuple[float, float]]:
+    """Where each label goes (its centre x and baseline), none overlapping another label or
+    any unit: anchors are (the unit's box in pixels, text); a label tries just above its unit,
+    then just below, then one line further out each way in turn, shifted sideways to stay on
+    the table; the first free place wins (the last one tried if none is free)."""
+    placed: list[Box] = [box for box, _ in anchors]
+    spots: list[tuple[float, float]] = []
+    line = FONT + 4
+    for box, text in anchors:
+        half = len(text) * FONT * CHAR_WIDTH / 2
+        x = (box[0] + box[2]) / 2
+        cx = min(max(x, half + 2), max(half + 2, width - half - 2))
+        above, below = box[1] - 5, box[3] + FONT + 3
+        tries = [above, below]
+        for k in range(1, 16):
+            tries += [above - k * line, below + k * line]
+        tries = [b for b in tries if FONT + 1 <= b <= height - 4] or [above]
+        chosen = tries[-1]
+        for baseline in tries:
+            if not any(_overlap(label_box(cx, baseline, text), p) for p in placed):
+                chosen = baseline
+                break
+        placed.append(label_box(cx, chosen, text))
+        spots.append((cx, chosen))
+    return spots
+
+
+def _owners(state: C4State) -> dict[int, str]:
+    """Each player's peoples (from his units' card ids), for the legend."""
+    peoples: dict[int, list[str]] = {}
+    for unit in state.units:
+        people = unit.card.split("-", 2)[1] if unit.card.count("-") >= 2 else ""
+        names = peoples.setdefault(unit.owner, [])
+        if people and people not in names:
+            names.append(people)
+    return {p: ", ".join(n) for p, n in peoples.items()}
+
+
+def legend(state: C4State, top: float) -> list[str]:
+    """The legend's SVG elements, from ``top`` (pixels) down: the players' colours, then the
+    leader ring, Incarnate rim, close and scattered outlines and an engaged unit."""
+    out = []
+    x = 6.0
+    owners = _owners(state)
+    for player in range(state.players):
+        colour = COLOURS[player % len(COLOURS)]
+        people = owners.get(player, "")
+        text = f"Player {player + 1}" + (f" ({people.title()})" if people else "")
+        out.append(
+            f'<circle class="legend" cx="{x + 6:.0f}" cy="{top + 6:.0f}" r="6" '
+            f'fill="{colour}" stroke="#222"/>'
+        )
+        out.append(
+            f'<text x="{x + 16:.0f}" y="{top + 10:.0f}" font-size="12" fill="#111">'
+            f"{escape(text)}</text>"
+        )
+        x += 30 + len(text) * 12 * CHAR_WIDTH
+    y = top + 26
+    x = 6.0
+    marks = [
+        (
+            f'<circle cx="{{x}}" cy="{y:.0f}" r="5" fill="#999" stroke="#222"/>'
+            f'<circle cx="{{x}}" cy="{y:.0f}" r="8" fill="none" stroke="#000" stroke-width="1.5"/>',
+            "leader",
+        ),
+        (
+            f'<circle cx="{{x}}" cy="{y:.0f}" r="6" fill="#999" stroke="#d4a017" '
+            'stroke-width="2.5"/>',
+            "Incarnate",
+        ),
+        (
+            f'<rect x="{{left}}" y="{y - 6:.0f}" width="18" height="12" fill="none" '
+            'stroke="#555" stroke-width="1.5"/>',
+            "close formation",
+        ),
+        (
+            f'<rect x="{{left}}" y="{y - 6:.0f}" width="18" height="12" fill="none" '
+            'stroke="#555" stroke-width="1.5" stroke-dasharray="6 4"/>',
+            "scattered formation",
+        ),
+        (
+            f'<rect x="{{left}}" y="{y - 6:.0f}" width="18" height="12" fill="none" '
+            f'stroke="{ENGAGED}" stroke-width="2.5"/>',
+            "engaged",
+        ),
+        (
+            f'<circle cx="{{x}}" cy="{y:.0f}" r="6" fill="#999" stroke="#222"/>'
+            f'<text x="{{x}}" y="{y + 3:.0f}" font-size="9" text-anchor="middle" '
+            'fill="#fff">1</text>',
+            "health left",
+        ),
+    ]
+    for shape, text in marks:
+        out.append(
+            '<g class="legend">'
+            + shape.format(x=f"{x + 9:.0f}", left=f"{x:.0f}")
+            + f'<text x="{x + 24:.0f}" y="{y + 4:.0f}" font-size="12" fill="#111">'
+            + f"{escape(text)}</text></g>"
+        )
+        x += 44 + len(text) * 12 * CHAR_WIDTH
+    return out
+
+
 def svg(state: C4State, title: str | None = None) -> str:
     """The battlefield of ``state`` (units, leaders, formations) as an SVG document."""
     w, h = state.width * SCALE, state.height * SCALE
+    total = h + LEGEND_HEIGHT
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h + 24:.0f}" '
-        f'viewBox="0 0 {w:.0f} {h + 24:.0f}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{total:.0f}" '
+        f'viewBox="0 0 {w:.0f} {total:.0f}">',
+        f'<rect x="0" y="0" width="{w:.0f}" height="{total:.0f}" fill="#fff"/>',
         f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#eef0e6" stroke="#555"/>',
     ]
+    anchors: list[tuple[Box, str]] = []
+    leaders: list[tuple[float, float]] = []
     for unit in state.units:
         fighters = state.members(unit.id)
         if not fighters:
@@ -41,10 +176,11 @@ def svg(state: C4State, title: str | None = None) -> str:
         hull = MultiPoint([(f.x, f.y) for f in fighters]).convex_hull.buffer(r + 0.6)
         points = " ".join(f"{x * SCALE:.1f},{_y(y, state):.1f}" for x, y in hull.exterior.coords)
         dash = "" if unit.formation is Formation.CLOSE else ' stroke-dasharray="6 4"'
-        edge = "#d11" if unit.engaged else colour
+        edge = ENGAGED if unit.engaged else colour
         out.append(
             f'<polygon class="formation {unit.formation}" points="{points}" fill="{colour}" '
-            f'fill-opacity="0.08" stroke="{edge}" stroke-width="1.5"{dash}/>'
+            f'fill-opacity="0.08" stroke="{edge}" stroke-width="{2.5 if unit.engaged else 1.5}"'
+            f"{dash}/>"
         )
         for f in fighters:
             cx, cy = f.x * SCALE, _y(f.y, state)
@@ -65,12 +201,33 @@ def svg(state: C4State, title: str | None = None) -> str:
             f'<circle class="leader" cx="{lx:.1f}" cy="{ly:.1f}" r="{lead.radius * SCALE + 3:.1f}" '
             f'fill="none" stroke="#000" stroke-width="1.5"/>'
         )
-        label = f"{unit.id} ({unit.formation}{', rout' if unit.rout else ''})"
+        name = unit_name(unit.id, owner=False)
+        label = f"{name} ({unit.formation}{', rout' if unit.rout else ''})"
+        left, bottom, right, top = hull.bounds
+        box = (left * SCALE, _y(top, state), right * SCALE, _y(bottom, state))
+        anchors.append((box, label))
+        leaders.append((lx, ly))
+    for (box, text), (x, y), (cx, baseline) in zip(
+        anchors, leaders, place_labels(anchors, w, h), strict=True
+    ):
+        if not box[1] - 6 <= baseline <= box[3] + FONT + 4:
+            end = baseline - FONT if baseline > y else baseline + 3
+            out.append(
+                f'<line class="label-line" x1="{x:.1f}" y1="{y:.1f}" x2="{cx:.1f}" '
+                f'y2="{end:.1f}" stroke="#555" stroke-width="0.8"/>'
+            )
+        back = label_box(cx, baseline, text)
         out.append(
-            f'<text class="unit" x="{lx:.1f}" y="{ly - lead.radius * SCALE - 6:.1f}" '
-            f'font-size="11" text-anchor="middle" fill="#111">{escape(label)}</text>'
+            f'<rect class="label-back" x="{back[0]:.1f}" y="{back[1]:.1f}" '
+            f'width="{back[2] - back[0]:.1f}" height="{back[3] - back[1]:.1f}" fill="#fff" '
+            f'fill-opacity="0.75" rx="2"/>'
+        )
+        out.append(
+            f'<text class="unit" x="{cx:.1f}" y="{baseline:.1f}" font-size="{FONT}" '
+            f'text-anchor="middle" fill="#111">{escape(text)}</text>'
         )
     caption = title or f"C4, {state.mode} mode, round {state.round} of {state.rounds}"
     out.append(f'<text x="4" y="{h + 17:.0f}" font-size="13" fill="#111">{escape(caption)}</text>')
+    out.extend(legend(state, h + 26))
     out.append("</svg>")
     return "\n".join(out) + "\n"

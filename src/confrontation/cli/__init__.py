@@ -53,7 +53,7 @@ COMMANDS: tuple[LazyCommand, ...] = (
         "result.\n\nEvery game is saved (see: confrontation games list) unless --no-store. "
         "With --rules\nc4 a game of the unit-based ruleset in a game mode (--mode), "
         "between two companies\n(--armies: bundled companies or files) and two agents "
-        "(random, greedy).",
+        "(random, greedy, mcts).",
         many_values=True,
     ),
     LazyCommand(

@@ -2,7 +2,7 @@
 unit-based ruleset narrated, saved, resumed and drawn, or a batch of them measured.
 
 Companies: ``--armies A B`` names bundled companies (``griffin-vanguard``, ``lion-host`` …)
-or company files; agents: ``random`` or ``greedy``.
+or company files; agents: ``random``, ``greedy`` or ``mcts``.
 """
 
 from __future__ import annotations

@@ -383,7 +383,7 @@ def play_command(
 
     Every game is saved (see: confrontation games list) unless --no-store. With --rules
     c4 a game of the unit-based ruleset in a game mode (--mode), between two companies
-    (--armies: bundled companies or files) and two agents (random, greedy)."""
+    (--armies: bundled companies or files) and two agents (random, greedy, mcts)."""
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
     if rules == C4_RULES:

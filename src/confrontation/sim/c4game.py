@@ -4,7 +4,7 @@ ones: the C4 side of ``play`` and ``simulate`` (``--rules c4 --mode MODE``).
 What to call: :func:`play_c4` ``(config, on_event=, resume_log=)`` → :class:`C4Result`;
 :func:`play_c4_stored` / :func:`resume_c4_stored` play into the store (a C4 game's set-up
 says ``rules = "c4"`` in its options and keeps each company file's text);
-:func:`c4_agent` builds ``random`` or ``greedy`` for a player. A record is the game's
+:func:`c4_agent` builds ``random``, ``greedy`` or ``mcts`` for a player. A record is the game's
 events (``C4GameStarted`` first), so ``c4.step.replay(record)`` rebuilds its state.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from confrontation.agents.c4 import C4GreedyAgent, C4RandomAgent
+from confrontation.agents.c4mcts import C4MctsAgent
 from confrontation.c4 import events as ev
 from confrontation.c4.company import Company, bundled_companies, load_company
 from confrontation.c4.modes import Mode
@@ -29,7 +30,7 @@ from confrontation.store import ArmyCopy, GameSetup, Outcome, Store, StoreError
 
 C4_RULES = "c4"
 """The ``--rules`` value of the unit-based ruleset."""
-C4_AGENTS = ("random", "greedy")
+C4_AGENTS = ("random", "greedy", "mcts")
 DEFAULT_COMPANIES = ("griffin-vanguard", "lion-host")
 DEFAULT_MODE = str(Mode.MARAUDER)
 MODES = tuple(str(m) for m in Mode)
@@ -119,12 +120,14 @@ def build(config: C4Config) -> C4State:
         raise C4SetupError(str(error)) from None
 
 
-def c4_agent(name: str, seed: int, player: int) -> C4RandomAgent | C4GreedyAgent:
+def c4_agent(name: str, seed: int, player: int) -> C4RandomAgent | C4GreedyAgent | C4MctsAgent:
     """Agent ``name`` for ``player`` (its dice keyed to the game's seed and seat)."""
     if name == "random":
         return C4RandomAgent(seed * 10 + player)
     if name == "greedy":
         return C4GreedyAgent(seed * 10 + player)
+    if name == "mcts":
+        return C4MctsAgent(seed * 10 + player)
     raise C4SetupError(f"no C4 agent {name!r} (one of {', '.join(C4_AGENTS)})")
 
 
