@@ -195,7 +195,13 @@ def test_a_final_imagines_more_games_of_the_greedy_answer_and_its_best_rival(
     state, asked, legal = _in_round(1000, 0, "destination", rounds_left=1)
     assert asked.player is not None
     agent = MctsAgent(
-        3, asked.player, kinds=(), finale_sweeps=2, finale_finals=3, final_only=final_only
+        3,
+        asked.player,
+        kinds=(),
+        finale_sweeps=2,
+        finale_finals=3,
+        final_only=final_only,
+        prune_after=0,  # the whole search, not the race: every sweep is imagined
     )
     seen: list[dict[Choice, list[float]]] = []
     verdict = agent._verdict
