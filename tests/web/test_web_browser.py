@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from confrontation.web.app import create_app
 
@@ -94,6 +95,12 @@ def answer(page: Page) -> None:
     if page.locator("#board .spot").count():
         click_the_table(page)
         if kind(page) in ("destination", "deploy"):  # shown first (a path, a facing): confirm
+            for _ in range(3):  # a redraw of the question (the story arriving) drops the choice
+                try:
+                    page.wait_for_selector("#confirm", state="visible", timeout=5_000)
+                    break
+                except PlaywrightTimeout:
+                    click_the_table(page)
             page.click("#confirm")
     else:
         page.locator("#question .option").first.click()
