@@ -1139,6 +1139,17 @@ def _c4_losses_output(
     _emit(as_json, document, render)
 
 
+C4Strength = Annotated[
+    str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
+]
+C4Resilience = Annotated[
+    str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
+]
+C4Health = Annotated[
+    str, typer.Option("--health", metavar="INT", help="Health points of each target.")
+]
+
+
 @app.command("c4-salvo")
 def odds_c4_salvo(
     marksmen: Annotated[
@@ -1155,18 +1166,12 @@ def odds_c4_salvo(
         str | None,
         typer.Option("--distance", metavar="CM", help="Leader to leader (bundled tape bands)."),
     ] = None,
-    strength: Annotated[
-        str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
-    ] = "3",
-    resilience: Annotated[
-        str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
-    ] = "3",
+    strength: C4Strength = "3",
+    resilience: C4Resilience = "3",
     targets: Annotated[
         str, typer.Option("--targets", metavar="INT", help="Fighters in the target unit.")
     ] = "10",
-    health: Annotated[
-        str, typer.Option("--health", metavar="INT", help="Health points of each target.")
-    ] = "1",
+    health: C4Health = "1",
     healths: Annotated[
         str | None, typer.Option("--healths", metavar="H,H,…", help="Each target, nearest first.")
     ] = None,
@@ -1230,18 +1235,12 @@ def odds_c4_combat(
     ] = "1",
     attack: Annotated[str, typer.Option("--attack", metavar="INT", help="ATT value.")] = "3",
     defense: Annotated[str, typer.Option("--defense", metavar="INT", help="Defenders' DEF.")] = "3",
-    strength: Annotated[
-        str, typer.Option("--strength", metavar="INT", help="The weapon's Strength.")
-    ] = "3",
-    resilience: Annotated[
-        str, typer.Option("--resilience", metavar="INT", help="The targets' Resilience.")
-    ] = "3",
+    strength: C4Strength = "3",
+    resilience: C4Resilience = "3",
     targets: Annotated[
         str, typer.Option("--targets", metavar="INT", help="Defenders in contact.")
     ] = "1",
-    health: Annotated[
-        str, typer.Option("--health", metavar="INT", help="Health points of each target.")
-    ] = "1",
+    health: C4Health = "1",
     healths: Annotated[
         str | None, typer.Option("--healths", metavar="H,H,…", help="Each defender, nearest first.")
     ] = None,
