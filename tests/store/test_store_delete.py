@@ -34,3 +34,14 @@ def test_a_deleted_game_is_gone_with_its_record_and_the_others_stay(tmp_path: Pa
     with pytest.raises(StoreError, match="not being recorded"):
         store.append(running, log[5])
     store.close()
+
+
+def test_a_deleted_games_id_is_never_given_again(tmp_path: Path) -> None:
+    store = open_store(str(tmp_path / "games.db"))
+    final, log = play(1)
+    first = store.save(setup(1), outcome(final), log)
+    last = store.save(setup(2), outcome(final), log)
+    store.delete(last)  # the highest id: plain SQLite rowids would hand it out again
+    again = store.save(setup(3), outcome(final), log)
+    assert again > last > first
+    store.close()
