@@ -12,7 +12,7 @@ its record, one JSON event (:func:`~confrontation.engine.record.event_line`) per
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -26,7 +26,7 @@ class GameRow(Base):
     """One game: its set-up, its status and its result."""
 
     __tablename__ = "games"
-    __table_args__: ClassVar[dict[str, Any]] = {"sqlite_autoincrement": True}
+    __table_args__ = {"sqlite_autoincrement": True}  # noqa: RUF012 (SQLAlchemy reads it)
     """A deleted game's id is never given again (SQLite's AUTOINCREMENT; PostgreSQL's
     sequences never reuse one): ``games show 7`` cannot later show another game."""
 
