@@ -317,3 +317,47 @@ def test_a_c4_game_is_taken_up_after_a_restart_and_played_to_its_end(tmp_path: P
         assert answers > 3 and after["log"][-1].startswith("The game is over")
         listed = next(g for g in second.get("/api/games").json() if g["id"] == game)
         assert listed["status"] == "finished" and listed["winner"] == after["winner"]
+
+
+def test_the_salvo_odds_beside_a_shot_are_the_engines_salvo() -> None:
+    """# C4 Unit Ranged Attack: the odds shown beside "walk and shoot" use the marksmen,
+    range and difficulty the engine then resolves, and are ``c4.odds.salvo_odds`` exactly."""
+    from fractions import Fraction
+
+    from confrontation.agents.c4 import C4GreedyAgent
+    from confrontation.c4.events import SalvoResolved
+    from confrontation.c4.step import game_roller, is_over, question, roll, start, step
+    from confrontation.sim.c4game import C4Config, build
+    from confrontation.web.c4host import question_doc
+
+    state, _ = start(build(C4Config(seed=3)))
+    dice, agent = game_roller(state), C4GreedyAgent(2)
+    checked = 0
+    while not is_over(state) and checked < 3:
+        asked = question(state)
+        assert asked is not None
+        if asked.player is None:
+            state, _ = roll(state, dice)
+            continue
+        shown = question_doc(asked, 0, state)["options"] if asked.kind == "c4_unit_action" else []
+        shot = next((o for o in shown if "odds" in o), None)
+        if shot is None:
+            state, _ = step(state, agent.choose(state, asked, asked.choices))
+            continue
+        first = shot["odds"]["salvos"][0]
+        state, happened = step(state, asked.options[shot["index"]].choice)
+        while not any(isinstance(e, SalvoResolved) for e in happened):
+            state, more = roll(state, dice)
+            happened += more
+        salvo = next(e for e in happened if isinstance(e, SalvoResolved))
+        assert (salvo.profile, salvo.marksmen, salvo.difficulty) == (
+            first["profile"],
+            first["marksmen"],
+            first["difficulty"],
+        )
+        assert abs(salvo.distance - first["distance"]) < 0.06
+        stats = state.stats(salvo.profile)
+        assert stats is not None and salvo.dice == stats.ranged_dice * salvo.marksmen
+        assert Fraction(first["at_least_one"]) > 0
+        checked += 1
+    assert checked == 3

@@ -43,6 +43,8 @@ from confrontation.sim.c4game import (
     setup_of,
 )
 from confrontation.store import FINISHED, StoredGame, StoreError
+from confrontation.web.c4odds import salvo_lines
+from confrontation.web.errors import WebError
 
 if TYPE_CHECKING:
     from confrontation.web.hub import Hub
@@ -51,7 +53,7 @@ log = logging.getLogger(__name__)
 
 C4 = "c4"
 """The ``rules`` value of a C4 game."""
-C4_SCENARIOS = ("bloodbath", "conquest", "cp-close-quarters")
+C4_SCENARIOS = ("bloodbath", "bloodbath:small-table", "conquest", "cp-close-quarters")
 """The scenarios whose mechanics fit units (``play --rules c4 --scenario``; ``sim.c4scenario``)."""
 DEFAULT_BATTLE = "battle"
 """The form's name for C4's default battle (no scenario)."""
@@ -123,8 +125,6 @@ class C4LiveGame:
     # --- seats ------------------------------------------------------------------------
 
     def players_of(self, tokens: Sequence[str]) -> frozenset[int]:
-        from confrontation.web.hub import WebError
-
         held = set()
         for token in tokens:
             if not token:
@@ -135,8 +135,6 @@ class C4LiveGame:
         return frozenset(held)
 
     def current(self) -> C4State:
-        from confrontation.web.hub import WebError
-
         if self.state is None:
             raise WebError(409, f"game {self.id} has not started")
         return self.state
@@ -252,8 +250,6 @@ class C4LiveGame:
     ) -> None:
         """A person's answer: option ``index`` of the pending question (refused, nothing
         changed: another player's question, a stale turn, no such option, a facing)."""
-        from confrontation.web.hub import WebError
-
         with self.lock:
             if self.deleted:
                 raise WebError(404, f"no game {self.id}: it was deleted")
@@ -385,13 +381,25 @@ def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
     """The pending question as the page shows it: its prompt and options (the units named by
     their cards; a move's destination also as a point on the SVG, ``spot``)."""
     options = []
+    listed: set[Choice] = set()
     for i, option in enumerate(asked.options):
-        doc: dict[str, Any] = {"index": i, "label": named(option.label, state)}
         choice = option.choice
+        if choice in listed:  # the same answer offered twice: one button
+            continue
+        listed.add(choice)
+        doc: dict[str, Any] = {"index": i, "label": named(option.label, state)}
         if isinstance(choice, UnitAction):
             doc["action"] = choice.action
+            if choice.formation and "formation" not in option.label:
+                doc["label"] += f" (in {choice.formation} formation)"
+            if choice.after and "formation" not in option.label:
+                doc["label"] += f" (then {choice.after} formation)"
             if choice.target is not None:
                 doc["target"] = unit_name(choice.target)
+                salvos = salvo_lines(state, choice)
+                if salvos:
+                    text = "; ".join(line["text"] for line in salvos)
+                    doc["odds"] = {"salvos": salvos, "text": text}
             if choice.action in ("walk", "run", "walk_shoot") and (choice.x or choice.y):
                 doc["spot"] = [
                     round(choice.x * SCALE, 1),
@@ -412,8 +420,6 @@ def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
 
 def create_c4(hub: Hub, new: NewC4) -> C4LiveGame:
     """Set a C4 game up, save it and let it begin (a 400 for a bad set-up, nothing saved)."""
-    from confrontation.web.hub import WebError
-
     if len(new.companies) != 2 or len(new.seats) != 2:
         raise WebError(400, "a C4 game opposes two companies: two armies, two seats")
     unknown = [s for s in new.seats if s not in C4_SEATS]

@@ -46,6 +46,7 @@ from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up, replay_rounds
 from confrontation.web.c4host import C4LiveGame, NewC4, create_c4, load_c4
+from confrontation.web.errors import WebError as WebError
 from confrontation.web.story import section_of
 from confrontation.web.tools import turned_place
 
@@ -58,15 +59,6 @@ SEATS = (PERSON, *AI_SEATS)
 
 QUIET = QUIET_EVENTS
 """Events the page's narration leaves out (as ``confrontation play`` does)."""
-
-
-class WebError(Exception):
-    """A request the server refuses, with its HTTP status and one line saying why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 class PersonSeat:
@@ -540,6 +532,13 @@ class Hub:
                 game = self._load(game_id)
                 self.games[game_id] = game
         game.kick()
+        return game
+
+    def confede(self, game_id: int) -> LiveGame:
+        """A hosted Confédé game (a 409 for a C4 game: the Confédé table's tools)."""
+        game = self.get(game_id)
+        if not isinstance(game, LiveGame):
+            raise WebError(409, f"game {game_id} is a C4 game: this tool is for Confédé tables")
         return game
 
     def _load(self, game_id: int) -> LiveGame | C4LiveGame:

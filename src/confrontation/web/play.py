@@ -38,10 +38,7 @@ def _hub(request: Request) -> Hub:
 
 def _confede(request: Request, game_id: int) -> LiveGame:
     """A Confédé game (a C4 game has no ruler, line of sight or table clicks: a 409)."""
-    game = _hub(request).get(game_id)
-    if not isinstance(game, LiveGame):
-        raise WebError(409, f"game {game_id} is a C4 game: this tool is for Confédé tables")
-    return game
+    return _hub(request).confede(game_id)
 
 
 def _on_view(

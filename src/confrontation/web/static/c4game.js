@@ -143,11 +143,15 @@ function renderQuestion() {
     if (name) row.append(el("span", { class: "group" }, name + ":"));
     for (const option of options) {
       const button = el("button", { class: "option", "data-index": option.index, type: "button" }, option.label);
+      if (option.odds) button.append(el("span", { class: "odds" }, option.odds.text));
       button.addEventListener("click", () => answer(option.index));
       button.addEventListener("mouseenter", () => highlight(option.index));
       row.append(button);
     }
     box.append(row);
+  }
+  if (q.options.some((o) => o.odds)) {
+    box.append(el("p", { class: "hint" }, "Beside a shot: each salvo's exact chance of eliminating one fighter or more, and the losses expected (each salvo as if it were the first)."));
   }
   if (q.options.some((o) => o.spot)) {
     box.append(el("p", { class: "hint" }, "The green points on the table are the moves' destinations: click one to move there."));
