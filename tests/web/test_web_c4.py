@@ -361,3 +361,29 @@ def test_the_salvo_odds_beside_a_shot_are_the_engines_salvo() -> None:
         assert Fraction(first["at_least_one"]) > 0
         checked += 1
     assert checked == 3
+
+
+def test_a_terminal_c4_game_is_watched_and_a_web_one_deleted(tmp_path: Path) -> None:
+    """A C4 game ``play --rules c4`` saved is listed and watched (not played on); a web C4
+    game waiting for a person can be deleted, its seat link then answering 404."""
+    from confrontation.sim.c4game import C4Config, play_c4_stored
+    from confrontation.store import open_store
+
+    db = str(tmp_path / "games.db")
+    store = open_store(db)
+    cli_game, result = play_c4_stored(C4Config(agents=("random", "random"), seed=4), store)
+    store.close()
+    with TestClient(create_app(db)) as client:
+        listed = next(g for g in client.get("/api/games").json() if g["id"] == cli_game)
+        assert (listed["rules"], listed["mode"], listed["status"]) == ("c4", "marauder", "finished")
+        view = view_of(client, cli_game, [])
+        assert view["status"] == "over" and view["winner"] == result.winner
+        assert view["log"][-1].startswith("The game is over")
+        assert client.get(f"/games/{cli_game}").status_code == 200
+        resumed = client.post(f"/api/games/{cli_game}/resume")  # nothing to play on
+        assert resumed.status_code == 200 and resumed.json()["status"] == "over"
+        made = new_c4(client, ["person", "random"])
+        game, token = made["id"], made["seats"][0]["token"]
+        settle(client, game, [token])
+        assert client.delete(f"/api/games/{game}").json() == {"id": game, "deleted": True}
+        assert client.get(f"/api/games/{game}", params={"seat": token}).status_code == 404
