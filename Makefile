@@ -58,7 +58,7 @@ test-cluster: $(RAY_STAMP)
 CHROMIUM := /usr/bin/chromium
 test-browser: venv
 	@test -x $(CHROMIUM) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
-	$(BIN)/pytest -m browser tests/web/test_web_browser.py tests/web/test_web_saved_browser.py
+	$(BIN)/pytest -m browser tests/web/test_web_browser.py tests/web/test_web_saved_browser.py tests/web/test_web_c4_browser.py
 
 # The server under load (docs/web.md): `confrontation serve` as a real process, 50 concurrent
 # AI games through the HTTP API on SQLite, then on a PostgreSQL cluster the test makes and

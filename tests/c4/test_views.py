@@ -166,3 +166,24 @@ def test_barbarian_hides_nothing() -> None:
     for steps in range(1, 30):
         state, _ = run(game("barbarian", seed=2), [RandomAgent(2)] * 2, max_steps=steps)
         assert redact(state, 0) == state and redact(state, 1) == state
+
+
+@pytest.mark.rule("C4-MARAUDER-MODE")
+def test_marauder_own_drawn_card_kept_while_the_other_holds_a_reserve() -> None:
+    # C4 Ordering the activation sequence > Marauder: the drawer knows the card he drew; the
+    # other player's reserve card hidden from him must not erase it from his view
+    state, _ = start(game("marauder"))
+    state, _ = feed(state, 5, 2, ChooseFirst(0))
+    reserved, _ = feed(state, DrawCard(), 1, PutInReserve())
+    drawn = []
+    for face in range(1, 7):
+        after, _ = feed(reserved, DrawCard(), face)
+        act = after.activation
+        if kind(after) == "c4_drawn" and act is not None and act.drawer == 1:
+            drawn.append(after)
+    assert drawn  # some face draws one of player 2's own cards
+    for after in drawn:
+        assert after.sides[0].reserve is not None
+        seen = redact(after, 1)
+        assert seen.activation is not None and after.activation is not None
+        assert seen.activation.drawn == after.activation.drawn

@@ -91,7 +91,7 @@ def test_a_deployment_point_past_a_contact_limit_is_refused(
 ) -> None:
     game, _, _ = until(client, "deploy")
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    state = hub.get(game).current()
+    state = hub.confede(game).current()
     asked = question(state)
     assert asked is not None
     spots = [o.choice for o in asked.options if isinstance(o.choice, Place)]
@@ -122,7 +122,7 @@ def test_a_facing_is_checked_by_the_engine_then_given(client: TestClient) -> Non
     index = next(o["index"] for o in asked["options"] if o["place"])
     url = f"/api/games/{game}/facing"
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    live = hub.get(game)
+    live = hub.confede(game)
     allowed = None
     for angle in range(0, 360, 15):
         checked = client.get(url, params={"seat": token, "option": index, "facing": angle})
@@ -260,7 +260,7 @@ def test_a_deployed_fighter_may_face_any_way_his_base_allows(client: TestClient)
     assert asked["free"] == "facing"
     url = f"/api/games/{game}/facing"
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
-    state = hub.get(game).current()
+    state = hub.confede(game).current()
     pending = question(state)
     assert pending is not None
     # a place on the edge of his area: turned by 45 degrees his square base's corners leave it

@@ -82,6 +82,7 @@ def _redact_marauder(state: C4State, other: int) -> C4State:
     fake_drawn = fake.pop(0) if drawn is not None else None
     new_deck = tuple(sorted([c for c in deck if state.unit(c).owner != other] + list(rest)))
     state = state.with_side(evolve(side, reserve=reserve))
-    if act is not None:
-        state = evolve(state, activation=evolve(act, deck=new_deck, drawn=fake_drawn))
+    if act is not None:  # the viewer's own drawn card (``act.drawer`` not ``other``) is kept
+        kept = fake_drawn if drawn is not None else act.drawn
+        state = evolve(state, activation=evolve(act, deck=new_deck, drawn=kept))
     return state

@@ -27,11 +27,23 @@ from starlette.routing import Route
 
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.armylists.validate import Report, validate
+from confrontation.c4.company import bundled_companies
+from confrontation.c4.picture import svg as c4_svg
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.record import event_line
 from confrontation.scenarios import bundled_scenarios, resolve
 from confrontation.scenarios.base import load_scenario
+from confrontation.sim.c4game import DEFAULT_MODE, MODES
 from confrontation.web.board import NoPng, board_svg, svg_to_png
+from confrontation.web.c4host import (
+    C4,
+    C4_SCENARIOS,
+    C4_SEATS,
+    DEFAULT_BATTLE,
+    C4LiveGame,
+    NewC4,
+    rules_of,
+)
 from confrontation.web.hub import AI_SEATS, PERSON, SEATS, Frame, Hub, LiveGame, NewGame, WebError
 from confrontation.web.params import GameId
 from confrontation.web.play import router as play_router
@@ -61,13 +73,22 @@ MAX_PLAYERS = 6
 
 
 class NewGameRequest(BaseModel):
-    scenario: str = Field(default="conquest", description="A bundled id, ':variation' allowed.")
+    scenario: str | None = Field(
+        default=None,
+        description="A bundled id, ':variation' allowed (none: conquest). C4: one of "
+        f"{', '.join(C4_SCENARIOS)} (none or '{DEFAULT_BATTLE}': the default battle).",
+    )
     scenario_toml: str | None = Field(
         default=None, description="A scenario file's text (used instead of `scenario`)."
     )
-    rules: str = "confede"
+    rules: str = Field(default="confede", description="confede, c3 or c4 (the unit-based rules).")
+    mode: str | None = Field(
+        default=None, description=f"C4 only: the game mode ({', '.join(MODES)}; none: marauder)."
+    )
     armies: list[ArmySpec] = Field(
-        min_length=2, max_length=MAX_PLAYERS, description="One per player (2 to 6, XX-F)."
+        min_length=2,
+        max_length=MAX_PLAYERS,
+        description="One per player (2 to 6, XX-F); C4: two bundled companies' ids.",
     )
     seats: list[str] = Field(
         min_length=2,
@@ -158,6 +179,21 @@ def scenario_choices() -> list[dict[str, Any]]:
 
 def army_choices() -> list[str]:
     return sorted(p.stem for p in bundled_army_files())
+
+
+def rules_choices() -> list[str]:
+    return [*known_rulesets(), C4]
+
+
+def c4_choices() -> dict[str, Any]:
+    """What a C4 game can be started with."""
+    return {
+        "modes": list(MODES),
+        "default_mode": DEFAULT_MODE,
+        "companies": sorted(bundled_companies()),
+        "scenarios": [DEFAULT_BATTLE, *C4_SCENARIOS],
+        "seats": list(C4_SEATS),
+    }
 
 
 def report_of(report: Report) -> dict[str, Any]:
@@ -272,15 +308,53 @@ def create_app(db: str | None = None) -> FastAPI:
             raise WebError(400, f"scenario: {message}") from None
         return str(path)
 
+    def start_c4(request: NewGameRequest) -> Created:
+        """A C4 game (``web.c4host``): two bundled companies, two seats."""
+        if request.scenario_toml is not None:
+            raise WebError(400, "a C4 game plays a bundled scenario, not an uploaded file")
+        if len(request.armies) != 2 or len(request.seats) != 2:
+            raise WebError(400, "a C4 game opposes two companies: two armies, two seats")
+        companies = []
+        for p, spec in enumerate(request.armies):
+            if spec.id is None or spec.toml is not None:
+                raise WebError(400, f"army {p + 1}: a C4 company is a bundled company's id")
+            companies.append(spec.id)
+        known = bundled_companies()
+        for p, company in enumerate(companies):
+            if company not in known:
+                raise WebError(
+                    400, f"army {p + 1}: no C4 company {company!r} ({', '.join(sorted(known))})"
+                )
+        scenario = request.scenario or None
+        if scenario == DEFAULT_BATTLE:
+            scenario = None
+        game = hub.create_c4(
+            NewC4(
+                companies=tuple(companies),
+                seats=tuple(request.seats),
+                seed=request.seed if request.seed is not None else secrets.randbits(32),
+                mode=request.mode or DEFAULT_MODE,
+                scenario=scenario,
+                rounds=request.rounds,
+            )
+        )
+        reports = [{"name": known[c].name, "valid": True, "summary": c} for c in companies]
+        return created(game, reports)
+
     def start_game(request: NewGameRequest) -> Created:
+        if request.rules == C4:
+            return start_c4(request)
         if request.rules not in known_rulesets():
-            raise WebError(400, f"unknown rules {request.rules!r} ({', '.join(known_rulesets())})")
+            choices = ", ".join(rules_choices())
+            raise WebError(400, f"unknown rules {request.rules!r} ({choices})")
+        if request.mode is not None:
+            raise WebError(400, "a game mode (mode) is for C4 games only")
         if len(request.armies) != len(request.seats):
             raise WebError(
                 400,
                 f"{len(request.armies)} armies but {len(request.seats)} seats: one seat per army",
             )
-        scenario = request.scenario
+        scenario = request.scenario or "conquest"
         if request.scenario_toml is not None:
             scenario = scenario_file(request.scenario_toml)
         armies, reports = zip(
@@ -299,7 +373,7 @@ def create_app(db: str | None = None) -> FastAPI:
         )
         return created(game, list(reports))
 
-    def created(game: LiveGame, reports: list[dict[str, Any]]) -> Created:
+    def created(game: LiveGame | C4LiveGame, reports: list[dict[str, Any]]) -> Created:
         seats = [
             Seat(
                 player=p,
@@ -324,9 +398,10 @@ def create_app(db: str | None = None) -> FastAPI:
         """What a game can be started with."""
         return {
             "scenarios": scenario_choices(),
-            "rules": list(known_rulesets()),
+            "rules": rules_choices(),
             "armies": army_choices(),
             "seats": list(SEATS),
+            "c4": c4_choices(),
         }
 
     @app.get("/api/games", tags=["games"])
@@ -338,6 +413,8 @@ def create_app(db: str | None = None) -> FastAPI:
             {
                 "id": g.id,
                 "scenario": g.scenario,
+                "rules": rules_of(g.scenario)[0],
+                "mode": rules_of(g.scenario)[1],
                 "status": g.status,
                 "armies": list(g.armies),
                 "agents": list(g.agents),
@@ -373,6 +450,8 @@ def create_app(db: str | None = None) -> FastAPI:
     def view(game_id: GameId, seat: SeatQuery = [], since: int = 0) -> dict[str, Any]:  # noqa: B006
         """The game as the given seats see it: table, fighters, players, question, narration."""
         game = hub.get(game_id)
+        if isinstance(game, C4LiveGame):
+            return game.view(game.players_of(seat), max(since, 0))
         return game_view(game, game.players_of(seat), max(since, 0))
 
     @app.get("/api/games/{game_id}/question", tags=["play"])
@@ -380,6 +459,8 @@ def create_app(db: str | None = None) -> FastAPI:
         """The question the given seats must answer now (null: none of theirs)."""
         game = hub.get(game_id)
         players = game.players_of(seat)
+        if isinstance(game, C4LiveGame):
+            return game.pending_for(players)
         from confrontation.engine.step import question
 
         with game.lock:
@@ -398,12 +479,17 @@ def create_app(db: str | None = None) -> FastAPI:
         if not players:
             raise WebError(403, "a seat link is needed to answer")
         game.answer(players, body.option, turn=body.turn, facing=body.facing)
+        if isinstance(game, C4LiveGame):
+            return game.view(players)
         return game_view(game, players)
 
     def table_of(game_id: int, seat: list[str], round_: int | None) -> str:
         """The table now, as the seats see it, or at the end of round ``round_``."""
         if round_ is None:
             game = hub.get(game_id)
+            if isinstance(game, C4LiveGame):
+                with game.lock:
+                    return c4_svg(game.view_state(game.players_of(seat)))
             with game.lock:
                 state = game.view_state(game.players_of(seat))
             return board_svg(state)
@@ -471,7 +557,10 @@ def create_app(db: str | None = None) -> FastAPI:
         """Take up an interrupted game (a person plays on through his seat link)."""
         game = hub.resume(game_id)
         with game.lock:
-            over = game.state is not None and game.waiting_for() is None and not game.running
+            if isinstance(game, C4LiveGame):
+                over = game.over()
+            else:
+                over = game.state is not None and game.waiting_for() is None and not game.running
         return Resumed(id=game_id, status="over" if over else "playing", url=f"/games/{game_id}")
 
     app.include_router(play_router)
@@ -485,7 +574,9 @@ def create_app(db: str | None = None) -> FastAPI:
             "index.html",
             {
                 "scenarios": scenario_choices(),
-                "rules": known_rulesets(),
+                "rules": rules_choices(),
+                "c4": c4_choices(),
+                "rules_of": rules_of,
                 "armies": army_choices(),
                 "seats": SEATS,
                 "ai": AI_SEATS,
@@ -507,6 +598,32 @@ def create_app(db: str | None = None) -> FastAPI:
             value = form.get(key)
             return value if isinstance(value, StarletteUpload) and value.filename else None
 
+        if text("rules") == C4:
+            seed = text("seed")
+            rounds = text("rounds")
+            try:
+                c4_request = NewGameRequest(
+                    scenario=text("c4scenario") or None,
+                    rules=C4,
+                    mode=text("mode") or None,
+                    armies=[ArmySpec(id=text("company1")), ArmySpec(id=text("company2"))],
+                    seats=[text("seat1"), text("seat2")],
+                    seed=int(seed) if seed.strip() else None,
+                    rounds=int(rounds) if rounds.strip() else None,
+                )
+            except ValidationError as error:
+                first = error.errors()[0]
+                where = ".".join(str(part) for part in first["loc"])
+                raise WebError(400, f"{where}: {first['msg']}") from None
+            except ValueError:
+                raise WebError(
+                    400, f"seed and rounds are numbers, not {seed!r}, {rounds!r}"
+                ) from None
+            made = start_game(c4_request)
+            if made.hotseat_url is None and sum(1 for s in made.seats if s.url) == 1:
+                only = next(s.url for s in made.seats if s.url)
+                return RedirectResponse(only, status_code=303)
+            return templates.TemplateResponse(request, "created.html", {"made": made})
         count = int(text("players")) if text("players").isdigit() else 2
         if not 2 <= count <= MAX_PLAYERS:
             raise WebError(400, f"a game has 2 to {MAX_PLAYERS} players, not {count}")
@@ -566,6 +683,12 @@ def create_app(db: str | None = None) -> FastAPI:
     def game_page(request: Request, game_id: GameId, seat: SeatQuery = []) -> Response:  # noqa: B006
         game = hub.get(game_id)
         players = game.players_of(seat)
+        if isinstance(game, C4LiveGame):
+            return templates.TemplateResponse(
+                request,
+                "c4game.html",
+                {"game": game, "players": sorted(players), "seats": seat},
+            )
         return templates.TemplateResponse(
             request,
             "game.html",

@@ -20,6 +20,7 @@ from typing import Any
 
 from confrontation.agents.advice import hint, trivial
 from confrontation.armylists.load import LoadError
+from confrontation.c4.events import C4GameStarted
 from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator
 from confrontation.engine.core.questions import FREE_FACING, Choice, DieFace, Place, Question
@@ -39,10 +40,13 @@ from confrontation.engine.step import (
 )
 from confrontation.scenarios import standings
 from confrontation.scenarios.results import scored
+from confrontation.sim.c4game import C4SetupError, is_c4
 from confrontation.sim.game import GameConfig, GameSetupError, agent_seed, initial_state, make_agent
 from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up, replay_rounds
+from confrontation.web.c4host import C4LiveGame, NewC4, create_c4, load_c4
+from confrontation.web.errors import WebError as WebError
 from confrontation.web.story import section_of
 from confrontation.web.tools import turned_place
 
@@ -55,15 +59,6 @@ SEATS = (PERSON, *AI_SEATS)
 
 QUIET = QUIET_EVENTS
 """Events the page's narration leaves out (as ``confrontation play`` does)."""
-
-
-class WebError(Exception):
-    """A request the server refuses, with its HTTP status and one line saying why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 class PersonSeat:
@@ -461,7 +456,7 @@ class Hub:
         self.store: Store = open_store(url)
         self.store_lock = threading.RLock()
         self.lock = threading.Lock()
-        self.games: dict[int, LiveGame] = {}
+        self.games: dict[int, LiveGame | C4LiveGame] = {}
         self._frames: dict[tuple[int, int], list[Frame]] = {}
 
     def close(self) -> None:
@@ -510,6 +505,14 @@ class Hub:
         game.kick()
         return game
 
+    def create_c4(self, new: NewC4) -> C4LiveGame:
+        """Set a C4 game up (``web.c4host``), save it and let it begin."""
+        game = create_c4(self, new)
+        with self.lock:
+            self.games[game.id] = game
+        game.kick()
+        return game
+
     @staticmethod
     def _agents(seats: Sequence[str], seed: int, options: Sequence[dict[str, Any]]) -> list[Agent]:
         return [
@@ -521,7 +524,7 @@ class Hub:
 
     # --- finding ----------------------------------------------------------------------
 
-    def get(self, game_id: int) -> LiveGame:
+    def get(self, game_id: int) -> LiveGame | C4LiveGame:
         """A hosted game; one only in the store is taken up again from its record."""
         with self.lock:
             game = self.games.get(game_id)
@@ -531,13 +534,25 @@ class Hub:
         game.kick()
         return game
 
-    def _load(self, game_id: int) -> LiveGame:
+    def confede(self, game_id: int) -> LiveGame:
+        """A hosted Confédé game (a 409 for a C4 game: the Confédé table's tools)."""
+        game = self.get(game_id)
+        if not isinstance(game, LiveGame):
+            raise WebError(409, f"game {game_id} is a C4 game: this tool is for Confédé tables")
+        return game
+
+    def _load(self, game_id: int) -> LiveGame | C4LiveGame:
         with self.store_lock:
             try:
                 stored = self.store.load(game_id)
             except StoreError:
                 raise WebError(404, f"no game {game_id}") from None
         setup = stored.setup
+        if is_c4(setup):
+            try:
+                return load_c4(self, game_id, stored)
+            except (EngineError, C4SetupError, ValueError) as error:
+                raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
         web = setup.options.get("web")
         seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(setup.agents)
         tokens = tuple(web["tokens"]) if isinstance(web, dict) else (None,) * len(seats)
@@ -570,7 +585,7 @@ class Hub:
                     game.auto[int(key)] = on
         return game
 
-    def hosted(self, game_id: int) -> LiveGame | None:
+    def hosted(self, game_id: int) -> LiveGame | C4LiveGame | None:
         """The game if this server has taken it up (None: only in the store)."""
         with self.lock:
             return self.games.get(game_id)
@@ -579,7 +594,7 @@ class Hub:
         with self.lock:
             return set(self.games)
 
-    def resume(self, game_id: int) -> LiveGame:
+    def resume(self, game_id: int) -> LiveGame | C4LiveGame:
         """Take up an interrupted game of the web again (a 409 for one that is finished or
         the terminal's: ``confrontation play --resume`` continues those)."""
         game = self.hosted(game_id)
@@ -606,9 +621,8 @@ class Hub:
         if game is not None:
             with game.lock:
                 if game.state is not None and not game.deleted:
-                    return Record(
-                        game_id, game.scenario, game.seats, tuple(game.events), is_over(game.state)
-                    )
+                    over = game.over() if isinstance(game, C4LiveGame) else is_over(game.state)
+                    return Record(game_id, game.scenario, game.seats, tuple(game.events), over)
         with self.store_lock:
             try:
                 stored = self.store.load(game_id)
@@ -629,6 +643,8 @@ class Hub:
         record = self.record(game_id)
         if not record.events:
             raise WebError(409, f"game {game_id} has no record yet")
+        if isinstance(record.events[0], C4GameStarted):
+            raise WebError(409, f"game {game_id} is a C4 game: no round-by-round replay")
         key = (game_id, len(record.events))
         with self.lock:
             cached = self._frames.get(key)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from confrontation.engine.core.questions import FREE_FACING, Place
 from confrontation.engine.core.state import GameState
 from confrontation.engine.step import question, refusal
-from confrontation.web.hub import Hub, WebError
+from confrontation.web.hub import Hub, LiveGame, WebError
 from confrontation.web.params import GameId
 from confrontation.web.tools import deployment, measure, safe_destination, sight, turned_place
 
@@ -36,6 +36,11 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
+def _confede(request: Request, game_id: int) -> LiveGame:
+    """A Confédé game (a C4 game has no ruler, line of sight or table clicks: a 409)."""
+    return _hub(request).confede(game_id)
+
+
 def _on_view(
     request: Request,
     game_id: int,
@@ -43,7 +48,7 @@ def _on_view(
     tool: Callable[[GameState], dict[str, Any]],
 ) -> dict[str, Any]:
     """``tool`` on what the seat sees of the game (a ``ValueError``: a 400 in one line)."""
-    game = _hub(request).get(game_id)
+    game = _confede(request, game_id)
     with game.lock:
         state = game.view_state(game.players_of(seat))
     try:
@@ -103,7 +108,7 @@ def where_to(
     """A point clicked while this seat is asked where a walk, run or move under cover ends:
     the listed place it takes (``index``) with the path the engine will use (``path``,
     points in cm, ``length``), or why it is refused (``refused``)."""
-    game = _hub(request).get(game_id)
+    game = _confede(request, game_id)
     players = game.players_of(seat)
     with game.lock:
         state = game.current()
@@ -126,7 +131,7 @@ def where_deployed(
     """A point clicked while this seat deploys a fighter (III-B-2): the listed place it takes
     (``index``), or why the point is refused (``refused``: outside his area, III-A-1; on a
     base or scenery; past a contact limit, II-E-3) with the ``nearest`` place."""
-    game = _hub(request).get(game_id)
+    game = _confede(request, game_id)
     players = game.players_of(seat)
     with game.lock:
         state = game.current()
@@ -150,7 +155,7 @@ def facing_check(
     ``facing`` (V-B-1, V-B-2: any facing at the end of a walk, run or move under cover;
     III-B-2: a fighter deployed; the turned base standing legally): ``refused`` is None, or
     the engine's reason (``engine.step.refusal``). Nothing is answered."""
-    game = _hub(request).get(game_id)
+    game = _confede(request, game_id)
     players = game.players_of(seat)
     with game.lock:
         state = game.current()

@@ -1,0 +1,489 @@
+"""C4 games (the unit-based ruleset, ``confrontation.c4``) hosted by the web server: played
+through the C4 door (``c4.step``), saved in the store as ``play --rules c4`` saves them,
+taken up again from their record after a restart, AI seats answering in the game's thread.
+
+What a seat is sent is built from its own view only: the state through
+:func:`confrontation.c4.views.redact`, the narration through ``c4.narrate.narrate(event,
+viewer)``, the question only to the seat whose question it is. A page holding every seat
+(hot-seat) sees everything; a spectator sees nobody's secrets.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import secrets
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from confrontation.c4 import events as c4ev
+from confrontation.c4.battle import describe
+from confrontation.c4.choices import UnitAction
+from confrontation.c4.narrate import narrate, unit_name
+from confrontation.c4.picture import SCALE, svg
+from confrontation.c4.state import C4State
+from confrontation.c4.step import game_roller, is_over, question, replay, roll, start, step
+from confrontation.c4.views import redact
+from confrontation.engine.core.events import ChoiceMade, Event
+from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.registry import EngineError
+from confrontation.sim.c4game import (
+    DEFAULT_MODE,
+    MODES,
+    C4Config,
+    C4Result,
+    C4SetupError,
+    build,
+    c4_agent,
+    config_of,
+    outcome_of,
+    setup_of,
+)
+from confrontation.store import FINISHED, StoredGame, StoreError
+from confrontation.web.c4odds import salvo_lines
+from confrontation.web.errors import WebError
+
+if TYPE_CHECKING:
+    from confrontation.web.hub import Hub
+
+log = logging.getLogger(__name__)
+
+C4 = "c4"
+"""The ``rules`` value of a C4 game."""
+C4_SCENARIOS = ("bloodbath", "bloodbath:small-table", "conquest", "cp-close-quarters")
+"""The scenarios whose mechanics fit units (``play --rules c4 --scenario``; ``sim.c4scenario``)."""
+DEFAULT_BATTLE = "battle"
+"""The form's name for C4's default battle (no scenario)."""
+PERSON = "person"
+C4_SEATS = (PERSON, "random", "greedy", "mcts")
+
+
+def rules_of(scenario_name: str) -> tuple[str, str | None]:
+    """The rules and C4 mode of a stored game from its set-up's name (``c4:MODE``,
+    ``c4:MODE:SCENARIO`` as the server names them, ``c4:SCENARIO`` as the CLI does)."""
+    if not scenario_name.startswith(C4 + ":"):
+        return "confede", None
+    parts = scenario_name.split(":")[1:]
+    mode = next((p for p in parts if p in MODES), None)
+    return C4, mode
+
+
+@dataclass(frozen=True)
+class NewC4:
+    """A C4 game the start page asks for: two companies, two seats, mode, scenario, seed."""
+
+    companies: tuple[str, ...]
+    seats: tuple[str, ...]
+    seed: int
+    mode: str = DEFAULT_MODE
+    scenario: str | None = None
+    rounds: int | None = None
+
+
+class C4LiveGame:
+    """One hosted C4 game: its state, record and seats, behind a lock (the attributes the hub
+    reads — ``id``, ``seats``, ``tokens``, ``lock``, ``running``, ``recording``, ``deleted``,
+    ``events``, ``scenario`` — are a :class:`~confrontation.web.hub.LiveGame`'s)."""
+
+    rules = C4
+
+    def __init__(
+        self,
+        hub: Hub,
+        game_id: int,
+        config: C4Config,
+        seats: tuple[str, ...],
+        tokens: tuple[str | None, ...],
+        *,
+        recording: bool,
+    ) -> None:
+        self.hub = hub
+        self.id = game_id
+        self.config = config
+        self.seats = seats
+        self.tokens = tokens
+        self.recording = recording
+        self.lock = threading.RLock()
+        self.state: C4State | None = None
+        self.events: list[Event] = []
+        self.turn = 0
+        self.running = False
+        self.error: str | None = None
+        self.deleted = False
+        self.scenario = config.scenario or DEFAULT_BATTLE
+        self.armies = tuple(config.companies)
+        self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
+        """Per person's seat: the server answers a question with one option for him."""
+        self.agents: dict[int, Any] = {}
+        for p, seat in enumerate(seats):
+            if seat != PERSON:
+                self.agents[p] = c4_agent(seat, config.seed, p)
+
+    # --- seats ------------------------------------------------------------------------
+
+    def players_of(self, tokens: Sequence[str]) -> frozenset[int]:
+        held = set()
+        for token in tokens:
+            if not token:
+                continue
+            if token not in self.tokens:
+                raise WebError(403, f"this seat link is not one of game {self.id}'s seats")
+            held.add(self.tokens.index(token))
+        return frozenset(held)
+
+    def current(self) -> C4State:
+        if self.state is None:
+            raise WebError(409, f"game {self.id} has not started")
+        return self.state
+
+    def view_state(self, players: frozenset[int]) -> C4State:
+        """What the holder of ``players``' seats may see (``c4.views.redact``)."""
+        state = self.current()
+        if set(range(state.players)) <= players:
+            return state
+        if not players:
+            for player in range(state.players):
+                state = redact(state, player)
+            return state
+        return redact(state, min(players))
+
+    @staticmethod
+    def viewer(players: frozenset[int], count: int) -> int | None:
+        """The narration's viewer: None (the referee) for a page holding every seat."""
+        if set(range(count)) <= players:
+            return None
+        return min(players) if players else -1
+
+    def over(self) -> bool:
+        return self.state is not None and is_over(self.state)
+
+    # --- playing ----------------------------------------------------------------------
+
+    def _apply(self, state: C4State, events: Sequence[Event]) -> None:
+        self.state = state
+        self.events.extend(events)
+        if self.recording:
+            with self.hub.store_lock:
+                for event in events:
+                    self.hub.store.append(self.id, event)
+
+    def kick(self) -> None:
+        """Let the server play on (dice, AI seats) until a person must answer or the end."""
+        with self.lock:
+            if self.running or self.error is not None or not self.recording:
+                return
+            self.running = True
+        threading.Thread(target=self._play_on, name=f"c4-game-{self.id}", daemon=True).start()
+
+    def _play_on(self) -> None:
+        roller = game_roller(self.current())
+        try:
+            while True:
+                with self.lock:
+                    if self.deleted:
+                        self.running = False
+                        return
+                    state = self.current()
+                    if is_over(state):
+                        self._finish()
+                        self.running = False
+                        return
+                    asked = question(state)
+                    if asked is None:
+                        raise EngineError("the game is neither over nor waiting for anything")
+                    if asked.player is None:
+                        self._apply(*roll(state, roller))
+                        continue
+                    if self.seats[asked.player] == PERSON:
+                        if self.auto.get(asked.player) and len(asked.options) == 1:
+                            self._apply(*step(state, asked.options[0].choice))
+                            self.turn += 1
+                            continue
+                        if self.recording:
+                            with self.hub.store_lock:
+                                self.hub.store.commit(self.id)
+                        self.running = False
+                        return
+                    agent = self.agents[asked.player]
+                    view = redact(state, asked.player)
+                choice: Choice = agent.choose(view, asked, asked.choices)  # outside the lock
+                with self.lock:
+                    if self.deleted:
+                        self.running = False
+                        return
+                    self._apply(*step(state, choice))
+                    self.turn += 1
+        except Exception as error:  # the game stops; the page says why
+            log.exception("C4 game %s stopped", self.id)
+            with self.lock:
+                self.error = " ".join(str(error).split()) or type(error).__name__
+                self.running = False
+            with self.hub.store_lock, contextlib.suppress(StoreError):
+                self.hub.store.interrupt(self.id)
+
+    def _finish(self) -> None:
+        if not self.recording:
+            return
+        with self.hub.store_lock:
+            self.hub.store.finish(self.id, outcome_of(C4Result(self.current(), self.events)))
+        self.recording = False
+
+    def set_auto(self, players: frozenset[int], on: bool) -> None:
+        """Switch the automatic answers (questions with one option) of these seats."""
+        with self.lock:
+            for player in players:
+                if self.seats[player] == PERSON:
+                    self.auto[player] = on
+        if on:
+            self.kick()
+
+    def answer(
+        self,
+        players: frozenset[int],
+        index: int,
+        *,
+        turn: int | None = None,
+        facing: float | None = None,
+    ) -> None:
+        """A person's answer: option ``index`` of the pending question (refused, nothing
+        changed: another player's question, a stale turn, no such option, a facing)."""
+        with self.lock:
+            if self.deleted:
+                raise WebError(404, f"no game {self.id}: it was deleted")
+            state = self.current()
+            if is_over(state):
+                raise WebError(409, f"game {self.id} is over")
+            if self.error is not None:
+                raise WebError(409, f"game {self.id} stopped: {self.error}")
+            asked = question(state)
+            if asked is None or asked.player is None or self.running:
+                raise WebError(409, "no question for a person is pending: the server is playing")
+            if asked.player not in players:
+                whose = f"Player {asked.player + 1}"
+                raise WebError(403, f"the pending question is {whose}'s, not this seat's")
+            if turn is not None and turn != self.turn:
+                raise WebError(
+                    409, f"stale answer: it was given at turn {turn}, the game is at {self.turn}"
+                )
+            if not 0 <= index < len(asked.options):
+                raise WebError(
+                    400, f"no option {index}: the question has {len(asked.options)} options"
+                )
+            if facing is not None:
+                raise WebError(400, "a C4 question takes no facing")
+            self._apply(*step(state, asked.options[index].choice))
+            self.turn += 1
+        self.kick()
+
+    # --- what a seat is sent ----------------------------------------------------------
+
+    def pending_for(self, players: frozenset[int]) -> dict[str, Any] | None:
+        """The pending question if it is one of ``players``' (None: none of theirs)."""
+        with self.lock:
+            if self.state is None or self.running or is_over(self.state):
+                return None
+            state = self.state
+            asked = question(state)
+            turn = self.turn
+        if asked is None or asked.player is None or asked.player not in players:
+            return None
+        return question_doc(asked, turn, state)
+
+    def view(self, players: frozenset[int], since: int = 0) -> dict[str, Any]:
+        """The game as the holder of ``players``' seats may see it (JSON)."""
+        with self.lock:
+            state = self.current()
+            seen = self.view_state(players)
+            events = list(self.events)
+            running, turn, error = self.running, self.turn, self.error
+            asked = None if running or is_over(state) else question(state)
+        viewer = self.viewer(players, state.players)
+        lines = [line for e in events if (line := told(e, viewer)) is not None]
+        mine = asked is not None and asked.player is not None and asked.player in players
+        ended = next((e for e in reversed(events) if isinstance(e, c4ev.C4GameEnded)), None)
+        if is_over(state):
+            status = "over"
+        elif error is not None:
+            status = "stopped"
+        elif mine:
+            status = "your-turn"
+        elif running or asked is None or asked.player is None:
+            status = "playing"
+        else:
+            status = "waiting"
+        return {
+            "status": status,
+            "id": self.id,
+            "rules": C4,
+            "mode": str(state.mode),
+            "scenario": self.scenario,
+            "round": state.round,
+            "rounds": state.rounds,
+            "phase": str(state.phase),
+            "over": is_over(state),
+            "winner": ended.winner if ended else None,
+            "scores": list(ended.scores) if ended else None,
+            "reason": ended.reason if ended else None,
+            "turn": turn,
+            "running": running,
+            "error": error,
+            "seats": sorted(players),
+            "waiting_for": None if asked is None else asked.player,
+            "players": [self._player(seen, p, players) for p in range(state.players)],
+            "svg": svg(seen),
+            "log": lines[max(since, 0) :],
+            "log_from": max(since, 0),
+            "log_total": len(lines),
+            "question": question_doc(asked, turn, state) if mine and asked is not None else None,
+        }
+
+    def _player(self, seen: C4State, p: int, players: frozenset[int]) -> dict[str, Any]:
+        units = [u for u in seen.units if u.owner == p]
+        doc: dict[str, Any] = {
+            "player": p,
+            "name": f"Player {p + 1}",
+            "company": self.armies[p] if p < len(self.armies) else "",
+            "seat": self.seats[p],
+            "you": p in players,
+            "units": len([u for u in units if seen.members(u.id)]),
+            "fighters": sum(len(seen.members(u.id)) for u in units),
+        }
+        if p in players:  # a player's own cards: his seat only
+            side = seen.sides[p]
+            act = seen.activation
+            doc["sequence"] = list(side.sequence)
+            doc["reserve"] = side.reserve
+            doc["drawn"] = act.drawn if act is not None and act.drawer == p else None
+        return doc
+
+
+def told(event: Event, viewer: int | None) -> str | None:
+    """The narration of ``event`` as ``viewer`` hears it (a scenario's scoring too)."""
+    line = narrate(event, viewer)
+    if line is None:
+        line = describe(event)
+    return line
+
+
+def named(text: str, state: C4State) -> str:
+    """``text`` with the units' ids (``p1-griffin-conscripts``) spelt as their cards' names."""
+    ids = sorted((u.id for u in state.units), key=len, reverse=True)
+    if not ids:
+        return text
+    pattern = re.compile("|".join(re.escape(i) for i in ids))
+    return pattern.sub(lambda m: unit_name(m.group(0)), text)
+
+
+def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
+    """The pending question as the page shows it: its prompt and options (the units named by
+    their cards; a move's destination also as a point on the SVG, ``spot``)."""
+    options = []
+    listed: set[Choice] = set()
+    for i, option in enumerate(asked.options):
+        choice = option.choice
+        if choice in listed:  # the same answer offered twice: one button
+            continue
+        listed.add(choice)
+        doc: dict[str, Any] = {"index": i, "label": named(option.label, state)}
+        if isinstance(choice, UnitAction):
+            doc["action"] = choice.action
+            if choice.formation and "formation" not in option.label:
+                doc["label"] += f" (in {choice.formation} formation)"
+            if choice.after and "formation" not in option.label:
+                doc["label"] += f" (then {choice.after} formation)"
+            if choice.target is not None:
+                doc["target"] = unit_name(choice.target)
+                salvos = salvo_lines(state, choice)
+                if salvos:
+                    text = "; ".join(line["text"] for line in salvos)
+                    doc["odds"] = {"salvos": salvos, "text": text}
+            if choice.action in ("walk", "run", "walk_shoot") and (choice.x or choice.y):
+                doc["spot"] = [
+                    round(choice.x * SCALE, 1),
+                    round((state.height - choice.y) * SCALE, 1),
+                ]
+        options.append(doc)
+    return {
+        "turn": turn,
+        "kind": asked.kind,
+        "player": asked.player,
+        "prompt": named(asked.prompt, state),
+        "options": options,
+    }
+
+
+# --- starting and taking up -------------------------------------------------------------
+
+
+def create_c4(hub: Hub, new: NewC4) -> C4LiveGame:
+    """Set a C4 game up, save it and let it begin (a 400 for a bad set-up, nothing saved)."""
+    if len(new.companies) != 2 or len(new.seats) != 2:
+        raise WebError(400, "a C4 game opposes two companies: two armies, two seats")
+    unknown = [s for s in new.seats if s not in C4_SEATS]
+    if unknown:
+        raise WebError(400, f"unknown seat {unknown[0]!r} (seats: {', '.join(C4_SEATS)})")
+    if new.mode not in MODES:
+        raise WebError(400, f"no C4 game mode {new.mode!r} (one of {', '.join(MODES)})")
+    if new.scenario is not None and new.scenario not in C4_SCENARIOS:
+        raise WebError(
+            400,
+            f"scenario {new.scenario!r} does not fit C4 units "
+            f"(one of {DEFAULT_BATTLE}, {', '.join(C4_SCENARIOS)})",
+        )
+    agents = tuple("human" if s == PERSON else s for s in new.seats)
+    config = C4Config(
+        new.companies,
+        agents,
+        new.seed,
+        new.mode,
+        new.rounds or 6,
+        scenario=new.scenario,
+        rounds_given=new.rounds is not None or new.scenario is None,
+    )
+    try:
+        initial = build(config)
+        setup = setup_of(config)
+    except C4SetupError as error:
+        raise WebError(400, " ".join(str(error).split())) from None
+    tokens = tuple(secrets.token_urlsafe(12) if s == PERSON else None for s in new.seats)
+    web = {"seats": list(new.seats), "tokens": list(tokens)}
+    name = f"c4:{new.mode}" + (f":{new.scenario}" if new.scenario else "")
+    setup = replace(setup, scenario=name, options={**setup.options, "web": web})
+    with hub.store_lock:
+        game_id = hub.store.begin(setup)
+    game = C4LiveGame(hub, game_id, config, new.seats, tokens, recording=True)
+    with game.lock:
+        game._apply(*start(initial))
+    return game
+
+
+def load_c4(hub: Hub, game_id: int, stored: StoredGame) -> C4LiveGame:
+    """A stored C4 game taken up again: a web game not finished plays on (its AI seats
+    where they were), any other is watched."""
+    setup = stored.setup
+    web = setup.options.get("web")
+    config = config_of(setup)
+    seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(setup.agents)
+    tokens = tuple(web["tokens"]) if isinstance(web, dict) else (None,) * len(seats)
+    finished = stored.status == FINISHED or not isinstance(web, dict)
+    watched = tuple(PERSON if s not in C4_SEATS else s for s in seats)
+    game = C4LiveGame(hub, game_id, config, watched, tokens, recording=False)
+    if stored.events:
+        game.state = replay(stored.events)
+        game.events = list(stored.events)
+    game.turn = sum(isinstance(e, ChoiceMade) for e in game.events)
+    for p, agent in game.agents.items():  # an AI's decisions so far (as ``play_c4`` resumes)
+        made = sum(1 for e in game.events if isinstance(e, ChoiceMade) and e.player == p)
+        if hasattr(agent, "decisions"):
+            agent.decisions = made
+    if not finished:
+        with hub.store_lock:
+            hub.store.resume(game_id)
+        game.recording = True
+        if game.state is None:  # saved before its first event
+            with game.lock:
+                game._apply(*start(build(config)))
+    return game

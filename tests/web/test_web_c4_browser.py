@@ -1,0 +1,125 @@
+"""A C4 game (the unit-based rules) in a real browser: Playwright drives Debian's Chromium
+(``make test-browser``; deselected from ``make test``). The game is started from the form
+(rules C4, a mode, two companies), a few questions are answered by clicking — the buttons and
+the destinations marked on the table — and the screen is saved as docs/web/c4.png."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import Page, sync_playwright
+
+from confrontation.web.app import create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).parents[2] / "docs" / "web"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The web server on a free local port, its games in a temporary store."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(str(tmp_path / "games.db")), host="127.0.0.1", port=port, log_level="warning"
+    )
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not running.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's Chromium is missing: `make test-browser` installs it")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        yield context.new_page()
+        browser.close()
+
+
+def turn(page: Page) -> int:
+    return int(page.locator("#game").get_attribute("data-turn") or 0)
+
+
+def settled(page: Page, after: int | None = None) -> str:
+    """Wait until the page waits for this seat's answer or the game is over (past ``after``)."""
+    page.wait_for_function(
+        """after => {
+            const game = document.getElementById('game');
+            const moved = after === null || Number(game.dataset.turn) > after;
+            return moved && ['your-turn', 'over'].includes(game.dataset.status);
+        }""",
+        arg=after,
+        timeout=120_000,
+    )
+    return str(page.locator("#game").get_attribute("data-status"))
+
+
+def test_a_c4_game_started_and_answered_by_clicks(server: str, page: Page) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.goto(server + "/")
+    assert page.locator("#c4-options").is_hidden()
+    page.select_option("#rules", "c4")
+    assert page.locator("#c4-options").is_visible() and page.locator("#army1").is_hidden()
+    assert page.locator("#mode").input_value() == "marauder"  # the default mode
+    assert page.locator("#mode option").count() == 6
+    page.select_option("#company1", "griffin-vanguard")
+    page.select_option("#company2", "lion-host")
+    page.select_option("#seat1", "person")
+    page.select_option("#seat2", "greedy")
+    page.fill("#seed", "3")
+    page.click("#start")
+    page.wait_for_url("**/games/*?seat=*")
+    assert settled(page) == "your-turn"
+    assert "C4, marauder mode" in page.locator("h2").inner_text()
+    assert page.locator("#board svg polygon.formation").count() >= 4  # four units drawn
+    assert page.locator("#board svg circle.leader").count() >= 4
+    assert "(you)" in page.locator("#players").inner_text()
+
+    answers, by_spot, shot = 0, 0, False
+    while answers < 8 or not shot:
+        assert settled(page) == "your-turn", "the game ended before the questions were answered"
+        before = turn(page)
+        spots = page.locator("#board svg circle.spot")
+        if spots.count() and not shot and answers >= 2:
+            # a unit's action: its choices as buttons, its moves as points on the table
+            buttons = page.locator("#question .option").all_inner_texts()
+            assert len(buttons) > spots.count() and len(set(buttons)) == len(buttons)
+            assert page.locator("#question .group").count() >= 2
+            page.screenshot(path=SHOTS / "c4.png", full_page=True)
+            shot = True
+        if spots.count():
+            prompt = page.locator("#prompt").inner_text()
+            assert "is activated" in prompt
+            spots.nth(spots.count() // 2).click()
+            by_spot += 1
+        else:
+            page.locator("#question .option").first.click()
+        answers += 1
+        settled(page, after=before)
+    assert by_spot >= 1 and shot
+    story = page.locator("#log").inner_text()
+    assert "A C4 game begins in marauder mode." in story and "Round 1 begins." in story
+    assert any(verb in story for verb in (" move", " walk", " run"))  # the move clicked
