@@ -263,6 +263,7 @@ class Field:
         """
         now, before = self.battlefield.fighters, old.battlefield.fighters
         changed = {i for i in now.keys() | before.keys() if now.get(i) != before.get(i)}
+        self._inherit_contacts(old, changed)
         if not changed:
             self._paths.update(old._paths)
             self._beyond.update(old._beyond)
@@ -275,6 +276,25 @@ class Field:
         for key, reach in old._beyond.items():
             if self._still(key, changed, [], left, None, reach):
                 self._beyond[key] = reach
+
+    def _inherit_contacts(self, old: Field, changed: set[str]) -> None:
+        """Keep the contacts (II-E) ``old`` knew of the fighters who did not move: a contact
+        depends only on the two bases, so theirs are the old ones but with the ``changed``
+        fighters, and with those of the changed fighters in play who touch them now (the
+        same test as :meth:`Battlefield.contacts`: within 0.01 cm, then in contact)."""
+        now = self.battlefield.fighters
+        came = [i for i in changed if i in now]
+        for fighter_id, known in old._contacts.items():
+            if fighter_id in changed:
+                continue
+            me = now[fighter_id]
+            kept = [i for i in known if i not in changed]
+            kept += [
+                i
+                for i in came
+                if shapely.dwithin(me.polygon, now[i].polygon, 0.01) and in_contact(me, now[i])
+            ]
+            self._contacts[fighter_id] = sorted(kept)
 
     def _still(
         self,
