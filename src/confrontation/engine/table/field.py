@@ -183,6 +183,7 @@ class Field:
     _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
     _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
+    _sides: dict[int, tuple[list[str], Any]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
 
@@ -483,21 +484,25 @@ class Field:
             if _boxes_meet(box_, shape.bounds) and base.polygon.intersection(shape).area > 1e-4:
                 return "on scenery he cannot cross"
         if enemies_apart:
-            me = self.owners[mover]
-            reach = _reach(base)
-            for other in self.ids():
-                enemy = other != mover and self.owners[other] != me
-                if not enemy:
-                    continue
-                there = self.base(other)
+            ids, held = self._enemies_of(self.owners[mover])
+            if ids:
                 # bases whose centres are farther apart than their outer radii and the
-                # clearance cannot be that close: not measured
-                far = reach + _reach(there) + APART_CM + 1e-6
-                if math.hypot(there.x - base.x, there.y - base.y) > far:
-                    continue
-                if distance(base, there) < APART_CM:
-                    return "in contact with an enemy"
+                # clearance cannot be that close: not measured (every enemy at once)
+                far = held[:, 2] + (_reach(base) + APART_CM + 1e-6)
+                gaps = np.hypot(held[:, 0] - base.x, held[:, 1] - base.y)
+                for k in np.flatnonzero(gaps <= far).tolist():
+                    if ids[k] != mover and distance(base, self.base(ids[k])) < APART_CM:
+                        return "in contact with an enemy"
         return None
+
+    def _enemies_of(self, player: int) -> tuple[list[str], Any]:
+        """The fighters in play not of ``player`` and an array of their centres and outer
+        radii (x, y, reach), one row each."""
+        if player not in self._sides:
+            ids = [i for i in self.ids() if self.owners[i] != player]
+            rows = [(b.x, b.y, _reach(b)) for b in map(self.base, ids)]
+            self._sides[player] = (ids, np.array(rows, dtype=float).reshape(-1, 3))
+        return self._sides[player]
 
 
 def _outer_box(base: Base) -> tuple[float, float, float, float]:
@@ -686,6 +691,8 @@ class _Obstacles:
     def __init__(self, table: Table, shapes: list[BaseGeometry], circles: list[Circle]) -> None:
         self.table, self.shapes = table, shapes
         self.circles = circles  # (x, y, radius) holding each shape
+        held = np.array(circles, dtype=float).reshape(-1, 3)
+        self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
         self._tree: shapely.STRtree | None = None
 
     def hits(self, shapes: Any) -> list[bool]:
@@ -706,7 +713,15 @@ class _Obstacles:
         for x, y in (a, b):
             if not (reach < x < w - reach and reach < y < h - reach):
                 return False
-        return all(_segment_gap(a, b, x, y) > r + reach + 1e-9 for x, y, r in self.circles)
+        if not self.circles:
+            return True
+        # every circle at once (one pass over the fighters, not a Python loop per circle)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        norm = dx * dx + dy * dy
+        px, py = self._cx - a[0], self._cy - a[1]
+        t = np.zeros_like(px) if norm == 0.0 else np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+        gaps = np.hypot(px - t * dx, py - t * dy)
+        return bool(np.all(gaps > self._r + (reach + 1e-9)))
 
 
 Circle = tuple[float, float, float]
