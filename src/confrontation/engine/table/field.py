@@ -419,8 +419,9 @@ class Field:
 
     def overlap(self, mover: str, base: Base, bounds: tuple[float, ...]) -> float:
         """How much of ``base`` (whose outer box is ``bounds``) lies on the bases in play but
-        ``mover``'s (cm²): the area on :meth:`others`, summed base by base over the bases
-        whose boxes meet ``bounds`` (bases in play do not overlap) instead of merging them."""
+        ``mover``'s (cm²): its area on :meth:`others`, from the bases whose boxes meet
+        ``bounds`` only (its pieces on them merged: two of them may overlap a little)
+        instead of merging every base."""
         if self._bounds is None:
             self._bounds = [(i, _outer_box(self.base(i))) for i in self.ids()]
         x0, y0, x1, y1 = bounds
@@ -431,7 +432,10 @@ class Field:
         ]
         if not near:
             return 0.0
-        return float(shapely.area(shapely.intersection(base.polygon, near)).sum())
+        pieces = shapely.intersection(base.polygon, near)
+        if len(pieces) == 1:
+            return float(shapely.area(pieces[0]))
+        return float(shapely.area(shapely.union_all(pieces)))
 
     def bases_near(self, mover: str, bounds: tuple[float, ...]) -> bool:
         """Does the bounding box of any base but ``mover``'s meet ``bounds``? (If none
