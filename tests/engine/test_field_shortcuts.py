@@ -24,9 +24,7 @@ from confrontation.sim.game import GameConfig, play_game
 TABLE = Table(120.0, 60.0)
 
 _coord = st.floats(min_value=-5.0, max_value=125.0, allow_nan=False)
-_boxes = st.lists(
-    st.tuples(_coord, _coord, st.floats(0.5, 8.0), st.floats(0.5, 8.0)), max_size=12
-)
+_boxes = st.lists(st.tuples(_coord, _coord, st.floats(0.5, 8.0), st.floats(0.5, 8.0)), max_size=12)
 _segments = st.lists(st.tuples(_coord, _coord, _coord, _coord), min_size=1, max_size=8)
 
 
