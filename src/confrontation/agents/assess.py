@@ -252,33 +252,41 @@ def shot_value(
     range). A target in contact with the shooter's friends may be missed for a friend
     (VI-B-1): such a shot counts half its value. ``partial``: the target taken as partially
     visible or not, without looking (None: as the shooter sees him)."""
-    from confrontation.engine.actions.shooting import difficulty_of
+    return _shot_values(state, shooter, target, unmoving, (partial,))[0]
 
-    difficulty = difficulty_of(state, shooter, target, partial)
-    if difficulty is None:
-        return 0.0
+
+def _shot_values(
+    state: GameState,
+    shooter: str,
+    target: str,
+    unmoving: bool,
+    partials: tuple[bool | None, ...],
+) -> list[float]:
+    """:func:`shot_value` for each of ``partials``, the parts they share worked out once."""
+    from confrontation.engine.actions.shooting import difficulties_of
+
+    difficulties = difficulties_of(state, shooter, target, partials)
     me, it = state.fighter(shooter), state.fighter(target)
     profile = state.profile(me.profile)
-    if profile.aim_str is None:
-        return 0.0
-    aim = current(state, me, C.AIM)
-    loss = _shot_loss(
-        aim, difficulty.total, profile.aim_str, current(state, it, C.RES), unmoving, it.wounds
-    )
-    value = worth(state, it) * loss
+    if difficulties is None or profile.aim_str is None:
+        return [0.0] * len(partials)
     here = field_of(state)
-    if any(here.owners[f] == me.player for f in here.contacts(target)):
-        value *= 0.25  # VI-B-1: the distribution roll may hit a friend
-    return value
+    aim, res, value_of = current(state, me, C.AIM), current(state, it, C.RES), worth(state, it)
+    friends = any(here.owners[f] == me.player for f in here.contacts(target))
+    out: list[float] = []
+    for difficulty in difficulties:
+        loss = _shot_loss(aim, difficulty.total, profile.aim_str, res, unmoving, it.wounds)
+        value = value_of * loss
+        if friends:
+            value *= 0.25  # VI-B-1: the distribution roll may hit a friend
+        out.append(value)
+    return out
 
 
 def shot_value_bound(state: GameState, shooter: str, target: str, *, unmoving: bool) -> float:
     """At least :func:`shot_value`, without the line of sight (the only costly part): the
     larger of the values with the target wholly and partially visible."""
-    return max(
-        shot_value(state, shooter, target, unmoving=unmoving, partial=False),
-        shot_value(state, shooter, target, unmoving=unmoving, partial=True),
-    )
+    return max(_shot_values(state, shooter, target, unmoving, (False, True)))
 
 
 def best_of(items: Sequence[T], bound: Callable[[T], float], exact: Callable[[T], float]) -> float:

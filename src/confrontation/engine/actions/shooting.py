@@ -132,12 +132,21 @@ def difficulty_of(
 ) -> Difficulty | None:
     """The difficulty of a shot now (None: beyond the long range, VI-A-1); ``partial``: see
     :func:`shot_target`."""
+    found = difficulties_of(state, shooter, target, (partial,))
+    return None if found is None else found[0]
+
+
+def difficulties_of(
+    state: GameState, shooter: str, target: str, partials: Sequence[bool | None]
+) -> list[Difficulty] | None:
+    """:func:`difficulty_of` for each of ``partials``, the range measured once (None:
+    beyond the long range, VI-A-1)."""
     here = field_of(state)
     ranges = state.profile(state.fighter(shooter).profile).ranges
     band = range_band(shot_distance(here, shooter, target), ranges)
     if band is None:
         return None
-    return shot_difficulty(band, shot_target(state, here, shooter, target, partial))
+    return [shot_difficulty(band, shot_target(state, here, shooter, target, p)) for p in partials]
 
 
 # --- the provider --------------------------------------------------------------------------------

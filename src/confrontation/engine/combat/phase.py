@@ -1191,7 +1191,11 @@ def _drive_pursuit(state: GameState) -> Transition:
         return _set_fight(state, pursuers=fight.pursuers[1:]), []
     if len(moves) == 1:
         return _pursue(state, moves[0])
-    return evolve(state, pending=Pending(QuestionKind.PURSUE, _player_of(state, fighter))), []
+    asking = evolve(state, pending=Pending(QuestionKind.PURSUE, _player_of(state, fighter)))
+    # the question's state differs only by its pending question: its legal list is these
+    # moves (found once, not again when the question is asked)
+    asking.scratch[_PURSUIT_MOVES] = moves
+    return asking, []
 
 
 def _engaged_by_a_pursuer(state: GameState, fighter: str) -> bool:
@@ -1204,7 +1208,15 @@ def _engaged_by_a_pursuer(state: GameState, fighter: str) -> bool:
     return fighter in graph and any(n in pursued for n in graph.neighbors(fighter))
 
 
+_PURSUIT_MOVES = "combat.pursuit_moves"
+"""``state.scratch`` key: the pursuit moves :func:`_drive_pursuit` found for the state that
+asks the pursuit question."""
+
+
 def _pursuit_moves(state: GameState) -> list[Pursue]:
+    kept: list[Pursue] | None = state.scratch.get(_PURSUIT_MOVES)
+    if kept is not None:
+        return kept
     fighter = _fight(state).pursuers[0]
     moves = rules_of(state).pursuits(state, fighter, _reach(state, fighter))
     if state.fighter(fighter).passive:

@@ -183,6 +183,7 @@ class Field:
     _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
     _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
+    _sides: dict[int, tuple[list[str], Any]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
 
@@ -263,6 +264,7 @@ class Field:
         """
         now, before = self.battlefield.fighters, old.battlefield.fighters
         changed = {i for i in now.keys() | before.keys() if now.get(i) != before.get(i)}
+        self._inherit_contacts(old, changed)
         if not changed:
             self._paths.update(old._paths)
             self._beyond.update(old._beyond)
@@ -275,6 +277,25 @@ class Field:
         for key, reach in old._beyond.items():
             if self._still(key, changed, [], left, None, reach):
                 self._beyond[key] = reach
+
+    def _inherit_contacts(self, old: Field, changed: set[str]) -> None:
+        """Keep the contacts (II-E) ``old`` knew of the fighters who did not move: a contact
+        depends only on the two bases, so theirs are the old ones but with the ``changed``
+        fighters, and with those of the changed fighters in play who touch them now (the
+        same test as :meth:`Battlefield.contacts`: within 0.01 cm, then in contact)."""
+        now = self.battlefield.fighters
+        came = [i for i in changed if i in now]
+        for fighter_id, known in old._contacts.items():
+            if fighter_id in changed:
+                continue
+            me = now[fighter_id]
+            kept = [i for i in known if i not in changed]
+            kept += [
+                i
+                for i in came
+                if shapely.dwithin(me.polygon, now[i].polygon, 0.01) and in_contact(me, now[i])
+            ]
+            self._contacts[fighter_id] = sorted(kept)
 
     def _still(
         self,
@@ -396,6 +417,26 @@ class Field:
             self._others[mover] = blob
         return self._others[mover]
 
+    def overlap(self, mover: str, base: Base, bounds: tuple[float, ...]) -> float:
+        """How much of ``base`` (whose outer box is ``bounds``) lies on the bases in play but
+        ``mover``'s (cm²): its area on :meth:`others`, from the bases whose boxes meet
+        ``bounds`` only (its pieces on them merged: two of them may overlap a little)
+        instead of merging every base."""
+        if self._bounds is None:
+            self._bounds = [(i, _outer_box(self.base(i))) for i in self.ids()]
+        x0, y0, x1, y1 = bounds
+        near = [
+            self.base(i).polygon
+            for i, b in self._bounds
+            if b[0] <= x1 and x0 <= b[2] and b[1] <= y1 and y0 <= b[3] and i != mover
+        ]
+        if not near:
+            return 0.0
+        pieces = shapely.intersection(base.polygon, near)
+        if len(pieces) == 1:
+            return float(shapely.area(pieces[0]))
+        return float(shapely.area(shapely.union_all(pieces)))
+
     def bases_near(self, mover: str, bounds: tuple[float, ...]) -> bool:
         """Does the bounding box of any base but ``mover``'s meet ``bounds``? (If none
         does, nothing can overlap a shape within ``bounds``.)"""
@@ -441,29 +482,31 @@ class Field:
         )
         if not on_table and not _cover(limits).covers(base.polygon):
             return "off the table" if area is None else "out of the area"
-        if self.bases_near(mover, box_):
-            others = self.others(mover)
-            if not others.is_empty and base.polygon.intersection(others).area > 1e-4:
-                return "on another fighter's base"
+        if self.overlap(mover, base, box_) > 1e-4:
+            return "on another fighter's base"
         for shape in self.blocked_for(base.size, at_most_mov):
             if _boxes_meet(box_, shape.bounds) and base.polygon.intersection(shape).area > 1e-4:
                 return "on scenery he cannot cross"
         if enemies_apart:
-            me = self.owners[mover]
-            reach = _reach(base)
-            for other in self.ids():
-                enemy = other != mover and self.owners[other] != me
-                if not enemy:
-                    continue
-                there = self.base(other)
+            ids, held = self._enemies_of(self.owners[mover])
+            if ids:
                 # bases whose centres are farther apart than their outer radii and the
-                # clearance cannot be that close: not measured
-                far = reach + _reach(there) + APART_CM + 1e-6
-                if math.hypot(there.x - base.x, there.y - base.y) > far:
-                    continue
-                if distance(base, there) < APART_CM:
-                    return "in contact with an enemy"
+                # clearance cannot be that close: not measured (every enemy at once)
+                far = held[:, 2] + (_reach(base) + APART_CM + 1e-6)
+                gaps = np.hypot(held[:, 0] - base.x, held[:, 1] - base.y)
+                for k in np.flatnonzero(gaps <= far).tolist():
+                    if ids[k] != mover and distance(base, self.base(ids[k])) < APART_CM:
+                        return "in contact with an enemy"
         return None
+
+    def _enemies_of(self, player: int) -> tuple[list[str], Any]:
+        """The fighters in play not of ``player`` and an array of their centres and outer
+        radii (x, y, reach), one row each."""
+        if player not in self._sides:
+            ids = [i for i in self.ids() if self.owners[i] != player]
+            rows = [(b.x, b.y, _reach(b)) for b in map(self.base, ids)]
+            self._sides[player] = (ids, np.array(rows, dtype=float).reshape(-1, 3))
+        return self._sides[player]
 
 
 def _outer_box(base: Base) -> tuple[float, float, float, float]:
@@ -652,16 +695,20 @@ class _Obstacles:
     def __init__(self, table: Table, shapes: list[BaseGeometry], circles: list[Circle]) -> None:
         self.table, self.shapes = table, shapes
         self.circles = circles  # (x, y, radius) holding each shape
-        self._merged: BaseGeometry | None = None
+        held = np.array(circles, dtype=float).reshape(-1, 3)
+        self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
+        self._tree: shapely.STRtree | None = None
 
-    def merged(self) -> BaseGeometry:
-        if self._merged is None:
-            outside = box(-50, -50, self.table.width + 50, self.table.height + 50).difference(
-                self.table.area
-            )
-            self._merged = shapely.unary_union([*self.shapes, outside])
-            shapely.prepare(self._merged)
-        return self._merged
+    def hits(self, shapes: Any) -> list[bool]:
+        """For each of ``shapes``: does it meet an obstacle (one of the shapes or the
+        outside of the table)? Tested shape by shape through a tree of the obstacles, not
+        against their union (the same answers: a shape meets a union when it meets a part)."""
+        if self._tree is None:
+            self._tree = shapely.STRtree([*self.shapes, _outside(self.table)])
+        found = [False] * len(shapes)
+        for k in self._tree.query(shapes, predicate="intersects")[0].tolist():
+            found[k] = True
+        return found
 
     def surely_clear(self, a: tuple[float, float], b: tuple[float, float], reach: float) -> bool:
         """Is everything within ``reach`` of the segment a-b on the table and away from
@@ -670,10 +717,31 @@ class _Obstacles:
         for x, y in (a, b):
             if not (reach < x < w - reach and reach < y < h - reach):
                 return False
-        return all(_segment_gap(a, b, x, y) > r + reach + 1e-9 for x, y, r in self.circles)
+        if not self.circles:
+            return True
+        # every circle at once (one pass over the fighters, not a Python loop per circle)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        norm = dx * dx + dy * dy
+        px, py = self._cx - a[0], self._cy - a[1]
+        t = np.zeros_like(px) if norm == 0.0 else np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+        gaps = np.hypot(px - t * dx, py - t * dy)
+        return bool(np.all(gaps > self._r + (reach + 1e-9)))
 
 
 Circle = tuple[float, float, float]
+
+
+def _outside(table: Table) -> BaseGeometry:
+    """The outside of the table, 50 cm deep (prepared): what a straight move must not
+    sweep beyond the edges."""
+    return _outside_of(table.width, table.height)
+
+
+@lru_cache(maxsize=64)
+def _outside_of(width: float, height: float) -> BaseGeometry:
+    outside = box(-50, -50, width + 50, height + 50).difference(Table(width, height).area)
+    shapely.prepare(outside)
+    return outside
 
 
 def _segment_gap(a: tuple[float, float], b: tuple[float, float], x: float, y: float) -> float:
@@ -713,8 +781,8 @@ def _corridors_clear(
         corridors = shapely.buffer(
             shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
         )
-        hits = shapely.intersects(obstacles.merged(), corridors)
-        for k, hit in zip(tested, hits.tolist(), strict=True):
+        hits = obstacles.hits(corridors)
+        for k, hit in zip(tested, hits, strict=True):
             out[k] = not hit
     return out
 
@@ -1041,10 +1109,8 @@ def _deployable(
     inside = _is_box(area) and x0 <= box_[0] and y0 <= box_[1] and box_[2] <= x1 and box_[3] <= y1
     if not inside and not _cover(area).covers(base.polygon):
         return False
-    if here.bases_near(fighter_id, box_):
-        others = here.others(fighter_id)
-        if not others.is_empty and base.polygon.intersection(others).area > 1e-4:
-            return False
+    if here.overlap(fighter_id, base, box_) > 1e-4:
+        return False
     rank = size_rank(base.size)
     for element in here.scenery:
         if (
