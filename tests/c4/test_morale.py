@@ -303,3 +303,20 @@ def test_every_people_has_a_sample_profile_that_causes_fear() -> None:
             p.fear is not None for p in profiles
         )
     assert peoples == {"griffin": True, "lion": True, "scorpion": True, "wolf": True}
+
+
+@pytest.mark.rule("C4-ASSAULT")
+def test_a_bundled_game_with_routs_is_recorded_and_replays() -> None:
+    # the tests and the rally are chance steps: a record of choices and dice replays them
+    from confrontation.agents.c4 import C4GreedyAgent, C4RandomAgent
+    from confrontation.c4.setup import bundled_game
+    from confrontation.c4.step import replay, run
+    from confrontation.engine.core import codec
+    from confrontation.engine.core.events import Event
+
+    state = bundled_game(["scorpion-cohort", "lion-host"], seed=0)
+    end, events = run(state, [C4GreedyAgent(0), C4RandomAgent(1)])
+    assert any(isinstance(e, ev.Routed) for e in events)
+    assert any(isinstance(e, ev.Rallied) for e in events)
+    back = [codec.decode(Event, codec.encode(e)) for e in events]
+    assert back == events and replay(back) == end
