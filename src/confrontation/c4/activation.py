@@ -5,7 +5,8 @@ For the integrator: :func:`drive` is the phase's driver; :data:`HANDLERS` its qu
 (``c4_turn``, ``c4_draw_die``, ``c4_drawn``, ``c4_unit_action``); the unit's action itself
 is :func:`confrontation.c4.fight.perform` (its dice: ``c4_action_die`` chance steps). The
 phase ends (``phase`` becomes ``control``) when every sequence and reserve is played — in
-Marauder when the deck is empty and every reserve card has been played.
+Marauder when the deck is empty and every reserve card has been played. A unit in rout is not
+asked for an action: its activation is its rally test or its flight (``c4.morale``).
 
 The lead (``# C4 Activating Unit``): after an activation the lead goes to the player on the
 left of the active player; in Marauder to the left of the player who drew the card. A player
@@ -122,7 +123,11 @@ def _activate(state: C4State, player: int, card: str, from_reserve: bool = False
         state, ended = _end_activation(evolve(state, activation=act), None, player)
         return state, events + ended
     state = state.with_unit(evolve(state.unit(card), activated=True))
-    return evolve(state, activation=evolve(act, unit=card)), events
+    state = evolve(state, activation=evolve(act, unit=card))
+    if state.unit(card).rout:  # c4.morale (ruling): no action; its rally test, or it flees
+        state, rallied = _carry_on(state, UnitAction(card, "rally"), 0, ())
+        return state, events + rallied
+    return state, events
 
 
 def _end_activation(state: C4State, unit: str | None, player: int) -> Transition:

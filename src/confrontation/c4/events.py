@@ -34,10 +34,12 @@ __all__ = [
     "CardRevealed",
     "ChoiceMade",
     "CombatResolved",
+    "CourageTested",
     "DieRolled",
     "Disengaged",
     "Engaged",
     "Event",
+    "FearIgnored",
     "FighterEliminated",
     "FighterWounded",
     "FirstActiveChosen",
@@ -45,11 +47,15 @@ __all__ = [
     "LeaderReplaced",
     "MeleeDue",
     "OutOfFormation",
+    "Rallied",
+    "Routed",
     "SalvoDue",
     "SalvoResolved",
     "SequenceBuilt",
     "UnitActed",
+    "UnitFled",
     "UnitGone",
+    "UnitLeftBattlefield",
     "UnitMoved",
     "ZoneControlled",
 ]
@@ -372,3 +378,68 @@ class C4PointsScored(Event):
     gains: tuple[int, ...]
     totals: tuple[int, ...]
     unit: str = "VP"
+
+
+@dataclass(frozen=True)
+class CourageTested(Event):
+    """``# C4 Universal table of resolution`` (Courage test: the best of ``faces``) for
+    ``# C4 Moving a Unit > Assault`` (``purpose`` "assault", ``against`` the unit causing Fear)
+    or a rally (``purpose`` "rally", ``c4.morale``). ``value`` Courage or Fear, ``minimum`` the
+    face needed."""
+
+    kind = "c4_courage_tested"
+    unit: str
+    purpose: str
+    against: str | None
+    value: int
+    difficulty: int
+    faces: tuple[int, ...]
+    minimum: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class FearIgnored(Event):
+    """``# C4 Cards``, note 1 (ruling): the unit's own Fear is at least ``fear``: no test."""
+
+    kind = "c4_fear_ignored"
+    unit: str
+    against: str
+    fear: int
+
+
+@dataclass(frozen=True)
+class Routed(Event):
+    """``# C4 Moving a Unit > Assault``: the unit failed its test and is in rout; ``active``:
+    it was the active unit (its activation ends where it stands)."""
+
+    kind = "c4_routed"
+    unit: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class UnitFled(Event):
+    """A unit in rout flees (``c4.morale``): its leader moved by (dx, dy) cm."""
+
+    kind = "c4_unit_fled"
+    unit: str
+    dx: float
+    dy: float
+
+
+@dataclass(frozen=True)
+class UnitLeftBattlefield(Event):
+    """A unit in rout flees off the battlefield: its ``fighters`` are removed."""
+
+    kind = "c4_unit_left_battlefield"
+    unit: str
+    fighters: int
+
+
+@dataclass(frozen=True)
+class Rallied(Event):
+    """A unit in rout passed its rally test: it is no longer in rout."""
+
+    kind = "c4_rallied"
+    unit: str

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confrontation.c4 import actions, sight
+from confrontation.c4 import actions, morale, sight
 from confrontation.c4 import salvo as rules
 from confrontation.c4.actions import CONTACT, gap, members, remove_fighters
 from confrontation.c4.choices import UnitAction
@@ -278,7 +278,9 @@ def stages(act: UnitAction) -> tuple[str, ...]:
     """What the action does, in order (``# C4 Activating Unit``): ``formation`` (at the
     beginning of the activation), ``move`` / ``assault``, ``shoot`` (before or after the walk,
     ``# C4 Unit Ranged Attack``), ``after`` (a free unit's formation after its movement),
-    ``melee`` (``# C4 Combat``: when the unit ends engaged after an assault or stays)."""
+    ``melee`` (``# C4 Combat``: when the unit ends engaged after an assault or stays); an
+    assault's ``test`` (``c4.morale``) comes before it moves; a unit in rout's only stage is
+    ``rally``."""
     out: list[str] = []
     if act.formation is not None:
         out.append("formation")
@@ -287,7 +289,9 @@ def stages(act: UnitAction) -> tuple[str, ...]:
     elif act.action == "walk_shoot":
         out += ["shoot", "move"] if act.shoot_first else ["move", "shoot"]
     elif act.action == "assault":
-        out.append("assault")
+        out += ["test", "assault"]  # C4 Moving a Unit > Assault: the test before the move
+    elif act.action == "rally":  # a unit in rout (c4.morale): its rally test or its flight
+        return (*out, "rally")
     elif act.action != "hold":
         raise ValueError(f"unknown unit action {act.action!r}")
     if act.after is not None:
@@ -305,8 +309,15 @@ def _stage(state: C4State, act: UnitAction, name: str, roller: Tape) -> Transiti
     if name == "move":
         kind = "walk" if act.action == "walk_shoot" else act.action
         return actions.move_unit(state, unit, act.x, act.y, kind)
+    if name == "test":
+        assert act.target is not None
+        return morale.assault_test(state, unit, act.target, roller)
+    if name == "rally":
+        return morale.rally(state, unit, roller)
     if name == "assault":
         assert act.target is not None
+        if not state.members(act.target):  # it fled off the battlefield (c4.morale)
+            return state, []
         return actions.assault(state, unit, act.target, act.order, act.several)
     if name == "after":
         assert act.after is not None
@@ -338,4 +349,6 @@ def perform(
         except NeedDie:
             return state, events, k
         events += happened
+        if names[k] == "test" and state.unit(act.unit).rout:
+            break  # C4 Moving a Unit > Assault: in rout, its activation ends where it is
     return state, events, None

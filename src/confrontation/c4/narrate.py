@@ -284,6 +284,37 @@ def narrate(event: Event, viewer: int | None = None) -> str | None:
                 f"{count(event.dice, 'die', 'dice')}, {count(event.hits, 'hit')}, "
                 f"{count(event.damage, 'damage point')}, {_eliminated(len(event.eliminated))}."
             )
+        case ev.CourageTested():
+            faces = "-".join(map(str, event.faces))
+            kept = f"keeps {max(event.faces)}, " if len(event.faces) > 1 else ""
+            what = (
+                f"against the Fear of {unit_name(event.against)}"
+                if event.purpose == "assault" and event.against is not None
+                else "to rally"
+            )
+            result = "passes" if event.success else "fails"
+            return (
+                f"{_verb(event.unit, 'takes', 'take')} a Courage test {what} ({event.value} "
+                f"against {event.difficulty}, {event.minimum}+): rolls {faces}, {kept}{result}."
+            )
+        case ev.FearIgnored():
+            return (
+                f"{_verb(event.unit, 'fears', 'fear')} nothing from {unit_name(event.against)}"
+                f" (Fear {event.fear}): no test."
+            )
+        case ev.Routed():
+            if event.active:
+                return f"{_verb(event.unit, 'is', 'are')} in rout: the activation ends on the spot."
+            return f"{_verb(event.unit, 'is', 'are')} in rout."
+        case ev.UnitFled():
+            far = distance(math.hypot(event.dx, event.dy))
+            way = direction(event.dx, event.dy)
+            return f"{_verb(event.unit, 'flees', 'flee')} {far} {way}."
+        case ev.UnitLeftBattlefield():
+            lost = count(event.fighters, "fighter")
+            return f"{_verb(event.unit, 'flees', 'flee')} off the battlefield ({lost} gone)."
+        case ev.Rallied():
+            return f"{_verb(event.unit, 'rallies', 'rally')}: no longer in rout."
         case ev.ActivationEnded():
             return None
         case ev.C4GameEnded():

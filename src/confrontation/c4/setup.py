@@ -53,6 +53,8 @@ def stats_of(card: Card, profile: Profile) -> Stats:
         ranged_strength=ranged.strength if ranged else 0,
         reach=float(ranged.reach_cm) if ranged and ranged.reach_cm is not None else None,
         weapons=tuple((w.name, w.strength) for w in profile.weapons),
+        courage=profile.cou,
+        fear=profile.fear,
     )
 
 

@@ -107,7 +107,8 @@ class Stats:
     """A reference profile's fighting characteristics (``# C4 Cards``), by profile ``id``
     (the fighters' ``profile``): INI, ATT dice and value, STR, DEF, RES; the ranged weapon
     (dice per marksman, Ranged attack value, Strength, reach in cm or None: the whole tape;
-    ``ranged_dice`` 0: none); the melee weapons (name, Strength) a combat may choose."""
+    ``ranged_dice`` 0: none); the melee weapons (name, Strength) a combat may choose; Courage
+    or Fear (the assault's test and the rally, ``c4.morale``)."""
 
     id: str
     ini: int = 0
@@ -121,6 +122,10 @@ class Stats:
     ranged_strength: int = 0
     reach: float | None = None
     weapons: tuple[tuple[str, int], ...] = ()
+    courage: int | None = field(default=None, metadata={"omit_default": True})
+    """``# C4 Cards``: Courage (None: the card gives Fear instead, or nothing)."""
+    fear: int | None = field(default=None, metadata={"omit_default": True})
+    """``# C4 Cards``, note 1: Fear, in place of Courage (``c4.morale``)."""
 
 
 @dataclass(frozen=True)
