@@ -149,12 +149,19 @@ go to: the greedy fights there as in the default battle."""
 
 def zone_value(state: C4State, zone: Zone, unit: Unit) -> int:
     """What the zone is worth to the unit's player: its control points, or its domination
-    points for the Commander's unit."""
+    points for the Commander's unit; in a chapter-20 ``conditions`` battle the VP of the
+    conditions naming it (``commander-in-area`` only for the Commander's unit)."""
     me = unit.owner
     value = zone.control[me] if me < len(zone.control) else 0
     chief = tactical.commander(state, me)
-    if chief is not None and chief.unit == unit.id and me < len(zone.dominate):
+    leads = chief is not None and chief.unit == unit.id
+    if leads and me < len(zone.dominate):
         value = max(value, zone.dominate[me])
+    battle = state.battle
+    for c in battle.conditions if battle is not None else ():
+        mine = c.area == zone.name and (not c.players or me in c.players)
+        if mine and (c.kind == "area" or (c.kind == "commander-in-area" and leads)):
+            value += c.vp
     return value
 
 
@@ -172,7 +179,7 @@ def zone_goal(state: C4State, zone: Zone, unit: Unit) -> tuple[float, float]:
 
 
 def _covers_table(state: C4State, zone: Zone) -> bool:
-    return scenario.shape(zone).area >= WHOLE_TABLE * state.width * state.height
+    return bool(scenario.shape(zone).area >= WHOLE_TABLE * state.width * state.height)
 
 
 def _assault(acts: Sequence[UnitAction], target: str) -> UnitAction | None:

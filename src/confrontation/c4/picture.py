@@ -272,7 +272,7 @@ def caption_of(state: C4State) -> str:
     text = f"C4, {state.mode} mode, round {state.round} of {state.rounds}"
     battle = state.battle
     if battle is not None:
-        unit = "VP" if battle.scoring == "end" else "CP"
+        unit = "CP" if battle.scoring == "round" else "VP"
         text += f" — {battle.name}: {'-'.join(map(str, battle.points))} {unit}"
     return text
 
