@@ -262,7 +262,7 @@ def simulate_c4_cli(
     if as_json:
         sys.stdout.write(json.dumps(doc) + "\n")
         return
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     where = f", {escape(scenario)}" if scenario is not None else ""
     console.print(f"C4 ({mode} mode{where}), {games} games, seeds {seed}..{seed + games - 1}:")
     for n in label:
