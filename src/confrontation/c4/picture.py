@@ -197,8 +197,8 @@ def scenario_layer(state: C4State) -> list[str]:
     out: list[str] = []
     battle = state.battle
     zones = battle.zones if battle is not None else ()
-    for k, z in enumerate(z for z in zones if z.kind == "area"):  # chapter-20 / III-A-2 areas
-        colour = ("#8a6d1f", "#2c6fbb", "#c0392b", "#16a085")[k % 4]
+    for z in (z for z in zones if z.kind == "area"):  # chapter-20 / III-A-2 areas (owner's colour)
+        colour = "#8a6d1f" if z.side is None else COLOURS[z.side % len(COLOURS)]
         out.append(
             _polygon(
                 z.outline,

@@ -85,7 +85,7 @@ def _areas(scenario: Scenario, table: Table) -> tuple[Zone, ...]:
         control = tuple(
             area.vp if area.owner is None or area.owner == p else area.vp_enemy for p in (0, 1)
         )
-        zones.append(Zone(area.name, "area", _outline(where), control))
+        zones.append(Zone(area.name, "area", _outline(where), control, side=area.owner))
     return tuple(zones)
 
 
