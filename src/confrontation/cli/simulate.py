@@ -279,7 +279,12 @@ def simulate_command(
     ] = 10,
     scenario: Annotated[
         str | None,
-        typer.Option("--scenario", metavar="NAME|FILE", help="Scenario (default: conquest)."),
+        typer.Option(
+            "--scenario",
+            metavar="NAME|FILE",
+            help="Scenario (default: conquest; with --rules c4 one that fits units, else the "
+            "default battle).",
+        ),
     ] = None,
     armies: Annotated[
         list[str] | None,
