@@ -105,7 +105,10 @@ def test_half_or_less_of_a_unit_does_not_hold() -> None:
     # one of three inside: nobody
     _, events = play(battle_game(zone("z", rect(10, 10, 17, 30))))
     assert controlled(events) == [ev.ZoneControlled(1, "z", None)]
-    assert events[-1] == ev.C4GameEnded("1 rounds played", (0, 0), None)
+    # the pack's tiebreakers all level (CLARIFICATIONS §8): a draw, said so
+    assert events[-1] == ev.C4GameEnded(
+        "1 rounds played (every tiebreaker level: army points destroyed 0-0)", (0, 0), None
+    )
     # exactly 50 % (one of two) is not "more than 50 %" (docs/rulings.md)
     _, events = play(battle_game(zone("z", rect(10, 10, 17, 30)), size=2))
     assert controlled(events) == [ev.ZoneControlled(1, "z", None)]
@@ -222,7 +225,7 @@ def test_scenery_is_an_obstacle_to_units() -> None:
     assert names == {p.name for p in table.scenery} and names
 
 
-FIT = {"bloodbath", "conquest", "cp-close-quarters"}
+FIT = {"bloodbath", "conquest", "cp-close-quarters", "standard", "assassination", "watchtower"}
 
 
 @pytest.mark.parametrize("name", bundled_scenarios())

@@ -63,3 +63,32 @@ def test_a_scenario_that_does_not_fit_units_is_refused() -> None:
     text = (out + err).strip()
     assert text.count("\n") == 0
     assert "'Loot' does not fit C4 units" in text
+
+
+def test_simulate_a_c4_scenario_reports_wins_points_and_endings() -> None:
+    # simulate --rules c4 --scenario: the scenario's own rounds, seats turning round, the mean
+    # CP of each agent and how the games ended (docs/c4.md "Scenarios")
+    code, out, err = cli(
+        "simulate", "--rules", "c4", "--scenario", "cp-close-quarters", "-n", "2",
+        "--agents", "greedy,random", "--seed", "0", "--rounds", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, out + err
+    doc = json.loads(out)
+    assert doc["scenario"] == "cp-close-quarters" and doc["points"] == "CP"
+    assert sum(doc["endings"].values()) == 2
+    wins = sum(row["wins"] for row in doc["agents"].values())
+    assert wins + doc["draws"] == 2
+    assert {"mean_points", "mean_fighters_left", "ci95"} <= set(doc["agents"]["greedy"])
+    code, out, err = cli(
+        "simulate", "--rules", "c4", "--scenario", "standard", "-n", "1", "--seed", "1",
+        "--rounds", "1",
+    )  # fmt: skip
+    assert code == 0, out + err
+    assert "standard" in out and "VP on average" in out and "endings:" in out
+
+
+def test_simulate_refuses_a_scenario_that_does_not_fit_units_in_one_line() -> None:
+    code, out, err = cli("simulate", "--rules", "c4", "--scenario", "loot", "-n", "1")
+    assert code != 0
+    text = (out + err).strip()
+    assert "scenario 'Loot' does not fit C4 units" in text and len(text.splitlines()) == 1

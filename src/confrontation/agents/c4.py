@@ -10,20 +10,28 @@ exactly as it would have (:func:`confrontation.sim.c4game.play_c4` sets ``decisi
   the salvo that is expected to do the most damage (leader-to-leader range on the tape, the
   universal table); otherwise it assaults the nearest enemy unit within twice its Movement,
   or runs towards the nearest one; the rest (sequences, cards, Authority) as listed, the
-  first active player being itself.
+  first active player being itself. In a scenario (``state.battle``, ``c4.battle``) it plays
+  for the objectives first (:func:`objective_action`): a unit holding a zone stays in it
+  (shooting or assaulting its contesters), the others go for the zone worth the most to them
+  for the distance (the Commander's unit for the one he would dominate), assaulting an enemy
+  unit that holds or contests it on the way; an enemy Commander's unit within reach is
+  assaulted first (the pack's assassination victory).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
 from confrontation.agents.random import uniform_index
+from confrontation.c4 import battle as scenario
+from confrontation.c4 import tactical
 from confrontation.c4.actions import enemies, unit_gap, unit_mov
 from confrontation.c4.choices import ChooseFirst, Raise, UnitAction
 from confrontation.c4.resolution import minimum_roll
 from confrontation.c4.salvo import shot_difficulty
-from confrontation.c4.state import C4State
+from confrontation.c4.state import C4State, Unit, Zone
 from confrontation.dice import SeededRoller
 from confrontation.engine.core.questions import Choice, Question
 
@@ -110,6 +118,9 @@ class C4GreedyAgent:
             value = expected_salvo(state, unit_id, a.target)
             if value > 0 and (best is None or value > best[0]):
                 best = (value, a)
+        aim = objective_action(state, unit, acts, best[1] if best is not None else None)
+        if aim is not None:
+            return aim
         if best is not None:
             return best[1]
         foes = sorted(enemies(state, unit), key=lambda e: (unit_gap(state, unit_id, e.id), e.id))
@@ -126,3 +137,128 @@ class C4GreedyAgent:
         if not runs:
             return acts[0]
         return min(runs, key=lambda a: ((a.x - their.x) ** 2 + (a.y - their.y) ** 2, a.x, a.y))
+
+
+SHARED = 0.3
+"""A zone the unit holds with another of its player's units is worth this share of its value
+to it (the other may go elsewhere)."""
+WHOLE_TABLE = 0.8
+"""A zone covering this share of the table or more (Bloodbath's battlefield) is no place to
+go to: the greedy fights there as in the default battle."""
+
+
+def zone_value(state: C4State, zone: Zone, unit: Unit) -> int:
+    """What the zone is worth to the unit's player: its control points, or its domination
+    points for the Commander's unit; in a chapter-20 ``conditions`` battle the VP of the
+    conditions naming it (``commander-in-area`` only for the Commander's unit)."""
+    me = unit.owner
+    value = zone.control[me] if me < len(zone.control) else 0
+    chief = tactical.commander(state, me)
+    leads = chief is not None and chief.unit == unit.id
+    if leads and me < len(zone.dominate):
+        value = max(value, zone.dominate[me])
+    battle = state.battle
+    for c in battle.conditions if battle is not None else ():
+        mine = c.area == zone.name and (not c.players or me in c.players)
+        if mine and (c.kind == "area" or (c.kind == "commander-in-area" and leads)):
+            value += c.vp
+    return value
+
+
+def zone_goal(state: C4State, zone: Zone, unit: Unit) -> tuple[float, float]:
+    """Where the unit's leader goes for the zone: its centre; for a flag (impassable) the
+    point of its edge nearest the leader, in base contact."""
+    shape = scenario.shape(zone)
+    cx, cy = shape.centroid.x, shape.centroid.y
+    if zone.kind != "flag":
+        return cx, cy
+    leader = state.fighter(unit.leader)
+    d = math.hypot(leader.x - cx, leader.y - cy) or 1.0
+    reach = shape.exterior.distance(shape.centroid) + leader.radius + 0.3
+    return cx + (leader.x - cx) * reach / d, cy + (leader.y - cy) * reach / d
+
+
+def _covers_table(state: C4State, zone: Zone) -> bool:
+    return bool(scenario.shape(zone).area >= WHOLE_TABLE * state.width * state.height)
+
+
+def _assault(acts: Sequence[UnitAction], target: str) -> UnitAction | None:
+    return next((a for a in acts if a.action == "assault" and a.target == target), None)
+
+
+def _in_or_near(state: C4State, unit_id: str, zone: Zone) -> bool:
+    return any(scenario.touches(f, zone) for f in state.members(unit_id))
+
+
+def objective_action(
+    state: C4State, unit: Unit, acts: Sequence[UnitAction], shot: UnitAction | None
+) -> UnitAction | None:
+    """The action a scenario's objectives call for (None: fight as in the default battle).
+
+    1. an enemy Commander's unit within assault reach is assaulted (assassination, 003);
+    2. each zone worth points is weighed: one the unit holds at its value (times
+       :data:`SHARED` if another of its player's units holds it too), one it does not hold at
+       value / (1 + rounds to get there), left out if its player controls it with another
+       unit; the best held one: the unit stays, assaulting an enemy unit in reach that
+       contests the zone, else shooting (``shot``), else holding;
+    3. the best one not held: it assaults
+       an enemy unit in reach holding or contesting that zone, else walks there when a walk
+       reaches it, else runs towards it."""
+    battle = state.battle
+    if battle is None or unit.engaged:
+        return None
+    reach = 2 * unit_mov(state, unit.id)
+    foes = enemies(state, unit)
+    for p in range(state.players):  # 1. the enemy Commander (assassination)
+        chief = tactical.commander(state, p) if p != unit.owner else None
+        if chief is not None and unit_gap(state, unit.id, chief.unit) <= reach:
+            hit = _assault(acts, chief.unit)
+            if hit is not None:
+                return hit
+    zones = [
+        z for z in battle.zones if zone_value(state, z, unit) > 0 and not _covers_table(state, z)
+    ]
+    if not zones:
+        return None
+    leader = state.fighter(unit.leader)
+    mov = unit_mov(state, unit.id)
+    mine = [u for u in state.units_of(unit.owner) if u.id != unit.id]
+    best: tuple[float, Zone, tuple[float, float]] | None = None
+    for z in zones:
+        value = zone_value(state, z, unit)
+        shared = any(scenario.holds(state, u.id, z) for u in mine)
+        if scenario.holds(state, unit.id, z):  # 2. worth staying: less so if others hold it
+            worth = value * (SHARED if shared else 1.0)
+            gx, gy = leader.x, leader.y
+        else:  # 3. worth going to, for the distance
+            owner, _ = scenario.controller(state, z)
+            if owner == unit.owner and shared:
+                continue
+            gx, gy = zone_goal(state, z, unit)
+            far = math.hypot(gx - leader.x, gy - leader.y)
+            worth = value / (1.0 + far / max(reach, 1.0))
+        if best is None or worth > best[0]:
+            best = (worth, z, (gx, gy))
+    if best is not None and scenario.holds(state, unit.id, best[1]):
+        z = best[1]
+        contesters = [e for e in foes if _in_or_near(state, e.id, z)]
+        for e in sorted(contesters, key=lambda e: (unit_gap(state, unit.id, e.id), e.id)):
+            if unit_gap(state, unit.id, e.id) <= reach and (hit := _assault(acts, e.id)):
+                return hit
+        if shot is not None:
+            return shot
+        return next(a for a in acts if a.action == "hold")
+    if best is None:
+        return None
+    _, zone, (gx, gy) = best
+    holders = [e for e in foes if _in_or_near(state, e.id, zone)]
+    for e in sorted(holders, key=lambda e: (unit_gap(state, unit.id, e.id), e.id)):
+        if unit_gap(state, unit.id, e.id) <= reach and (hit := _assault(acts, e.id)):
+            return hit
+    far = math.hypot(gx - leader.x, gy - leader.y)
+    kind = "walk" if far <= mov else "run"
+    if not any(a.action == kind for a in acts):
+        return None
+    x = min(max(gx, 0.0), state.width)
+    y = min(max(gy, 0.0), state.height)
+    return UnitAction(unit.id, kind, round(x, 3), round(y, 3))

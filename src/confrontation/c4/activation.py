@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from confrontation.c4 import actions, fight
+from confrontation.c4.battle import assassinated
 from confrontation.c4.choices import (
     DieFace,
     DrawCard,
@@ -99,7 +100,7 @@ def drive(state: C4State) -> Transition:
     act = _act(state)
     if act.unit is not None:
         return ask(state, Kind.UNIT_ACTION, state.unit(act.unit).owner), []
-    if finished(state):
+    if finished(state) or assassinated(state):  # c4scen: CP-ASSASSINATION-VICTORY, at once
         state = evolve(state, phase=Phase.CONTROL, activation=None)
         return state, [C4PhaseStarted(state.round, Phase.CONTROL)]
     if marauder(state):

@@ -18,23 +18,40 @@ pack's 50 % unit rules apply to C4 units):
   base contact (a flag); a Commander dominates at most one element (the one worth the most
   more than its control, the first in the file among equals).
 
+The pack's end (CLARIFICATIONS §8; docs/rulings.md "002 — scenarios in a C4 game"): the
+**assassination victory** (:func:`assassinated`: every player had a Commander and at most one
+still has one — an Incarnate with Authority, ``tactical.commander``; checked at the end of
+every activation), and the four **tiebreakers** (:func:`tiebreakers`: Commanders in play, CP,
+army points in play doubled in the scenario's area, army points destroyed), units valued by
+the pack's 50 % rule (:func:`unit_value`).
+
+Chapter-20 ``conditions`` scenarios (scoring "conditions", :func:`score_conditions`): the
+kinds that fit units — ``area``, ``commander-in-area``, ``commander-alive``,
+``kill-commander``, ``inflict-losses`` — checked at the end of every round (``round``: met for
+good) and after the last one; the Commander is the one designated at the start
+(``Battle.chiefs``, XX-B-1).
+
 What to call: :func:`holds`, :func:`controller` (pure), :func:`score` (the control phase's
-scoring: events and the new state), :func:`finish` (the end of the game by points),
-:func:`describe` (a sentence for this module's events).
+scoring: events and the new state), :func:`final_winner` (the end of the game by points and
+tiebreakers), :func:`with_setup` (the Commanders and army points a battle needs, from the
+cards), :func:`describe` (a sentence for this module's events).
 
 Sections (docs/rules-index.toml): C4-PLAYING-A-GAME.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from functools import lru_cache
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.c4 import tactical
+from confrontation.c4.cards import Card
 from confrontation.c4.events import C4KillBox, C4PointsScored, ZoneControlled
-from confrontation.c4.state import Battle, C4State, Fighter, Zone
+from confrontation.c4.state import Battle, C4State, Condition, Fighter, Zone
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
 
@@ -208,22 +225,233 @@ def scenario_victor(battle: Battle) -> int | None:
     return top[0] if best >= battle.win_at and len(top) == 1 else None
 
 
-def final_winner(state: C4State) -> tuple[int | None, str]:
-    """The winner at the end of the game and why: the more points; the pack breaks a tie by
-    the Commanders still in play (its first tiebreaker; ruling: the others need strategic
-    values C4 does not have)."""
+def with_setup(state: C4State, cards: Mapping[str, Card]) -> C4State:
+    """The battle with each player's Commander at the start (``chiefs``) and each fighter's
+    army points (``worth``: the card's cost per standard fighter, a special's own cost)."""
+    battle = state.battle
+    if battle is None:
+        return state
+    chiefs = tuple((c.id if (c := tactical.commander(state, p)) else "") for p in range(2))
+    worth = []
+    for f in state.fighters:
+        card_id, _, profile = f.profile.partition("/")
+        card = cards.get(card_id)
+        if card is None:
+            continue
+        cost = card.cost if profile == card.standard.id else (card.profile(profile).cost or 0)
+        worth.append((f.id, cost))
+    return evolve(state, battle=evolve(battle, chiefs=chiefs, worth=tuple(worth)))
+
+
+def commanders_in_play(state: C4State) -> tuple[int, ...]:
+    """Per player, 1 if he still has a Commander (an Incarnate with Authority), else 0."""
+    return tuple(int(tactical.commander(state, p) is not None) for p in range(state.players))
+
+
+def assassinated(state: C4State) -> bool:
+    """CP-ASSASSINATION-VICTORY (CLARIFICATIONS §8): in a pack battle where every player had a
+    Commander, at most one player still has one."""
+    battle = state.battle
+    if battle is None or battle.scoring != "round" or not battle.chiefs:
+        return False
+    if not all(battle.chiefs):
+        return False
+    return sum(commanders_in_play(state)) <= 1
+
+
+def _worth(battle: Battle) -> dict[str, int]:
+    return dict(battle.worth)
+
+
+def unit_value(state: C4State, unit_id: str, area: BaseGeometry | None = None) -> int:
+    """CP-3RD-TIEBREAKER: the unit's army points in play — all of them while it keeps 50 % or
+    more of its starting number (rounded up), half of them (rounded up) below, none when it
+    is gone; doubled when all its remaining fighters are wholly inside ``area``."""
     battle = state.battle
     assert battle is not None
-    best = max(battle.points)
-    top = [p for p, n in enumerate(battle.points) if n == best]
-    if len(top) == 1:
-        return top[0], ""
-    if battle.scoring == "round":
-        chiefs = {p: tactical.commander(state, p) is not None for p in top}
-        alive = [p for p in top if chiefs[p]]
-        if len(alive) == 1:
-            return alive[0], " (tiebreaker: the only Commander in play)"
-    return None, ""
+    worth = _worth(battle)
+    unit = state.unit(unit_id)
+    left = state.members(unit_id)
+    if not left:
+        return 0
+    cost = sum(worth.get(f, 0) for f in unit.fighters)
+    value = cost if len(left) >= math.ceil(len(unit.fighters) / 2) else math.ceil(cost / 2)
+    if area is not None and all(area.buffer(EPS).contains(_disc(f)) for f in left):
+        value *= 2
+    return value
+
+
+def tiebreak_area(state: C4State, player: int) -> BaseGeometry | None:
+    """The scenario's area for the 3rd tiebreaker: every zone, the enemy's zones, within 10 cm
+    of every flag, or none (``Battle.tiebreak``)."""
+    battle = state.battle
+    assert battle is not None
+    shapes: list[BaseGeometry] = []
+    for z in battle.zones:
+        if battle.tiebreak == "flags" and z.kind == "flag":
+            shapes.append(shape(z).buffer(FLAG_REACH_CM, quad_segs=16))
+        elif z.kind == "zone" and (
+            battle.tiebreak == "zones"
+            or (battle.tiebreak == "enemy-zones" and z.side is not None and z.side != player)
+        ):
+            shapes.append(shape(z))
+    if not shapes:
+        return None
+    area = shapes[0]
+    for more in shapes[1:]:
+        area = area.union(more)
+    return area
+
+
+def value_in_play(state: C4State, player: int) -> int:
+    """CP-3RD-TIEBREAKER: the player's units' values, doubled in the scenario's area."""
+    area = tiebreak_area(state, player)
+    return sum(unit_value(state, u.id, area) for u in state.units if u.owner == player)
+
+
+def value_destroyed(state: C4State, player: int) -> int:
+    """CP-4TH-TIEBREAKER: the army points ``player`` destroyed — his opponents' units' cost
+    less their value still in play (undoubled)."""
+    battle = state.battle
+    assert battle is not None
+    worth = _worth(battle)
+    total = 0
+    for u in state.units:
+        if u.owner != player:
+            total += sum(worth.get(f, 0) for f in u.fighters) - unit_value(state, u.id)
+    return total
+
+
+def tiebreakers(state: C4State) -> tuple[int, tuple[int, ...], int | None]:
+    """CP-1ST … CP-4TH-TIEBREAKER: the first that tells the players apart — (number, figures,
+    winner); (5, the last figures, None) when all four leave them level."""
+    battle = state.battle
+    assert battle is not None
+    players = range(state.players)
+    figures = [
+        commanders_in_play(state),  # CP-1ST-TIEBREAKER
+        battle.points,  # CP-2ND-TIEBREAKER
+        tuple(value_in_play(state, p) for p in players),  # CP-3RD-TIEBREAKER
+        tuple(value_destroyed(state, p) for p in players),  # CP-4TH-TIEBREAKER
+    ]
+    for number, figure in enumerate(figures, start=1):
+        best = max(figure)
+        top = [p for p, v in enumerate(figure) if v == best]
+        if len(top) == 1:
+            return number, tuple(figure), top[0]
+    return 5, tuple(figures[-1]), None
+
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+TIEBREAK_WHAT = {
+    1: "Commanders in play",
+    2: "CP",
+    3: "army points in play",
+    4: "army points destroyed",
+}
+
+
+def final_winner(state: C4State) -> tuple[int | None, str]:
+    """The winner at the end of the game and why: VP (areas, conditions) — the more wins,
+    equal is a draw; the pack's CP — its four tiebreakers in order (CLARIFICATIONS §8)."""
+    battle = state.battle
+    assert battle is not None
+    if battle.scoring != "round":
+        best = max(battle.points)
+        top = [p for p, n in enumerate(battle.points) if n == best]
+        return (top[0], "") if len(top) == 1 else (None, "")
+    number, figures, winner = tiebreakers(state)
+    shown = "-".join(map(str, figures))
+    if winner is None:
+        return None, f" (every tiebreaker level: army points destroyed {shown})"
+    if number == 2:  # the more CP: no tiebreaker to tell
+        return winner, ""
+    return winner, f" ({ORDINAL[number]} tiebreaker: {TIEBREAK_WHAT[number]} {shown})"
+
+
+# --- chapter-20 victory conditions (scoring "conditions") --------------------------------------
+
+
+def _chief(state: C4State, player: int) -> Fighter | None:
+    """XX-B-1: the player's Commander designated at the start, if still on the battlefield."""
+    battle = state.battle
+    assert battle is not None
+    if player >= len(battle.chiefs) or not battle.chiefs[player]:
+        return None
+    return next((f for f in state.fighters if f.id == battle.chiefs[player]), None)
+
+
+def losses(state: C4State, player: int) -> int:
+    """The army points of ``player``'s fighters no longer on the battlefield."""
+    battle = state.battle
+    assert battle is not None
+    present = {f.id for f in state.fighters}
+    mine = {f for u in state.units if u.owner == player for f in u.fighters}
+    return sum(v for f, v in battle.worth if f in mine and f not in present)
+
+
+def fulfils(state: C4State, condition: Condition, player: int) -> bool:
+    """Whether ``player`` fulfils ``condition`` now (XX-A-4, XX-B-1)."""
+    battle = state.battle
+    assert battle is not None
+    zones = {z.name: z for z in battle.zones}
+    match condition.kind:
+        case "area":
+            return controller(state, zones[condition.area])[0] == player
+        case "commander-in-area":
+            chief = _chief(state, player)
+            return chief is not None and inside(chief, zones[condition.area])
+        case "commander-alive":
+            return _chief(state, player) is not None
+        case "kill-commander":
+            return any(
+                battle.chiefs[p] and _chief(state, p) is None
+                for p in range(state.players)
+                if p != player and p < len(battle.chiefs)
+            )
+        case "inflict-losses":
+            mine = losses(state, player)
+            return all(losses(state, p) > mine for p in range(state.players) if p != player)
+    raise ValueError(f"condition kind {condition.kind!r} is not played in C4")
+
+
+CONDITION_KINDS = (
+    "area",
+    "commander-in-area",
+    "commander-alive",
+    "kill-commander",
+    "inflict-losses",
+)
+"""The chapter-20 condition kinds C4 units play (docs/rulings.md)."""
+
+
+def score_conditions(state: C4State, last: bool) -> tuple[C4State, list[Event]]:
+    """The end of a round: ``round`` conditions met are met for good; after the last round
+    every condition is scored (``end`` ones as they stand) into VP."""
+    battle = state.battle
+    assert battle is not None
+    met = set(battle.met)
+    for c in battle.conditions:
+        if c.when == "round":
+            for p in range(state.players):
+                concerned = not c.players or p in c.players
+                if (c.id, p) not in met and concerned and fulfils(state, c, p):
+                    met.add((c.id, p))
+    battle = evolve(battle, met=tuple(sorted(met)))
+    state = evolve(state, battle=battle)
+    if not last:
+        return state, []
+    gains = [0] * state.players
+    for c in battle.conditions:
+        for p in range(state.players):
+            if c.players and p not in c.players:
+                continue
+            ok = (c.id, p) in met if c.when == "round" else fulfils(state, c, p)
+            if ok:
+                gains[p] += c.vp
+    totals = tuple(a + g for a, g in zip(battle.points, gains, strict=True))
+    event = C4PointsScored(state.round, tuple(gains), totals, "VP")
+    return evolve(state, battle=evolve(battle, points=totals)), [event]
 
 
 def describe(event: Event) -> str | None:

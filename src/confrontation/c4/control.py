@@ -10,7 +10,10 @@ A scenario's battle (``state.battle``, :mod:`.battle`; docs/rulings.md "002 — 
 C4 game"): its zones are scored here — every control phase from its first scoring round
 (control points, 003: ``win_at`` CP and more than the opponent win at once) or after the last
 round (victory points, III-A-2); the game ends after the last round, or when a company has no
-fighter left, and the higher VP/CP wins.
+fighter left, and the higher VP/CP wins (the pack: its tiebreakers, ``battle.final_winner``);
+the pack's assassination victory (``battle.assassinated``; the activation phase hands over to
+this phase as soon as it happens) scores once more and ends the game; a chapter-20
+``conditions`` battle scores its conditions (``battle.score_conditions``).
 
 For the integrator: :func:`drive` is the phase's driver; :func:`scores` the default score.
 
@@ -38,19 +41,35 @@ def scores(state: C4State) -> tuple[int, ...]:
 
 
 def _battle_drive(state: C4State) -> Transition:
-    """The control phase of a scenario: score, then the scenario's victory or the next
-    round."""
+    """The control phase of a scenario: score, then the assassination or scenario victory, the
+    end by points and tiebreakers, or the next round."""
     assert state.battle is not None
     left = scores(state)
     wiped = any(s == 0 for s in left)
     last = state.round >= state.rounds or wiped
     events: list[Event] = []
-    if scenario.scoring_now(state, last) or (last and state.battle.scoring == "end"):
+    killed = scenario.assassinated(state)
+    scoring = state.battle.scoring
+    if scoring == "conditions":
+        state, events = scenario.score_conditions(state, last)
+    elif killed or scenario.scoring_now(state, last) or (last and scoring == "end"):
+        # CP-ASSASSINATION-VICTORY: "Conduct control point scoring upon an assassination"
         state, events = scenario.score(state)
-    assert state.battle is not None
-    points = state.battle.points
-    victor = scenario.scenario_victor(state.battle)
-    if victor is not None and state.battle.scoring == "round":
+    battle = state.battle
+    assert battle is not None
+    points = battle.points
+    if killed:  # CP-ASSASSINATION-VICTORY: the scoring does not make a scenario victory
+        alive = scenario.commanders_in_play(state)
+        state = evolve(state, phase=Phase.OVER, pending=None)
+        if sum(alive) == 1:
+            sole = alive.index(1)
+            reason = f"assassination: only Player {sole + 1} has a Commander in play"
+            return state, [*events, C4GameEnded(reason, points, sole)]
+        who, why = scenario.final_winner(state)
+        reason = "assassination: every Commander has fallen" + why
+        return state, [*events, C4GameEnded(reason, points, who)]
+    victor = scenario.scenario_victor(battle)
+    if victor is not None and scoring == "round":
         reason = f"Player {victor + 1} has {points[victor]} CP (003 scenario victory)"
         state = evolve(state, phase=Phase.OVER, pending=None)
         return state, [*events, C4GameEnded(reason, points, victor)]

@@ -9,6 +9,13 @@ corner (y up), as everywhere in the project.
 Unit labels (their cards' names, ``c4.narrate.unit_name``) are placed so that no two overlap
 (:func:`place_labels`: above the leader, else below, else stacked further out, with a thin line
 back to the leader when moved); a legend under the table explains the colours and marks.
+
+A scenario's table (``state.battle``, ``state.scenery``; docs/c4.md "Scenarios") is drawn as
+the Confédé SVG draws it (``geometry.render``): the scenery filled by its height (impassable
+elements with a thick edge, the scenario's own in gold), chapter-20 areas as dashed,
+translucent outlines named at their top, the pack's zones and flags in gold with their name
+and a note under it (zone or flag, whose, who controls or dominates it now), a flag with the
+dashed circle of its 10 cm reach (:func:`scenario_layer`); the caption gives the VP/CP.
 """
 
 from __future__ import annotations
@@ -17,8 +24,10 @@ from html import escape
 
 from shapely.geometry import MultiPoint
 
+from confrontation.c4 import battle as scenario
 from confrontation.c4.narrate import unit_name
-from confrontation.c4.state import C4State, Formation
+from confrontation.c4.state import C4State, Formation, Zone
+from confrontation.geometry.render import HEIGHT_COLOURS, SCENARIO_COLOUR
 
 SCALE = 6.0
 """Pixels per cm."""
@@ -155,6 +164,119 @@ def legend(state: C4State, top: float) -> list[str]:
     return out
 
 
+def _polygon(coords: object, state: C4State, style: str, cls: str) -> str:
+    assert isinstance(coords, (list, tuple))
+    points = " ".join(f"{x * SCALE:.1f},{_y(y, state):.1f}" for x, y in coords)
+    return f'<polygon class="{cls}" points="{points}" {style}/>'
+
+
+def _text(x: float, y: float, text: str, size: float, colour: str, extra: str = "") -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:.0f}" text-anchor="middle" '
+        f'fill="{colour}"{extra}>{escape(text)}</text>'
+    )
+
+
+def zone_note(state: C4State, zone: Zone) -> str:
+    """The note under a pack zone or flag: its kind, whose, who controls or dominates it."""
+    notes = [zone.kind]
+    if len(set(zone.control)) > 1 and zone.kind != "area":  # worth more to one player
+        mine = max(range(len(zone.control)), key=lambda p: zone.control[p])
+        notes.append(f"Player {mine + 1}'s" if zone.control[mine] else "")
+    who, contested = scenario.controller(state, zone)
+    if who is not None:
+        verb = "dominated" if scenario.dominates(state, who, zone) else "controlled"
+        notes.append(f"{verb} by Player {who + 1}")
+    elif contested:
+        notes.append("contested")
+    return " · ".join(n for n in notes if n)
+
+
+def scenario_layer(state: C4State) -> list[str]:
+    """The scenery, the areas, zones and flags of ``state`` as SVG elements (empty without)."""
+    out: list[str] = []
+    battle = state.battle
+    zones = battle.zones if battle is not None else ()
+    for z in (z for z in zones if z.kind == "area"):  # chapter-20 / III-A-2 areas (owner's colour)
+        colour = "#8a6d1f" if z.side is None else COLOURS[z.side % len(COLOURS)]
+        out.append(
+            _polygon(
+                z.outline,
+                state,
+                f'fill="{colour}" fill-opacity="0.08" stroke="{colour}" stroke-width="1.5" '
+                'stroke-dasharray="8 5"',
+                "area",
+            )
+        )
+        xs = [x for x, _ in z.outline]
+        top = max(y for _, y in z.outline)
+        cx = (min(xs) + max(xs)) / 2 * SCALE
+        label = z.name + (" (whole table)" if _whole(state, z) else "")
+        out.append(_text(cx, _y(top, state) + 14, label, 12, colour, ' fill-opacity="0.8"'))
+    for piece in state.scenery:
+        fill = HEIGHT_COLOURS.get(piece.height, "#999")
+        edge = SCENARIO_COLOUR if piece.scenario else "#444"
+        width = 3.5 if piece.scenario else (2.5 if not piece.passable else 1)
+        out.append(
+            _polygon(
+                piece.outline,
+                state,
+                f'fill="{fill}" stroke="{edge}" stroke-width="{width}"',
+                "scenery",
+            )
+        )
+        xs = [x for x, _ in piece.outline]
+        ys = [y for _, y in piece.outline]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        if not any(z.kind == "flag" and z.name == piece.name for z in zones):
+            out.append(
+                _text(cx * SCALE, _y(cy, state) + 3, f"{piece.name} ({piece.height})", 9, "#222")
+            )
+    for z in zones:  # the pack's zones and flags (a flag: its 10 cm reach dashed)
+        if z.kind == "area":
+            continue
+        shape = scenario.shape(z)
+        if z.kind == "flag":
+            reach = shape.buffer(scenario.FLAG_REACH_CM, quad_segs=16)
+            out.append(
+                _polygon(
+                    list(reach.exterior.coords),
+                    state,
+                    'fill="none" stroke="#b7950b" stroke-width="1.2" stroke-dasharray="3 3"',
+                    "flag-reach",
+                )
+            )
+        out.append(
+            _polygon(
+                z.outline,
+                state,
+                'fill="#f7dc6f" fill-opacity="0.55" stroke="#9a7d0a" stroke-width="1.5"',
+                z.kind,
+            )
+        )
+        c = shape.centroid
+        x, y = c.x * SCALE, _y(c.y, state)
+        if z.kind == "flag":
+            y -= shape.exterior.distance(c) * SCALE + 6
+        out.append(_text(x, y, z.name, 12, "#5d4a00", ' font-weight="bold"'))
+        out.append(_text(x, y + 12, zone_note(state, z), 10, "#5d4a00"))
+    return out
+
+
+def _whole(state: C4State, zone: Zone) -> bool:
+    return bool(scenario.shape(zone).area >= 0.8 * state.width * state.height)
+
+
+def caption_of(state: C4State) -> str:
+    """The caption under the table: mode, round, the scenario and its points."""
+    text = f"C4, {state.mode} mode, round {state.round} of {state.rounds}"
+    battle = state.battle
+    if battle is not None:
+        unit = "CP" if battle.scoring == "round" else "VP"
+        text += f" — {battle.name}: {'-'.join(map(str, battle.points))} {unit}"
+    return text
+
+
 def svg(state: C4State, title: str | None = None) -> str:
     """The battlefield of ``state`` (units, leaders, formations) as an SVG document."""
     w, h = state.width * SCALE, state.height * SCALE
@@ -164,6 +286,7 @@ def svg(state: C4State, title: str | None = None) -> str:
         f'viewBox="0 0 {w:.0f} {total:.0f}">',
         f'<rect x="0" y="0" width="{w:.0f}" height="{total:.0f}" fill="#fff"/>',
         f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#eef0e6" stroke="#555"/>',
+        *scenario_layer(state),
     ]
     anchors: list[tuple[Box, str]] = []
     leaders: list[tuple[float, float]] = []
@@ -226,7 +349,7 @@ def svg(state: C4State, title: str | None = None) -> str:
             f'<text class="unit" x="{cx:.1f}" y="{baseline:.1f}" font-size="{FONT}" '
             f'text-anchor="middle" fill="#111">{escape(text)}</text>'
         )
-    caption = title or f"C4, {state.mode} mode, round {state.round} of {state.rounds}"
+    caption = title or caption_of(state)
     out.append(f'<text x="4" y="{h + 17:.0f}" font-size="13" fill="#111">{escape(caption)}</text>')
     out.extend(legend(state, h + 26))
     out.append("</svg>")

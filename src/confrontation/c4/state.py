@@ -232,6 +232,24 @@ class Zone:
     outline: tuple[tuple[float, float], ...]
     control: tuple[int, ...]
     dominate: tuple[int, ...] = ()
+    side: int | None = field(default=None, metadata={"omit_default": True})
+    """The player whose element it is (the pack's friendly/enemy zones; None: neutral)."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A chapter-20 victory condition played by C4 units (``c4.battle``): ``kind`` "area"
+    (control ``area``), "commander-in-area" (the Commander wholly in ``area``),
+    "commander-alive", "inflict-losses" (the enemy lost more A.P.); ``when`` "end" or
+    "round" (at the end of any round, then met for good); ``players`` concerned (empty: all);
+    ``vp`` scored."""
+
+    id: str
+    kind: str
+    vp: int = 1
+    when: str = "end"
+    players: tuple[int, ...] = ()
+    area: str = ""
 
 
 @dataclass(frozen=True)
@@ -250,6 +268,19 @@ class Battle:
     win_at: int = 0
     kill_box: bool = False
     points: tuple[int, ...] = (0, 0)
+    tiebreak: str = field(default="none", metadata={"omit_default": True})
+    """The pack's 3rd tiebreaker area: "none", "zones", "enemy-zones" or "flags"."""
+    chiefs: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """Each player's Commander at the start (a fighter id, "": none): chapter 20's designated
+    Commander (XX-B-1); the pack's assassination victory needs every player to have had one."""
+    worth: tuple[tuple[str, int], ...] = field(default=(), metadata={"omit_default": True})
+    """Each fighter's army points (``fighter id``, A.P.: his card's cost per standard
+    fighter, a special's own) for the losses and the pack's 3rd and 4th tiebreakers."""
+    conditions: tuple[Condition, ...] = field(default=(), metadata={"omit_default": True})
+    """A chapter-20 ``conditions`` scenario's victory conditions that fit units (scoring
+    "conditions"; ``c4.battle``)."""
+    met: tuple[tuple[str, int], ...] = field(default=(), metadata={"omit_default": True})
+    """The ``round`` conditions met so far (condition id, player): once met, met (XX-A-4)."""
 
 
 @dataclass(frozen=True)

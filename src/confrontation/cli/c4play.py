@@ -86,7 +86,7 @@ def _summary(result: C4Result) -> str:
     end = result.end
     who = "a draw" if end.winner is None else f"Player {end.winner + 1} wins"
     battle = result.state.battle
-    what = "fighters left" if battle is None else ("VP" if battle.scoring == "end" else "CP")
+    what = "fighters left" if battle is None else ("CP" if battle.scoring == "round" else "VP")
     return f"{who} ({end.reason}): {what} {'-'.join(map(str, end.scores))}"
 
 
@@ -172,14 +172,19 @@ def simulate_c4_cli(
     as_json: bool,
     db: str | None = None,
     no_store: bool = True,
+    scenario: str | None = None,
 ) -> None:
     """``simulate --rules c4``: ``games`` games, the seats (and companies) turning round each
-    game, game ``k`` with seed ``seed + k``; wins per agent with a 95 % interval; each game
-    saved in the store unless ``no_store``."""
+    game, game ``k`` with seed ``seed + k``; wins per agent with a 95 % interval, fighters
+    left and, with a ``scenario`` (``sim.c4scenario``: one that fits units, refused in one
+    line otherwise), the mean VP/CP and how the games ended; each game saved in the store
+    unless ``no_store``."""
     names = _agents(agents)
     companies = tuple(armies) if armies else DEFAULT_COMPANIES
     if len(companies) != 2:
         fail("--armies: a C4 game opposes two companies")
+    if scenario is not None:
+        config_from(companies, ",".join(names), seed, mode, rounds, scenario)  # refused early
     store: Store | None = None
     if not no_store:
         try:
@@ -190,11 +195,22 @@ def simulate_c4_cli(
     wins = {n: 0 for n in names}
     draws = 0
     fighters_left = {n: 0 for n in names}
+    points = {n: 0 for n in names}
+    endings: dict[str, int] = {}
+    unit = ""
     for k in range(games):
         swap = k % 2 == 1
         seats = (names[1], names[0]) if swap else names
         chosen = (companies[1], companies[0]) if swap else companies
-        config = C4Config(chosen, seats, seed + k, mode, rounds or 6)
+        config = C4Config(
+            chosen,
+            seats,
+            seed + k,
+            mode,
+            rounds or 6,
+            scenario=scenario,
+            rounds_given=rounds is not None or scenario is None,
+        )
         try:
             agents_now = [c4_agent(n, config.seed, p) for p, n in enumerate(seats)]
             result = play_c4(config, agents=agents_now)
@@ -202,8 +218,15 @@ def simulate_c4_cli(
             fail(str(error))
         if store is not None:
             stored.append(store.save(setup_of(config), outcome_of(result), result.events))
+        left = fighter_counts(result.state)
         for p, n in enumerate(seats):
-            fighters_left[n] += result.scores[p]
+            fighters_left[n] += left[p]
+            points[n] += result.scores[p]
+        battle = result.state.battle
+        if battle is not None:
+            unit = "CP" if battle.scoring == "round" else "VP"
+            how = ending_of(result.end.reason)
+            endings[how] = endings.get(how, 0) + 1
         if result.winner is None:
             draws += 1
         else:
@@ -218,6 +241,10 @@ def simulate_c4_cli(
         "agents": {},
         "stored": stored,
     }
+    if scenario is not None:
+        doc["scenario"] = scenario
+        doc["points"] = unit
+        doc["endings"] = dict(sorted(endings.items()))
     table = doc["agents"]
     assert isinstance(table, dict)
     label = list(dict.fromkeys(names))
@@ -230,21 +257,50 @@ def simulate_c4_cli(
             "ci95": [round(max(0.0, rate - half), 4), round(min(1.0, rate + half), 4)],
             "mean_fighters_left": round(fighters_left[n] / games, 2),
         }
+        if scenario is not None:
+            table[n]["mean_points"] = round(points[n] / games, 2)
     if as_json:
         sys.stdout.write(json.dumps(doc) + "\n")
         return
-    console = Console(highlight=False)
-    console.print(f"C4 ({mode} mode), {games} games, seeds {seed}..{seed + games - 1}:")
+    console = Console(highlight=False, soft_wrap=True)
+    where = f", {escape(scenario)}" if scenario is not None else ""
+    console.print(f"C4 ({mode} mode{where}), {games} games, seeds {seed}..{seed + games - 1}:")
     for n in label:
         row = table[n]
         lo, hi = row["ci95"]
+        extra = f", {row['mean_points']} {unit} on average" if scenario is not None else ""
         console.print(
             f"  {n}: {row['wins']} wins ({row['win_rate']:.0%}, 95 % CI {lo:.0%}–{hi:.0%}), "
-            f"{row['mean_fighters_left']} fighters left on average"
+            f"{row['mean_fighters_left']} fighters left on average{extra}"
         )
     console.print(f"  draws: {draws}")
+    if endings:
+        console.print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     if store is not None and stored:
         console.print(f"Saved as games {stored[0]}–{stored[-1]} in {escape(store.url)}.")
+
+
+def fighter_counts(state: object) -> tuple[int, ...]:
+    """Each player's fighters still on the battlefield."""
+    from confrontation.c4.control import scores
+    from confrontation.c4.state import C4State
+
+    assert isinstance(state, C4State)
+    return scores(state)
+
+
+def ending_of(reason: str) -> str:
+    """How a scenario game ended, from its ``C4GameEnded`` reason: scenario victory,
+    assassination, tiebreaker, rounds played, or a company wiped out."""
+    if "scenario victory" in reason:
+        return "scenario victory"
+    if "assassination" in reason:
+        return "assassination"
+    if "tiebreaker" in reason:
+        return "tiebreaker"
+    if "no fighter left" in reason:
+        return "company wiped out"
+    return "points after the last round"
 
 
 def replay_c4_cli(game: StoredGame, svg_dir: Path | None, as_json: bool) -> None:

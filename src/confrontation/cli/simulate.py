@@ -279,7 +279,12 @@ def simulate_command(
     ] = 10,
     scenario: Annotated[
         str | None,
-        typer.Option("--scenario", metavar="NAME|FILE", help="Scenario (default: conquest)."),
+        typer.Option(
+            "--scenario",
+            metavar="NAME|FILE",
+            help="Scenario (default: conquest; with --rules c4 one that fits units, else the "
+            "default battle).",
+        ),
     ] = None,
     armies: Annotated[
         list[str] | None,
@@ -355,10 +360,17 @@ def simulate_command(
     if rules == C4_RULES:  # the unit-based ruleset: its own games (cli/c4play.py)
         from confrontation.cli.c4play import simulate_c4_cli
 
-        if scenario is not None:
-            fail("--scenario: a C4 game is the default battle (drop --scenario)")
         simulate_c4_cli(
-            games, armies, agents, seed, chosen_mode, rounds, as_json, db=db, no_store=not keep
+            games,
+            armies,
+            agents,
+            seed,
+            chosen_mode,
+            rounds,
+            as_json,
+            db=db,
+            no_store=not keep,
+            scenario=scenario,
         )
         return
     chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)

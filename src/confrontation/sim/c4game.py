@@ -18,6 +18,8 @@ from typing import Any
 from confrontation.agents.c4 import C4GreedyAgent, C4RandomAgent
 from confrontation.agents.c4mcts import C4MctsAgent
 from confrontation.c4 import events as ev
+from confrontation.c4.battle import with_setup
+from confrontation.c4.cards import bundled_cards
 from confrontation.c4.company import Company, bundled_companies, load_company
 from confrontation.c4.modes import Mode
 from confrontation.c4.setup import company_game
@@ -105,7 +107,7 @@ def build(config: C4Config) -> C4State:
         if config.scenario is None:
             return company_game(companies, mode=config.mode, rounds=config.rounds, seed=config.seed)
         table = c4_battle(config.scenario, config.seed)
-        return company_game(
+        state = company_game(
             companies,
             mode=config.mode,
             rounds=config.rounds if config.rounds_given else table.rounds,
@@ -116,6 +118,7 @@ def build(config: C4Config) -> C4State:
             battle=table.battle,
             scenery=table.scenery,
         )
+        return with_setup(state, bundled_cards())
     except ValueError as error:  # C4ScenarioError among them: one line
         raise C4SetupError(str(error)) from None
 

@@ -12,7 +12,11 @@ it (:class:`C4ScenarioError`): what fits is
   (``cp-zone``, ``cp-flag``), with its Kill Box and scenario victory; objectives to destroy
   (``cp-destroyed``, ``cp-objective``: C4 has no scenery attack) and a flag removed at random
   (Incursion) do not fit;
-- with two players, and no neutral fighters, tokens or passive individuals.
+- ``goal = "conditions"`` (chapter 20, XX-A-4) whose conditions are all of the kinds units
+  play (``area``, ``commander-in-area``, ``commander-alive``, ``kill-commander``,
+  ``inflict-losses``): The Standard, Assassination, Watchtower; victory points after the
+  last round, the bonuses left out;
+- with two players, and no neutral fighters, tokens, passive individuals or XX-C objectives.
 
 Rulings: docs/rulings.md, "002 — scenarios in a C4 game".
 """
@@ -27,7 +31,9 @@ from shapely.geometry import box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.armylists.load import LoadError
-from confrontation.c4.state import Battle, Zone
+from confrontation.c4.battle import CONDITION_KINDS
+from confrontation.c4.state import Battle, Condition, Zone
+from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.state import SceneryPiece
 from confrontation.engine.table.field import piece_of, scenery_of
 from confrontation.geometry import Table
@@ -79,7 +85,7 @@ def _areas(scenario: Scenario, table: Table) -> tuple[Zone, ...]:
         control = tuple(
             area.vp if area.owner is None or area.owner == p else area.vp_enemy for p in (0, 1)
         )
-        zones.append(Zone(area.name, "area", _outline(where), control))
+        zones.append(Zone(area.name, "area", _outline(where), control, side=area.owner))
     return tuple(zones)
 
 
@@ -112,7 +118,10 @@ def _pack(scenario: Scenario) -> tuple[Zone, ...]:
                     dominate[player] = int(params.get("dominate", 0))
                     break
         outline = _outline(shape_of(element))
-        zones.append(Zone(element.name, element.kind, outline, tuple(control), tuple(dominate)))
+        side = element.side if element.side is not None and element.side < 2 else None
+        zones.append(
+            Zone(element.name, element.kind, outline, tuple(control), tuple(dominate), side)
+        )
     return tuple(zones)
 
 
@@ -132,8 +141,38 @@ def _battle(scenario: Scenario, table: Table) -> Battle:
             first=cp.from_round,
             win_at=cp.win_at,
             kill_box=cp.kill_box,
+            tiebreak=cp.tiebreak,
         )
-    raise _refuse(scenario, f"its goal {scenario.goal!r} (C4 plays 'control' and 'control-points')")
+    if scenario.goal == "conditions":
+        return _conditions(scenario, table)
+    raise _refuse(
+        scenario, f"its goal {scenario.goal!r} (C4 plays 'control', 'control-points', 'conditions')"
+    )
+
+
+def _conditions(scenario: Scenario, table: Table) -> Battle:
+    """XX-A-4 victory conditions whose kinds fit units (``c4.battle.CONDITION_KINDS``): VP
+    after the last round; the areas they name are scored by units as chapter 20's are; the
+    bonuses (XX-A-5: goal-average for a tournament's tiebreak) are left out (ruling)."""
+    conditions = []
+    for c in scenario.conditions:
+        if c.kind not in CONDITION_KINDS:
+            raise _refuse(scenario, f"its condition {c.kind!r} ({c.text})")
+        params = json.loads(c.params)
+        players = tuple(p for p in c.players if p < 2)
+        if c.players and not players:
+            continue  # a condition of players not in a two-player game
+        conditions.append(
+            Condition(c.id, c.kind, c.vp, c.when, players, str(params.get("area", "")))
+        )
+    zones = tuple(evolve(z, control=(0, 0)) for z in _areas(scenario, table))
+    names = {z.name for z in zones}
+    for kept in conditions:
+        if kept.area and kept.area not in names:
+            raise _refuse(scenario, f"its condition {kept.id!r} names no area {kept.area!r}")
+    return Battle(
+        scenario.name, scenario.section, "conditions", zones, conditions=tuple(conditions)
+    )
 
 
 def _strips(table: Table, split: str) -> list[BaseGeometry]:
