@@ -584,6 +584,22 @@ def _near_ends(q: _Question, obstacles: Sequence[BaseGeometry], hw: float) -> bo
     return True
 
 
+_TARGETS: OrderedDict[int, tuple[Polygon, BaseGeometry]] = OrderedDict()
+
+
+def _eroded_target(target: Polygon) -> BaseGeometry:
+    """The goal base eroded by :data:`CLEAR_EPS` (cached by the polygon object: bases'
+    polygons are themselves cached)."""
+    hit = _TARGETS.get(id(target))
+    if hit is not None and hit[0] is target:
+        return hit[1]
+    made = target.buffer(-CLEAR_EPS)
+    _TARGETS[id(target)] = (target, made)  # the entry keeps the polygon alive
+    if len(_TARGETS) > _INFLATED_SIZE:
+        _TARGETS.popitem(last=False)
+    return made
+
+
 def _blocker(q: _Question) -> bool:
     """Step 4, the inflated shapes merged and eroded (``q.others``) and, with a goal base,
     merged with it (``q.blocker``). False: the start is blocked."""
@@ -592,7 +608,7 @@ def _blocker(q: _Question) -> bool:
     if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        blocker = shapely.union(others, q.target.buffer(-CLEAR_EPS))
+        blocker = shapely.union(others, _eroded_target(q.target))
     shapely.prepare(blocker)
     q.blocker = blocker
     return not shapely.contains_xy(blocker, *q.start)
@@ -639,12 +655,16 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     assert q.goal_set is not None
     xy = corners[:, :2]
     n = len(xy)
-    # the columns as contiguous arrays (each expansion runs a dozen operations on them)
-    cx, cy, px, py, nx, ny = np.ascontiguousarray(corners.T)
+    # the columns as contiguous arrays (each expansion runs a dozen operations on them); the
+    # previous and next corners' y and x stacked, to compute both cross products at once
+    cx, cy = np.ascontiguousarray(corners[:, 0]), np.ascontiguousarray(corners[:, 1])
+    sides_y = np.ascontiguousarray(corners[:, [3, 5]].T)
+    sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
     start_h = float(q.goal_set.distance(q.sp))
     cost = [0.0] * n
     parent = [-2] * n  # -1: the start
     closed = np.zeros(n, dtype=bool)
+    unclosed = np.ones(n, dtype=bool)
     # Entries (f, node, order, source, k): node -3 is a goal leg (ahead of a corner with the
     # same f, as the eager search's goal entry was), ``legs[k]`` its (start node, cost,
     # start point, end); a corner's entry stands for the k-th leg of the batch ``source``,
@@ -680,6 +700,7 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
                 continue
             gc = costs[k]
             closed[u] = True
+            unclosed[u] = False
             cost[u], parent[u] = gc, v
         else:
             p, gc = start, 0.0
@@ -690,11 +711,11 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         if n == 0:
             continue
         vx, vy = cx - p[0], cy - p[1]
-        c1 = vx * (py - p[1]) - vy * (px - p[0])
-        c2 = vx * (ny - p[1]) - vy * (nx - p[0])
+        # the tangent test: the cross products with the previous and the next corner
+        c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
         step = np.hypot(vx, vy)
         reached = gc + step
-        cand = (c1 * c2 >= -1e-12) & ~closed & (step > 1e-9)
+        cand = (c[0] * c[1] >= -1e-12) & unclosed & (step > 1e-9)
         if bound < math.inf:
             cand &= reached + heur <= bound
         idx = np.nonzero(cand)[0]
