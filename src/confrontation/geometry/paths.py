@@ -190,17 +190,20 @@ def _corners(poly: BaseGeometry) -> np.ndarray:
     for p in polys:
         if p.geom_type != "Polygon" or p.is_empty:
             continue
-        ring = np.asarray(p.exterior.coords)[:-1]
-        if not p.exterior.is_ccw:
+        exterior = p.exterior
+        ring = shapely.get_coordinates(exterior)[:-1]
+        if not exterior.is_ccw:
             ring = ring[::-1]
         if len(ring) < 3:
             continue
-        prev, nxt = np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
+        # each corner's previous and next corners (np.roll by 1 and -1, by slicing)
+        prev = np.concatenate((ring[-1:], ring[:-1]))
+        nxt = np.concatenate((ring[1:], ring[:1]))
         cross = (ring[:, 0] - prev[:, 0]) * (nxt[:, 1] - ring[:, 1]) - (ring[:, 1] - prev[:, 1]) * (
             nxt[:, 0] - ring[:, 0]
         )
         keep = cross > 1e-12
-        rows.append(np.hstack([ring[keep], prev[keep], nxt[keep]]))
+        rows.append(np.concatenate((ring[keep], prev[keep], nxt[keep]), axis=1))
     return np.vstack(rows) if rows else np.zeros((0, 6))
 
 
@@ -663,8 +666,10 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     start_h = float(q.goal_set.distance(q.sp))
     cost = [0.0] * n
     parent = [-2] * n  # -1: the start
-    closed = np.zeros(n, dtype=bool)
+    # closed corners, as a list (asked one at a time) and as an array (of those not closed)
+    done = [False] * n
     unclosed = np.ones(n, dtype=bool)
+    xs, ys = cx.tolist(), cy.tolist()
     # Entries (f, node, order, source, k): node -3 is a goal leg (ahead of a corner with the
     # same f, as the eager search's goal entry was), ``legs[k]`` its (start node, cost,
     # start point, end); a corner's entry stands for the k-th leg of the batch ``source``,
@@ -693,13 +698,13 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             fs, nodes, costs, v, at = batches[src]
             if k + 1 < len(nodes):
                 heapq.heappush(heap, (fs[k + 1], nodes[k + 1], o, src, k + 1))
-            if closed[u]:
+            if done[u]:
                 continue
-            p = (float(xy[u, 0]), float(xy[u, 1]))
+            p = (xs[u], ys[u])
             if not q.clear(at, p):
                 continue
             gc = costs[k]
-            closed[u] = True
+            done[u] = True
             unclosed[u] = False
             cost[u], parent[u] = gc, v
         else:
