@@ -718,19 +718,22 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         vx, vy = cx - p[0], cy - p[1]
         # the tangent test: the cross products with the previous and the next corner
         c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
-        step = np.hypot(vx, vy)
+        idx = np.nonzero((c[0] * c[1] >= -1e-12) & unclosed)[0]
+        # the rest only for the tangent corners not closed (the same values, fewer of them)
+        step = np.hypot(vx[idx], vy[idx])
         reached = gc + step
-        cand = (c[0] * c[1] >= -1e-12) & unclosed & (step > 1e-9)
+        h = heur[idx]
+        keep = step > 1e-9
         if bound < math.inf:
-            cand &= reached + heur <= bound
-        idx = np.nonzero(cand)[0]
+            keep &= reached + h <= bound
+        idx, reached, h = idx[keep], reached[keep], h[keep]
         if len(idx) == 0:
             continue
-        fq = reached[idx] + heur[idx]
+        fq = reached + h
         by = np.lexsort((idx, fq))
         idx, fs_ = idx[by], fq[by]
         order += 1
-        batches.append((fs_.tolist(), idx.tolist(), reached[idx].tolist(), u, p))
+        batches.append((fs_.tolist(), idx.tolist(), reached[by].tolist(), u, p))
         heapq.heappush(heap, (float(fs_[0]), int(idx[0]), order, len(batches) - 1, 0))
     if goal_parent == -2:
         return None
