@@ -25,7 +25,6 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
-from shapely.strtree import STRtree
 
 from confrontation.geometry.bases import Base
 from confrontation.geometry.measure import point_distance
@@ -45,6 +44,9 @@ REACH_SLACK = 1e-7
 #: an obstacle is left out of a bounded search when every way through it is this much (cm)
 #: longer than the reach (far more than the erosion and rounding of the shapes)
 PRUNE_MARGIN = 1e-2
+
+#: shapely's ``handle_nan`` argument "allow" for its low-level constructors
+_NAN_ALLOW = np.intc(0)
 
 
 def _within_ellipse(
@@ -66,6 +68,27 @@ def _within_ellipse(
     if not isinstance(goal, Base):
         near |= to_goal <= 0.0
     return near
+
+
+#: bounding boxes farther apart than a distance by this much (cm) hold shapes farther apart
+#: than it (far more than the rounding of a distance)
+BOX_MARGIN = 1e-9
+
+
+def _any_within(shapes: np.ndarray, other: BaseGeometry, gap: float) -> bool:
+    """Is any of ``shapes`` at most ``gap`` from ``other``? (``shapely.distance`` of each,
+    asked only of the shapes whose bounding box is within ``gap`` of ``other``'s: two shapes
+    are at least as far apart as their boxes.)"""
+    if not len(shapes):
+        return False
+    b = shapely.bounds(shapes)
+    ox0, oy0, ox1, oy1 = other.bounds
+    dx = np.maximum(np.maximum(b[:, 0] - ox1, ox0 - b[:, 2]), 0.0)
+    dy = np.maximum(np.maximum(b[:, 1] - oy1, oy0 - b[:, 3]), 0.0)
+    near = np.hypot(dx, dy) <= gap + BOX_MARGIN
+    if not near.any():
+        return False
+    return bool((shapely.distance(shapes[near], other) <= gap).any())
 
 
 def _beyond_reach(
@@ -167,17 +190,20 @@ def _corners(poly: BaseGeometry) -> np.ndarray:
     for p in polys:
         if p.geom_type != "Polygon" or p.is_empty:
             continue
-        ring = np.asarray(p.exterior.coords)[:-1]
-        if not p.exterior.is_ccw:
+        exterior = p.exterior
+        ring = shapely.get_coordinates(exterior)[:-1]
+        if not exterior.is_ccw:
             ring = ring[::-1]
         if len(ring) < 3:
             continue
-        prev, nxt = np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
+        # each corner's previous and next corners (np.roll by 1 and -1, by slicing)
+        prev = np.concatenate((ring[-1:], ring[:-1]))
+        nxt = np.concatenate((ring[1:], ring[:1]))
         cross = (ring[:, 0] - prev[:, 0]) * (nxt[:, 1] - ring[:, 1]) - (ring[:, 1] - prev[:, 1]) * (
             nxt[:, 0] - ring[:, 0]
         )
         keep = cross > 1e-12
-        rows.append(np.hstack([ring[keep], prev[keep], nxt[keep]]))
+        rows.append(np.concatenate((ring[keep], prev[keep], nxt[keep]), axis=1))
     return np.vstack(rows) if rows else np.zeros((0, 6))
 
 
@@ -263,12 +289,12 @@ class PathSearch:
             if len(kept):
                 kept = kept[~shapely.contains_xy(kept, start[0], start[1])]
         clear = hw + STRAIGHT_MARGIN
-        if len(kept) and bool((shapely.distance(kept, seg) <= clear).any()):
+        if _any_within(kept, seg, clear):
             return None
         if tgt is None:
             return Path((start, end))
         edge_cut = inner is not None and not inner.contains(tgt)
-        if len(kept) and bool((shapely.distance(kept, tgt) <= clear).any()):
+        if _any_within(kept, tgt, clear):
             edge_cut = True
         if edge_cut:
             # obstacles or the table's edge may cut the goal base's edge: its reachable part
@@ -317,6 +343,8 @@ class _Inflated:
     shape: BaseGeometry
     eroded: BaseGeometry
     corners: np.ndarray
+    #: the shape's bounding box (minx, miny, maxx, maxy)
+    box: tuple[float, float, float, float]
 
 
 _INFLATED: OrderedDict[tuple[int, float], tuple[BaseGeometry, _Inflated]] = OrderedDict()
@@ -331,7 +359,7 @@ def _inflated(o: BaseGeometry, r: float) -> _Inflated:
     if hit is not None and hit[0] is o:
         return hit[1]
     g = _inflate(o, r)
-    made = _Inflated(g, g.buffer(-CLEAR_EPS), _corners(g))
+    made = _Inflated(g, g.buffer(-CLEAR_EPS), _corners(g), g.bounds)
     _INFLATED[key] = (o, made)  # the entry keeps ``o`` alive: its id is not reused
     if len(_INFLATED) > _INFLATED_SIZE:
         _INFLATED.popitem(last=False)
@@ -345,7 +373,7 @@ def _framed(table: BaseGeometry, hw: float) -> _Inflated:
     if hit is not None and hit[0] is table:
         return hit[1]
     g = _frame(table, hw)
-    made = _Inflated(g, g.buffer(-CLEAR_EPS), np.zeros((0, 6)))
+    made = _Inflated(g, g.buffer(-CLEAR_EPS), np.zeros((0, 6)), g.bounds)
     _INFLATED[key] = (table, made)
     return made
 
@@ -369,6 +397,47 @@ def _eroded_group(shapes: list[BaseGeometry]) -> BaseGeometry:
     return made
 
 
+_TOUCH: dict[tuple[int, int], tuple[BaseGeometry, BaseGeometry, bool]] = {}
+_TOUCH_SIZE = 50_000
+
+
+def _touching(pieces: Sequence[_Inflated]) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (i, j), i < j, of ``pieces`` whose shapes meet: those whose bounding boxes
+    meet and ``intersects`` (shape i prepared, as an STRtree query of the shapes with the
+    predicate "intersects" tests them). Each pair's answer is kept across questions (by the
+    shape objects: most pieces are the same objects from one question to the next)."""
+    m = len(pieces)
+    boxes = np.array([p.box for p in pieces]).reshape(m, 4)
+    meet = (
+        (boxes[:, None, 0] <= boxes[None, :, 2])
+        & (boxes[None, :, 0] <= boxes[:, None, 2])
+        & (boxes[:, None, 1] <= boxes[None, :, 3])
+        & (boxes[None, :, 1] <= boxes[:, None, 3])
+    )
+    a, b = np.nonzero(np.triu(meet, 1))
+    out = np.zeros(len(a), dtype=bool)
+    todo: list[int] = []
+    for k, (i, j) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
+        si, sj = pieces[i].shape, pieces[j].shape
+        hit = _TOUCH.get((id(si), id(sj)))
+        if hit is not None and hit[0] is si and hit[1] is sj:
+            out[k] = hit[2]
+        else:
+            todo.append(k)
+    if todo:
+        first = np.array([pieces[i].shape for i in a[todo].tolist()], dtype=object)
+        second = np.array([pieces[j].shape for j in b[todo].tolist()], dtype=object)
+        shapely.prepare(first)
+        found = shapely.intersects(first, second)
+        out[todo] = found
+        if len(_TOUCH) + len(todo) > _TOUCH_SIZE:
+            _TOUCH.clear()
+        for si, sj, yes in zip(first.tolist(), second.tolist(), found.tolist(), strict=True):
+            # the entry keeps the shapes alive: their ids stay theirs
+            _TOUCH[(id(si), id(sj))] = (si, sj, yes)
+    return a[out], b[out]
+
+
 def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
     """The union of the inflated shapes eroded by :data:`CLEAR_EPS`, as one (prepared)
     shape. Shapes that meet are merged before eroding (the seam between them stays
@@ -376,8 +445,7 @@ def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
     disc inside a union of disjoint shapes lies inside one of them), from its cache."""
     if not pieces:
         return shapely.GeometryCollection()
-    shapes = np.array([p.shape for p in pieces], dtype=object)
-    a, b = STRtree(shapes).query(shapes, predicate="intersects")
+    a, b = _touching(pieces)
     # connected groups of shapes that meet (union-find on the touching pairs)
     root = list(range(len(pieces)))
 
@@ -441,12 +509,23 @@ class _Question:
         hits: np.ndarray = shapely.intersects(blocker, shapely.linestrings(segs))
         return ~hits
 
+    def clear(self, p: tuple[float, float], e: tuple[float, float]) -> bool:
+        """Is the segment from ``p`` to ``e`` clear of the blocker? (One segment of
+        :meth:`visible`, the same GEOS test, without the array wrappers.)"""
+        blocker = self.blocker
+        assert blocker is not None
+        if blocker.is_empty:
+            return True
+        seg = shapely.lib.linestrings(np.array((p, e), dtype=float), _NAN_ALLOW)
+        return not bool(shapely.lib.intersects(blocker, seg))
+
     def goal_point(self, p: tuple[float, float]) -> tuple[float, float]:
         """The nearest point of the goal set from ``p``."""
         if self.target is None:
             return (self.gp.x, self.gp.y)  # type: ignore[union-attr]
-        line = shapely.shortest_line(self.goal_set, Point(p))
-        c = np.asarray(line.coords)[0]
+        # shapely.shortest_line(goal_set, Point(p)) without the wrappers: the same GEOS call
+        line = shapely.lib.shortest_line(self.goal_set, shapely.lib.points(np.array(p), _NAN_ALLOW))
+        c = shapely.lib.get_coordinates(np.array([line]), False, False, False)[0]
         return (float(c[0]), float(c[1]))
 
 
@@ -508,6 +587,22 @@ def _near_ends(q: _Question, obstacles: Sequence[BaseGeometry], hw: float) -> bo
     return True
 
 
+_TARGETS: OrderedDict[int, tuple[Polygon, BaseGeometry]] = OrderedDict()
+
+
+def _eroded_target(target: Polygon) -> BaseGeometry:
+    """The goal base eroded by :data:`CLEAR_EPS` (cached by the polygon object: bases'
+    polygons are themselves cached)."""
+    hit = _TARGETS.get(id(target))
+    if hit is not None and hit[0] is target:
+        return hit[1]
+    made = target.buffer(-CLEAR_EPS)
+    _TARGETS[id(target)] = (target, made)  # the entry keeps the polygon alive
+    if len(_TARGETS) > _INFLATED_SIZE:
+        _TARGETS.popitem(last=False)
+    return made
+
+
 def _blocker(q: _Question) -> bool:
     """Step 4, the inflated shapes merged and eroded (``q.others``) and, with a goal base,
     merged with it (``q.blocker``). False: the start is blocked."""
@@ -516,7 +611,7 @@ def _blocker(q: _Question) -> bool:
     if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        blocker = shapely.union(others, q.target.buffer(-CLEAR_EPS))
+        blocker = shapely.union(others, _eroded_target(q.target))
     shapely.prepare(blocker)
     q.blocker = blocker
     return not shapely.contains_xy(blocker, *q.start)
@@ -550,9 +645,113 @@ def _turning_corners(q: _Question) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
-    """Step 7, the A* from the start by the corners to the goal set: a popped node's last
-    leg to the goal is tried at once; the search stops at the best goal found or once its
-    lower bound passes the reach (``q.bound``)."""
+    """Step 7, the A* from the start by the corners to the goal set, testing each leg's
+    visibility when it is taken off the heap (lazily) rather than when it is queued: most
+    legs queued are never taken off (the search ends first), and each test is a GEOS call.
+
+    The answer is the eager A*'s (legs tested when queued; see :func:`_eager_astar`, kept for
+    the tests): a corner is closed by its cheapest clear leg from an expanded corner, ties
+    going to the leg queued first; a goal leg ends the search when taken off the heap clear,
+    before any corner whose f equals its cost; the search stops once the lower bound passes
+    the reach (``q.bound``)."""
+    start, bound = q.start, q.bound
+    assert q.goal_set is not None
+    xy = corners[:, :2]
+    n = len(xy)
+    # the columns as contiguous arrays (each expansion runs a dozen operations on them); the
+    # previous and next corners' y and x stacked, to compute both cross products at once
+    cx, cy = np.ascontiguousarray(corners[:, 0]), np.ascontiguousarray(corners[:, 1])
+    sides_y = np.ascontiguousarray(corners[:, [3, 5]].T)
+    sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
+    start_h = float(q.goal_set.distance(q.sp))
+    cost = [0.0] * n
+    parent = [-2] * n  # -1: the start
+    # closed corners, as a list (asked one at a time) and as an array (of those not closed)
+    done = [False] * n
+    unclosed = np.ones(n, dtype=bool)
+    xs, ys = cx.tolist(), cy.tolist()
+    # Entries (f, node, order, source, k): node -3 is a goal leg (ahead of a corner with the
+    # same f, as the eager search's goal entry was), ``legs[k]`` its (start node, cost,
+    # start point, end); a corner's entry stands for the k-th leg of the batch ``source``,
+    # the legs queued by one expansion sorted by (f, corner): only a batch's first leg not
+    # taken off yet is in the heap (a k-way merge: the heap gives the legs in the order they
+    # would leave it if all were queued). ``order``: the first queued goes first.
+    order = 0
+    heap: list[tuple[float, int, int, int, int]] = [(start_h, -1, 0, -1, 0)]
+    legs: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = []
+    #: batches: (f, corners, costs, leg start node, leg start point)
+    batches: list[tuple[list[float], list[int], list[float], int, tuple[float, float]]] = []
+    goal_parent, goal_end = -2, (0.0, 0.0)
+    while heap:
+        f, u, o, src, k = heapq.heappop(heap)
+        if u == -3:
+            # a goal leg ends the search when clear (before the bound is looked at, as the
+            # eager search returned its best goal when its entry came off the heap)
+            v, _, at, end = legs[k]
+            if q.clear(at, end):
+                goal_parent, goal_end = v, end
+                break
+            continue
+        if f > bound:
+            break
+        if u >= 0:
+            fs, nodes, costs, v, at = batches[src]
+            if k + 1 < len(nodes):
+                heapq.heappush(heap, (fs[k + 1], nodes[k + 1], o, src, k + 1))
+            if done[u]:
+                continue
+            p = (xs[u], ys[u])
+            if not q.clear(at, p):
+                continue
+            gc = costs[k]
+            done[u] = True
+            unclosed[u] = False
+            cost[u], parent[u] = gc, v
+        else:
+            p, gc = start, 0.0
+        end = q.goal_point(p)
+        order += 1
+        legs.append((u, gc, p, end))
+        heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
+        if n == 0:
+            continue
+        vx, vy = cx - p[0], cy - p[1]
+        # the tangent test: the cross products with the previous and the next corner
+        c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
+        idx = np.nonzero((c[0] * c[1] >= -1e-12) & unclosed)[0]
+        # the rest only for the tangent corners not closed (the same values, fewer of them)
+        step = np.hypot(vx[idx], vy[idx])
+        reached = gc + step
+        h = heur[idx]
+        keep = step > 1e-9
+        if bound < math.inf:
+            keep &= reached + h <= bound
+        idx, reached, h = idx[keep], reached[keep], h[keep]
+        if len(idx) == 0:
+            continue
+        fq = reached + h
+        by = np.lexsort((idx, fq))
+        idx, fs_ = idx[by], fq[by]
+        order += 1
+        batches.append((fs_.tolist(), idx.tolist(), reached[by].tolist(), u, p))
+        heapq.heappush(heap, (float(fs_[0]), int(idx[0]), order, len(batches) - 1, 0))
+    if goal_parent == -2:
+        return None
+    pts = [goal_end]
+    w = goal_parent
+    while w >= 0:
+        pts.append((float(xy[w, 0]), float(xy[w, 1])))
+        w = parent[w]
+    pts.append(start)
+    pts.reverse()
+    return Path(tuple(pts))
+
+
+def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
+    """Step 7 as it was (kept for the tests): the A* from the start by the corners to the
+    goal set, testing legs when queued: a popped node's last leg to the goal is tried at
+    once; the search stops at the best goal found or once its lower bound passes the reach
+    (``q.bound``)."""
     start, bound = q.start, q.bound
     assert q.goal_set is not None
     xy = corners[:, :2]

@@ -1,0 +1,115 @@
+"""Every path question of whole games, recorded on one tree and replayed on another: the
+same answers? and the CPU of the path search alone (issue 22, fifth round).
+
+``--record FILE``: plays random-v-random and greedy-v-greedy seeds 0-5 at 250 AP and the two
+750 AP greedy games of ``games_hash_750.py``, and pickles every ``PathSearch.query`` (its
+obstacles, width, table, start, goal, skip, reach) with its answer, one list per workload.
+``--replay FILE``: asks the questions again in order (one ``PathSearch`` per battlefield, as
+the games did; shape caches emptied first), prints each workload's CPU seconds per run and
+how many answers differ from the recorded ones (must be 0).
+Run: ``PYTHONPATH=<tree>/src .venv/bin/python bench/path_replay.py --record /tmp/q.pkl`` on
+one tree, then ``--replay /tmp/q.pkl [--runs 3]`` on each tree, alternating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pickle
+import tempfile
+import time
+from collections.abc import Collection
+from pathlib import Path as FilePath
+from typing import Any
+
+from confrontation.geometry import paths
+from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
+from engine_bench import scaled_army
+
+Call = tuple[Any, tuple[float, float], Any, tuple[int, ...], float, Any]
+
+
+def record(file: str) -> None:
+    """Play the games, keep their questions and answers."""
+    found: dict[str, list[Call]] = {}
+    calls: list[Call] = []
+    query = paths.PathSearch.query
+
+    def spy(
+        self: paths.PathSearch,
+        start: tuple[float, float],
+        goal: Any,
+        *,
+        skip: Collection[int] = (),
+        reach: float = math.inf,
+    ) -> paths.Path | None:
+        got = query(self, start, goal, skip=skip, reach=reach)
+        answer = None if got is None else got.points
+        calls.append((self._args, start, goal, tuple(skip), reach, answer))
+        return got
+
+    paths.PathSearch.query = spy  # type: ignore[method-assign]
+    try:
+        for kind in ("random", "greedy"):
+            calls = []
+            for seed in range(6):
+                play_game(GameConfig(agents=(kind, kind), seed=seed))
+            found[kind] = calls
+        calls = []
+        with tempfile.TemporaryDirectory() as folder:
+            big = tuple(str(scaled_army(a, 3, FilePath(folder))) for a in DEFAULT_ARMIES)
+            for seed in (0, 1):
+                play_game(GameConfig(seed=seed, armies=big))
+        found["greedy 750 AP"] = calls
+    finally:
+        paths.PathSearch.query = query  # type: ignore[method-assign]
+    with open(file, "wb") as out:
+        pickle.dump(found, out)
+    print(", ".join(f"{k}: {len(v)} questions" for k, v in found.items()))
+
+
+def forget() -> None:
+    """Empty the path search's shape caches (whatever this tree has)."""
+    for name in ("_INFLATED", "_GROUPS", "_TOUCH", "_TARGETS"):
+        cache = getattr(paths, name, None)
+        if cache is not None:
+            cache.clear()
+
+
+def replay(file: str, runs: int) -> None:
+    with open(file, "rb") as got:
+        found: dict[str, list[Call]] = pickle.load(got)
+    for kind, calls in found.items():
+        times, differ = [], 0
+        for run in range(runs):
+            forget()
+            searches: dict[int, paths.PathSearch] = {}
+            answers = []
+            begin = time.process_time()
+            for args, start, goal, skip, reach, _ in calls:
+                search = searches.get(id(args))
+                if search is None:
+                    search = searches[id(args)] = paths.PathSearch(*args)
+                path = search.query(start, goal, skip=skip, reach=reach)
+                answers.append(None if path is None else path.points)
+            times.append(time.process_time() - begin)
+            if run == 0:
+                differ = sum(a != c[5] for a, c in zip(answers, calls, strict=True))
+        shown = ", ".join(f"{t:.3f}" for t in times)
+        print(f"{kind}: {len(calls)} questions, CPU s {shown}; answers differing: {differ}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--record", metavar="FILE")
+    parser.add_argument("--replay", metavar="FILE")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if args.record:
+        record(args.record)
+    if args.replay:
+        replay(args.replay, args.runs)
+
+
+if __name__ == "__main__":
+    main()
