@@ -1,6 +1,7 @@
 """Random-play invariants of C4 over many seeded games of bundled companies, checked after every
 step: formations legal after every walk and run (# C4 Units > Unit formation), health within
-bounds (# C4 Damage), no overlapping bases, leaders in their units (# C4 Units)."""
+bounds (# C4 Damage), no overlapping bases, leaders in their units (# C4 Units), no answer
+offered twice."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ def test_random_play_keeps_the_invariants(seed: int) -> None:
     while not is_over(state):
         asked = question(state)
         assert asked is not None
+        answers = [repr(c) for c in asked.choices]
+        assert len(set(answers)) == len(answers), asked.kind  # no answer offered twice
         if asked.player is None:
             state, happened = roll(state, dice)
         else:

@@ -272,11 +272,12 @@ def options(state: C4State, unit_id: str) -> list[UnitAction]:
                         leader.y + (el.y - leader.y) * short / d,
                     )
                 )
-        moves += [
-            UnitAction(unit_id, action, round(x, 3), round(y, 3))
+        kept = dict.fromkeys(  # one answer per point: a foe straight ahead repeats a direction
+            (round(x, 3), round(y, 3))
             for x, y in spots
             if 0 <= x <= state.width and 0 <= y <= state.height
-        ]
+        )
+        moves += [UnitAction(unit_id, action, x, y) for x, y in kept]
     shots: list[UnitAction] = []
     if has_ranged(state, unit_id):
         for e in foes:
