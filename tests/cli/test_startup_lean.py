@@ -155,3 +155,90 @@ def test_help_stand_ins_leave_the_real_modules_to_later_imports() -> None:
         check=True,
     )
     assert done.stdout.split() == ["False", "False", "True", "rich.markdown"]
+
+
+def test_odds_test_prints_without_rich() -> None:
+    source = str(Path(__file__).resolve().parents[2] / "src")
+    code = PROBE.replace(
+        'print("LOADED"', "print('RICH', 'rich.console' in sys.modules)\nprint(\"LOADED\""
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "odds", "opposed", "--a", "3", "--b", "4"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": source},
+        check=True,
+    )
+    assert "RICH False" in done.stdout
+    assert done.stdout.startswith("Opposed test, A 3 with 1d6 against B 4 with 1d6")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["test", "--value", "3", "--difficulty", "5"],
+        ["test", "--value", "-4", "--difficulty", "12", "--dice", "3", "--no-raise"],
+        ["opposed", "--a", "-2", "--b", "7", "--dice-a", "2"],
+    ],
+)
+def test_the_plain_answer_is_richs_answer(
+    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rich's console writing to no terminal, and ``say``'s plain text, print the same."""
+    from rich.console import Console
+
+    from confrontation.cli import odds, plain
+
+    for name in ("TTY_COMPATIBLE", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    command = load_command(next(c for c in COMMANDS if c.name == "odds"))
+    monkeypatch.setattr(plain, "plain_output", lambda: True)
+    command.main(args, standalone_mode=False)
+    said = capsys.readouterr().out
+
+    printed: list[str] = []
+
+    def through_rich(markup: str) -> None:
+        console = Console(soft_wrap=True, force_terminal=False)
+        with console.capture() as captured:
+            console.print(markup)
+        printed.append(captured.get())
+
+    monkeypatch.setattr(odds, "say", through_rich)
+    command.main(args, standalone_mode=False)
+    assert printed == [said]
+    assert "[" not in said and "%" in said
+
+
+@pytest.mark.parametrize(
+    ("env", "tty", "plain_text"),
+    [
+        ({}, False, True),
+        ({}, True, False),
+        ({"FORCE_COLOR": "1"}, False, False),
+        ({"FORCE_COLOR": ""}, True, True),
+        ({"TTY_COMPATIBLE": "1"}, False, False),
+        ({"TTY_COMPATIBLE": "0", "FORCE_COLOR": "1"}, True, True),
+    ],
+)
+def test_plain_output_follows_richs_terminal_rules(
+    env: dict[str, str], tty: bool, plain_text: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from confrontation.cli.plain import plain_output
+
+    for name in ("TTY_COMPATIBLE", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    monkeypatch.setattr(sys, "stdout", Stream())
+    assert plain_output() is plain_text
+    assert Console().is_terminal is not plain_text
