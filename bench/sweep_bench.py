@@ -1,8 +1,9 @@
 """The 10,000-game sweep (issue 22): ``confrontation simulate --games N --agents greedy,greedy
 --jobs 2``, run as the command it is, its games per second and the time 10,000 games take.
 
-The sweep runs in a child process exactly as typed at a shell (the games are stored, in a
-temporary database, as the goal command stores them; ``--no-store`` leaves that out). Printed:
+The sweep runs in a child process exactly as typed at a shell: not stored, as the goal command
+(``simulate`` stores nothing unless asked); ``--store`` stores the games in a temporary
+database (``simulate --db``). Printed:
 the wall time, the batch's games per second, the 10,000-game estimate (the command's start-up
 plus the batch time scaled to 10,000 games), the CPU the command used per game, and how busy
 the machine was: the load average, and the CPU other processes took during the run (from
@@ -193,7 +194,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--agents", default="greedy,greedy")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-store", action="store_true", help="simulate --no-store")
+    parser.add_argument(
+        "--store", action="store_true", help="store the games (simulate --db, a temporary file)"
+    )
     parser.add_argument(
         "--compare", action="store_true", help="also play the games with --jobs 1 (first)"
     )
@@ -215,10 +218,10 @@ def main() -> None:
             f"(load average {os.getloadavg()[0]:.1f})"
         )
         return
-    store = not options.no_store
+    store = options.store
     print(
         f"simulate --games {options.games} --agents {options.agents} --seed {options.seed}"
-        f"{'' if store else ' --no-store'} on {cores} cores"
+        f"{' --db (temporary)' if store else ''} on {cores} cores"
     )
     one = None
     if options.compare and options.jobs != 1:

@@ -13,14 +13,15 @@ import os
 import re
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import typer
 from typer._click import Command, Context, HelpFormatter
 from typer._click.exceptions import ClickException, NoArgsIsHelpError
-from typer.core import TyperCommand, TyperGroup
+from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
+from typer.core import TyperCommand, TyperGroup, _TyperParameter
 from typer.exceptions import Abort
 
 from confrontation.cli.examples import EXAMPLES
@@ -95,19 +96,204 @@ COMMANDS: tuple[LazyCommand, ...] = (
 
 def load_command(lazy: LazyCommand) -> Command:
     """Import ``lazy``'s module and build its click command as ``app.add_typer`` /
-    ``app.command`` on the root app would."""
+    ``app.command`` on the root app would.
+
+    A group's commands (``odds test``, ``odds wound``...) are built when first asked for
+    (:class:`LazyCommands`): typer's building of a command reads every parameter's
+    annotations, and ``odds test`` needs one command of ten (issue 22, start-up)."""
     module_name, _, attribute = lazy.target.partition(":")
     target = getattr(importlib.import_module(module_name), attribute)
     holder = typer.Typer()
     if isinstance(target, typer.Typer):
-        holder.add_typer(target, name=lazy.name)
-    else:
-        from confrontation.cli.options import ManyValues
+        if target.registered_groups:  # nested groups: built whole, as typer builds them
+            holder.add_typer(target, name=lazy.name)
+            command = typer.main.get_group(holder).commands[lazy.name]
+            _polish_help(command, lazy.name)
+            plain_coercion(command)
+            return command
+        return _lazy_group(holder, target, lazy.name)
+    from confrontation.cli.options import ManyValues
 
-        holder.command(lazy.name, cls=ManyValues if lazy.many_values else None)(target)
+    holder.command(lazy.name, cls=ManyValues if lazy.many_values else None)(target)
     command = typer.main.get_group(holder).commands[lazy.name]
     _polish_help(command, lazy.name)
+    plain_coercion(command)
     return command
+
+
+def _lazy_group(holder: typer.Typer, target: typer.Typer, name: str) -> Command:
+    """``target``'s group as ``holder.add_typer(target, name=name)`` builds it, its
+    commands built one by one when resolved (or listed by a help)."""
+    registered = target.registered_commands
+    target.registered_commands = []  # the group alone: its callback, help and settings
+    try:
+        holder.add_typer(target, name=name)
+        group = typer.main.get_group(holder).commands[name]
+    finally:
+        target.registered_commands = registered
+    _polish_help(group, name)
+    plain_coercion(group)
+
+    def build(info: typer.models.CommandInfo) -> Command:
+        command = typer.main.get_command_from_info(
+            info,
+            pretty_exceptions_short=holder.pretty_exceptions_short,
+            rich_markup_mode=holder.rich_markup_mode,
+        )
+        _polish_help(command, f"{name} {command.name}")
+        plain_coercion(command)
+        return command
+
+    named = {
+        info.name or typer.main.get_command_name(info.callback.__name__): info
+        for info in registered
+        if info.callback is not None
+    }
+    group.commands = LazyCommands(named, build)  # type: ignore[attr-defined]
+    return group
+
+
+class LazyCommands(MutableMapping[str, Command]):
+    """A group's commands by name, in their order, each built by ``build`` from its typer
+    ``CommandInfo`` the first time it is read (and kept)."""
+
+    def __init__(
+        self,
+        infos: dict[str, typer.models.CommandInfo],
+        build: Callable[[typer.models.CommandInfo], Command],
+    ) -> None:
+        self._infos = dict(infos)
+        self._build = build
+        self._built: dict[str, Command] = {}
+
+    def __getitem__(self, name: str) -> Command:
+        if name not in self._built:
+            self._built[name] = self._build(self._infos[name])
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._infos.setdefault(name, None)  # type: ignore[arg-type]
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._infos[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._infos
+
+
+@dataclass(frozen=True)
+class PlainParam(RuntimeParam):
+    """Typer's coercion of a plain ``str`` option or a ``bool`` flag, without pydantic for
+    the values a command line gives: typer 0.29 builds a pydantic ``TypeAdapter`` for every
+    option when it first parses one (even a flag not given), importing pydantic (≈ 0.06 s
+    of start-up, issue 22). For ``str`` its adapter gives ``str(value)``, for a flag's
+    ``bool`` the bool; any other value (bytes, a flag's text from an environment variable)
+    goes to typer's own adapter, built then."""
+
+    descriptor: TypeDescriptor
+
+    def _coerce_value(self, value: Any, param: _TyperParameter, ctx: Context) -> Any:
+        if self.annotation is str and isinstance(value, str):
+            return str(value)
+        if self.annotation is bool and isinstance(value, bool):
+            return value
+        return build_runtime_param(self.descriptor)._coerce_value(value, param, ctx)
+
+
+def plain_coercion(command: Command) -> None:
+    """Give ``command``'s plain ``str`` and ``bool`` options (no parser, file or choice),
+    its ``--help`` included, :class:`PlainParam`'s coercion; other options keep typer's."""
+    for param in command.params:
+        _plain(param)
+    built = command.get_help_option  # made (and kept) when first parsing or showing help
+
+    def get_help_option(ctx: Context) -> Any:
+        return _plain(built(ctx))
+
+    command.get_help_option = get_help_option  # type: ignore[method-assign]
+    formats = command.format_help
+
+    def format_help(ctx: Context, formatter: HelpFormatter) -> None:
+        import_rich_help()
+        formats(ctx, formatter)
+
+    command.format_help = format_help  # type: ignore[method-assign]
+
+
+def _plain(param: Any) -> Any:
+    """``param`` with :class:`PlainParam`'s coercion if it is a plain ``str`` or ``bool``
+    typer option whose coercion is not built yet; returned as given."""
+    if not isinstance(param, _TyperParameter) or param._runtime_param is not None:
+        return param
+    descriptor = param.type_descriptor
+    if (
+        descriptor.annotation in (str, bool)
+        and descriptor.file_annotation is None
+        and descriptor.parameter_info.parser is None
+        and not descriptor.is_choice
+    ):
+        param._runtime_param = PlainParam(
+            parameter_info=descriptor.parameter_info,
+            annotation=descriptor.annotation,
+            descriptor=descriptor,
+        )
+    return param
+
+
+_DEFERRED_RICH = (("rich.markdown", "Markdown"), ("rich.traceback", "Traceback"))
+"""What ``typer.rich_utils`` imports for markdown help and pretty tracebacks, neither of
+which the CLI uses (rich markup, ``pretty_exceptions_enable=False``): markdown_it, rich's
+pretty-printer and traceback modules, ≈ 0.03-0.05 s of every ``--help`` (issue 22)."""
+
+
+class _Deferred(type):
+    """Metaclass of a stand-in class that becomes the real one when called or asked for an
+    attribute (``Traceback.from_exception``): the real module is imported then."""
+
+    _real: tuple[str, str]
+
+    def _target(cls) -> Any:
+        module, attribute = cls._real
+        return getattr(importlib.import_module(module), attribute)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._target()(*args, **kwargs)
+
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(cls._target(), name)
+
+
+def import_rich_help() -> None:
+    """Import ``typer.rich_utils`` (the help's renderer) with stand-ins for the
+    :data:`_DEFERRED_RICH` classes, imported only if typer uses them. The stand-ins are in
+    ``sys.modules`` during that import only: any other import of those modules gets the real
+    ones."""
+    if "typer.rich_utils" in sys.modules:
+        return
+    stand_ins: dict[str, types.ModuleType] = {}
+    for module, attribute in _DEFERRED_RICH:
+        if module in sys.modules:
+            continue
+        stand_in = types.ModuleType(module)
+        setattr(stand_in, attribute, _Deferred(attribute, (), {"_real": (module, attribute)}))
+        stand_ins[module] = stand_in
+    sys.modules.update(stand_ins)
+    try:
+        importlib.import_module("typer.rich_utils")
+    finally:
+        for module, stand_in in stand_ins.items():
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
 
 
 def paragraphs(text: str) -> str:
@@ -142,6 +328,7 @@ class OneLineErrors(TyperGroup):
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
+        plain_coercion(self)  # --version
         self._loaded: dict[str, Command] = {}
         self._listing = False
 
@@ -159,6 +346,7 @@ class OneLineErrors(TyperGroup):
         return self._loaded[cmd_name]
 
     def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        import_rich_help()
         self._listing = True
         try:
             super().format_help(ctx, formatter)

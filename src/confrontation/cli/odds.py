@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from confrontation import dice
+from confrontation.cli.plain import say
 
 # The rules, profiles and odds modules are imported where a command needs them, so that
 # `confrontation odds test` starts in a fraction of the time (issue 22).
@@ -73,7 +73,7 @@ def odds_test(
         typer.echo(json.dumps({"p_success": float(p), "fraction": _fraction_text(p)}))
         return
     raising = "never raising" if no_raise else "raising 6s while failing"
-    Console(soft_wrap=True).print(
+    say(
         f"Test of value [bold]{v}[/] against difficulty [bold]{d}[/] with {n}d6 ({raising}): "
         f"[bold green]{float(p):.2%}[/] (exactly {_fraction_text(p)})"
     )
@@ -97,7 +97,7 @@ def odds_opposed(
     if as_json:
         typer.echo(json.dumps({"p_a_wins": float(p), "fraction": _fraction_text(p)}))
         return
-    Console(soft_wrap=True).print(
+    say(
         f"Opposed test, A {va} with {na}d6 against B {vb} with {nb}d6 (ties re-rolled): "
         f"A wins [bold green]{float(p):.2%}[/] (exactly {_fraction_text(p)})"
     )
@@ -107,11 +107,28 @@ def odds_opposed(
 
 from pathlib import Path  # noqa: E402
 
-from rich import box  # noqa: E402
-from rich.table import Table  # noqa: E402
-
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
     from confrontation.rules import wounds
+
+
+def _console() -> Console:
+    """rich's console for an answer's markup (imported when a command prints one: rich's
+    console is ≈ 0.02 s of start-up, issue 22)."""
+    from rich.console import Console
+
+    return Console(soft_wrap=True)
+
+
+def _grid(**options: Any) -> Table:
+    """A table of results (``box.SIMPLE_HEAD``), rich imported then."""
+    from rich import box
+    from rich.table import Table
+
+    return Table(box=box.SIMPLE_HEAD, **options)
+
 
 MAX_STRENGTH = 200  # |STR| and RES beyond this are refused (the table ends at 18+)
 
@@ -197,7 +214,7 @@ def odds_wound(
     if as_json:
         typer.echo(json.dumps(wound_report(s, r, amplified, attenuated, unmoving, table)))
         return
-    console = Console(soft_wrap=True)
+    console = _console()
     if amplified and attenuated:
         console.print("Note: amplified and attenuated cancel (II-B-6): normal 2d6 roll.")
     roll = {
@@ -205,8 +222,7 @@ def odds_wound(
         "amplified": "3d6 keep the 2 highest",
         "attenuated": "3d6 keep the 2 lowest",
     }
-    grid = Table(
-        box=box.SIMPLE_HEAD,
+    grid = _grid(
         show_edge=False,
         title=f"Wound roll, STR {s} against RES {r}, {roll[mode.value]}"
         + (", unmoving shot" if unmoving else ""),
@@ -436,11 +452,11 @@ def _emit(
     if as_json:
         typer.echo(json.dumps(document))
     else:
-        render(Console(soft_wrap=True))
+        render(_console())
 
 
 def _outcome_table(title: str, rows: dict[str, Fraction]) -> Table:
-    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, title=title)
+    grid = _grid(show_edge=False, title=title)
     grid.add_column("outcome")
     grid.add_column("p", justify="right")
     grid.add_column("exactly", justify="right")
@@ -849,9 +865,7 @@ def odds_combat(
         document = result.to_json()
 
         def render_mc(console: Console) -> None:
-            grid = Table(
-                box=box.SIMPLE_HEAD, show_edge=False, title=f"Monte Carlo, {runs} combats (95 %)"
-            )
+            grid = _grid(show_edge=False, title=f"Monte Carlo, {runs} combats (95 %)")
             for column in ("fighter", "p(killed)", "expected wound levels"):
                 grid.add_column(column, justify="left" if column == "fighter" else "right")
             for name in result.names:
@@ -876,7 +890,7 @@ def odds_combat(
     shown = _integer("--top", top, 0, 10_000)
 
     def render(console: Console) -> None:
-        grid = Table(box=box.SIMPLE_HEAD, show_edge=False, title="Combat: each fighter at the end")
+        grid = _grid(show_edge=False, title="Combat: each fighter at the end")
         for column in ("fighter", "p(killed)", "expected wound levels"):
             grid.add_column(column, justify="left" if column == "fighter" else "right")
         for name in odds.names:
@@ -886,7 +900,7 @@ def odds_combat(
                 f"{float(odds.expected_levels(name)):.3f}",
             )
         console.print(grid)
-        states = Table(box=box.SIMPLE_HEAD, show_edge=False, title="Most likely end states")
+        states = _grid(show_edge=False, title="Most likely end states")
         for name in odds.names:
             states.add_column(name)
         states.add_column("p", justify="right")
@@ -999,8 +1013,7 @@ def odds_advise(
     }
 
     def render(console: Console) -> None:
-        grid = Table(
-            box=box.SIMPLE_HEAD,
+        grid = _grid(
             show_edge=False,
             title=f"{lone.name}: best for goal {wanted.value!r} first",
         )

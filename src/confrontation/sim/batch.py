@@ -20,17 +20,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from confrontation.engine.core.events import Event
+from confrontation.engine.core.events import Event, GameEnded
+from confrontation.engine.step import game_roller, start
 from confrontation.sim.backends import Backend, LocalBackend, Placement
 from confrontation.sim.game import (
     DEFAULT_ARMIES,
     DEFAULT_RULES,
     DEFAULT_SCENARIO,
     GameConfig,
+    GameResult,
     GameSetupError,
     check_players,
+    initial_state,
+    make_players,
     play_game,
+    play_on,
 )
+from confrontation.sim.game import _result as game_result
 from confrontation.sim.saved import outcome_of, setup_of
 from confrontation.store.records import GameSetup, Outcome
 
@@ -315,13 +321,32 @@ def config_for(spec: GameSpec) -> GameConfig:
 
 
 def play_spec(spec: GameSpec) -> GameOutcome:
-    """Play one game of a batch with :func:`~confrontation.sim.game.play_game` (in a worker);
-    the record comes back only when the batch is stored."""
+    """Play one game of a batch (in a worker): with its record (setup and events) when the
+    batch is stored (:func:`~confrontation.sim.game.play_game`), else its outcome alone
+    (:func:`play_outcome`: the same game, no list of its events)."""
     config = config_for(spec)
-    result = play_game(config)
     if not spec.keep_events:
-        return GameOutcome(spec.index, outcome_of(result))
+        return GameOutcome(spec.index, outcome_of(play_outcome(config)))
+    result = play_game(config)
     return GameOutcome(spec.index, outcome_of(result), setup_of(config), list(result.events))
+
+
+def play_outcome(config: GameConfig) -> GameResult:
+    """``config``'s game as :func:`~confrontation.sim.game.play_game` plays it, keeping of
+    its events only how it ended (``GameEnded``): an unstored sweep needs the result, not
+    the 1,400-1,700 events of each game held to its end (issue 22). The result's ``events``
+    are that one event."""
+    initial, scenario, armies = initial_state(config)
+    players = make_players(config)
+    state, started = start(initial)
+    ended: list[Event] = [event for event in started if isinstance(event, GameEnded)]
+
+    def keep_end(event: Event) -> None:
+        if isinstance(event, GameEnded):
+            ended.append(event)
+
+    state = play_on(state, players, game_roller(state), on_event=keep_end)
+    return game_result(config, scenario, armies, state, ended[-1:])
 
 
 def simulate(
