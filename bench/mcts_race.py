@@ -69,10 +69,11 @@ def record(path: str, seeds: Sequence[int]) -> None:
             cpu[options[i % len(options)]].append(spent)
         kind = "finale" if whole else "announce" if expected else "combat"
         final = kwargs.get("earlier") is not None
+        assert greedy is not None  # every search races against the greedy answer
         records.append(Record(kind, options, greedy, sweeps, got, cpu, final))
         return got
 
-    mcts.MctsAgent._iterate = timed  # type: ignore[method-assign]
+    mcts.MctsAgent._iterate = timed  # type: ignore[method-assign,assignment]
     mcts.MctsAgent.samples = kept  # type: ignore[method-assign]
     for seed in seeds:
         me = seed % 2

@@ -679,8 +679,9 @@ class MctsAgent:
                 # the policies read the choices, not their wording (``judges_choices``): the
                 # brief question spares describing every move (the engine's own play does so)
                 brief = brief_question(state)
-                assert brief is not None and brief[0].player is not None
+                assert brief is not None
                 asked, choices = brief
+                assert asked.player is not None
                 choice = (
                     choices[0]
                     if len(choices) == 1
