@@ -84,6 +84,8 @@ def test_the_options_are_the_keyword_only_constructor_parameters() -> None:
         "finale", "finale_sweeps", "finale_width", "finale_combat", "finale_rounds",
         "finale_finals", "finale_cards", "final_only", "fights", "opponent_tree",
         "prune_after", "prune_z", "tie_after", "win_z",
+        "announce_prune_z", "announce_tie_after", "announce_win_z",
+        "finale_prune_z", "finale_tie_after", "finale_win_z",
     }  # fmt: skip
     assert agent_options("greedy") == {}
     assert agent_options("random") == {}

@@ -89,6 +89,23 @@ def test_the_race_drops_the_clearly_worse_and_the_same_and_stops_on_a_clear_winn
     assert not won
 
 
+def test_each_search_races_with_its_own_settings() -> None:
+    kept, same, worse = (Defend(n) for n in range(3))
+    samples: dict[Choice, list[float]] = {
+        kept: [1.0, 2.0],
+        same: [1.0, 2.0],  # the greedy answer's outcome in both worlds
+        worse: [0.0, 2.5],  # below it on the mean, by less than one standard error
+    }
+    agent = MctsAgent(1, 0, finale_tie_after=2, finale_prune_z=0.0, announce_prune_z=1.0)
+    assert agent._settings(whole_game=True, expected=False) == (0.0, 2, 2.0)
+    assert agent._settings(whole_game=False, expected=True) == (1.0, 3, 2.0)
+    assert agent._settings(whole_game=False, expected=False) == (1.0, 4, 3.0)
+    finale = agent._settings(whole_game=True, expected=False)
+    assert agent._race(list(samples), samples, kept, finale)[0] == [kept]
+    combat = agent._settings(whole_game=False, expected=False)
+    assert agent._race(list(samples), samples, kept, combat)[0] == [kept, same, worse]
+
+
 def test_an_option_out_of_the_race_cannot_overrule() -> None:
     kept, left = _options()
     agent = MctsAgent(1, 0)
@@ -195,6 +212,10 @@ def test_the_opponents_decisions_are_searched_only_with_opponent_tree(
         {"tie_after": -1},
         {"prune_z": -0.5},
         {"win_z": float("nan")},
+        {"announce_tie_after": -1},
+        {"finale_tie_after": -1},
+        {"announce_prune_z": -0.5},
+        {"finale_win_z": float("nan")},
     ],
 )
 def test_nonsense_budgets_are_refused(options: dict[str, float]) -> None:

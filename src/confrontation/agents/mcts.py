@@ -64,7 +64,15 @@ from confrontation.engine.core.questions import (
 )
 from confrontation.engine.core.ruleset import rules_of, with_rules
 from confrontation.engine.core.state import MAX_PLAYERS, ActivationStage, GameState, Phase
-from confrontation.engine.step import is_chance, is_over, legal, outcomes, question, step
+from confrontation.engine.step import (
+    brief_question,
+    is_chance,
+    is_over,
+    legal,
+    outcomes,
+    question,
+    step,
+)
 from confrontation.engine.table.field import field_of
 
 SEARCHED: frozenset[str] = frozenset(
@@ -145,6 +153,14 @@ WIN_Z = 3.0
 """How many standard errors above the greedy answer an option must be for the race to end
 at once (0: never)."""
 
+ANNOUNCE_RACE = (0.0, 3, 2.0)
+"""``prune_z``, ``tie_after`` and ``win_z`` of the activation phase's race (issue 22, fifth
+round: the full search's decisions kept at a lower cost, docs/ai.md "The race")."""
+
+FINALE_RACE = (0.0, 2, 2.0)
+"""``prune_z``, ``tie_after`` and ``win_z`` of the last rounds' race: most of their options
+end the game exactly as the greedy answer does, world by world."""
+
 
 @dataclass
 class Node:
@@ -212,6 +228,12 @@ class MctsAgent:
         prune_z: float = PRUNE_Z,
         tie_after: int = TIE_AFTER,
         win_z: float = WIN_Z,
+        announce_prune_z: float = ANNOUNCE_RACE[0],
+        announce_tie_after: int = ANNOUNCE_RACE[1],
+        announce_win_z: float = ANNOUNCE_RACE[2],
+        finale_prune_z: float = FINALE_RACE[0],
+        finale_tie_after: int = FINALE_RACE[1],
+        finale_win_z: float = FINALE_RACE[2],
     ) -> None:
         if not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError(f"iterations must be 1 to {MAX_ITERATIONS}, not {iterations}")
@@ -234,8 +256,11 @@ class MctsAgent:
             raise ValueError("exploration and overrule must be 0 or more")
         if finale_finals < 0:
             raise ValueError(f"finale_finals must be 0 or more, not {finale_finals}")
-        if prune_after < 0 or tie_after < 0 or not prune_z >= 0 or not win_z >= 0:
-            raise ValueError("prune_after, tie_after, prune_z and win_z must be 0 or more")
+        if prune_after < 0 or min(tie_after, announce_tie_after, finale_tie_after) < 0:
+            raise ValueError("prune_after and the tie_after options must be 0 or more")
+        zs = (prune_z, win_z, announce_prune_z, announce_win_z, finale_prune_z, finale_win_z)
+        if not all(z >= 0 for z in zs):
+            raise ValueError("the prune_z and win_z options must be 0 or more")
         if finale_rounds < 1:
             raise ValueError(f"finale_rounds must be at least 1, not {finale_rounds}")
         if min(width, announce_sweeps, finale_sweeps, finale_width) < 2:
@@ -283,6 +308,10 @@ class MctsAgent:
         self.prune_z = prune_z
         self.tie_after = tie_after
         self.win_z = win_z
+        self.announce_race = (announce_prune_z, announce_tie_after, announce_win_z)
+        """``prune_z``, ``tie_after`` and ``win_z`` of the activation phase's race."""
+        self.finale_race = (finale_prune_z, finale_tie_after, finale_win_z)
+        """``prune_z``, ``tie_after`` and ``win_z`` of the last rounds' race."""
         self._expected = False
         """The search under way stops where the combat phase begins and scores the fights
         formed by their expected exchange (``fights="expected"``, the activation phase)."""
@@ -405,7 +434,8 @@ class MctsAgent:
         finalists = [greedy, rival]
         # the race goes on into the final: a rival already out never plays it
         raced = self.prune_after > 0 and len(samples[greedy]) >= max(2, self.prune_after)
-        if raced and len(self._race(finalists, samples, greedy)[0]) == 1:
+        settings = self._settings(whole_game, expected)
+        if raced and len(self._race(finalists, samples, greedy, settings)[0]) == 1:
             return greedy
         more = self.samples(
             state, me, finalists, finals, whole_game, expected, greedy, earlier=samples
@@ -465,6 +495,7 @@ class MctsAgent:
         # begins, so the search needs no pursuit geometry (VII-C-6).
         imagined = rules_of(state).with_pursuits(stay_in_place)
         racing = list(options)
+        settings = self._settings(whole_game, expected)
         for sweep in range(sweeps):
             key = uniform_index(self.roller, KEYS)
             world = determinize(state, me, SeededRoller.keyed(key, "hidden"))
@@ -487,21 +518,35 @@ class MctsAgent:
                 so_far = samples
                 if earlier is not None:
                     so_far = {c: earlier[c] + samples[c] for c in racing}
-                racing, won = self._race(racing, so_far, greedy)
+                racing, won = self._race(racing, so_far, greedy, settings)
                 if won or len(racing) == 1:
                     break
         self._dice = None
         self._to_the_end = self._expected = False
         return samples
 
+    def _settings(self, whole_game: bool, expected: bool) -> tuple[float, int, float]:
+        """``prune_z``, ``tie_after`` and ``win_z`` of a search's race: the last rounds'
+        (``whole_game``), the activation phase's (``expected``) or the combat's."""
+        if whole_game:
+            return self.finale_race
+        if expected:
+            return self.announce_race
+        return (self.prune_z, self.tie_after, self.win_z)
+
     def _race(
-        self, racing: Sequence[Choice], samples: dict[Choice, list[float]], greedy: Choice
+        self,
+        racing: Sequence[Choice],
+        samples: dict[Choice, list[float]],
+        greedy: Choice,
+        settings: tuple[float, int, float] | None = None,
     ) -> tuple[list[Choice], bool]:
         """The options still worth imagining, and whether one has already won: an option
         leaves when its paired differences with the greedy answer (same worlds, same dice)
         are ``prune_z`` standard errors below zero, or all zero for ``tie_after`` sweeps (it
         changes nothing); it wins when they are ``win_z`` standard errors above zero. The
-        greedy answer stays."""
+        greedy answer stays. ``settings`` are those three (default: the combat's)."""
+        prune_z, tie_after, win_z = settings or (self.prune_z, self.tie_after, self.win_z)
         kept: list[Choice] = []
         won = False
         base = samples[greedy]
@@ -511,14 +556,14 @@ class MctsAgent:
                 continue
             diffs = [a - b for a, b in zip(samples[c], base, strict=True)]
             if not any(diffs):
-                if len(diffs) < self.tie_after:
+                if len(diffs) < tie_after:
                     kept.append(c)
                 continue
             gain = statistics.fmean(diffs)
             error = statistics.stdev(diffs) / math.sqrt(len(diffs))
-            if gain + self.prune_z * error < 0:
+            if gain + prune_z * error < 0:
                 continue
-            if self.win_z > 0 and gain - self.win_z * error > 0:
+            if win_z > 0 and gain - win_z * error > 0:
                 won = True
             kept.append(c)
         return kept, won
@@ -631,9 +676,12 @@ class MctsAgent:
             if is_chance(state):
                 state = step(state, self._draw(state))[0]
             else:
-                asked = question(state)
-                assert asked is not None and asked.player is not None
-                choices = asked.choices
+                # the policies read the choices, not their wording (``judges_choices``): the
+                # brief question spares describing every move (the engine's own play does so)
+                brief = brief_question(state)
+                assert brief is not None
+                asked, choices = brief
+                assert asked.player is not None
                 choice = (
                     choices[0]
                     if len(choices) == 1
