@@ -83,5 +83,7 @@ def _redact_marauder(state: C4State, other: int) -> C4State:
     new_deck = tuple(sorted([c for c in deck if state.unit(c).owner != other] + list(rest)))
     state = state.with_side(evolve(side, reserve=reserve))
     if act is not None:
-        state = evolve(state, activation=evolve(act, deck=new_deck, drawn=fake_drawn))
+        # the viewer's own drawn card stays
+        held = fake_drawn if drawn is not None else act.drawn
+        state = evolve(state, activation=evolve(act, deck=new_deck, drawn=held))
     return state
