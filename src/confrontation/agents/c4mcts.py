@@ -6,9 +6,13 @@ question (sequences, cards, Authority) is answered as :class:`~.c4.C4GreedyAgent
 - **candidates**: the greedy answer first, then every assault, the two shots expected to do
   the most damage, holding, and the run and walk that bring the leader nearest the nearest
   enemy (at most :data:`MAX_CANDIDATES`; a question with one candidate is not searched);
-- **position**: the player's view (:func:`~confrontation.c4.views.redact`), which deals the
-  hidden cards back in a canonical order, so it is a valid game to play on (one
-  determinization);
+- **position**: the player's view (:func:`~confrontation.c4.views.redact`, applied again to
+  whatever state the agent is given, so its answer depends only on the view and its seed);
+- **determinizations**: each iteration plays on a game the view could be, the secrets the
+  player cannot see (the other player's unrevealed sequence and reserve, Marauder's deck and
+  the card drawn but not shown) dealt at random by :func:`~confrontation.c4.determinize.
+  determinize` from the iteration's dice — the same deal whichever candidate the iteration
+  tries (common random numbers);
 - **iterations**: UCB1 at the root picks a candidate (each is tried once first); the game is
   then played on by greedy players for both sides, every die drawn from the agent's own
   roller keyed to the decision and iteration, up to the horizon: the end of the round (or of
@@ -31,8 +35,10 @@ from confrontation.agents.c4 import C4GreedyAgent, expected_salvo
 from confrontation.c4.actions import enemies, unit_gap
 from confrontation.c4.choices import UnitAction
 from confrontation.c4.control import scores
+from confrontation.c4.determinize import determinize
 from confrontation.c4.state import C4State
 from confrontation.c4.step import is_over, question, roll, step
+from confrontation.c4.views import redact
 from confrontation.dice import SeededRoller
 from confrontation.engine.core.questions import Choice, Question
 
@@ -115,8 +121,12 @@ class C4MctsAgent:
         self.max_steps = max_steps
         self.decisions = 0
         self.searched = 0
+        self.last_search: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
+        """The last search's visits and value totals per candidate."""
 
     def choose(self, state: C4State, question: Question, legal: Sequence[Choice]) -> Choice:
+        if question.player is not None:
+            state = redact(state, question.player)
         greedy = C4GreedyAgent(self.seed).choose(state, question, legal)
         decision = self.decisions
         self.decisions += 1
@@ -148,16 +158,22 @@ class C4MctsAgent:
                     ),
                 )
             dice = SeededRoller.keyed(self.seed, f"c4-mcts-{decision}-{i}")
-            totals[k] += self._rollout(state, options[k], me, dice)
+            world = determinize(state, me, dice)
+            totals[k] += self._rollout(state, world, options[k], me, dice)
             visits[k] += 1
+        self.last_search = (tuple(visits), tuple(totals))
         best = max(
             range(len(options)),
             key=lambda j: (visits[j], totals[j] / max(1, visits[j]), -j),
         )
         return options[best]
 
-    def _rollout(self, root: C4State, first: UnitAction, me: int, dice: SeededRoller) -> float:
-        state, _ = step(root, first)
+    def _rollout(
+        self, root: C4State, world: C4State, first: UnitAction, me: int, dice: SeededRoller
+    ) -> float:
+        """``first`` then greedy play in ``world`` (a determinization of ``root``) to the
+        horizon; its value against ``root``."""
+        state, _ = step(world, first)
         players = [C4GreedyAgent(self.seed + p) for p in range(root.players)]
         start_round = root.round
         steps = 0

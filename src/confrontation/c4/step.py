@@ -26,6 +26,8 @@ from confrontation.c4.handlers import Handler, Transition
 from confrontation.c4.state import C4State, Phase
 from confrontation.c4.views import redact
 from confrontation.dice import FACES, Roller, SeededRoller
+from confrontation.engine.core import door
+from confrontation.engine.core.door import Door
 from confrontation.engine.core.events import ChoiceMade, DieRolled, Event
 from confrontation.engine.core.frozen import evolve
 from confrontation.engine.core.questions import Choice, DieFace, Question
@@ -153,6 +155,18 @@ def game_roller(state: C4State) -> SeededRoller:
     return SeededRoller.at(state.seed, state.dice_rolled)
 
 
+def ask(state: C4State, agent: object) -> tuple[Question, Sequence[Choice]]:
+    """The pending question and its choices (every C4 agent reads them in full)."""
+    asked = question(state)
+    if asked is None:
+        raise EngineError("nothing is pending: start the game with start() or it is over")
+    return asked, asked.choices
+
+
+DOOR: Door[C4State] = Door(is_over, door.pending_of, start, ask, redact, step, roll, game_roller)
+"""C4's door, for the loop it shares with the engine (:mod:`confrontation.engine.core.door`)."""
+
+
 def run(
     state: C4State,
     agents: Mapping[int, Agent] | Sequence[Agent],
@@ -160,25 +174,7 @@ def run(
     max_steps: int | None = None,
 ) -> Transition:
     """Play on until the game ends (or ``max_steps``); each agent sees its player's view."""
-    events: list[Event] = []
-    if state.pending is None and not is_over(state):
-        state, started = start(state)
-        events.extend(started)
-    dice = roller if roller is not None else game_roller(state)
-    steps = 0
-    while not is_over(state) and (max_steps is None or steps < max_steps):
-        asked = question(state)
-        if asked is None:
-            raise EngineError("the game is neither over nor waiting for anything")
-        if asked.player is None:
-            state, happened = roll(state, dice)
-        else:
-            view = redact(state, asked.player)
-            choice = agents[asked.player].choose(view, asked, asked.choices)
-            state, happened = step(state, choice)
-        events.extend(happened)
-        steps += 1
-    return state, events
+    return door.run(DOOR, state, agents, roller, max_steps)
 
 
 def replay(events: Sequence[Event]) -> C4State:

@@ -14,6 +14,8 @@ from typing import Protocol
 
 from confrontation.dice import FACES, Roller, SeededRoller
 from confrontation.engine import neutral
+from confrontation.engine.core import door
+from confrontation.engine.core.door import Door
 from confrontation.engine.core.ending import watched
 from confrontation.engine.core.events import ChoiceMade, DieRolled, Event, GameStarted
 from confrontation.engine.core.frozen import evolve
@@ -213,6 +215,20 @@ def game_roller(state: GameState) -> SeededRoller:
     return SeededRoller.at(state.seed, state.dice_rolled)
 
 
+def ask(state: GameState, agent: object) -> tuple[Question, Sequence[Choice]]:
+    """The pending question and its choices as ``agent`` reads them: in full for one that
+    :func:`asks`, else :func:`brief_question`'s."""
+    asked = question(state) if asks(agent) else None
+    brief = (asked, asked.choices) if asked is not None else brief_question(state)
+    if brief is None:
+        raise EngineError("nothing is pending: start the game with start() or it is over")
+    return brief
+
+
+DOOR: Door[GameState] = Door(is_over, door.pending_of, start, ask, redact, step, roll, game_roller)
+"""Confédé's door, for the shared loop (:mod:`.core.door`)."""
+
+
 def run(
     state: GameState,
     agents: Mapping[int, Agent] | Sequence[Agent],
@@ -222,27 +238,6 @@ def run(
     """Play on until the game ends (or ``max_steps`` answers and dice): agents answer.
 
     Each agent sees the state as its player knows it (:func:`~.views.redact`). Without a
-    ``roller`` the game's seeded stream is used.
+    ``roller`` the game's seeded stream is used (:func:`.core.door.run`).
     """
-    events: list[Event] = []
-    if state.pending is None and not is_over(state):
-        state, started = start(state)
-        events.extend(started)
-    dice = roller if roller is not None else game_roller(state)
-    steps = 0
-    while not is_over(state) and (max_steps is None or steps < max_steps):
-        pending = state.pending
-        if pending is None:
-            raise EngineError("the game is neither over nor waiting for anything")
-        if pending.player is None:
-            state, happened = roll(state, dice)
-        else:
-            agent = agents[pending.player]
-            asked = question(state) if asks(agent) else None
-            brief = (asked, asked.choices) if asked is not None else brief_question(state)
-            assert brief is not None
-            choice = agent.choose(redact(state, pending.player), *brief)
-            state, happened = step(state, choice)
-        events.extend(happened)
-        steps += 1
-    return state, events
+    return door.run(DOOR, state, agents, roller, max_steps)

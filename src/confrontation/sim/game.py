@@ -19,22 +19,17 @@ from confrontation import scenarios
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.armylists.names import did_you_mean
 from confrontation.dice import Roller
+from confrontation.engine.core import door
 from confrontation.engine.core.events import Event, GameEnded, GameStarted
 from confrontation.engine.core.outcome import Outcome, leaders
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.core.state import CONFEDE, MAX_PLAYERS, GameState, RulesetId
-from confrontation.engine.core.views import redact
 from confrontation.engine.setup.game import new_game, on_battlefield
 from confrontation.engine.step import (
+    DOOR,
     Agent,
-    asks,
-    brief_question,
     game_roller,
-    is_over,
-    question,
-    roll,
     start,
-    step,
 )
 from confrontation.engine.table.field import base_of
 from confrontation.model.army import Army
@@ -308,27 +303,16 @@ def play_on(
     """The game from ``state`` on: the agents answer, ``roller`` (the game's dice) rolls,
     to the end of the game — or to the first question of round ``until_round``. What happens
     is added to ``events`` and shown to ``on_event``."""
-    while not is_over(state):
-        if until_round is not None and state.round >= until_round:
-            break
-        pending = state.pending
-        if pending is None:
-            raise RuntimeError("the game is neither over nor waiting for anything")
-        if pending.player is None:
-            state, happened = roll(state, roller)
-        else:
-            agent = players[pending.player]
-            asked = question(state) if asks(agent) else None
-            brief = (asked, asked.choices) if asked is not None else brief_question(state)
-            assert brief is not None
-            choice = agent.choose(redact(state, pending.player), *brief)
-            state, happened = step(state, choice)
-        if on_event is not None:
-            for event in happened:
-                on_event(event)
-        if events is not None:
-            events.extend(happened)
-    return state
+    last = until_round
+    return door.play(
+        DOOR,
+        state,
+        players,
+        roller,
+        until=None if last is None else (lambda s: s.round >= last),
+        events=events,
+        on_event=on_event,
+    )
 
 
 def _result(
