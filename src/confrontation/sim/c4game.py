@@ -18,14 +18,15 @@ from typing import Any
 from confrontation.agents.c4 import C4GreedyAgent, C4RandomAgent
 from confrontation.agents.c4mcts import C4MctsAgent
 from confrontation.c4 import events as ev
+from confrontation.c4 import step as c4step
 from confrontation.c4.battle import with_setup
 from confrontation.c4.cards import bundled_cards
 from confrontation.c4.company import Company, bundled_companies, load_company
 from confrontation.c4.modes import Mode
 from confrontation.c4.setup import company_game
 from confrontation.c4.state import C4State
-from confrontation.c4.step import Agent, game_roller, is_over, question, replay, roll, start, step
-from confrontation.c4.views import redact
+from confrontation.c4.step import Agent, game_roller, replay, start
+from confrontation.engine.core import door
 from confrontation.engine.core.events import ChoiceMade, Event
 from confrontation.sim.c4scenario import c4_battle
 from confrontation.store import ArmyCopy, GameSetup, Outcome, Store, StoreError
@@ -163,19 +164,7 @@ def play_c4(
         state, events = start(build(config))
         for e in events:
             emit(e)
-    dice = game_roller(state)
-    while not is_over(state):
-        asked = question(state)
-        assert asked is not None
-        if asked.player is None:
-            state, happened = roll(state, dice)
-        else:
-            view = redact(state, asked.player)
-            choice = players[asked.player].choose(view, asked, asked.choices)
-            state, happened = step(state, choice)
-        for e in happened:
-            emit(e)
-        events += happened
+    state = door.play(c4step.DOOR, state, players, game_roller(state), events=events, on_event=emit)
     return C4Result(state, events)
 
 
