@@ -225,7 +225,15 @@ def test_scenery_is_an_obstacle_to_units() -> None:
     assert names == {p.name for p in table.scenery} and names
 
 
-FIT = {"bloodbath", "conquest", "cp-close-quarters", "standard", "assassination", "watchtower"}
+FIT = {
+    "bloodbath",
+    "conquest",
+    "cp-close-quarters",
+    "cp-incursion",
+    "standard",
+    "assassination",
+    "watchtower",
+}
 
 
 @pytest.mark.parametrize("name", bundled_scenarios())

@@ -9,7 +9,10 @@ exactly as it would have (:func:`confrontation.sim.c4game.play_c4` sets ``decisi
 - :class:`C4GreedyAgent`: engaged units fight; a unit with marksmen shoots, without moving,
   the salvo that is expected to do the most damage (leader-to-leader range on the tape, the
   universal table); otherwise it assaults the nearest enemy unit within twice its Movement,
-  or runs towards the nearest one; the rest (sequences, cards, Authority) as listed, the
+  or runs towards the nearest one — weighing each assault by the exact chance of passing its
+  Courage test against Fear and the cost of a rout (:func:`assault_worth`): a poor chance is
+  no assault (a shot first, another target, or holding); the rest (sequences, cards,
+  Authority) as listed, the
   first active player being itself. In a scenario (``state.battle``, ``c4.battle``) it plays
   for the objectives first (:func:`objective_action`): a unit holding a zone stays in it
   (shooting or assaulting its contesters), the others go for the zone worth the most to them
@@ -26,9 +29,9 @@ from fractions import Fraction
 
 from confrontation.agents.random import uniform_index
 from confrontation.c4 import battle as scenario
-from confrontation.c4 import tactical
+from confrontation.c4 import morale, tactical
 from confrontation.c4.actions import enemies, unit_gap, unit_mov
-from confrontation.c4.choices import ChooseFirst, Raise, UnitAction
+from confrontation.c4.choices import ChooseFirst, DominateZone, Raise, UnitAction
 from confrontation.c4.resolution import minimum_roll
 from confrontation.c4.salvo import shot_difficulty
 from confrontation.c4.state import C4State, Unit, Zone
@@ -55,6 +58,59 @@ def success_chance(action: int, difficulty: int) -> Fraction:
     """The chance that one die succeeds (its first face; re-rolled 6s ignored)."""
     need = minimum_roll(action, difficulty)
     return Fraction(7 - need, 6)
+
+
+ASSAULT_GAIN = Fraction(1)
+"""What an assault that takes place is worth to the greedy (the unit engages)."""
+ROUT_COST = Fraction(1)
+"""What the assaulting unit's rout costs it (its activation lost, a rally test or a flight
+next round): an assault whose Courage test fails at least half the time (no Fear of its own
+answering) is not worth it."""
+TARGET_ROUT_GAIN = Fraction(1, 2)
+"""What the assaulted unit's rout is worth (it flees before the assault)."""
+
+
+def courage_chance(value: int, difficulty: int, dice: int = 1) -> Fraction:
+    """The exact chance of passing a Courage test (``c4.morale.courage_test``): each die a
+    success on a 6, or on the universal table's face or more but never on a 1; several dice
+    keep the best, so the test fails only when every die fails."""
+    need = minimum_roll(value, difficulty)
+    one = Fraction(sum(1 for f in range(1, 7) if f == 6 or (f != 1 and f >= need)), 6)
+    return 1 - (1 - one) ** max(dice, 1)
+
+
+def pass_chance(state: C4State, tester: str, enemy: str) -> Fraction | None:
+    """The chance that ``tester`` passes the assault's test against ``enemy`` (None: it takes
+    none — no Fear, immune, or the data names no such test), read as ``c4.morale.assault_test``
+    reads the rules."""
+    rules = morale.default_morale()
+    if not state.members(tester) or not state.members(enemy) or state.unit(tester).rout:
+        return None
+    fear = morale.unit_fear(state, enemy, rules)
+    own = morale.unit_courage(state, tester, rules)
+    if fear is None or own is None:
+        return None
+    value, is_fear = own
+    if is_fear and rules.fear_immunity and value >= fear:
+        return None
+    return courage_chance(value, fear, morale.courage_dice(state, tester, "assault", rules))
+
+
+def assault_worth(state: C4State, unit_id: str, target: str) -> Fraction:
+    """The greedy's value of assaulting ``target`` (``# C4 Moving a Unit > Assault``, the test
+    of ``data/c4/morale.toml``): the chance ``p`` the unit passes its Courage test (1 with
+    none) times :data:`ASSAULT_GAIN` plus, if the target then tests, its chance of failing
+    times :data:`TARGET_ROUT_GAIN`; less ``(1 - p)`` × :data:`ROUT_COST`."""
+    rules = morale.default_morale()
+    p = Fraction(1)
+    if "assaulting" in rules.tests:
+        p = pass_chance(state, unit_id, target) or Fraction(1)
+    gain = ASSAULT_GAIN
+    if "assaulted" in rules.tests:
+        theirs = pass_chance(state, target, unit_id)
+        if theirs is not None:
+            gain += (1 - theirs) * TARGET_ROUT_GAIN
+    return p * gain - (1 - p) * ROUT_COST
 
 
 def expected_salvo(state: C4State, unit_id: str, target: str) -> float:
@@ -101,6 +157,9 @@ class C4GreedyAgent:
                 return c
         if any(isinstance(c, Raise) for c in legal):
             return next(c for c in legal if isinstance(c, Raise))
+        spots = [c for c in legal if isinstance(c, DominateZone)]
+        if spots and me is not None:  # CP-DOMINATE: the element adding the most CP
+            return dominate_choice(state, me, spots)
         acts = [c for c in legal if isinstance(c, UnitAction)]
         if not acts:
             return legal[0]
@@ -126,17 +185,43 @@ class C4GreedyAgent:
         foes = sorted(enemies(state, unit), key=lambda e: (unit_gap(state, unit_id, e.id), e.id))
         if not foes:
             return next(a for a in acts if a.action == "hold")
-        nearest = foes[0]
         reach = 2 * unit_mov(state, unit_id)
-        if unit_gap(state, unit_id, nearest.id) <= reach:
-            for a in acts:
-                if a.action == "assault" and a.target == nearest.id:
-                    return a
+        worth = {e.id: assault_worth(state, unit_id, e.id) for e in foes}
+        # the assault worth the most among those in reach (the nearest among equals), if the
+        # Courage test makes it worth trying at all
+        assaults = [
+            (-worth[e.id], i, a)
+            for i, e in enumerate(foes)
+            if unit_gap(state, unit_id, e.id) <= reach and worth[e.id] > 0
+            for a in acts
+            if a.action == "assault" and a.target == e.id
+        ]
+        if assaults:
+            return min(assaults, key=lambda t: (t[0], t[1]))[2]
+        # run towards the nearest enemy worth assaulting; none: the nearest (a poor chance in
+        # reach: hold, and let the enemy come)
+        goals = [e for e in foes if worth[e.id] > 0]
+        if not goals:
+            if unit_gap(state, unit_id, foes[0].id) <= reach:
+                return next(a for a in acts if a.action == "hold")
+            goals = foes
+        nearest = goals[0]
         their = state.fighter(nearest.leader)
         runs = [a for a in acts if a.action == "run"]
         if not runs:
             return acts[0]
         return min(runs, key=lambda a: ((a.x - their.x) ** 2 + (a.y - their.y) ** 2, a.x, a.y))
+
+
+def dominate_choice(state: C4State, player: int, spots: Sequence[DominateZone]) -> DominateZone:
+    """The element whose domination adds the most CP over its control (the first offered
+    among equals)."""
+    names = [c.zone for c in spots]
+    zones = [z for z in scenario.could_dominate(state, player) if z.name in names]
+    if not zones:
+        return spots[0]
+    best = scenario.best_domination(state, player, zones)
+    return next(c for c in spots if c.zone == best.name)
 
 
 SHARED = 0.3
@@ -182,7 +267,11 @@ def _covers_table(state: C4State, zone: Zone) -> bool:
     return bool(scenario.shape(zone).area >= WHOLE_TABLE * state.width * state.height)
 
 
-def _assault(acts: Sequence[UnitAction], target: str) -> UnitAction | None:
+def _assault(state: C4State, acts: Sequence[UnitAction], target: str) -> UnitAction | None:
+    """The assault on ``target`` if it is offered and worth its Courage test
+    (:func:`assault_worth` above 0)."""
+    if not acts or assault_worth(state, acts[0].unit, target) <= 0:
+        return None
     return next((a for a in acts if a.action == "assault" and a.target == target), None)
 
 
@@ -212,7 +301,7 @@ def objective_action(
     for p in range(state.players):  # 1. the enemy Commander (assassination)
         chief = tactical.commander(state, p) if p != unit.owner else None
         if chief is not None and unit_gap(state, unit.id, chief.unit) <= reach:
-            hit = _assault(acts, chief.unit)
+            hit = _assault(state, acts, chief.unit)
             if hit is not None:
                 return hit
     zones = [
@@ -243,7 +332,7 @@ def objective_action(
         z = best[1]
         contesters = [e for e in foes if _in_or_near(state, e.id, z)]
         for e in sorted(contesters, key=lambda e: (unit_gap(state, unit.id, e.id), e.id)):
-            if unit_gap(state, unit.id, e.id) <= reach and (hit := _assault(acts, e.id)):
+            if unit_gap(state, unit.id, e.id) <= reach and (hit := _assault(state, acts, e.id)):
                 return hit
         if shot is not None:
             return shot
@@ -253,7 +342,7 @@ def objective_action(
     _, zone, (gx, gy) = best
     holders = [e for e in foes if _in_or_near(state, e.id, zone)]
     for e in sorted(holders, key=lambda e: (unit_gap(state, unit.id, e.id), e.id)):
-        if unit_gap(state, unit.id, e.id) <= reach and (hit := _assault(acts, e.id)):
+        if unit_gap(state, unit.id, e.id) <= reach and (hit := _assault(state, acts, e.id)):
             return hit
     far = math.hypot(gx - leader.x, gy - leader.y)
     kind = "walk" if far <= mov else "run"

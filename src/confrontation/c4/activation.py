@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from confrontation.c4 import actions, fight
+from confrontation.c4 import actions, control, fight
 from confrontation.c4.battle import assassinated
 from confrontation.c4.choices import (
     DieFace,
@@ -401,4 +401,5 @@ HANDLERS: dict[str, Handler] = {
         die_describe("A die of a salvo or a combat"),
         _action_die_subject,
     ),
+    **control.HANDLERS,  # the control phase's questions (Incursion's flag die, CP-DOMINATE)
 }

@@ -50,7 +50,7 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.c4 import tactical
 from confrontation.c4.cards import Card
-from confrontation.c4.events import C4KillBox, C4PointsScored, ZoneControlled
+from confrontation.c4.events import C4FlagRemoved, C4KillBox, C4PointsScored, ZoneControlled
 from confrontation.c4.state import Battle, C4State, Condition, Fighter, Zone
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.frozen import evolve
@@ -162,8 +162,49 @@ def _in_kill_box(state: C4State, f: Fighter) -> bool:
     return edge + f.radius <= KILL_BOX_CM + EPS
 
 
+def could_dominate(state: C4State, player: int) -> list[Zone]:
+    """CP-DOMINATE: the elements the player's Commander would dominate now — controlled by the
+    player, the Commander placed to dominate, and dominating worth more than controlling; he
+    dominates only one (CLARIFICATIONS §8), so with two or more the player chooses
+    (``Kind.DOMINATE``, ``c4.control``)."""
+    battle = state.battle
+    if battle is None:
+        return []
+    out = []
+    for z in battle.zones:
+        if z.kind == "area":
+            continue
+        if _points(z.dominate, player) <= _points(z.control, player):
+            continue
+        if dominates(state, player, z) and controller(state, z)[0] == player:
+            out.append(z)
+    return out
+
+
+def best_domination(state: C4State, player: int, zones: list[Zone]) -> Zone:
+    """The element worth the most over its control (the first in the file among equals)."""
+    return max(
+        zones,
+        key=lambda z: (_points(z.dominate, player) - _points(z.control, player), -zones.index(z)),
+    )
+
+
+def must_choose(state: C4State) -> int | None:
+    """The first player whose Commander could dominate several elements and who has not yet
+    named the one he dominates at this scoring (None: nobody)."""
+    battle = state.battle
+    if battle is None:
+        return None
+    named = {p for p, _ in battle.dominating}
+    for player in range(state.players):
+        if player not in named and len(could_dominate(state, player)) > 1:
+            return player
+    return None
+
+
 def score(state: C4State) -> tuple[C4State, list[Event]]:
-    """Score the battle's zones now (the control phase): events and the points added."""
+    """Score the battle's zones now (the control phase): events and the points added; the
+    players' answers to ``Kind.DOMINATE`` are used and cleared."""
     battle = state.battle
     assert battle is not None
     gains = [0] * state.players
@@ -171,18 +212,16 @@ def score(state: C4State) -> tuple[C4State, list[Event]]:
     owners: dict[str, tuple[int | None, bool]] = {
         z.name: controller(state, z) for z in battle.zones
     }
-    # a Commander dominates at most one element: the one worth the most over its control
+    # a Commander dominates at most one element: the player's choice among several (CP-DOMINATE)
     chosen: dict[int, str] = {}
+    named = dict(battle.dominating)
     for player in range(state.players):
-        best: tuple[int, str] | None = None
-        for z in battle.zones:
-            if z.kind == "area" or owners[z.name][0] != player:
-                continue
-            extra = _points(z.dominate, player) - _points(z.control, player)
-            if (best is None or extra > best[0]) and dominates(state, player, z):
-                best = (extra, z.name)
-        if best is not None and best[0] > 0:
-            chosen[player] = best[1]
+        options = could_dominate(state, player)
+        if not options:
+            continue
+        names = [z.name for z in options]
+        pick = named.get(player)
+        chosen[player] = pick if pick in names else best_domination(state, player, options).name
     for z in battle.zones:
         who, contested = owners[z.name]
         points = 0
@@ -203,7 +242,30 @@ def score(state: C4State) -> tuple[C4State, list[Event]]:
     totals = tuple(p + g for p, g in zip(battle.points, gains, strict=True))
     unit = "VP" if battle.scoring == "end" else "CP"
     events.append(C4PointsScored(state.round, tuple(gains), totals, unit))
-    return evolve(state, battle=evolve(battle, points=totals)), events
+    return evolve(state, battle=evolve(battle, points=totals, dominating=())), events
+
+
+def remove_flag(state: C4State, index: int) -> tuple[C4State, list[Event]]:
+    """CP-INCURSION-SPECIAL-RULES: the battle's ``index``-th flag (in the file's order) taken
+    off the table — its zone and its scenery piece (named as the flag)."""
+    battle = state.battle
+    assert battle is not None
+    flags = [z for z in battle.zones if z.kind == "flag"]
+    flag = flags[index]
+    zones = tuple(z for z in battle.zones if z.name != flag.name)
+    scenery = tuple(p for p in state.scenery if p.name != flag.name)
+    battle = evolve(battle, zones=zones, removed=(*battle.removed, flag.name))
+    return evolve(state, battle=battle, scenery=scenery), [C4FlagRemoved(state.round, flag.name)]
+
+
+def removing_flag(state: C4State) -> bool:
+    """Whether this control phase removes a flag at random first (Incursion: the end of round
+    ``remove_flag_after``, once, with flags left)."""
+    battle = state.battle
+    if battle is None or not battle.remove_flag_after or battle.removed:
+        return False
+    flags = [z for z in battle.zones if z.kind == "flag"]
+    return state.round == battle.remove_flag_after and bool(flags)
 
 
 def scoring_now(state: C4State, last: bool) -> bool:
@@ -468,6 +530,8 @@ def describe(event: Event) -> str | None:
                 f"Player {event.player + 1}'s Commander is in the Kill Box: his opponent gains"
                 f" {event.points} CP."
             )
+        case C4FlagRemoved():
+            return f"The flag {event.flag} is removed from the table at random (Incursion)."
         case C4PointsScored():
             gains = "-".join(map(str, event.gains))
             totals = "-".join(map(str, event.totals))

@@ -4,7 +4,8 @@ Reused from the engine: ``DieFace`` (every chance step), ``PlaceCard`` (next car
 sequence), ``Raise``/``KeepResult`` (re-roll an Authority 6 or keep it), ``ChooseFirst`` (the
 first active player), ``PlayTop`` (reveal the first card of one's sequence), ``PutInReserve``
 and ``PlayReserve``. Defined here: :class:`PickCard` (Barbarian), :class:`DrawCard` and
-:class:`RevealDrawn` (Marauder), :class:`UnitAction` (``# C4 Activating Unit``).
+:class:`RevealDrawn` (Marauder), :class:`UnitAction` (``# C4 Activating Unit``),
+:class:`DominateZone` (a scenario's CP-DOMINATE choice).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "Choice",
     "ChooseFirst",
     "DieFace",
+    "DominateZone",
     "DrawCard",
     "KeepResult",
     "PickCard",
@@ -94,3 +96,12 @@ class UnitAction(Choice):
     several: tuple[str, ...] = ()
     hold_fire: tuple[str, ...] = ()
     shoot_first: bool = False
+
+
+@dataclass(frozen=True)
+class DominateZone(Choice):
+    """CP-DOMINATE in a C4 battle: the element the player's Commander dominates at this
+    scoring, when he could dominate several."""
+
+    kind = "c4_dominate_zone"
+    zone: str

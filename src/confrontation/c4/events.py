@@ -22,6 +22,7 @@ __all__ = [
     "AuthorityRolled",
     "AuthorityTied",
     "AuthorityWon",
+    "C4FlagRemoved",
     "C4GameEnded",
     "C4GameStarted",
     "C4KillBox",
@@ -443,3 +444,13 @@ class Rallied(Event):
 
     kind = "c4_rallied"
     unit: str
+
+
+@dataclass(frozen=True)
+class C4FlagRemoved(Event):
+    """CP-INCURSION-SPECIAL-RULES: the flag ``flag`` taken off the table at random at the end of
+    round ``round``."""
+
+    kind = "c4_flag_removed"
+    round: int
+    flag: str

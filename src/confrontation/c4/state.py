@@ -72,6 +72,11 @@ class Kind(StrEnum):
     """``# C4 Activating Unit``: the activated unit's action."""
     ACTION_DIE = "c4_action_die"
     """``# C4 Unit Ranged Attack``, ``# C4 Combat``: a die of a salvo or a combat (chance)."""
+    FLAG_DIE = "c4_flag_die"
+    """CP-INCURSION-SPECIAL-RULES in a C4 battle: the die that removes a flag (chance)."""
+    DOMINATE = "c4_dominate"
+    """CP-DOMINATE in a C4 battle: the element a Commander who could dominate several
+    dominates at this scoring (the player chooses)."""
 
 
 @dataclass(frozen=True)
@@ -281,6 +286,14 @@ class Battle:
     "conditions"; ``c4.battle``)."""
     met: tuple[tuple[str, int], ...] = field(default=(), metadata={"omit_default": True})
     """The ``round`` conditions met so far (condition id, player): once met, met (XX-A-4)."""
+    remove_flag_after: int = field(default=0, metadata={"omit_default": True})
+    """CP-INCURSION-SPECIAL-RULES: a flag removed at random in this round's control phase (0:
+    none)."""
+    removed: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """The flags removed so far (Incursion)."""
+    dominating: tuple[tuple[int, str], ...] = field(default=(), metadata={"omit_default": True})
+    """The players' answers to :attr:`Kind.DOMINATE` at this control phase (player, zone);
+    cleared once scored."""
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ it (:class:`C4ScenarioError`): what fits is
 - ``goal = "control"`` (III-A-2 / chapter 20 areas: victory points after the last round),
 - ``goal = "control-points"`` (the 003 pack) whose scoring lines are zones and flags only
   (``cp-zone``, ``cp-flag``), with its Kill Box and scenario victory; objectives to destroy
-  (``cp-destroyed``, ``cp-objective``: C4 has no scenery attack) and a flag removed at random
-  (Incursion) do not fit;
+  (``cp-destroyed``, ``cp-objective``: C4 has no scenery attack) do not fit; a flag removed
+  at random (Incursion, ``remove_flag_after``) is a die of the C4 control phase;
 - ``goal = "conditions"`` (chapter 20, XX-A-4) whose conditions are all of the kinds units
   play (``area``, ``commander-in-area``, ``commander-alive``, ``kill-commander``,
   ``inflict-losses``): The Standard, Assassination, Watchtower; victory points after the
@@ -131,8 +131,6 @@ def _battle(scenario: Scenario, table: Table) -> Battle:
     if scenario.goal == "control-points":
         cp = scenario.control_points
         assert cp is not None
-        if cp.remove_flag_after:
-            raise _refuse(scenario, "a flag removed at random (remove_flag_after)")
         return Battle(
             scenario.name,
             scenario.section,
@@ -142,6 +140,7 @@ def _battle(scenario: Scenario, table: Table) -> Battle:
             win_at=cp.win_at,
             kill_box=cp.kill_box,
             tiebreak=cp.tiebreak,
+            remove_flag_after=cp.remove_flag_after,
         )
     if scenario.goal == "conditions":
         return _conditions(scenario, table)
