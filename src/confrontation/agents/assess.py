@@ -46,7 +46,29 @@ TARGET_FACTOR = 3.0
 
 def worth(state: GameState, fighter: Fighter) -> float:
     """A fighter's worth: his strategic value in AP with his equipment (I-D-2), more for an
-    Execution target (III-A-2)."""
+    Execution target (III-A-2). Without victory conditions it reads only the scenario record,
+    the profiles and the fighter's id, card, profile and ``summoned``: kept on those."""
+    scenario = scenario_of(state)
+    if scenario is not None and scenario.conditions:
+        return _worth(state, fighter)
+    kept = _WORTHS
+    if kept[0] is not state.scenario or kept[1] is not state.profiles:
+        kept[:] = [state.scenario, state.profiles, {}]
+    values: dict[tuple[str, str, str, bool], float] = kept[2]
+    key = (fighter.id, fighter.card, fighter.profile, fighter.summoned)
+    value = values.get(key)
+    if value is None:
+        value = values[key] = _worth(state, fighter)
+    elif CHECK_KEPT:
+        assert value == _worth(state, fighter), (key, value)
+    return value
+
+
+_WORTHS: list[Any] = [None, None, {}]
+"""The scenario record and profiles :func:`worth`'s kept values are for, and the values."""
+
+
+def _worth(state: GameState, fighter: Fighter) -> float:
     scenario = scenario_of(state)
     ap = fighter_value(state, fighter)
     value = float(ap) if ap > 0 else DEFAULT_WORTH
