@@ -1,5 +1,6 @@
-"""The greedy agent's answers kept across states (``agents.assess`` :func:`keep`, the shot
-values kept per pair of fighters) are the answers worked out afresh: whole games played with
+"""The greedy agent's answers kept across states (``agents.assess`` :func:`keep`: eagerness
+and best shot; the shot values kept per pair of fighters; the worths; the threats' duels
+kept per state) are the answers worked out afresh: whole games played with
 every kept answer checked against the uncached computation, and the keys shown to follow
 what the answers read."""
 
@@ -34,8 +35,9 @@ def _counted(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, counts: Co
 def test_kept_answers_are_the_fresh_ones_over_whole_games(
     monkeypatch: pytest.MonkeyPatch, scenario: str, seed: int
 ) -> None:
-    """With ``CHECK_KEPT`` every kept eagerness, best shot and shot value is worked out again
-    and compared (an assertion in ``keep`` and ``_shot_values``); the game is the one played
+    """With ``CHECK_KEPT`` every kept eagerness, best shot, shot value, worth and threat duel
+    is worked out again and compared (assertions in ``keep``, ``_shot_values``, ``worth``
+    and ``threat_at``); the game is the one played
     without the check, and the kept answers were used (fewer fresh computations than
     questions), so the comparison is not empty."""
     config = GameConfig(scenario=scenario, seed=seed)
@@ -59,6 +61,7 @@ def test_kept_answers_are_the_fresh_ones_over_whole_games(
     monkeypatch.setattr(assess, "CHECK_KEPT", True)
     assess._KEPT.clear()
     assess._PAIRS[:] = [None, None, None, {}]
+    assess._WORTHS[:] = [None, None, {}]
     assert play_game(config).events == plain
 
 

@@ -522,7 +522,14 @@ def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:
     him, V-B-3) — the worst of them, a rough guide for where to stop."""
     if not has_field(state):
         return 0.0
-    me_charged = blow_of(state, fighter, charged=True)
+    # a destination question scores every place with the same state and fighter: his
+    # charged values and each enemy's duel against them are worked out once per state
+    key = f"threat:{fighter.id}"
+    found = state.scratch.get(key)
+    if found is None or found[0] is not fighter:
+        found = state.scratch[key] = (fighter, blow_of(state, fighter, charged=True), {})
+    me_charged: Blow = found[1]
+    balances: dict[str, float] = found[2]
     worst = 0.0
     for enemy in enemies_in_play(state, fighter.player):
         if enemy.activated:
@@ -530,6 +537,11 @@ def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:
         reach = charge_reach(state, enemy) + 1.0
         if math.dist((enemy.x, enemy.y), (x, y)) > reach + 3.0:
             continue
-        balance = duel(blow_of(state, enemy), me_charged)
+        balance = balances.get(enemy.id)
+        if balance is None:
+            balance = balances[enemy.id] = duel(blow_of(state, enemy), me_charged)
+        elif CHECK_KEPT:
+            fresh = duel(blow_of(state, enemy), blow_of(state, fighter, charged=True))
+            assert balance == fresh, (fighter.id, enemy.id, balance, fresh)
         worst = max(worst, balance)
     return worst
