@@ -406,9 +406,10 @@ def _shot_values(
             unmoving,
             sees,
         )
-        found = answers.get(ask)
-        if found is None:
-            found = answers[ask] = _shot_values_now(state, shooter, target, unmoving, sees)
+        kept_values: list[float] | None = answers.get(ask)
+        if kept_values is None:
+            kept_values = answers[ask] = _shot_values_now(state, shooter, target, unmoving, sees)
+        found = kept_values
     if CHECK_KEPT:
         fresh = _shot_values_now(state, shooter, target, unmoving, partials)
         assert fresh == found, (shooter, target, partials, found, fresh)
