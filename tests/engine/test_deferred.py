@@ -193,9 +193,9 @@ def test_the_greedy_agent_asks_fewer_sights_and_chooses_the_same(
 def test_kept_eagerness_is_the_eagerness_and_follows_the_state(
     announcing: list[GameState],
 ) -> None:
-    """The greedy agent's fighter eagerness, kept while the fighters, battleground, profiles
-    and rules are the same objects, is the one computed afresh (and a changed fighter is
-    scored again)."""
+    """The greedy agent's fighter eagerness, kept while the state's status key (field,
+    profiles, fighters' wounds, states, covers, worths) is the same, is the one computed
+    afresh (and a changed fighter is scored again)."""
     from dataclasses import replace
 
     from confrontation.agents import greedy

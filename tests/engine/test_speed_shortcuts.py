@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from confrontation.agents import greedy
+from confrontation.agents import assess, greedy
 from confrontation.agents.random import RandomAgent
 from confrontation.engine.actions import movement
 from confrontation.engine.actions.shooting import ShootingProvider
@@ -56,6 +56,8 @@ def _no_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(greedy.GreedyAgent, "judges_choices", False)
     monkeypatch.setattr(RandomAgent, "judges_choices", False)
     monkeypatch.setattr(greedy, "fighter_eagerness", greedy._fighter_eagerness)
+    monkeypatch.setattr(greedy, "_best_shot", greedy._best_shot_now)
+    monkeypatch.setattr(assess, "_shot_values", assess._shot_values_now)
     monkeypatch.setattr(greedy.GreedyAgent, "_announce", _eager_announce)
     monkeypatch.setattr(pursuit, "beyond", never)
     monkeypatch.setattr(greedy, "beyond", never)

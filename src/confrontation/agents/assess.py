@@ -9,13 +9,15 @@ duel is estimated attack by attack rather than solved whole (see docs/ai.md).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
+from confrontation.geometry.sight import Sight
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
 from confrontation.rules.shooting import range_band, shot_distribution
@@ -44,7 +46,29 @@ TARGET_FACTOR = 3.0
 
 def worth(state: GameState, fighter: Fighter) -> float:
     """A fighter's worth: his strategic value in AP with his equipment (I-D-2), more for an
-    Execution target (III-A-2)."""
+    Execution target (III-A-2). Without victory conditions it reads only the scenario record,
+    the profiles and the fighter's id, card, profile and ``summoned``: kept on those."""
+    scenario = scenario_of(state)
+    if scenario is not None and scenario.conditions:
+        return _worth(state, fighter)
+    kept = _WORTHS
+    if kept[0] is not state.scenario or kept[1] is not state.profiles:
+        kept[:] = [state.scenario, state.profiles, {}]
+    values: dict[tuple[str, str, str, bool], float] = kept[2]
+    key = (fighter.id, fighter.card, fighter.profile, fighter.summoned)
+    value = values.get(key)
+    if value is None:
+        value = values[key] = _worth(state, fighter)
+    elif CHECK_KEPT:
+        assert value == _worth(state, fighter), (key, value)
+    return value
+
+
+_WORTHS: list[Any] = [None, None, {}]
+"""The scenario record and profiles :func:`worth`'s kept values are for, and the values."""
+
+
+def _worth(state: GameState, fighter: Fighter) -> float:
     scenario = scenario_of(state)
     ap = fighter_value(state, fighter)
     value = float(ap) if ap > 0 else DEFAULT_WORTH
@@ -240,6 +264,83 @@ def _shot_loss(
     return _expected_loss(results, wounds)
 
 
+# --- answers kept across states -------------------------------------------------------------
+
+CHECK_KEPT = False
+"""Tests set it: every kept answer is worked out again and compared (``tests/agents``)."""
+
+_KEPT: OrderedDict[tuple[Any, ...], tuple[Any, ...]] = OrderedDict()
+"""The kept answers (:func:`kept`) for the last few :func:`status_key` values: the key's
+objects compared by identity are held in the value so that their ids stay theirs."""
+
+_KEPT_SIZE = 16
+
+
+def status_key(state: GameState) -> tuple[Any, ...]:
+    """What a fighter's shot values, best shot and eagerness read of a state (one per state):
+    the field (the in-play fighters' places, facings, altitudes and the battleground, as
+    ``field_of`` keys it: its sight, contacts and distances), the profiles and rules, and for
+    each fighter in play his player, profile, wounds, Stunned, charge penalty, cover
+    (VI-A-3) and worth (which reads the scenario). Nothing else goes into those answers, so
+    two states with equal keys give equal answers; announcements, a card placed or an
+    ``activated`` flag leave it as it was."""
+    found: tuple[Any, ...] | None = state.scratch.get("status-key")
+    if found is None:
+        here = field_of(state)
+        fighters = tuple(
+            (
+                f.id,
+                f.player,
+                f.profile,
+                f.wounds,
+                f.stunned,
+                f.charged,
+                f.cover,
+                f.must_cover,
+                worth(state, f),
+            )
+            for f in state.fighters
+            if f.in_play
+        )
+        found = state.scratch["status-key"] = (here, state.profiles, state.rules, fighters)
+    return found
+
+
+def kept(state: GameState) -> dict[Any, Any]:
+    """The answers kept for the state's :func:`status_key` (a dict the callers fill, keyed by
+    what they were asked): the same dict for every state with an equal key."""
+    answers: dict[Any, Any] | None = state.scratch.get("kept")
+    if answers is not None:
+        return answers
+    here, profiles, rules, fighters = status_key(state)
+    key = (id(here), id(profiles), rules, fighters)
+    hit = _KEPT.get(key)
+    if hit is not None and hit[0] is here and hit[1] is profiles:
+        _KEPT.move_to_end(key)
+        answers = hit[2]
+    else:
+        answers = {}
+        _KEPT[key] = (here, profiles, answers)
+        if len(_KEPT) > _KEPT_SIZE:
+            _KEPT.popitem(last=False)
+    state.scratch["kept"] = answers
+    return answers
+
+
+def keep(state: GameState, ask: tuple[Any, ...], work: Callable[[], T]) -> T:
+    """``work()``, kept for ``ask`` (a tuple naming the question) while :func:`status_key`
+    stays the same; with :data:`CHECK_KEPT`, worked out again and compared."""
+    answers = kept(state)
+    if ask in answers:
+        value: T = answers[ask]
+        if CHECK_KEPT:
+            fresh = work()
+            assert fresh == value, (ask, value, fresh)
+        return value
+    value = answers[ask] = work()
+    return value
+
+
 def shot_value(
     state: GameState,
     shooter: str,
@@ -262,7 +363,89 @@ def _shot_values(
     unmoving: bool,
     partials: tuple[bool | None, ...],
 ) -> list[float]:
-    """:func:`shot_value` for each of ``partials``, the parts they share worked out once."""
+    """:func:`shot_value` for each of ``partials``, the parts they share worked out once;
+    kept per pair of fighters (:func:`_pair_answers`) on everything the value reads of them,
+    so that a value outlives the moves and wounds of every other fighter."""
+    if not has_field(state):
+        return _shot_values_now(state, shooter, target, unmoving, partials)
+    here = field_of(state)
+    me, it = state.fighter(shooter), state.fighter(target)
+    answers = _pair_answers(state)
+    mine, theirs = here.base(shooter), here.base(target)
+    reach = ("band", mine, theirs, me.profile)  # VI-A-1: what the range reads
+    band = answers.get(reach, _MISSING)
+    if band is _MISSING:
+        ranges = state.profile(me.profile).ranges
+        band = answers[reach] = range_band(shot_distance(here, shooter, target), ranges)
+    if band is None:
+        found = [0.0] * len(partials)
+    else:
+        sees = partials
+        if None in partials:  # VI-A-3: as the shooter sees him
+            partial = here.sight(shooter, target) is Sight.PARTIAL
+            sees = tuple(partial if p is None else p for p in partials)
+        friends = any(here.owners[f] == me.player for f in here.contacts(target))
+        ask = (
+            "shot",
+            mine,
+            theirs,
+            me.profile,
+            me.altitude,
+            me.wounds,
+            me.stunned,
+            me.charged,
+            it.profile,
+            it.altitude,
+            it.wounds,
+            it.stunned,
+            it.charged,
+            it.cover,
+            it.must_cover,
+            worth(state, it),
+            friends,
+            unmoving,
+            sees,
+        )
+        kept_values: list[float] | None = answers.get(ask)
+        if kept_values is None:
+            kept_values = answers[ask] = _shot_values_now(state, shooter, target, unmoving, sees)
+        found = kept_values
+    if CHECK_KEPT:
+        fresh = _shot_values_now(state, shooter, target, unmoving, partials)
+        assert fresh == found, (shooter, target, partials, found, fresh)
+    return found
+
+
+_MISSING = object()
+
+_PAIRS: list[Any] = [None, None, None, {}]
+"""The profiles, battleground and rules the kept pair answers are for, and the answers."""
+
+_PAIRS_SIZE = 50_000
+
+
+def _pair_answers(state: GameState) -> dict[Any, Any]:
+    """Answers about two fighters kept while the state's profiles, battleground and rules are
+    the same objects (the keys hold every other input: their bases, records and worths)."""
+    kept = _PAIRS
+    if (
+        kept[0] is not state.profiles
+        or kept[1] is not state.battleground
+        or kept[2] is not (state.rules)
+        or len(kept[3]) > _PAIRS_SIZE
+    ):
+        kept[:] = [state.profiles, state.battleground, state.rules, {}]
+    answers: dict[Any, Any] = kept[3]
+    return answers
+
+
+def _shot_values_now(
+    state: GameState,
+    shooter: str,
+    target: str,
+    unmoving: bool,
+    partials: tuple[bool | None, ...],
+) -> list[float]:
     from confrontation.engine.actions.shooting import difficulties_of
 
     difficulties = difficulties_of(state, shooter, target, partials)
@@ -340,7 +523,14 @@ def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:
     him, V-B-3) — the worst of them, a rough guide for where to stop."""
     if not has_field(state):
         return 0.0
-    me_charged = blow_of(state, fighter, charged=True)
+    # a destination question scores every place with the same state and fighter: his
+    # charged values and each enemy's duel against them are worked out once per state
+    key = f"threat:{fighter.id}"
+    found = state.scratch.get(key)
+    if found is None or found[0] is not fighter:
+        found = state.scratch[key] = (fighter, blow_of(state, fighter, charged=True), {})
+    me_charged: Blow = found[1]
+    balances: dict[str, float] = found[2]
     worst = 0.0
     for enemy in enemies_in_play(state, fighter.player):
         if enemy.activated:
@@ -348,6 +538,11 @@ def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:
         reach = charge_reach(state, enemy) + 1.0
         if math.dist((enemy.x, enemy.y), (x, y)) > reach + 3.0:
             continue
-        balance = duel(blow_of(state, enemy), me_charged)
+        balance = balances.get(enemy.id)
+        if balance is None:
+            balance = balances[enemy.id] = duel(blow_of(state, enemy), me_charged)
+        elif CHECK_KEPT:
+            fresh = duel(blow_of(state, enemy), blow_of(state, fighter, charged=True))
+            assert balance == fresh, (fighter.id, enemy.id, balance, fresh)
         worst = max(worst, balance)
     return worst

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -29,6 +28,7 @@ from confrontation.agents.assess import (
     hit_value,
     in_range,
     is_prey,
+    keep,
     shot_value,
     shot_value_bound,
     spares,
@@ -981,27 +981,13 @@ def eagerness(state: GameState, card_id: str) -> float:
     return best
 
 
-_KEPT_EAGERNESS: list[Any] = [(), {}]
-"""The fighters, battleground, profiles and rules :func:`fighter_eagerness`'s kept values
-are for, and the values (fighter id: the fighter record and his eagerness)."""
-
-
 def fighter_eagerness(state: GameState, fighter: Fighter) -> float:
-    """:func:`_fighter_eagerness`, kept while the state's fighters, battleground and profiles
-    and rules are the same objects: it reads nothing else. The strategic phase scores every
-    card left after each one placed (IV-A-1) with nobody moved: each fighter is now scored
-    once."""
-    key = (state.fighters, state.battleground, state.profiles, state.rules)
-    kept = _KEPT_EAGERNESS
-    if len(kept[0]) != len(key) or any(a is not b for a, b in zip(kept[0], key, strict=True)):
-        kept[:] = [key, {}]
-    values: dict[str, tuple[Fighter, float]] = kept[1]
-    found = values.get(fighter.id)
-    if found is not None and found[0] is fighter:
-        return found[1]
-    value = _fighter_eagerness(state, fighter)
-    values[fighter.id] = (fighter, value)
-    return value
+    """:func:`_fighter_eagerness`, kept while the state's :func:`.assess.status_key` is the
+    same (it reads nothing else: the field, the profiles, the fighters' wounds, states,
+    covers and worths). The strategic phase scores every card left after each one placed
+    (IV-A-1) and the floor scores cards again between announcements, with nobody moved:
+    each fighter is scored once per arrangement."""
+    return keep(state, ("eager", fighter.id), lambda: _fighter_eagerness(state, fighter))
 
 
 def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
@@ -1202,12 +1188,15 @@ def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
 
 
 def _best_shot(state: GameState, fighter: Fighter) -> float:
-    """The best shot value at an enemy he sees (0.0: none), kept per state."""
-    key = f"best-shot:{fighter.id}"
-    found = state.scratch.get(key)
-    if found is None:
-        here = field_of(state)
-        found = state.scratch[key] = best_of(
+    """The best shot value at an enemy he sees (0.0: none), kept while the state's
+    :func:`.assess.status_key` is the same (it reads the field's sight and the shot values)."""
+    return keep(state, ("best-shot", fighter.id), lambda: _best_shot_now(state, fighter))
+
+
+def _best_shot_now(state: GameState, fighter: Fighter) -> float:
+    here = field_of(state)
+    return float(
+        best_of(
             enemies_in_play(state, fighter.player),
             lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
             lambda e: (
@@ -1216,7 +1205,7 @@ def _best_shot(state: GameState, fighter: Fighter) -> float:
                 else 0.0
             ),
         )
-    return float(found)
+    )
 
 
 def _run_value(state: GameState, fighter: Fighter) -> float | None:
