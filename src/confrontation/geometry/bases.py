@@ -209,7 +209,7 @@ def _polygon(x: float, y: float, facing: float, shape: str, w: float, d: float) 
         # the same vertices as ``Point(x, y).buffer(w / 20, quad_segs=16)``: GEOS places
         # each at x + r cos(a), y + r sin(a), as the outline round the origin moved by
         # (x, y) (tests/geometry/test_bases_cache.py), without a buffer operation
-        circle: Polygon = shapely.polygons(_circle(w) + (x, y))
+        circle: Polygon = shapely.polygons(_circle(w) + np.array((x, y)))
         return circle
     poly: Polygon = shapely.polygons(_corners(x, y, facing, w, d))
     shapely.prepare(poly)
