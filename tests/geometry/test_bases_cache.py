@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 
+import pytest
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point, Polygon
 
-from confrontation.geometry.bases import ROUND_QUAD_SEGS, Base
+from confrontation.geometry.bases import ROUND_QUAD_SEGS, Base, base_table, size_rank
 
 coords = st.floats(-50.0, 200.0, allow_nan=False)
 facings = st.floats(-360.0, 360.0, allow_nan=False)
@@ -56,3 +57,10 @@ def test_a_changed_base_has_its_own_footprint() -> None:
     assert a.corners() != moved.corners()
     a.corners().append((0.0, 0.0))  # a caller's copy: the kept corners are untouched
     assert len(a.corners()) == 4
+
+
+def test_size_rank_is_kept_and_an_unknown_size_still_refused() -> None:
+    assert size_rank("normal") == size_rank("normal") == base_table().rank("normal")
+    for _ in range(2):  # a refusal is not kept as an answer
+        with pytest.raises(ValueError, match="unknown size"):
+            size_rank("enormous-ish")

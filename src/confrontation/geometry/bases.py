@@ -75,8 +75,10 @@ def base_table() -> BaseTable:
     return load_base_table()
 
 
+@cache
 def size_rank(size: str) -> int:
-    """Rank of a size class from the bundled table."""
+    """Rank of a size class from the bundled table (kept per size: the table is loaded
+    once; an unknown size raises every time)."""
     return base_table().rank(size)
 
 
