@@ -78,9 +78,19 @@ def question(state: GameState) -> Question | None:
     return handler.describe(state, legal(state))
 
 
-BRIEF_KINDS = frozenset({QuestionKind.ACTIVATION, QuestionKind.DESTINATION})
+BRIEF_KINDS = frozenset(
+    {
+        QuestionKind.ACTIVATION,
+        QuestionKind.DESTINATION,
+        QuestionKind.DEPLOY,
+        QuestionKind.FLOOR,
+        QuestionKind.PLACE_CARD,
+    }
+)
 """The questions whose options are their legal choices in order, one for one (so an agent
-that reads only the choices may be given them without the options)."""
+that reads only the choices may be given them without the options: describing a deployment
+measures every place's nearest enemy; the floor and card questions are the most often asked
+after the activations, tests/engine/test_deferred.py)."""
 
 
 def brief_question(state: GameState) -> tuple[Question, Sequence[Choice]] | None:

@@ -14,6 +14,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
@@ -74,8 +75,10 @@ def base_table() -> BaseTable:
     return load_base_table()
 
 
+@cache
 def size_rank(size: str) -> int:
-    """Rank of a size class from the bundled table."""
+    """Rank of a size class from the bundled table (kept per size: the table is loaded
+    once; an unknown size raises every time)."""
     return base_table().rank(size)
 
 
@@ -165,15 +168,7 @@ class Base:
 
     def corners(self) -> list[tuple[float, float]]:
         """Corners of a square base, counter-clockwise from front-right."""
-        fx, fy = self.front
-        lx, ly = -fy, fx  # left of the facing direction
-        hw, hd = self.width / 2.0, self.depth / 2.0
-        return [
-            (self.x + fx * hd - lx * hw, self.y + fy * hd - ly * hw),
-            (self.x + fx * hd + lx * hw, self.y + fy * hd + ly * hw),
-            (self.x - fx * hd + lx * hw, self.y - fy * hd + ly * hw),
-            (self.x - fx * hd - lx * hw, self.y - fy * hd - ly * hw),
-        ]
+        return list(_corners(self.x, self.y, self.facing, self.width_mm, self.depth_mm))
 
     def sides(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         """The four sides of a square base (front first)."""
@@ -181,12 +176,44 @@ class Base:
         return [(c[i], c[(i + 1) % 4]) for i in range(4)]
 
 
+Corners = tuple[tuple[float, float], tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+@lru_cache(maxsize=65536)
+def _corners(x: float, y: float, facing: float, w: float, d: float) -> Corners:
+    """:meth:`Base.corners` of a square base (kept per base value: a base's corners are
+    asked again and again while it stands still)."""
+    a = math.radians(facing)
+    fx, fy = math.cos(a), math.sin(a)
+    lx, ly = -fy, fx  # left of the facing direction
+    hw, hd = w / 10.0 / 2.0, d / 10.0 / 2.0
+    return (
+        (x + fx * hd - lx * hw, y + fy * hd - ly * hw),
+        (x + fx * hd + lx * hw, y + fy * hd + ly * hw),
+        (x - fx * hd + lx * hw, y - fy * hd + ly * hw),
+        (x - fx * hd - lx * hw, y - fy * hd - ly * hw),
+    )
+
+
+@cache
+def _circle(w: float) -> np.ndarray:
+    """The outline of a round base ``w`` mm wide centred on the origin, as GEOS draws it
+    (``Point(0, 0).buffer(w / 20, quad_segs=ROUND_QUAD_SEGS)``)."""
+    outline: np.ndarray = shapely.get_coordinates(
+        Point(0.0, 0.0).buffer(w / 20.0, quad_segs=ROUND_QUAD_SEGS)
+    )
+    return outline
+
+
 @lru_cache(maxsize=65536)
 def _polygon(x: float, y: float, facing: float, shape: str, w: float, d: float) -> Polygon:
     if shape == "round":
-        return Point(x, y).buffer(w / 20.0, quad_segs=ROUND_QUAD_SEGS)
-    b = Base(x, y, facing, "square", w, d)
-    poly = Polygon(b.corners())
+        # the same vertices as ``Point(x, y).buffer(w / 20, quad_segs=16)``: GEOS places
+        # each at x + r cos(a), y + r sin(a), as the outline round the origin moved by
+        # (x, y) (tests/geometry/test_bases_cache.py), without a buffer operation
+        circle: Polygon = shapely.polygons(_circle(w) + np.array((x, y)))
+        return circle
+    poly: Polygon = shapely.polygons(_corners(x, y, facing, w, d))
     shapely.prepare(poly)
     return poly
 

@@ -277,13 +277,30 @@ def _blocker(
     parts: list[BaseGeometry] = [o.polygon for o in others]
     parts.extend(obstacles)
     if table is not None:
-        minx, miny, maxx, maxy = table.bounds
-        parts.append(box(minx - 100, miny - 100, maxx + 100, maxy + 100).difference(table))
+        parts.append(_outside(table))
     if not parts:
         return shapely.GeometryCollection()
     blocker = shapely.unary_union(parts).buffer(-CONTACT_TOLERANCE_CM)
     shapely.prepare(blocker)
     return blocker
+
+
+_OUTSIDE: dict[int, tuple[BaseGeometry, BaseGeometry]] = {}
+"""Per table shape (by identity, the shape kept alongside): the ring of 1 m round it."""
+
+
+def _outside(table: BaseGeometry) -> BaseGeometry:
+    """A band 1 m wide round the table: what a base placed off the table meets (built once
+    per table shape)."""
+    kept = _OUTSIDE.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    minx, miny, maxx, maxy = table.bounds
+    outside = box(minx - 100, miny - 100, maxx + 100, maxy + 100).difference(table)
+    if len(_OUTSIDE) > 64:
+        _OUTSIDE.clear()
+    _OUTSIDE[id(table)] = (table, outside)
+    return outside
 
 
 def _polygons(cands: list[Base]) -> np.ndarray:

@@ -192,6 +192,7 @@ def announce_choices(state: GameState, activation: Activation) -> LazyChoices:
     choices: list[Part] = []
     announced = _announced(activation)
     obliged = False
+    full: dict[str, bool] = {}  # II-E-3 per enemy (the same for every fighter free of contact)
     for f in _active(state, activation):
         if f in announced:
             continue
@@ -209,7 +210,9 @@ def announce_choices(state: GameState, activation: Activation) -> LazyChoices:
             if movement(state, fighter) > 0 and moves:
                 mine += [Announce(f, "run"), Announce(f, "cover")]
                 for e in _enemies(state, here, f) if assaults else ():
-                    if is_full(state, here, e):  # II-E-3: no room for one more enemy
+                    if e not in full:
+                        full[e] = is_full(state, here, e)
+                    if full[e]:  # II-E-3: no room for one more enemy
                         continue
                     shooter = profile.shooter
                     make = partial(_assault, here, f, e, shooter)

@@ -42,13 +42,16 @@ def evolve(record: T, **changes: Any) -> T:
         names = _PLAIN[cls] = _plain_fields(cls)
     if names is None:
         return dataclasses.replace(record, **changes)  # type: ignore[type-var]
-    unknown = changes.keys() - names
-    if unknown:
+    if not names.issuperset(changes):
+        unknown = changes.keys() - names
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
     new = object.__new__(cls)
     values = new.__dict__
     source = record.__dict__
-    for name in names:
-        values[name] = source[name]
+    if len(source) == len(names):  # only the fields (no cached values): copy it whole
+        values.update(source)
+    else:
+        for name in names:
+            values[name] = source[name]
     values.update(changes)
     return new

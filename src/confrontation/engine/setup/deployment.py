@@ -286,9 +286,11 @@ def _deploy_legal(state: GameState) -> list[Choice]:
     # II-E-3 (CLARIFICATIONS §9): a spot touching enemies keeps everybody within his limit
     # (only measured when an enemy stands within 10 cm of the spots: areas rarely touch)
     here, template = field_of(state), base_of(state, fighter)
+    if spots:  # the spots' bounds, 10 cm wider
+        x0, x1 = min(s.x for s in spots) - 10, max(s.x for s in spots) + 10
+        y0, y1 = min(s.y for s in spots) - 10, max(s.y for s in spots) + 10
     if spots and any(
-        min(s.x for s in spots) - 10 <= b.x <= max(s.x for s in spots) + 10
-        and min(s.y for s in spots) - 10 <= b.y <= max(s.y for s in spots) + 10
+        x0 <= b.x <= x1 and y0 <= b.y <= y1
         for b in (here.base(i) for i in here.ids() if here.owners[i] != fighter.player)
     ):
         spots = [
