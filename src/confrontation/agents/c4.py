@@ -92,17 +92,23 @@ class C4GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.decisions = 0
+        self.reason: str | None = None
+        """Why the last answer was chosen, in one line (the browser's hint shows it)."""
 
     def choose(self, state: C4State, question: Question, legal: Sequence[Choice]) -> Choice:
         self.decisions += 1
+        self.reason = None
         me = question.player
         for c in legal:
             if isinstance(c, ChooseFirst) and c.player == me:
+                self.reason = "it takes the first activation itself"
                 return c
         if any(isinstance(c, Raise) for c in legal):
+            self.reason = "it always re-rolls a 6"
             return next(c for c in legal if isinstance(c, Raise))
         acts = [c for c in legal if isinstance(c, UnitAction)]
         if not acts:
+            self.reason = "it takes the first answer listed"
             return legal[0]
         return self._act(state, acts)
 
@@ -110,6 +116,7 @@ class C4GreedyAgent:
         unit_id = acts[0].unit
         unit = state.unit(unit_id)
         if unit.engaged:
+            self.reason = "an engaged unit fights"
             return next(a for a in acts if a.action == "hold")
         shots = [a for a in acts if a.action == "walk_shoot"]
         best: tuple[float, UnitAction] | None = None
@@ -120,22 +127,28 @@ class C4GreedyAgent:
                 best = (value, a)
         aim = objective_action(state, unit, acts, best[1] if best is not None else None)
         if aim is not None:
+            self.reason = "the scenario's objectives come first"
             return aim
         if best is not None:
+            self.reason = f"the salvo expected to do the most damage ({best[0]:.2f} points)"
             return best[1]
         foes = sorted(enemies(state, unit), key=lambda e: (unit_gap(state, unit_id, e.id), e.id))
         if not foes:
+            self.reason = "no enemy is left"
             return next(a for a in acts if a.action == "hold")
         nearest = foes[0]
         reach = 2 * unit_mov(state, unit_id)
         if unit_gap(state, unit_id, nearest.id) <= reach:
             for a in acts:
                 if a.action == "assault" and a.target == nearest.id:
+                    self.reason = "the nearest enemy unit is within twice its Movement"
                     return a
         their = state.fighter(nearest.leader)
         runs = [a for a in acts if a.action == "run"]
         if not runs:
+            self.reason = "it takes the first action listed"
             return acts[0]
+        self.reason = "no shot and no enemy within reach: it runs towards the nearest"
         return min(runs, key=lambda a: ((a.x - their.x) ** 2 + (a.y - their.y) ** 2, a.x, a.y))
 
 
