@@ -11,8 +11,8 @@ viewer)``, the question only to the seat whose question it is. A page holding ev
 from __future__ import annotations
 
 import contextlib
-import math
 import logging
+import math
 import re
 import secrets
 import threading
@@ -419,7 +419,8 @@ def hint(view: C4State, asked: Question, seed: int = 0) -> dict[str, Any] | None
 
 
 def _distinct(options: list[dict[str, Any]], asked: Question, state: C4State) -> None:
-    """Two moves whose words are the same (never seen in the bundled games; a safeguard) are told apart by their compass point, then by their bearing in degrees."""
+    """Two moves whose words are the same (never seen in the bundled games; a safeguard) are
+    told apart by their compass point, then by their bearing in degrees."""
     for tell in ("compass", "bearing"):
         seen: dict[str, int] = {}
         for doc in options:
