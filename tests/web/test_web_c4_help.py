@@ -7,6 +7,7 @@ against what the engine then resolves, and the moves named in words."""
 from __future__ import annotations
 
 import random
+import re
 import threading
 from collections.abc import Callable
 from fractions import Fraction
@@ -37,6 +38,8 @@ from confrontation.web.c4host import hint, question_doc
 from confrontation.web.c4odds import assault_lines, courage_chance, melee_law, melee_lines
 
 Found = tuple[C4State, Question, UnitAction]
+PLACE = r"\b(to|towards) the (?!enemy)"
+"""A move named by a place (not "towards the enemy")."""
 
 
 def find(
@@ -326,3 +329,35 @@ def test_moves_whose_words_match_are_told_apart() -> None:
                 labels = [o["label"] for o in question_doc(asked, 0, state)["options"]]
                 assert len(set(labels)) == len(labels), labels
             state, _ = step(state, agent.choose(state, asked, asked.choices))
+
+
+def test_moves_into_a_zone_or_towards_scenery_name_it() -> None:
+    """In a scenario with scenery (``conquest``): some moves name the zone or element they go
+    to ("run 20 cm to the centre"), none the place the unit already stands in (its own
+    deployment area)."""
+    from shapely.geometry import Point, Polygon
+
+    state, _ = start(build(C4Config(seed=3, scenario="conquest")))
+    dice, agent = game_roller(state), C4GreedyAgent(2)
+    named: list[str] = []
+    while not is_over(state) and len(named) < 3:
+        asked = question(state)
+        assert asked is not None
+        if asked.player is None:
+            state, _ = roll(state, dice)
+            continue
+        if asked.kind == "c4_unit_action":
+            unit = state.unit(asked.choices[0].unit)  # type: ignore[attr-defined]
+            leader = state.fighter(unit.leader)
+            assert state.battle is not None
+            standing = [
+                z.name
+                for z in state.battle.zones
+                if Polygon(z.outline).contains(Point(leader.x, leader.y))
+            ]
+            for o in question_doc(asked, 0, state)["options"]:
+                if o.get("action") in ("walk", "run") and re.search(PLACE, o["label"]):
+                    assert not any(name in o["label"] for name in standing), o["label"]
+                    named.append(o["label"])
+        state, _ = step(state, agent.choose(state, asked, asked.choices))
+    assert len(named) >= 3 and any("the centre" in n for n in named), named

@@ -4,7 +4,8 @@ on the table): "walk 10 cm towards Player 2's Spearmen of the Lion", "run 20 cm 
 
 The words, in this order: an enemy unit whose leader lies straight ahead (the menu's moves
 towards an enemy, ``c4.actions.options``); a scenario's zone or an element of scenery the
-destination lies in ("to"), or one within :data:`NEAR` cm of it ("towards"); else the compass
+destination lies in ("to"), or one within :data:`NEAR` cm of it ("towards"), not one the leader
+already stands in or near (a unit in its deployment area walking about in it); else the compass
 point on the map as the page draws it (north up) and whether it closes on the enemy's fighters
 or leaves them.
 """
@@ -31,7 +32,9 @@ COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "s
 
 def _place_name(name: str) -> str:
     words = name.replace("_", " ").replace("-", " ").strip()
-    return words if words.lower().startswith("the ") else f"the {words}"
+    if words.lower().startswith("the ") or "'s " in words:
+        return words
+    return f"the {words}"
 
 
 def _places(state: C4State) -> list[tuple[str, Polygon]]:
@@ -68,12 +71,13 @@ def move_words(state: C4State, choice: UnitAction) -> str | None:
         off = abs((bearing - towards + math.pi) % (2 * math.pi) - math.pi)
         if off <= AHEAD:
             return f"{head} towards {unit_name(foe.id)}"
-    spot = Point(choice.x, choice.y)
-    inside = [(n, s) for n, s in _places(state) if s.contains(spot)]
+    spot, here = Point(choice.x, choice.y), Point(leader.x, leader.y)
+    places = [(n, s) for n, s in _places(state) if s.distance(here) > NEAR]  # not where it is
+    inside = [(n, s) for n, s in places if s.contains(spot)]
     if inside:
         name = min(inside, key=lambda ns: ns[1].area)[0]
         return f"{head} to {_place_name(name)}"
-    near = [(s.distance(spot), n) for n, s in _places(state) if s.distance(spot) <= NEAR]
+    near = [(s.distance(spot), n) for n, s in places if s.distance(spot) <= NEAR]
     if near:
         return f"{head} towards {_place_name(min(near)[1])}"
     point = compass(state, choice)
