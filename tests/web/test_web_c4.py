@@ -340,7 +340,7 @@ def test_the_salvo_odds_beside_a_shot_are_the_engines_salvo() -> None:
             state, _ = roll(state, dice)
             continue
         shown = question_doc(asked, 0, state)["options"] if asked.kind == "c4_unit_action" else []
-        shot = next((o for o in shown if "odds" in o), None)
+        shot = next((o for o in shown if "salvos" in o.get("odds", {})), None)
         if shot is None:
             state, _ = step(state, agent.choose(state, asked, asked.choices))
             continue

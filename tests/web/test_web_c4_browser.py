@@ -1,7 +1,10 @@
 """A C4 game (the unit-based rules) in a real browser: Playwright drives Debian's Chromium
 (``make test-browser``; deselected from ``make test``). The game is started from the form
-(rules C4, a mode, two companies), a few questions are answered by clicking — the buttons and
-the destinations marked on the table — and the screen is saved as docs/web/c4.png."""
+(rules C4, a mode, two companies), questions are answered by clicking — the buttons (the moves
+named in words) and the destinations marked on the table, running towards the enemy — with
+"What would the AI do?" opened at each unit's action, and the screen is saved as
+docs/web/c4.png once an assault within reach shows its odds (the Courage test, the distance,
+the melee's expected losses)."""
 
 from __future__ import annotations
 
@@ -101,19 +104,41 @@ def test_a_c4_game_started_and_answered_by_clicks(server: str, page: Page) -> No
     answers, by_spot, shot = 0, 0, False
     while answers < 8 or not shot:
         assert settled(page) == "your-turn", "the game ended before the questions were answered"
+        assert answers < 40, "no assault within reach was offered"
         before = turn(page)
         spots = page.locator("#board svg circle.spot")
-        if spots.count() and not shot and answers >= 2:
-            # a unit's action: its choices as buttons, its moves as points on the table
+        if spots.count():
+            # a unit's action: its choices as buttons (moves in words), its moves as points
             buttons = page.locator("#question .option").all_inner_texts()
             assert len(buttons) > spots.count() and len(set(buttons)) == len(buttons)
             assert page.locator("#question .group").count() >= 2
-            page.screenshot(path=SHOTS / "c4.png", full_page=True)
-            shot = True
-        if spots.count():
+            assert not any("towards (" in b for b in buttons)  # no coordinates
+            assert any(" cm " in b for b in buttons)
+            odds = page.locator("#question .odds").all_inner_texts()
+            assert odds, "an assault's odds are shown beside it"
+            page.locator("#hint summary").click()  # "What would the AI do?"
+            said = page.locator("#hint").inner_text()
+            assert "The greedy AI, on what you see, would choose:" in said
+            page.wait_for_selector("#question .option.hinted", timeout=5000)
+            assert page.locator("#question .option.hinted").count() == 1
+            if not shot and any("reaches" in o and "melee:" in o for o in odds):
+                page.screenshot(path=SHOTS / "c4.png", full_page=True)
+                shot = True
             prompt = page.locator("#prompt").inner_text()
             assert "is activated" in prompt
-            spots.nth(spots.count() // 2).click()
+            towards = page.locator("#board svg circle.spot.run title")
+            pick = next(
+                (
+                    k
+                    for k in range(towards.count())
+                    if "towards Player" in (towards.nth(k).text_content() or "")
+                ),
+                None,
+            )
+            if pick is None:
+                spots.nth(spots.count() // 2).click()
+            else:
+                page.locator("#board svg circle.spot.run").nth(pick).click()
             by_spot += 1
         else:
             page.locator("#question .option").first.click()

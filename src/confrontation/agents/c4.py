@@ -148,20 +148,27 @@ class C4GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
         self.decisions = 0
+        self.reason: str | None = None
+        """Why the last answer was chosen, in one line (the browser's hint shows it)."""
 
     def choose(self, state: C4State, question: Question, legal: Sequence[Choice]) -> Choice:
         self.decisions += 1
+        self.reason = None
         me = question.player
         for c in legal:
             if isinstance(c, ChooseFirst) and c.player == me:
+                self.reason = "it takes the first activation itself"
                 return c
         if any(isinstance(c, Raise) for c in legal):
+            self.reason = "it always re-rolls a 6"
             return next(c for c in legal if isinstance(c, Raise))
         spots = [c for c in legal if isinstance(c, DominateZone)]
         if spots and me is not None:  # CP-DOMINATE: the element adding the most CP
+            self.reason = "the element whose domination adds the most CP"
             return dominate_choice(state, me, spots)
         acts = [c for c in legal if isinstance(c, UnitAction)]
         if not acts:
+            self.reason = "it takes the first answer listed"
             return legal[0]
         return self._act(state, acts)
 
@@ -169,6 +176,7 @@ class C4GreedyAgent:
         unit_id = acts[0].unit
         unit = state.unit(unit_id)
         if unit.engaged:
+            self.reason = "an engaged unit fights"
             return next(a for a in acts if a.action == "hold")
         shots = [a for a in acts if a.action == "walk_shoot"]
         best: tuple[float, UnitAction] | None = None
@@ -179,11 +187,14 @@ class C4GreedyAgent:
                 best = (value, a)
         aim = objective_action(state, unit, acts, best[1] if best is not None else None)
         if aim is not None:
+            self.reason = "the scenario's objectives come first"
             return aim
         if best is not None:
+            self.reason = f"the salvo expected to do the most damage ({best[0]:.2f} points)"
             return best[1]
         foes = sorted(enemies(state, unit), key=lambda e: (unit_gap(state, unit_id, e.id), e.id))
         if not foes:
+            self.reason = "no enemy is left"
             return next(a for a in acts if a.action == "hold")
         reach = 2 * unit_mov(state, unit_id)
         worth = {e.id: assault_worth(state, unit_id, e.id) for e in foes}
@@ -197,19 +208,26 @@ class C4GreedyAgent:
             if a.action == "assault" and a.target == e.id
         ]
         if assaults:
+            self.reason = (
+                "the enemy unit within twice its Movement most worth assaulting, "
+                "its Courage test against Fear counted"
+            )
             return min(assaults, key=lambda t: (t[0], t[1]))[2]
         # run towards the nearest enemy worth assaulting; none: the nearest (a poor chance in
         # reach: hold, and let the enemy come)
         goals = [e for e in foes if worth[e.id] > 0]
         if not goals:
             if unit_gap(state, unit_id, foes[0].id) <= reach:
+                self.reason = "its Courage test makes every assault in reach a poor chance"
                 return next(a for a in acts if a.action == "hold")
             goals = foes
         nearest = goals[0]
         their = state.fighter(nearest.leader)
         runs = [a for a in acts if a.action == "run"]
         if not runs:
+            self.reason = "it takes the first action listed"
             return acts[0]
+        self.reason = "no shot and no assault worth it in reach: it runs towards the nearest"
         return min(runs, key=lambda a: ((a.x - their.x) ** 2 + (a.y - their.y) ** 2, a.x, a.y))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import re
 import secrets
 import threading
@@ -19,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from confrontation.agents.c4 import C4GreedyAgent
 from confrontation.c4 import events as c4ev
 from confrontation.c4.battle import describe
 from confrontation.c4.choices import UnitAction
@@ -43,7 +45,8 @@ from confrontation.sim.c4game import (
     setup_of,
 )
 from confrontation.store import FINISHED, StoredGame, StoreError
-from confrontation.web.c4odds import salvo_lines
+from confrontation.web.c4odds import assault_lines, melee_lines, salvo_lines
+from confrontation.web.c4words import compass, move_words
 from confrontation.web.errors import WebError
 
 if TYPE_CHECKING:
@@ -115,6 +118,8 @@ class C4LiveGame:
         self.deleted = False
         self.scenario = config.scenario or DEFAULT_BATTLE
         self.armies = tuple(config.companies)
+        self._asked: tuple[tuple[int, int | None], dict[str, Any]] | None = None
+        """The last question sent (turn, player) and its document (odds and hint)."""
         self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
         """Per person's seat: the server answers a question with one option for him."""
         self.agents: dict[int, Any] = {}
@@ -290,7 +295,20 @@ class C4LiveGame:
             turn = self.turn
         if asked is None or asked.player is None or asked.player not in players:
             return None
-        return question_doc(asked, turn, state)
+        return self._question(asked, turn, state)
+
+    def _question(self, asked: Question, turn: int, state: C4State) -> dict[str, Any]:
+        """:func:`question_doc` with the AI's hint, kept for the turn (the page polls)."""
+        key = (turn, asked.player)
+        with self.lock:
+            if self._asked is not None and self._asked[0] == key:
+                return self._asked[1]
+        doc = question_doc(asked, turn, state)
+        assert asked.player is not None
+        doc["hint"] = hint(redact(state, asked.player), asked, self.config.seed)
+        with self.lock:
+            self._asked = (key, doc)
+        return doc
 
     def view(self, players: frozenset[int], since: int = 0) -> dict[str, Any]:
         """The game as the holder of ``players``' seats may see it (JSON)."""
@@ -337,7 +355,7 @@ class C4LiveGame:
             "log": lines[max(since, 0) :],
             "log_from": max(since, 0),
             "log_total": len(lines),
-            "question": question_doc(asked, turn, state) if mine and asked is not None else None,
+            "question": self._question(asked, turn, state) if mine and asked is not None else None,
         }
 
     def _player(self, seen: C4State, p: int, players: frozenset[int]) -> dict[str, Any]:
@@ -377,9 +395,52 @@ def named(text: str, state: C4State) -> str:
     return pattern.sub(lambda m: unit_name(m.group(0)), text)
 
 
+def hint(view: C4State, asked: Question, seed: int = 0) -> dict[str, Any] | None:
+    """What the greedy AI (``agents.c4.C4GreedyAgent``) would answer, asked on ``view`` — the
+    seat's own redacted view (``c4.views.redact``), never the full state: the option's
+    ``index`` and ``label`` and the agent's one-line ``reason`` (None if it gives none). None:
+    no hint (not a person's question, or the agent failed: a hint never fails the page)."""
+    if asked.player is None:
+        return None
+    agent = C4GreedyAgent(seed)
+    try:
+        choice = agent.choose(view, asked, asked.choices)
+    except Exception:
+        log.exception("the C4 hint failed")
+        return None
+    index = next((i for i, o in enumerate(asked.options) if o.choice == choice), None)
+    if index is None:
+        return None
+    label = asked.options[index].label
+    if isinstance(choice, UnitAction):
+        label = move_words(view, choice) or label
+    reason = getattr(agent, "reason", None)
+    return {"index": index, "label": named(label, view), "reason": reason}
+
+
+def _distinct(options: list[dict[str, Any]], asked: Question, state: C4State) -> None:
+    """Two moves whose words are the same (never seen in the bundled games; a safeguard) are
+    told apart by their compass point, then by their bearing in degrees."""
+    for tell in ("compass", "bearing"):
+        seen: dict[str, int] = {}
+        for doc in options:
+            seen[doc["label"]] = seen.get(doc["label"], 0) + 1
+        for doc in options:
+            choice = asked.options[doc["index"]].choice
+            if seen[doc["label"]] < 2 or not isinstance(choice, UnitAction) or "spot" not in doc:
+                continue
+            if tell == "compass":
+                doc["label"] += f" ({compass(state, choice)})"
+            else:
+                leader = state.fighter(state.unit(choice.unit).leader)
+                angle = math.degrees(math.atan2(choice.y - leader.y, choice.x - leader.x))
+                doc["label"] += f" [{angle % 360:.0f}°]"
+
+
 def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
     """The pending question as the page shows it: its prompt and options (the units named by
-    their cards; a move's destination also as a point on the SVG, ``spot``)."""
+    their cards; a walk or a run in words, its destination also a point on the SVG, ``spot``;
+    the exact odds of a shot, an assault or a melee)."""
     options = []
     listed: set[Choice] = set()
     for i, option in enumerate(asked.options):
@@ -390,6 +451,9 @@ def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
         doc: dict[str, Any] = {"index": i, "label": named(option.label, state)}
         if isinstance(choice, UnitAction):
             doc["action"] = choice.action
+            words = move_words(state, choice)
+            if words is not None:
+                doc["label"] = words
             if choice.formation and "formation" not in option.label:
                 doc["label"] += f" (in {choice.formation} formation)"
             if choice.after and "formation" not in option.label:
@@ -400,12 +464,17 @@ def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
                 if salvos:
                     text = "; ".join(line["text"] for line in salvos)
                     doc["odds"] = {"salvos": salvos, "text": text}
+                elif (charge := assault_lines(state, choice)) is not None:
+                    doc["odds"] = {"assault": charge, "text": charge["text"]}
+            elif (fight := melee_lines(state, choice)) is not None:
+                doc["odds"] = fight
             if choice.action in ("walk", "run", "walk_shoot") and (choice.x or choice.y):
                 doc["spot"] = [
                     round(choice.x * SCALE, 1),
                     round((state.height - choice.y) * SCALE, 1),
                 ]
         options.append(doc)
+    _distinct(options, asked, state)
     return {
         "turn": turn,
         "kind": asked.kind,

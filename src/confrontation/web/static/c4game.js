@@ -150,8 +150,17 @@ function renderQuestion() {
     }
     box.append(row);
   }
+  if (q.hint) {
+    const hint = el("details", { id: "hint" });
+    const said = `The greedy AI, on what you see, would choose: ${q.hint.label}` + (q.hint.reason ? ` (${q.hint.reason}).` : ".");
+    hint.append(el("summary", {}, "What would the AI do?"), el("span", {}, said));
+    hint.addEventListener("toggle", () => {
+      for (const node of document.querySelectorAll(`[data-index="${q.hint.index}"]`)) node.classList.toggle("hinted", hint.open);
+    });
+    box.append(hint);
+  }
   if (q.options.some((o) => o.odds)) {
-    box.append(el("p", { class: "hint" }, "Beside a shot: each salvo's exact chance of eliminating one fighter or more, and the losses expected (each salvo as if it were the first)."));
+    box.append(el("p", { class: "hint" }, "Beside a shot: each salvo's exact chance of eliminating one fighter or more, and the losses expected (each salvo as if it were the first). Beside an assault: the Courage test against Fear, whether the distance round the obstacles reaches (twice the Movement), and the melee's exact expected losses if it does. Beside a fight: the melee's."));
   }
   if (q.options.some((o) => o.spot)) {
     box.append(el("p", { class: "hint" }, "The green points on the table are the moves' destinations: click one to move there."));
