@@ -7,6 +7,10 @@ obstacles, width, table, start, goal, skip, reach) with its answer, one list per
 ``--replay FILE``: asks the questions again in order (one ``PathSearch`` per battlefield, as
 the games did; shape caches emptied first), prints each workload's CPU seconds per run and
 how many answers differ from the recorded ones (must be 0).
+``--bends FILE``: for each recorded answer, its bends at a corner that turn away from that
+corner's own obstacle (a shortest path only turns round an obstacle, never away from it):
+how many answers have one, and how many of those a clear leg skipping the bend would have
+shortened (seventh round: why a "bitangent" pruning of the A* changes answers).
 Run: ``PYTHONPATH=<tree>/src .venv/bin/python bench/path_replay.py --record /tmp/q.pkl`` on
 one tree, then ``--replay /tmp/q.pkl [--runs 3]`` on each tree, alternating.
 """
@@ -99,16 +103,67 @@ def replay(file: str, runs: int) -> None:
         print(f"{kind}: {len(calls)} questions, CPU s {shown}; answers differing: {differ}")
 
 
+def _away_bends(call: Call) -> tuple[int, int]:
+    """The bends of a recorded answer that turn away from their corner's obstacle, and how
+    many of them a clear leg from the point before to the point after skips."""
+    args, start, goal, skip, reach, answer = call
+    if answer is None or len(answer) < 3:
+        return 0, 0
+    obstacles, width, table = args
+    keep = [o for i, o in enumerate(obstacles) if i not in skip]
+    q = paths._Question(start, goal, reach)
+    if not paths._near_ends(q, keep, width / 2.0):
+        return 0, 0
+    if table is not None:
+        q.pieces.append(paths._framed(table, width / 2.0))
+    if not paths._blocker(q) or not paths._goal_set(q):
+        return 0, 0
+    corners, _ = paths._turning_corners(q)
+    away = skipped = 0
+    for a, p, w in zip(answer, answer[1:], answer[2:], strict=False):
+        rows = corners[(corners[:, 0] == p[0]) & (corners[:, 1] == p[1])]
+        if not len(rows):
+            continue
+        row = rows[0]
+        ax, ay = p[0] - a[0], p[1] - a[1]
+        # the obstacle's side: the middle of the corner's previous and next corners
+        mx, my = (row[2] + row[4]) / 2 - p[0], (row[3] + row[5]) / 2 - p[1]
+        side = ax * my - ay * mx
+        turn = ax * (w[1] - p[1]) - ay * (w[0] - p[0])
+        if turn * side < -1e-6:
+            away += 1
+            skipped += q.clear(a, w)
+    return away, skipped
+
+
+def bends(file: str) -> None:
+    with open(file, "rb") as got:
+        found: dict[str, list[Call]] = pickle.load(got)
+    for kind, calls in found.items():
+        forget()
+        counts = [_away_bends(c) for c in calls]
+        paths_ = sum(1 for c in calls if c[5] is not None and len(c[5]) > 2)
+        away = sum(1 for a, _ in counts if a)
+        skipped = sum(1 for _, s in counts if s)
+        print(
+            f"{kind}: {paths_} answers with a bend; {away} turn away from an obstacle at a"
+            f" corner; in {skipped} a clear leg skips such a bend"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--record", metavar="FILE")
     parser.add_argument("--replay", metavar="FILE")
+    parser.add_argument("--bends", metavar="FILE")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     if args.record:
         record(args.record)
     if args.replay:
         replay(args.replay, args.runs)
+    if args.bends:
+        bends(args.bends)
 
 
 if __name__ == "__main__":
