@@ -206,7 +206,8 @@ def test_marauder_drawn_and_reserve_cards_stay_their_owners(client: TestClient) 
     [
         ({"mode": "skirmish"}, "no C4 game mode 'skirmish'"),
         ({"armies": [{"id": "griffin-vanguard"}, {"id": "nobody"}]}, "no C4 company 'nobody'"),
-        ({"armies": [{"toml": "x = 1"}, {"id": "lion-host"}]}, "bundled company"),
+        ({"armies": [{"toml": "x = 1"}, {"id": "lion-host"}]}, "army 1: company-"),
+        ({"armies": [{"toml": "x = 1", "id": "lion-host"}, {"id": "lion-host"}]}, "or a file"),
         ({"armies": COMPANIES * 2, "seats": ["greedy"] * 4}, "two companies"),
         ({"seats": ["person", "genius"]}, "unknown seat 'genius'"),
         ({"scenario": "the-hill"}, "does not fit C4 units"),

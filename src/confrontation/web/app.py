@@ -27,7 +27,8 @@ from starlette.routing import Route
 
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.armylists.validate import Report, validate
-from confrontation.c4.company import bundled_companies
+from confrontation.c4.cards import bundled_cards
+from confrontation.c4.company import Company, bundled_companies, load_company, validate_company
 from confrontation.c4.picture import svg as c4_svg
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.record import event_line
@@ -308,6 +309,24 @@ def create_app(db: str | None = None) -> FastAPI:
             raise WebError(400, f"scenario: {message}") from None
         return str(path)
 
+    def company_file(text: str, player: int) -> tuple[Path, Company]:
+        """An uploaded C4 company file (``c4.company``): its path for the game and the
+        company; a 400 with the loader's or the validator's one line naming the file."""
+        data = text.encode("utf-8")
+        if len(data) > MAX_UPLOAD:
+            raise WebError(400, f"army {player + 1}: the file is over {MAX_UPLOAD} bytes")
+        path = uploads / f"company-{hashlib.sha256(data).hexdigest()[:16]}.toml"
+        path.write_bytes(data)
+        try:
+            company = load_company(path)
+        except (LoadError, ValueError) as error:
+            message = " ".join(str(error).replace(str(uploads) + "/", "").split())
+            raise WebError(400, f"army {player + 1}: {message}") from None
+        report = validate_company(company, bundled_cards())
+        if not report.ok:
+            raise WebError(400, f"army {player + 1}: {path.name}: {report.errors[0]}")
+        return path, company
+
     def start_c4(request: NewGameRequest) -> Created:
         """A C4 game (``web.c4host``): two bundled companies, two seats."""
         if request.scenario_toml is not None:
@@ -315,16 +334,23 @@ def create_app(db: str | None = None) -> FastAPI:
         if len(request.armies) != 2 or len(request.seats) != 2:
             raise WebError(400, "a C4 game opposes two companies: two armies, two seats")
         companies = []
-        for p, spec in enumerate(request.armies):
-            if spec.id is None or spec.toml is not None:
-                raise WebError(400, f"army {p + 1}: a C4 company is a bundled company's id")
-            companies.append(spec.id)
         known = bundled_companies()
-        for p, company in enumerate(companies):
-            if company not in known:
+        reports = []
+        for p, spec in enumerate(request.armies):
+            if (spec.id is None) == (spec.toml is None):
+                raise WebError(400, f"army {p + 1}: give a bundled company's id or a file's text")
+            if spec.toml is not None:
+                path, company = company_file(spec.toml, p)
+                companies.append(str(path))
+                reports.append({"name": company.name, "valid": True, "summary": path.name})
+                continue
+            assert spec.id is not None
+            if spec.id not in known:
                 raise WebError(
-                    400, f"army {p + 1}: no C4 company {company!r} ({', '.join(sorted(known))})"
+                    400, f"army {p + 1}: no C4 company {spec.id!r} ({', '.join(sorted(known))})"
                 )
+            companies.append(spec.id)
+            reports.append({"name": known[spec.id].name, "valid": True, "summary": spec.id})
         scenario = request.scenario or None
         if scenario == DEFAULT_BATTLE:
             scenario = None
@@ -338,7 +364,6 @@ def create_app(db: str | None = None) -> FastAPI:
                 rounds=request.rounds,
             )
         )
-        reports = [{"name": known[c].name, "valid": True, "summary": c} for c in companies]
         return created(game, reports)
 
     def start_game(request: NewGameRequest) -> Created:
@@ -598,6 +623,14 @@ def create_app(db: str | None = None) -> FastAPI:
             value = form.get(key)
             return value if isinstance(value, StarletteUpload) and value.filename else None
 
+        def company(p: int) -> ArmySpec:
+            if text(f"company{p}") != "upload":
+                return ArmySpec(id=text(f"company{p}"))
+            file = upload(f"company_file{p}")
+            if file is None:
+                raise WebError(400, f"player {p}: choose a company file to upload")
+            return ArmySpec(toml=read_upload(file))
+
         if text("rules") == C4:
             seed = text("seed")
             rounds = text("rounds")
@@ -606,7 +639,7 @@ def create_app(db: str | None = None) -> FastAPI:
                     scenario=text("c4scenario") or None,
                     rules=C4,
                     mode=text("mode") or None,
-                    armies=[ArmySpec(id=text("company1")), ArmySpec(id=text("company2"))],
+                    armies=[company(1), company(2)],
                     seats=[text("seat1"), text("seat2")],
                     seed=int(seed) if seed.strip() else None,
                     rounds=int(rounds) if rounds.strip() else None,

@@ -16,6 +16,7 @@ import secrets
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from confrontation.agents.advice import hint, trivial
@@ -491,8 +492,15 @@ class Hub:
         except (LoadError, GameSetupError, ValueError, EngineError) as error:
             raise WebError(400, " ".join(str(error).split())) from None
         tokens = tuple(secrets.token_urlsafe(12) if s == PERSON else None for s in new.seats)
-        web = {"seats": list(new.seats), "tokens": list(tokens)}
-        setup = replace(setup, options={**setup.options, "web": web})
+        web: dict[str, Any] = {"seats": list(new.seats), "tokens": list(tokens)}
+        web["scenario"] = scenario.name
+        options = {**setup.options, "web": web}
+        uploaded = Path(new.scenario.split(":")[0])
+        if uploaded.suffix == ".toml" and uploaded.is_file():
+            # an uploaded scenario file's text, kept with the game: its temporary file
+            # does not survive the server (``sim.saved.config_of`` writes it back)
+            options["scenario_source"] = uploaded.read_text(encoding="utf-8")
+        setup = replace(setup, options=options)
         agents = self._agents(new.seats, config.seed, config.agent_options)
         with self.store_lock:
             game_id = self.store.begin(setup)
@@ -577,7 +585,8 @@ class Hub:
         except (EngineError, GameSetupError, ValueError) as error:
             raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
         game.armies = tuple(a.name for a in setup.armies)
-        game.scenario = setup.scenario
+        named = web.get("scenario") if isinstance(web, dict) else None
+        game.scenario = named if isinstance(named, str) else setup.scenario
         saved = web.get("auto") if isinstance(web, dict) else None
         if isinstance(saved, dict):  # the seats' switches as they were left
             for key, on in saved.items():
