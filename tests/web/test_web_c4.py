@@ -260,13 +260,13 @@ def test_the_form_starts_a_c4_game_and_refuses_bad_values(client: TestClient) ->
     assert 'id="mode"' in index and "military-genius" in index and "cp-close-quarters" in index
 
 
-def test_confede_tools_and_the_round_replay_refuse_a_c4_game(client: TestClient) -> None:
+def test_confede_tools_refuse_a_c4_game(client: TestClient) -> None:
     made = new_c4(client, ["person", "greedy"])
     game, token = made["id"], made["seats"][0]["token"]
     settle(client, game, [token])
     ruler = client.get(f"/api/games/{game}/measure", params={"a": "0,0", "b": "1,1"})
     assert ruler.status_code == 409 and "C4" in ruler.json()["detail"]
-    assert client.get(f"/api/games/{game}/replay").status_code == 409
+    assert client.get(f"/api/games/{game}/replay").status_code == 200  # test_web_c4_replay
     record = client.get(f"/api/games/{game}/record.jsonl")
     assert record.status_code == 403  # a person's game not over: every player's secrets
     facing = client.post(

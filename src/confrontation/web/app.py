@@ -45,6 +45,7 @@ from confrontation.web.c4host import (
     NewC4,
     rules_of,
 )
+from confrontation.web.c4replay import C4Frame
 from confrontation.web.hub import AI_SEATS, PERSON, SEATS, Frame, Hub, LiveGame, NewGame, WebError
 from confrontation.web.params import GameId
 from confrontation.web.play import router as play_router
@@ -518,6 +519,13 @@ def create_app(db: str | None = None) -> FastAPI:
             with game.lock:
                 state = game.view_state(game.players_of(seat))
             return board_svg(state)
+        if hub.is_c4(game_id):
+            _, shown = hub.c4_frames(game_id, seat)
+            at = next((f for f in shown if f.round == round_), None)
+            if at is None:
+                have = ", ".join(str(f.round) for f in shown)
+                raise WebError(404, f"game {game_id} has no round {round_} (rounds: {have})")
+            return at.svg
         _, replayed = hub.frames(game_id)
         frame = next((f for f in replayed if f.round == round_), None)
         if frame is None:
@@ -564,9 +572,14 @@ def create_app(db: str | None = None) -> FastAPI:
         return Response(body, media_type="application/x-ndjson", headers=headers)
 
     @app.get("/api/games/{game_id}/replay", tags=["saved"])
-    def replay_api(game_id: GameId) -> dict[str, Any]:
+    def replay_api(game_id: GameId, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
         """The game round by round: the table at the end of each round (0: after the
-        deployment; an unfinished game ends with the table where it stands) and its story."""
+        deployment; an unfinished game ends with the table where it stands) and its story.
+        A C4 game: the table at the start of each round, then the end, as the given seats
+        see it (everything once it is over or when no person plays in it)."""
+        if hub.is_c4(game_id):
+            got, shown = hub.c4_frames(game_id, seat)
+            return {"id": game_id, "over": got.over, "frames": [c4_frame_of(f) for f in shown]}
         got, replayed = hub.frames(game_id)
         return {"id": game_id, "over": got.over, "frames": [frame_of(f) for f in replayed]}
 
@@ -700,14 +713,22 @@ def create_app(db: str | None = None) -> FastAPI:
         return templates.TemplateResponse(request, "created.html", {"made": made})
 
     @app.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-    def replay_page(request: Request, game_id: GameId) -> Response:
-        got, replayed = hub.frames(game_id)
+    def replay_page(request: Request, game_id: GameId, seat: SeatQuery = []) -> Response:  # noqa: B006
+        if hub.is_c4(game_id):
+            got, shown = hub.c4_frames(game_id, seat)
+            frames = [c4_frame_of(f) for f in shown]
+        else:
+            got, replayed = hub.frames(game_id)
+            frames = [frame_of(f) for f in replayed]
         return templates.TemplateResponse(
             request,
             "replay.html",
             {
                 "record": got,
-                "frames": [frame_of(f) for f in replayed],
+                "c4": hub.is_c4(game_id),
+                "seats": seat,
+                "revealed": got.over or PERSON not in got.seats,
+                "frames": frames,
                 "record_ok": got.over or PERSON not in got.seats,
             },
         )
@@ -741,6 +762,16 @@ def frame_of(frame: Frame) -> dict[str, Any]:
         "label": frame.label,
         "scores": list(frame.state.scores),
         "svg": board_svg(frame.state),
+        "log": list(frame.lines),
+    }
+
+
+def c4_frame_of(frame: C4Frame) -> dict[str, Any]:
+    return {
+        "round": frame.round,
+        "label": frame.label,
+        "scores": list(frame.scores),
+        "svg": frame.svg,
         "log": list(frame.lines),
     }
 
