@@ -175,3 +175,21 @@ def test_an_uploaded_scenario_resumes_after_a_restart_without_its_file(tmp_path:
             assert got.status_code == 200, got.text
             after = settle(second, game, [token])
         assert after["scenario"] == "Conquest"
+
+
+def test_a_company_file_gone_is_written_again_from_the_kept_text(tmp_path: Path) -> None:
+    """What a game stored before its first event needs to be set up again (``build``)."""
+    from confrontation.sim.c4game import C4Config, build
+    from confrontation.store import ArmyCopy
+    from confrontation.web.c4host import company_label, kept_companies
+
+    text = COMPANY.read_text(encoding="utf-8").replace("Vanguard of the Griffin", "Kept")
+    gone = tmp_path / "company-gone.toml"
+    config = C4Config(companies=(str(gone), "lion-host"))
+    copies = (ArmyCopy("Kept", str(gone), text), ArmyCopy("Host of the Lion", None, None))
+    kept = kept_companies(config, copies)
+    assert kept.companies[1] == "lion-host" and kept.companies[0] != str(gone)
+    assert Path(kept.companies[0]).read_text(encoding="utf-8") == text
+    assert company_label(kept.companies[0]) == "Kept"
+    assert build(kept).units  # set up from the kept text
+    assert kept_companies(config, (ArmyCopy("Kept", str(gone), None), copies[1])) == config
