@@ -14,9 +14,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from confrontation.web.app import create_app
 
@@ -148,3 +149,43 @@ def test_a_c4_game_started_and_answered_by_clicks(server: str, page: Page) -> No
     story = page.locator("#log").inner_text()
     assert "A C4 game begins in marauder mode." in story and "Round 1 begins." in story
     assert any(verb in story for verb in (" move", " walk", " run"))  # the move clicked
+
+
+def test_a_c4_game_replayed_round_by_round(server: str, page: Page) -> None:
+    """The replay page of a finished C4 game (everything shown, the game being over): the
+    slider at each round's start shows that round's table and story; docs/web/c4-replay.png."""
+    body = {
+        "rules": "c4",
+        "mode": "general",
+        "armies": [{"id": "griffin-vanguard"}, {"id": "lion-host"}],
+        "seats": ["greedy", "greedy"],
+        "seed": 3,
+        "rounds": 3,
+    }
+    made = httpx.post(f"{server}/api/games", json=body, timeout=30)
+    assert made.status_code == 201, made.text
+    game = made.json()["id"]
+    deadline = time.monotonic() + 240
+    while httpx.get(f"{server}/api/games/{game}", timeout=30).json()["status"] != "over":
+        assert time.monotonic() < deadline, "the AI game did not end"
+        time.sleep(0.2)
+    page.goto(f"{server}/games/{game}/replay")
+    expect(page.locator("#replay-shows")).to_contain_text("everything shown")
+    expect(page.locator("#round-label")).to_have_text("the end (round 3)")
+    frames = page.locator(".frame svg")
+    assert frames.count() == 4
+    page.locator("#round").fill("1")
+    expect(page.locator("#round-label")).to_have_text("start of round 2")
+    shown = page.locator(".frame-log:not([hidden]) li")
+    expect(shown.first).to_have_text("Round 2 begins.")
+    expect(page.locator("#dl-svg")).to_have_attribute(
+        "href", f"/api/games/{game}/board.svg?round=2"
+    )
+    visible = page.locator(".frame:not([hidden])")
+    assert visible.count() == 1 and visible.get_attribute("data-round") == "2"
+    log = " ".join(shown.all_inner_texts())
+    assert "Player 1's cards" in log and "Player 2's cards" in log  # the game is over
+    page.screenshot(path=str(SHOTS / "c4-replay.png"), full_page=True)
+    page.locator("#round").fill("3")
+    expect(page.locator("#round-label")).to_have_text("the end (round 3)")
+    expect(page.locator("#dl-svg")).to_have_attribute("href", f"/api/games/{game}/board.svg")

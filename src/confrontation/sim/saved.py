@@ -114,8 +114,15 @@ def config_of(setup: GameSetup) -> Iterator[GameConfig]:
                     kept = kept.with_suffix(".toml")
                 kept.write_text(copy.source, encoding="utf-8")
                 names[player] = str(kept)
+        scenario = str(options.get("scenario", setup.scenario))
+        source = options.get("scenario_source")  # an uploaded scenario's text (the web)
+        file, _, variation = scenario.partition(":")
+        if isinstance(source, str) and file.endswith(".toml") and not Path(file).is_file():
+            kept = Path(scratch) / f"scenario-{Path(file).name}"
+            kept.write_text(source, encoding="utf-8")
+            scenario = str(kept) + (f":{variation}" if variation else "")
         yield GameConfig(
-            scenario=str(options.get("scenario", setup.scenario)),
+            scenario=scenario,
             armies=tuple(names),
             agents=tuple(setup.agents),
             seed=int(options.get("seed", setup.seed)),

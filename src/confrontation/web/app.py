@@ -27,7 +27,8 @@ from starlette.routing import Route
 
 from confrontation.armylists.load import LoadError, bundled_army_files, load_army
 from confrontation.armylists.validate import Report, validate
-from confrontation.c4.company import bundled_companies
+from confrontation.c4.cards import bundled_cards
+from confrontation.c4.company import Company, bundled_companies, load_company, validate_company
 from confrontation.c4.picture import svg as c4_svg
 from confrontation.engine.core.ruleset import known_rulesets
 from confrontation.engine.record import event_line
@@ -44,6 +45,7 @@ from confrontation.web.c4host import (
     NewC4,
     rules_of,
 )
+from confrontation.web.c4replay import C4Frame
 from confrontation.web.hub import AI_SEATS, PERSON, SEATS, Frame, Hub, LiveGame, NewGame, WebError
 from confrontation.web.params import GameId
 from confrontation.web.play import router as play_router
@@ -308,6 +310,24 @@ def create_app(db: str | None = None) -> FastAPI:
             raise WebError(400, f"scenario: {message}") from None
         return str(path)
 
+    def company_file(text: str, player: int) -> tuple[Path, Company]:
+        """An uploaded C4 company file (``c4.company``): its path for the game and the
+        company; a 400 with the loader's or the validator's one line naming the file."""
+        data = text.encode("utf-8")
+        if len(data) > MAX_UPLOAD:
+            raise WebError(400, f"army {player + 1}: the file is over {MAX_UPLOAD} bytes")
+        path = uploads / f"company-{hashlib.sha256(data).hexdigest()[:16]}.toml"
+        path.write_bytes(data)
+        try:
+            company = load_company(path)
+        except (LoadError, ValueError) as error:
+            message = " ".join(str(error).replace(str(uploads) + "/", "").split())
+            raise WebError(400, f"army {player + 1}: {message}") from None
+        report = validate_company(company, bundled_cards())
+        if not report.ok:
+            raise WebError(400, f"army {player + 1}: {path.name}: {report.errors[0]}")
+        return path, company
+
     def start_c4(request: NewGameRequest) -> Created:
         """A C4 game (``web.c4host``): two bundled companies, two seats."""
         if request.scenario_toml is not None:
@@ -315,16 +335,23 @@ def create_app(db: str | None = None) -> FastAPI:
         if len(request.armies) != 2 or len(request.seats) != 2:
             raise WebError(400, "a C4 game opposes two companies: two armies, two seats")
         companies = []
-        for p, spec in enumerate(request.armies):
-            if spec.id is None or spec.toml is not None:
-                raise WebError(400, f"army {p + 1}: a C4 company is a bundled company's id")
-            companies.append(spec.id)
         known = bundled_companies()
-        for p, company in enumerate(companies):
-            if company not in known:
+        reports = []
+        for p, spec in enumerate(request.armies):
+            if (spec.id is None) == (spec.toml is None):
+                raise WebError(400, f"army {p + 1}: give a bundled company's id or a file's text")
+            if spec.toml is not None:
+                path, company = company_file(spec.toml, p)
+                companies.append(str(path))
+                reports.append({"name": company.name, "valid": True, "summary": path.name})
+                continue
+            assert spec.id is not None
+            if spec.id not in known:
                 raise WebError(
-                    400, f"army {p + 1}: no C4 company {company!r} ({', '.join(sorted(known))})"
+                    400, f"army {p + 1}: no C4 company {spec.id!r} ({', '.join(sorted(known))})"
                 )
+            companies.append(spec.id)
+            reports.append({"name": known[spec.id].name, "valid": True, "summary": spec.id})
         scenario = request.scenario or None
         if scenario == DEFAULT_BATTLE:
             scenario = None
@@ -338,7 +365,6 @@ def create_app(db: str | None = None) -> FastAPI:
                 rounds=request.rounds,
             )
         )
-        reports = [{"name": known[c].name, "valid": True, "summary": c} for c in companies]
         return created(game, reports)
 
     def start_game(request: NewGameRequest) -> Created:
@@ -493,6 +519,13 @@ def create_app(db: str | None = None) -> FastAPI:
             with game.lock:
                 state = game.view_state(game.players_of(seat))
             return board_svg(state)
+        if hub.is_c4(game_id):
+            _, shown = hub.c4_frames(game_id, seat)
+            at = next((f for f in shown if f.round == round_), None)
+            if at is None:
+                have = ", ".join(str(f.round) for f in shown)
+                raise WebError(404, f"game {game_id} has no round {round_} (rounds: {have})")
+            return at.svg
         _, replayed = hub.frames(game_id)
         frame = next((f for f in replayed if f.round == round_), None)
         if frame is None:
@@ -539,9 +572,14 @@ def create_app(db: str | None = None) -> FastAPI:
         return Response(body, media_type="application/x-ndjson", headers=headers)
 
     @app.get("/api/games/{game_id}/replay", tags=["saved"])
-    def replay_api(game_id: GameId) -> dict[str, Any]:
+    def replay_api(game_id: GameId, seat: SeatQuery = []) -> dict[str, Any]:  # noqa: B006
         """The game round by round: the table at the end of each round (0: after the
-        deployment; an unfinished game ends with the table where it stands) and its story."""
+        deployment; an unfinished game ends with the table where it stands) and its story.
+        A C4 game: the table at the start of each round, then the end, as the given seats
+        see it (everything once it is over or when no person plays in it)."""
+        if hub.is_c4(game_id):
+            got, shown = hub.c4_frames(game_id, seat)
+            return {"id": game_id, "over": got.over, "frames": [c4_frame_of(f) for f in shown]}
         got, replayed = hub.frames(game_id)
         return {"id": game_id, "over": got.over, "frames": [frame_of(f) for f in replayed]}
 
@@ -598,6 +636,14 @@ def create_app(db: str | None = None) -> FastAPI:
             value = form.get(key)
             return value if isinstance(value, StarletteUpload) and value.filename else None
 
+        def company(p: int) -> ArmySpec:
+            if text(f"company{p}") != "upload":
+                return ArmySpec(id=text(f"company{p}"))
+            file = upload(f"company_file{p}")
+            if file is None:
+                raise WebError(400, f"player {p}: choose a company file to upload")
+            return ArmySpec(toml=read_upload(file))
+
         if text("rules") == C4:
             seed = text("seed")
             rounds = text("rounds")
@@ -606,7 +652,7 @@ def create_app(db: str | None = None) -> FastAPI:
                     scenario=text("c4scenario") or None,
                     rules=C4,
                     mode=text("mode") or None,
-                    armies=[ArmySpec(id=text("company1")), ArmySpec(id=text("company2"))],
+                    armies=[company(1), company(2)],
                     seats=[text("seat1"), text("seat2")],
                     seed=int(seed) if seed.strip() else None,
                     rounds=int(rounds) if rounds.strip() else None,
@@ -667,14 +713,22 @@ def create_app(db: str | None = None) -> FastAPI:
         return templates.TemplateResponse(request, "created.html", {"made": made})
 
     @app.get("/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-    def replay_page(request: Request, game_id: GameId) -> Response:
-        got, replayed = hub.frames(game_id)
+    def replay_page(request: Request, game_id: GameId, seat: SeatQuery = []) -> Response:  # noqa: B006
+        if hub.is_c4(game_id):
+            got, shown = hub.c4_frames(game_id, seat)
+            frames = [c4_frame_of(f) for f in shown]
+        else:
+            got, replayed = hub.frames(game_id)
+            frames = [frame_of(f) for f in replayed]
         return templates.TemplateResponse(
             request,
             "replay.html",
             {
                 "record": got,
-                "frames": [frame_of(f) for f in replayed],
+                "c4": hub.is_c4(game_id),
+                "seats": seat,
+                "revealed": got.over or PERSON not in got.seats,
+                "frames": frames,
                 "record_ok": got.over or PERSON not in got.seats,
             },
         )
@@ -708,6 +762,16 @@ def frame_of(frame: Frame) -> dict[str, Any]:
         "label": frame.label,
         "scores": list(frame.state.scores),
         "svg": board_svg(frame.state),
+        "log": list(frame.lines),
+    }
+
+
+def c4_frame_of(frame: C4Frame) -> dict[str, Any]:
+    return {
+        "round": frame.round,
+        "label": frame.label,
+        "scores": list(frame.scores),
+        "svg": frame.svg,
         "log": list(frame.lines),
     }
 

@@ -11,19 +11,24 @@ viewer)``, the question only to the seat whose question it is. A page holding ev
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import math
 import re
 import secrets
+import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from confrontation.agents.c4 import C4GreedyAgent
 from confrontation.c4 import events as c4ev
 from confrontation.c4.battle import describe
 from confrontation.c4.choices import UnitAction
+from confrontation.c4.company import bundled_companies
 from confrontation.c4.narrate import narrate, unit_name
 from confrontation.c4.picture import SCALE, svg
 from confrontation.c4.state import C4State
@@ -41,10 +46,11 @@ from confrontation.sim.c4game import (
     build,
     c4_agent,
     config_of,
+    load_c4_company,
     outcome_of,
     setup_of,
 )
-from confrontation.store import FINISHED, StoredGame, StoreError
+from confrontation.store import FINISHED, ArmyCopy, StoredGame, StoreError
 from confrontation.web.c4odds import assault_lines, melee_lines, salvo_lines
 from confrontation.web.c4words import compass, move_words
 from confrontation.web.errors import WebError
@@ -117,7 +123,7 @@ class C4LiveGame:
         self.error: str | None = None
         self.deleted = False
         self.scenario = config.scenario or DEFAULT_BATTLE
-        self.armies = tuple(config.companies)
+        self.armies = tuple(company_label(c) for c in config.companies)
         self._asked: tuple[tuple[int, int | None], dict[str, Any]] | None = None
         """The last question sent (turn, player) and its document (odds and hint)."""
         self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
@@ -529,12 +535,43 @@ def create_c4(hub: Hub, new: NewC4) -> C4LiveGame:
     return game
 
 
+@cache
+def _restored() -> Path:
+    """This process's folder for company files rewritten from the store."""
+    return Path(tempfile.mkdtemp(prefix="confrontation-companies-"))
+
+
+def kept_companies(config: C4Config, copies: Sequence[ArmyCopy]) -> C4Config:
+    """The configuration with each company file that is gone (an upload's temporary file
+    after a restart) written again from the text the store keeps (``ArmyCopy.source``)."""
+    known = bundled_companies()
+    names = list(config.companies)
+    for p, (name, copy) in enumerate(zip(names, copies, strict=False)):
+        if name in known or Path(name).is_file() or copy.source is None:
+            continue
+        data = copy.source.encode("utf-8")
+        path = _restored() / f"company-{hashlib.sha256(data).hexdigest()[:16]}.toml"
+        path.write_bytes(data)
+        names[p] = str(path)
+    return replace(config, companies=tuple(names))
+
+
+def company_label(name: str) -> str:
+    """A company as the page names it: a bundled one's id, a file's company name."""
+    if name in bundled_companies():
+        return name
+    try:
+        return load_c4_company(name)[0].name
+    except C4SetupError:
+        return Path(name).stem
+
+
 def load_c4(hub: Hub, game_id: int, stored: StoredGame) -> C4LiveGame:
     """A stored C4 game taken up again: a web game not finished plays on (its AI seats
     where they were), any other is watched."""
     setup = stored.setup
     web = setup.options.get("web")
-    config = config_of(setup)
+    config = kept_companies(config_of(setup), setup.armies)
     seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(setup.agents)
     tokens = tuple(web["tokens"]) if isinstance(web, dict) else (None,) * len(seats)
     finished = stored.status == FINISHED or not isinstance(web, dict)

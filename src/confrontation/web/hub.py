@@ -16,6 +16,7 @@ import secrets
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from confrontation.agents.advice import hint, trivial
@@ -46,6 +47,7 @@ from confrontation.sim.saved import setup_of
 from confrontation.store import FINISHED, RUNNING, Outcome, Store, StoreError, open_store
 from confrontation.store.replays import catch_up, replay_rounds
 from confrontation.web.c4host import C4LiveGame, NewC4, create_c4, load_c4
+from confrontation.web.c4replay import C4Frame, c4_frames
 from confrontation.web.errors import WebError as WebError
 from confrontation.web.story import section_of
 from confrontation.web.tools import turned_place
@@ -458,6 +460,7 @@ class Hub:
         self.lock = threading.Lock()
         self.games: dict[int, LiveGame | C4LiveGame] = {}
         self._frames: dict[tuple[int, int], list[Frame]] = {}
+        self._c4_frames: dict[tuple[int, int, frozenset[int], bool], list[C4Frame]] = {}
 
     def close(self) -> None:
         """Stop hosting: the games being played are kept ``interrupted`` (resumed later)."""
@@ -491,8 +494,15 @@ class Hub:
         except (LoadError, GameSetupError, ValueError, EngineError) as error:
             raise WebError(400, " ".join(str(error).split())) from None
         tokens = tuple(secrets.token_urlsafe(12) if s == PERSON else None for s in new.seats)
-        web = {"seats": list(new.seats), "tokens": list(tokens)}
-        setup = replace(setup, options={**setup.options, "web": web})
+        web: dict[str, Any] = {"seats": list(new.seats), "tokens": list(tokens)}
+        web["scenario"] = scenario.name
+        options = {**setup.options, "web": web}
+        uploaded = Path(new.scenario.split(":")[0])
+        if uploaded.suffix == ".toml" and uploaded.is_file():
+            # an uploaded scenario file's text, kept with the game: its temporary file
+            # does not survive the server (``sim.saved.config_of`` writes it back)
+            options["scenario_source"] = uploaded.read_text(encoding="utf-8")
+        setup = replace(setup, options=options)
         agents = self._agents(new.seats, config.seed, config.agent_options)
         with self.store_lock:
             game_id = self.store.begin(setup)
@@ -577,7 +587,8 @@ class Hub:
         except (EngineError, GameSetupError, ValueError) as error:
             raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
         game.armies = tuple(a.name for a in setup.armies)
-        game.scenario = setup.scenario
+        named = web.get("scenario") if isinstance(web, dict) else None
+        game.scenario = named if isinstance(named, str) else setup.scenario
         saved = web.get("auto") if isinstance(web, dict) else None
         if isinstance(saved, dict):  # the seats' switches as they were left
             for key, on in saved.items():
@@ -657,6 +668,52 @@ class Hub:
                 if len(self._frames) >= 8:
                     self._frames.pop(next(iter(self._frames)))
                 self._frames[key] = cached
+        return record, cached
+
+    def is_c4(self, game_id: int) -> bool:
+        """Whether the game is a C4 game (404: no such game)."""
+        game = self.hosted(game_id)
+        if game is not None:
+            return isinstance(game, C4LiveGame)
+        with self.store_lock:
+            try:
+                return is_c4(self.store.load(game_id).setup)
+            except StoreError:
+                raise WebError(404, f"no game {game_id}") from None
+
+    def c4_frames(self, game_id: int, tokens: Sequence[str]) -> tuple[Record, list[C4Frame]]:
+        """A C4 game's replay, round by round (``web.c4replay``), as the seats of ``tokens``
+        may see it: everything once the game is over or when no person plays in it (when
+        its record is given), else their own view (403 a token not of the game's)."""
+        record = self.record(game_id)
+        if not record.events or not isinstance(record.events[0], C4GameStarted):
+            raise WebError(409, f"game {game_id} is not a C4 game")
+        game = self.hosted(game_id)
+        if game is not None:
+            held = game.tokens
+        else:
+            with self.store_lock:
+                web = self.store.load(game_id).setup.options.get("web")
+            held = tuple(web["tokens"]) if isinstance(web, dict) else ()
+        players = set()
+        for token in tokens:
+            if token and token not in held:
+                raise WebError(403, f"this seat link is not one of game {game_id}'s seats")
+            if token:
+                players.add(held.index(token))
+        reveal = record.over or PERSON not in record.seats
+        key = (game_id, len(record.events), frozenset(players), reveal)
+        with self.lock:
+            cached = self._c4_frames.get(key)
+        if cached is None:
+            try:
+                cached = c4_frames(record.events, frozenset(players), reveal=reveal)
+            except (EngineError, ValueError) as error:
+                raise WebError(409, f"game {game_id} does not replay: {error}") from None
+            with self.lock:
+                if len(self._c4_frames) >= 8:
+                    self._c4_frames.pop(next(iter(self._c4_frames)))
+                self._c4_frames[key] = cached
         return record, cached
 
     def delete(self, game_id: int) -> None:

@@ -84,8 +84,12 @@ function replaySlider() {
     document.getElementById("round-label").textContent = frame.dataset.label;
     document.getElementById("score").textContent = `score ${frame.dataset.score}`;
     const round = frame.dataset.round;
-    document.getElementById("dl-svg").href = `/api/games/${game}/board.svg?round=${round}`;
-    document.getElementById("dl-png").href = `/api/games/${game}/board.png?round=${round}`;
+    // a C4 replay's last frame is the table now; the seats' tokens go with each download
+    const seats = document.getElementById("replay").dataset.seats || "";
+    const query = (round === "" ? "" : `&round=${round}`) + seats;
+    const tail = query ? `?${query.slice(1)}` : "";
+    document.getElementById("dl-svg").href = `/api/games/${game}/board.svg${tail}`;
+    document.getElementById("dl-png").href = `/api/games/${game}/board.png${tail}`;
   };
   slider.addEventListener("input", show);
 }
