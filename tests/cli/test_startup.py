@@ -67,9 +67,11 @@ def test_light_commands_import_no_heavy_module(args: tuple[str, ...]) -> None:
     assert "Usage" in output or "83.33%" in output
 
 
-def test_a_game_command_still_loads_the_engine() -> None:
-    """The probe sees imports: ``simulate --help`` builds the command, so the engine comes."""
-    loaded, _ = loaded_by("simulate", "--help")
+def test_a_game_command_still_loads_the_engine(tmp_path: Path) -> None:
+    """The probe sees imports: ``games list`` running opens the store, so the engine and
+    sqlalchemy come (its ``--help`` imports neither: tests/cli/test_startup_help.py)."""
+    loaded, output = loaded_by("games", "list", "--db", str(tmp_path / "games.db"))
+    assert "No saved games" in output
     assert "confrontation.engine" in loaded
     assert "sqlalchemy" in loaded
 

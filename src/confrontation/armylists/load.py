@@ -556,3 +556,24 @@ def load_army(path: Path, libraries: Iterable[Path] = ()) -> Army:
             )
         )
     return Army(army_file.name, people, army_file.points, tuple(cards), path)
+
+
+def army_path(name: str) -> Path:
+    """A bundled army id (``lion-vanguard``) or an army file (also ``sim.game.army_path``:
+    here, a command reading one list needs not import the engine)."""
+    bundled = {p.stem: p for p in bundled_army_files()}
+    if name in bundled:
+        return bundled[name]
+    path = Path(name)
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        exists = False
+    if path.suffix != ".toml" and not exists:
+        hint = did_you_mean(name, list(bundled))
+        raise LoadError(
+            name,
+            f"no such army file, nor a bundled army{hint}"
+            f" (bundled: {', '.join(sorted(bundled))}; `confrontation armies list`)",
+        )
+    return path

@@ -42,14 +42,14 @@ class LazyCommand:
 COMMANDS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "simulate",
-        "confrontation.cli.simulate:simulate_command",
+        "confrontation.cli.simulate_command:simulate_command",
         "Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win\n"
         "rates with 95 % intervals, mean VP and losses, mean rounds and games per second.",
         many_values=True,
     ),
     LazyCommand(
         "play",
-        "confrontation.cli.play:play_command",
+        "confrontation.cli.play_command:play_command",
         "Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the "
         "result.\n\nEvery game is saved (see: confrontation games list) unless --no-store. "
         "With --rules\nc4 a game of the unit-based ruleset in a game mode (--mode), "

@@ -12,14 +12,6 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.armylists.load import (
-    LoadError,
-    bundled_alliances,
-    bundled_army_files,
-    bundled_nations,
-    load_army,
-)
-from confrontation.armylists.validate import validate
 from confrontation.cli.army import fail
 from confrontation.cli.profiles import people_option, wide_console
 
@@ -30,6 +22,10 @@ app = typer.Typer(
 
 def bundled_rows() -> list[dict[str, Any]]:
     """Every bundled army with its verdict (``armies list --json``)."""
+
+    from confrontation.armylists.load import LoadError, bundled_army_files, load_army
+    from confrontation.armylists.validate import validate
+
     rows = []
     for path in bundled_army_files():
         try:
@@ -71,6 +67,8 @@ def list_command(
 
     Example: confrontation armies list --points 300
     """
+    from confrontation.armylists.load import bundled_nations
+
     key = people_option(people)
     rows = [
         row
@@ -112,6 +110,8 @@ def peoples_command(
 
     Example: confrontation armies peoples --json
     """
+    from confrontation.armylists.load import bundled_alliances
+
     alliances = bundled_alliances()
     rows: list[dict[str, Any]] = [
         {

@@ -7,16 +7,15 @@ import json
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.armylists.load import LoadError, load_army
-from confrontation.armylists.roster import roster_document, roster_html, roster_markdown
-from confrontation.armylists.validate import Report, max_per_card, validate
+if TYPE_CHECKING:
+    from confrontation.armylists.validate import Report
 
 app = typer.Typer(help="Army lists: validate (I-D) and show.", no_args_is_help=True)
 
@@ -51,7 +50,9 @@ def fail(message: str) -> NoReturn:
 def _load(file: Path, profiles: list[Path] | None, points: int | None = None) -> tuple[Report, int]:
     """The validator's report on ``file`` at ``points`` (else the file's own), and the points
     the file declares; raises LoadError."""
-    from confrontation.sim.game import army_path
+
+    from confrontation.armylists.load import army_path, load_army
+    from confrontation.armylists.validate import validate
 
     army = load_army(army_path(str(file)), profiles or [])
     declared = army.points
@@ -61,6 +62,9 @@ def _load(file: Path, profiles: list[Path] | None, points: int | None = None) ->
 
 
 def _report(file: Path, profiles: list[Path] | None, points: int | None = None) -> Report:
+
+    from confrontation.armylists.load import LoadError
+
     try:
         return _load(file, profiles, points)[0]
     except LoadError as exc:
@@ -98,6 +102,8 @@ def validate_command(
 
     Example: confrontation army validate alice.toml bob.toml --points 300
     """
+    from confrontation.armylists.load import LoadError
+
     entries: list[dict[str, Any]] = []
     unreadable = invalid = 0
     for file in files:
@@ -181,6 +187,9 @@ def show_command(
 
     Example: confrontation army show lion-vanguard --format html > roster.html
     """
+    from confrontation.armylists.roster import roster_document, roster_html, roster_markdown
+    from confrontation.armylists.validate import max_per_card
+
     report = _report(file, profiles, points)
     if output_format is not Format.text:
         document = roster_document(report, str(file))

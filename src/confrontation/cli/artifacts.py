@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,11 +15,13 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from confrontation.armylists.load import Catalog, LoadError, bundled_nations, catalog_with
 from confrontation.armylists.names import did_you_mean
 from confrontation.cli.army import ProfilesOption, fail
 from confrontation.cli.profiles import people_option, wide_console
-from confrontation.model.profile import Artifact, Profile
+
+if TYPE_CHECKING:
+    from confrontation.armylists.load import Catalog
+    from confrontation.model.profile import Artifact, Profile
 
 app = typer.Typer(
     help="Artifacts and optional equipment (I-D-6): list and show, with their restrictions.",
@@ -30,6 +32,9 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 
 def _catalog(profiles: list[Path] | None) -> Catalog:
+
+    from confrontation.armylists.load import LoadError, catalog_with
+
     try:
         return catalog_with(profiles or [])
     except LoadError as exc:
@@ -38,6 +43,9 @@ def _catalog(profiles: list[Path] | None) -> Catalog:
 
 def reserved_for(artifact: Artifact) -> str:
     """Who may carry it: "any people" or the peoples' totems (I-D-6)."""
+
+    from confrontation.armylists.load import bundled_nations
+
     if not artifact.people:
         return "any people"
     nations = bundled_nations()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich import box
@@ -14,17 +14,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from confrontation.cli.options import MAX_ID
-from confrontation.cli.play import Narration
-from confrontation.cli.stored import resume_hint
-from confrontation.engine.core.narrate import narrate
-from confrontation.engine.core.outcome import leaders
-from confrontation.engine.core.registry import EngineError
-from confrontation.engine.core.state import GameState, player_name
-from confrontation.engine.table.field import has_field
-from confrontation.scenarios.picture import battlefield_svg
-from confrontation.store import RUNNING, Store, StoredGame, StoreError, open_store
-from confrontation.store.records import STATUSES, GameSummary
-from confrontation.store.replays import Snapshot, outcome_problem, replay_rounds
+
+if TYPE_CHECKING:
+    from confrontation.engine.core.state import GameState
+    from confrontation.store import Store, StoredGame
+    from confrontation.store.records import GameSummary
+    from confrontation.store.replays import Snapshot
 
 app = typer.Typer(help="Saved games: list, show, replay, delete.", no_args_is_help=True)
 
@@ -53,6 +48,9 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 def store_at(url: str | None) -> Store:
     """The store at ``url`` (the default store when None), or one line and exit 2."""
+
+    from confrontation.store import StoreError, open_store
+
     try:
         return open_store(url)
     except StoreError as error:
@@ -61,7 +59,9 @@ def store_at(url: str | None) -> Store:
 
 def load_game(store: Store, game_id: int) -> StoredGame:
     """A saved game, or one line and exit 2."""
+
     import confrontation.c4.events  # noqa: F401  (a C4 game's events decode too)
+    from confrontation.store import StoreError
 
     try:
         return store.load(game_id)
@@ -78,6 +78,10 @@ def _is_c4(game: StoredGame) -> bool:
 
 def replayed(game: StoredGame) -> tuple[GameState, list[Snapshot]]:
     """The game rebuilt from its record (:func:`replay_rounds`), or one line and exit 1."""
+
+    from confrontation.engine.core.registry import EngineError
+    from confrontation.store.replays import replay_rounds
+
     try:
         return replay_rounds(game.events)
     except EngineError as error:
@@ -87,6 +91,9 @@ def replayed(game: StoredGame) -> tuple[GameState, list[Snapshot]]:
 def checked(game: StoredGame, final: GameState) -> None:
     """The stored result's rounds, losses, TP and goal-average agree with the replayed game
     (winner and VP: checked against the record by ``Store.load``), or one line and exit 1."""
+
+    from confrontation.store.replays import outcome_problem
+
     outcome = game.summary.outcome
     problem = None if outcome is None else outcome_problem(outcome, final)
     if problem is not None:
@@ -96,6 +103,9 @@ def checked(game: StoredGame, final: GameState) -> None:
 def result_text(summary: GameSummary) -> str:
     """``Player 1 wins 3-1``, ``draw 2-2`` (``draw 2-0-2`` with three players), or the status
     of an unfinished game."""
+
+    from confrontation.engine.core.state import player_name
+
     outcome = summary.outcome
     if outcome is None:
         return f"{summary.status} ({summary.events} events)"
@@ -130,6 +140,10 @@ def scoreboard(summary: GameSummary) -> Table:
     """Per player: army, agent, VP and losses (AP), with tournament points and goal-average
     for a game of victory conditions (XX-A-4, XX-A-5); the title says who won (★; in a draw of
     three players or more, ☆ marks those sharing the best score)."""
+
+    from confrontation.engine.core.outcome import leaders
+    from confrontation.engine.core.state import player_name
+
     outcome = summary.outcome
     title = f"Game {summary.id} — {summary.scenario}, seed {summary.seed}: " + result_text(summary)
     if outcome is not None:
@@ -175,6 +189,8 @@ def list_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The saved games, newest first."""
+    from confrontation.store.records import STATUSES
+
     if status is not None and status not in STATUSES:
         fail(f"--status: {status!r} is not one of {', '.join(STATUSES)}")
     store = store_at(db)
@@ -231,6 +247,10 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A saved game: its scoreboard and the game told round by round."""
+    from confrontation.cli.play import Narration
+    from confrontation.cli.stored import resume_hint
+    from confrontation.engine.core.narrate import narrate
+
     game = load_game(store_at(db), game_id)
     if _is_c4(game):
         from confrontation.c4.narrate import story as c4_story
@@ -269,6 +289,9 @@ def replay_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Rebuild a saved game from its record, check it, and draw each round's battlefield."""
+    from confrontation.engine.table.field import has_field
+    from confrontation.scenarios.picture import battlefield_svg
+
     game = load_game(store_at(db), game_id)
     if _is_c4(game):
         from confrontation.cli.c4play import replay_c4_cli
@@ -325,6 +348,8 @@ def delete_command(
     ] = False,
 ) -> None:
     """Delete saved games and their records (a running game only with --force)."""
+    from confrontation.store import RUNNING
+
     store = store_at(db)
     games = [load_game(store, game_id) for game_id in game_ids]  # all known, or nothing goes
     running = [game.id for game in games if game.status == RUNNING]

@@ -13,9 +13,25 @@ import typer
 from typer.core import TyperCommand
 
 from confrontation.c4.modes import Mode
-from confrontation.engine.core.ruleset import known_rulesets
-from confrontation.sim.game import DEFAULT_RULES
 
+DEFAULT_RULES = "confede"
+"""``--rules``'s default: ``sim.game.DEFAULT_RULES``, written here so that a command's
+``--help`` needs not import the engine (tests/cli/test_startup_help.py checks they agree)."""
+ENGINE_RULES = ("confede", "c3")
+"""The engine's rulesets (``engine.core.ruleset.known_rulesets()``) as ``--rules``'s help
+lists them, written here for the help's start-up (a test checks they agree); a ``--rules``
+value is checked against the real list."""
+MAX_PLAYERS = 6
+"""``engine.core.state.MAX_PLAYERS`` (XX-F) as the help gives it (a test checks they agree)."""
+DEFAULT_AGENT_NAMES = ("greedy", "greedy")
+"""``sim.game.DEFAULT_AGENTS``, ``--agents``'s default in the help (a test checks they agree)."""
+DEFAULT_SCENARIO_NAME = "conquest"
+"""``sim.game.DEFAULT_SCENARIO`` as ``play --help`` shows it (a test checks they agree)."""
+DEFAULT_ARMY_NAMES = ("akkylannie-crusade", "bran-o-kor-horde")
+"""``sim.game.DEFAULT_ARMIES`` as ``play --help`` shows them (a test checks they agree)."""
+BACKEND_NAMES = ("local", "ray")
+"""``sim.backends.BACKENDS``' names, as ``simulate --backend``'s help lists them (a test
+checks they agree)."""
 C4_RULES = "c4"
 """``--rules c4``: the unit-based ruleset (``002_…``), a game of its own (``confrontation.c4``)."""
 C4_MODES = tuple(str(m) for m in Mode)
@@ -23,8 +39,15 @@ C4_MODES = tuple(str(m) for m in Mode)
 
 
 def all_rules() -> tuple[str, ...]:
-    """Every ``--rules`` value: the engine's rulesets and ``c4``."""
+    """Every ``--rules`` value: the engine's rulesets and ``c4`` (imports the engine)."""
+    from confrontation.engine.core.ruleset import known_rulesets
+
     return (*known_rulesets(), C4_RULES)
+
+
+def listed_rules() -> tuple[str, ...]:
+    """:func:`all_rules` as the help lists them, without importing the engine."""
+    return (*ENGINE_RULES, C4_RULES)
 
 
 EXIT_USAGE = 2
@@ -63,9 +86,8 @@ def check_lists(armies: Sequence[str | None], allow_invalid: bool) -> None:
     game's set-up, which names them."""
     if allow_invalid:
         return
-    from confrontation.armylists.load import LoadError, load_army
+    from confrontation.armylists.load import LoadError, army_path, load_army
     from confrontation.armylists.validate import validate
-    from confrontation.sim.game import army_path
 
     for name in armies:
         if name is None:
@@ -94,7 +116,7 @@ RulesOption = Annotated[
     typer.Option(
         "--rules",
         metavar="NAME",
-        help=f"The rules the game is played with: {', '.join(all_rules())} (c4: the "
+        help=f"The rules the game is played with: {', '.join(listed_rules())} (c4: the "
         "unit-based ruleset, with --mode).",
         show_default=DEFAULT_RULES,
     ),

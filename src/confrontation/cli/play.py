@@ -14,9 +14,8 @@ import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import IO, Any
 
-import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -26,12 +25,7 @@ from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
     C4_RULES,
-    MAX_ID,
-    MAX_ROUNDS,
-    AllowInvalidOption,
-    ModeOption,
     OutputFile,
-    RulesOption,
     check_lists,
     check_mode,
     check_rules,
@@ -42,7 +36,6 @@ from confrontation.engine.core import events as ev
 from confrontation.engine.core.narrate import QUIET_EVENTS, Narrator, listed
 from confrontation.engine.core.registry import EngineError
 from confrontation.engine.core.state import (
-    MAX_PLAYERS,
     NEUTRAL,
     GameState,
     player_name,
@@ -301,89 +294,24 @@ def _open(path: Path, option: str, stack: ExitStack) -> OutputFile:
     return output
 
 
-def play_command(
-    scenario: Annotated[
-        str | None,
-        typer.Option(
-            "--scenario",
-            help="A bundled scenario (bloodbath, conquest, execution, fire, the-hill...), "
-            "or a scenario file; "
-            "':variation' picks a variation (conquest:campsites, execution:random-card). "
-            "With --rules c4: bloodbath, conquest or cp-close-quarters (none: the default "
-            "battle).",
-            show_default=DEFAULT_SCENARIO,
-        ),
-    ] = None,
-    armies: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--armies",
-            metavar="A B [C...]",
-            help=f"2 to {MAX_PLAYERS} army files (or bundled army ids), Player 1 first: more "
-            "than two play a game of several players (XX-F).",
-            show_default=" ".join(DEFAULT_ARMIES),
-        ),
-    ] = None,
-    agents: Annotated[
-        str | None,
-        typer.Option(
-            "--agents",
-            metavar="A,B[,C...]",
-            help="One agent per army (or one for all): random, greedy, mcts, human; options "
-            "as NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
-            show_default=",".join(DEFAULT_AGENTS),
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            "--seed", help="The game's seed (default: a random one, printed).", min=0, max=MAX_ID
-        ),
-    ] = None,
-    rounds: Annotated[
-        int | None,
-        typer.Option(
-            "--rounds", help="Override the scenario's round limit.", min=1, max=MAX_ROUNDS
-        ),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the result as one JSON document.")
-    ] = False,
-    log: Annotated[
-        Path | None, typer.Option("--log", help="Write the event log (JSON lines).")
-    ] = None,
-    svg: Annotated[
-        Path | None, typer.Option("--svg", help="Write the final battlefield as SVG.")
-    ] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            metavar="URL",
-            help="Save the game here: an SQLAlchemy URL or an SQLite file (default: "
-            "$CONFRONTATION_DB or ~/.local/share/confrontation/games.db).",
-        ),
-    ] = None,
-    no_store: Annotated[bool, typer.Option("--no-store", help="Do not save the game.")] = False,
-    resume: Annotated[
-        int | None,
-        typer.Option(
-            "--resume",
-            metavar="ID",
-            help="Continue the interrupted saved game ID.",
-            min=1,
-            max=MAX_ID,
-        ),
-    ] = None,
-    rules: RulesOption = None,
-    allow_invalid: AllowInvalidOption = False,
-    mode: ModeOption = None,
+def run_play(
+    scenario: str | None,
+    armies: list[str] | None,
+    agents: str | None,
+    seed: int | None,
+    rounds: int | None,
+    as_json: bool,
+    log: Path | None,
+    svg: Path | None,
+    db: str | None,
+    no_store: bool,
+    resume: int | None,
+    rules: str | None,
+    allow_invalid: bool,
+    mode: str | None,
 ) -> None:
-    """Play a whole game (III-A-2 scenarios) between 2 to 6 agents (XX-F) and show the result.
-
-    Every game is saved (see: confrontation games list) unless --no-store. With --rules
-    c4 a game of the unit-based ruleset in a game mode (--mode), between two companies
-    (--armies: bundled companies or files) and two agents (random, greedy, mcts)."""
+    """``confrontation play`` with its options parsed
+    (:func:`confrontation.cli.play_command.play_command`)."""
     if db is not None and no_store:
         fail("--db and --no-store cannot be used together")
     if rules == C4_RULES:

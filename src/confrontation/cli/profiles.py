@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -13,20 +13,19 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from confrontation.armylists.load import (
-    LoadError,
-    bundled_nations,
-    catalog_with,
-    load_ranks,
-)
 from confrontation.armylists.names import did_you_mean, people_key, unknown_people
 from confrontation.cli.army import ProfilesOption, fail
-from confrontation.model.profile import Profile
+
+if TYPE_CHECKING:
+    from confrontation.model.profile import Profile
 
 app = typer.Typer(help="Reference cards (profiles): list and show.", no_args_is_help=True)
 
 
 def _catalog(profiles: list[Path] | None) -> dict[str, Profile]:
+
+    from confrontation.armylists.load import LoadError, catalog_with
+
     try:
         return catalog_with(profiles or []).profiles
     except LoadError as exc:
@@ -35,6 +34,9 @@ def _catalog(profiles: list[Path] | None) -> dict[str, Profile]:
 
 def people_option(people: str | None) -> str | None:
     """``--people``: a people by key, totem, name or alias (any case), else one line."""
+
+    from confrontation.armylists.load import bundled_nations
+
     if people is None:
         return None
     nations = bundled_nations()
@@ -126,6 +128,9 @@ def _notes(profile: Profile) -> str:
 
 def card_panel(profile: Profile) -> Panel:
     """The reference card as a rich panel (I-C layout, simplified)."""
+
+    from confrontation.armylists.load import bundled_nations, load_ranks
+
     ranks = load_ranks()
     nation = bundled_nations().get(profile.people)
     rank = ranks[profile.rank].name if profile.rank in ranks else profile.rank

@@ -7,18 +7,18 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from confrontation.armylists.load import LoadError
 from confrontation.cli.army import fail
-from confrontation.scenarios.base import Scenario, bundled_scenarios, resolve
+
+if TYPE_CHECKING:
+    from confrontation.scenarios.base import Scenario
 
 app = typer.Typer(help="Scenarios: list the bundled ones, show one.", no_args_is_help=True)
 
@@ -40,6 +40,10 @@ _SHOWN = {
 
 
 def _load(name: str) -> Scenario:
+
+    from confrontation.armylists.load import LoadError
+    from confrontation.scenarios.base import resolve
+
     try:
         return resolve(name)
     except LoadError as exc:
@@ -49,6 +53,9 @@ def _load(name: str) -> Scenario:
 
 def _plain(value: Any) -> Any:
     """JSON-ready data: dataclasses as dicts, a condition's parameters as an object."""
+
+    from pydantic import BaseModel
+
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         data = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
         if isinstance(data.get("params"), str):
@@ -77,6 +84,8 @@ def scenario_document(scenario: Scenario) -> dict[str, Any]:
 @app.command("list")
 def list_command(as_json: JsonOption = False) -> None:
     """List the bundled scenarios and their variations."""
+    from confrontation.scenarios.base import bundled_scenarios
+
     scenarios = [_load(name) for name in bundled_scenarios()]
     if as_json:
         typer.echo(

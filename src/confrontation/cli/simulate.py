@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
 from rich import box
 from rich.console import Console
 from rich.markup import escape
@@ -33,19 +32,12 @@ from confrontation.agents.spec import AgentSpecError, parse_agent_spec
 from confrontation.armylists.load import LoadError
 from confrontation.cli.options import (
     C4_RULES,
-    MAX_GAMES,
-    MAX_JOBS,
-    MAX_ROUNDS,
-    AllowInvalidOption,
-    ModeOption,
-    RulesOption,
     check_lists,
     check_mode,
     check_rules,
     fail,
 )
-from confrontation.engine.core.state import MAX_PLAYERS
-from confrontation.sim.backends import BACKENDS, BackendError, make_backend
+from confrontation.sim.backends import BackendError, make_backend
 from confrontation.sim.batch import (
     BatchResult,
     GameOutcome,
@@ -60,7 +52,7 @@ from confrontation.sim.batch import (
     play_spec,
 )
 from confrontation.sim.batch import simulate as run_batch
-from confrontation.sim.game import DEFAULT_AGENTS, GameSetupError, check_players, initial_state
+from confrontation.sim.game import GameSetupError, check_players, initial_state
 from confrontation.store import Store, StoreError, open_store
 
 
@@ -273,78 +265,27 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def simulate_command(
-    games: Annotated[
-        int, typer.Option("--games", "-n", help="How many games.", max=MAX_GAMES)
-    ] = 10,
-    scenario: Annotated[
-        str | None,
-        typer.Option(
-            "--scenario",
-            metavar="NAME|FILE",
-            help="Scenario (default: conquest; with --rules c4 one that fits units, else the "
-            "default battle).",
-        ),
-    ] = None,
-    armies: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--armies",
-            metavar="A B [C...]",
-            help=f"2 to {MAX_PLAYERS} army files or bundled army ids (they turn round). More "
-            "than two with one agent per army: games of several players (XX-F); more than two "
-            "with two agents: every pair plays --games games (a match-up matrix).",
-        ),
-    ] = None,
-    agents: Annotated[
-        str,
-        typer.Option(
-            "--agents",
-            metavar="A,B[,C...]",
-            help="One agent per army (wins counted per agent); options as "
-            "NAME:KEY=VALUE;KEY=VALUE (mcts:iterations=200;seconds=2.5).",
-        ),
-    ] = ",".join(DEFAULT_AGENTS),
-    seed: Annotated[int, typer.Option("--seed", help="Batch seed (game seeds come from it).")] = 0,
-    rounds: Annotated[
-        int | None,
-        typer.Option("--rounds", help="Override the scenario's round limit.", max=MAX_ROUNDS),
-    ] = None,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Local worker processes.", max=MAX_JOBS)
-    ] = 1,
-    backend: Annotated[
-        str, typer.Option("--backend", help=f"Where games run: {' or '.join(BACKENDS)}.")
-    ] = "local",
-    ray_address: Annotated[
-        str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
-    db: Annotated[
-        str | None,
-        typer.Option("--db", metavar="URL", help="Store the games in this database."),
-    ] = None,
-    store_games: Annotated[
-        bool,
-        typer.Option("--store", help="Store the games in the default store (not by default)."),
-    ] = False,
-    no_store: Annotated[
-        bool, typer.Option("--no-store", help="Do not store the games (the default).")
-    ] = False,
-    chart: Annotated[
-        Path | None,
-        typer.Option(
-            "--chart",
-            metavar="FILE.png",
-            help="Draw the wins by army and by side (and the match-ups) into a PNG file.",
-        ),
-    ] = None,
-    rules: RulesOption = None,
-    allow_invalid: AllowInvalidOption = False,
-    mode: ModeOption = None,
+def run_simulate(
+    games: int,
+    scenario: str | None,
+    armies: list[str] | None,
+    agents: str,
+    seed: int,
+    rounds: int | None,
+    jobs: int,
+    backend: str,
+    ray_address: str | None,
+    as_json: bool,
+    db: str | None,
+    store_games: bool,
+    no_store: bool,
+    chart: Path | None,
+    rules: str | None,
+    allow_invalid: bool,
+    mode: str | None,
 ) -> None:
-    """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
-    rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
+    """``confrontation simulate`` with its options parsed
+    (:func:`confrontation.cli.simulate_command.simulate_command`)."""
     if games < 1:
         fail(f"--games must be at least 1, not {games}")
     if jobs < 1:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
@@ -14,19 +14,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from confrontation.armylists.load import LoadError
 from confrontation.cli.options import ManyValues, check_rules, fail
-from confrontation.store import Store, StoreError, open_store
-from confrontation.tournament.event import Event, ListCheck, check_lists, load_event
-from confrontation.tournament.run import (
-    TournamentError,
-    ai_tournament,
-    next_round,
-    play_round,
-    result_of,
-)
-from confrontation.tournament.standings import Standing, score, standings, to_csv, to_html
-from confrontation.tournament.store import StoredEvent, TournamentStore
+
+if TYPE_CHECKING:
+    from confrontation.store import Store
+    from confrontation.tournament.event import Event, ListCheck
+    from confrontation.tournament.standings import Standing
+    from confrontation.tournament.store import StoredEvent, TournamentStore
 
 app = typer.Typer(
     help="Tournaments: lists checked, Swiss rounds, results, standings; the AI tournament.",
@@ -44,6 +38,10 @@ EventArgument = Annotated[int, typer.Argument(help="The tournament's id (tournam
 
 
 def _open(db: str | None) -> tuple[Store, TournamentStore]:
+
+    from confrontation.store import StoreError, open_store
+    from confrontation.tournament.store import TournamentStore
+
     try:
         store = open_store(db)
         return store, TournamentStore(store)
@@ -52,6 +50,9 @@ def _open(db: str | None) -> tuple[Store, TournamentStore]:
 
 
 def _load(tournaments: TournamentStore, ident: int) -> StoredEvent:
+
+    from confrontation.store import StoreError
+
     if not 0 < ident < 2**63:
         fail(f"no tournament {ident}")
     try:
@@ -61,6 +62,10 @@ def _load(tournaments: TournamentStore, ident: int) -> StoredEvent:
 
 
 def _event(file: Path) -> Event:
+
+    from confrontation.armylists.load import LoadError
+    from confrontation.tournament.event import load_event
+
     try:
         return load_event(file)
     except LoadError as error:
@@ -123,6 +128,8 @@ def check_command(
 
     Example: confrontation tournament check spring-cup.toml
     """
+    from confrontation.tournament.event import check_lists
+
     event = _event(file)
     checks = check_lists(event)
     if as_json:
@@ -145,6 +152,8 @@ def new_command(
 
     Example: confrontation tournament new spring-cup.toml
     """
+    from confrontation.tournament.event import check_lists
+
     event = _event(file)
     checks = check_lists(event)
     _report(event, checks)
@@ -208,6 +217,8 @@ def pair_command(event_id: EventArgument, db: DbOption = None) -> None:
 
     Example: confrontation tournament pair 1
     """
+    from confrontation.tournament.run import TournamentError, next_round
+
     _, tournaments = _open(db)
     stored = _load(tournaments, event_id)
     try:
@@ -252,6 +263,10 @@ def result_command(
 
     Example: confrontation tournament result 1 --table 2 --vp 2 1 --losses 120 85
     """
+    from confrontation.store import StoreError
+    from confrontation.tournament.run import TournamentError, result_of
+    from confrontation.tournament.standings import score
+
     store, tournaments = _open(db)
     stored = _load(tournaments, event_id)
     wanted = stored.current_round if round_ is None else round_
@@ -309,6 +324,9 @@ def play_command(
 
     Example: confrontation tournament play 1
     """
+    from confrontation.armylists.load import LoadError
+    from confrontation.tournament.run import TournamentError, play_round
+
     store, tournaments = _open(db)
     stored = _load(tournaments, event_id)
     if stored.current_round == 0:
@@ -356,6 +374,9 @@ def show_command(event_id: EventArgument, db: DbOption = None) -> None:
 def _emit(
     rows: list[Standing], title: str, subtitle: str, output_format: str, output: Path | None
 ) -> None:
+
+    from confrontation.tournament.standings import to_csv, to_html
+
     if output_format == "table":
         if output is not None:
             fail("--output: give --format json, csv or html to write a file")
@@ -425,6 +446,8 @@ def standings_command(
 
     Example: confrontation tournament standings 1 --format html -o standings.html
     """
+    from confrontation.tournament.standings import standings
+
     _check_format(output_format)
     _, tournaments = _open(db)
     stored = _load(tournaments, event_id)
@@ -469,9 +492,10 @@ def ai_command(
 
     Example: confrontation tournament ai --armies lion-vanguard goblin-raiders -n 4
     """
-    from confrontation.armylists.load import bundled_army_files, load_army
+    from confrontation.armylists.load import LoadError, bundled_army_files, load_army
     from confrontation.cli.simulate import parse_agents
     from confrontation.tournament.event import army_path
+    from confrontation.tournament.run import TournamentError, ai_tournament
 
     _check_format(output_format)
     if not 1 <= games <= 10_000:

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from confrontation import scenarios
-from confrontation.armylists.load import LoadError, bundled_army_files, load_army
-from confrontation.armylists.names import did_you_mean
+from confrontation.armylists.load import army_path as army_path  # its home: the lists (help4)
+from confrontation.armylists.load import load_army
 from confrontation.dice import Roller
 from confrontation.engine.core import door
 from confrontation.engine.core.events import Event, GameEnded, GameStarted
@@ -152,26 +151,6 @@ class GameResult:
 
 
 # --- setting up ------------------------------------------------------------------------------
-
-
-def army_path(name: str) -> Path:
-    """A bundled army id (``lion-vanguard``) or an army file."""
-    bundled = {p.stem: p for p in bundled_army_files()}
-    if name in bundled:
-        return bundled[name]
-    path = Path(name)
-    try:
-        exists = path.exists()
-    except (OSError, ValueError):  # a name too long, a NUL byte
-        exists = False
-    if path.suffix != ".toml" and not exists:
-        hint = did_you_mean(name, list(bundled))
-        raise LoadError(
-            name,
-            f"no such army file, nor a bundled army{hint}"
-            f" (bundled: {', '.join(sorted(bundled))}; `confrontation armies list`)",
-        )
-    return path
 
 
 def load_armies(names: Sequence[str]) -> tuple[Army, ...]:
