@@ -323,3 +323,78 @@ def test_a_bundled_game_with_routs_is_recorded_and_replays() -> None:
     assert any(isinstance(e, ev.Rallied) for e in events)
     back = [codec.decode(Event, codec.encode(e)) for e in events]
     assert back == events and replay(back) == end
+
+
+# --- the own edge stored at set-up; leaving the table judged by the fighters (c4ai3) --------
+
+
+def _routed(*parts, edges: tuple[str, ...]) -> C4State:  # type: ignore[no-untyped-def]
+    fighters = tuple(f for fs, _ in parts for f in fs)
+    units = tuple(evolve(u, rout=u.id == "a") for _, u in parts)
+    return new_game(fighters, units, mode="barbarian", profiles=PROFILES, edges=edges)
+
+
+@pytest.mark.rule("C4-ASSAULT", "C4-ACTIVATING-UNIT")
+def test_the_flight_goes_towards_the_stored_own_edge() -> None:
+    # ruling: the flight runs towards the edge the player deployed along (C4State.edges),
+    # not the side of the line of battle: with the enemy south of it, player 1's unit whose
+    # own edge is east flees east (the inferred edge would have been north)
+    parts = (
+        row("a", 0, "brave", [(60.0, 50.0), (63.0, 50.0), (66.0, 50.0)]),
+        row("e", 1, "brave", E_SPOTS),
+    )
+    for edges, sign in ((("e", "w"), 1.0), (("w", "e"), -1.0)):
+        state, _ = activated(_routed(*parts, edges=edges), "a")
+        state, events = feed(state, 3)  # the rally fails (4+)
+        fled = next(e for e in events if isinstance(e, ev.UnitFled))
+        assert sign * fled.dx > 15.0 and abs(fled.dy) < 1.0
+    # an older record (no edges): the side of the line of battle, north here
+    state, _ = activated(_routed(*parts, edges=()), "a")
+    state, events = feed(state, 3)
+    assert next(e for e in events if isinstance(e, ev.UnitFled)).dy > 15.0
+
+
+@pytest.mark.rule("C4-ASSAULT", "C4-ACTIVATING-UNIT", "C4-UNITS")
+def test_fighters_touching_the_own_edge_leave_and_the_leader_is_replaced() -> None:
+    # ruling: after the flight, each fighter whose base touches his own edge leaves; 1 of 4
+    # is not more than half: the unit stays (in rout), its leader who left replaced
+    a = row("a", 0, "brave", [(60.0, 12.0), (60.0, 15.0), (63.0, 15.0), (57.0, 15.0)])
+    state, _ = activated(_routed(a, row("e", 1, "brave", E_SPOTS), FAR, edges=("s", "n")), "a")
+    state, events = feed(state, 3)
+    assert ev.UnitLeftBattlefield("a", 1) in events
+    assert ev.LeaderReplaced("a", "a1", "a2") in events
+    assert [f.id for f in state.members("a")] == ["a2", "a3", "a4"]
+    assert state.unit("a").rout and state.unit("a").leader == "a2"
+    assert all(morale.edge_gap(state, f, "s") > 1.0 for f in state.members("a"))
+    # next time, all three reach the edge: the unit leaves whole
+    state = evolve(state, units=tuple(evolve(u, activated=False) for u in state.units))
+    left = morale.flee(state, "a")[1]
+    assert ev.UnitLeftBattlefield("a", 3) in left
+
+
+@pytest.mark.rule("C4-ASSAULT", "C4-ACTIVATING-UNIT")
+def test_more_than_half_at_the_edge_takes_the_whole_unit_off() -> None:
+    # ruling: 2 of 3 fighters touch the edge (the third 3 cm behind): the unit leaves whole
+    a = row("a", 0, "brave", [(60.0, 12.0), (63.0, 12.0), (60.0, 15.0)])
+    state, _ = activated(_routed(a, row("e", 1, "brave", E_SPOTS), FAR, edges=("s", "n")), "a")
+    state, events = feed(state, 3)
+    assert ev.UnitLeftBattlefield("a", 3) in events and state.members("a") == ()
+
+
+def test_set_up_stores_each_players_own_edge_and_old_records_still_load() -> None:
+    from confrontation.c4.setup import bundled_game
+    from confrontation.engine.core.codec import decode, encode
+
+    state = bundled_game(["griffin-vanguard", "lion-host"])
+    assert state.edges == ("s", "n")
+    assert all(
+        morale.own_edge(state, u.owner) == ("s" if u.owner == 0 else "n") for u in state.units
+    )
+    wide = bundled_game(["griffin-vanguard", "lion-host"], split="width")
+    assert wide.edges == ("w", "e")
+    assert decode(C4State, encode(state)) == state
+    old = evolve(state, edges=())
+    assert "edges" not in encode(old)  # left out of records when empty
+    assert decode(C4State, encode(old)) == old
+    with pytest.raises(ValueError, match="edges"):
+        new_game(state.fighters, state.units, edges=("s", "x"))

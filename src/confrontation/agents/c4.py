@@ -261,7 +261,10 @@ def zone_value(state: C4State, zone: Zone, unit: Unit) -> int:
     if leads and me < len(zone.dominate):
         value = max(value, zone.dominate[me])
     battle = state.battle
+    met = set(battle.met) if battle is not None else set()
     for c in battle.conditions if battle is not None else ():
+        if c.when == "round" and (c.id, me) in met:
+            continue  # XX-A-4: once met, met for good; nothing more to gain there
         mine = c.area == zone.name and (not c.players or me in c.players)
         if mine and (c.kind == "area" or (c.kind == "commander-in-area" and leads)):
             value += c.vp
@@ -279,6 +282,32 @@ def zone_goal(state: C4State, zone: Zone, unit: Unit) -> tuple[float, float]:
     d = math.hypot(leader.x - cx, leader.y - cy) or 1.0
     reach = shape.exterior.distance(shape.centroid) + leader.radius + 0.3
     return cx + (leader.x - cx) * reach / d, cy + (leader.y - cy) * reach / d
+
+
+LATE = 0.2
+"""An area scored after the last round that the unit cannot reach before then is worth this
+share of its value."""
+OUTNUMBERED = 0.5
+"""An area whose enemy holders would still have as many fighters in it as the player once the
+unit is there is worth this share of its value (it must fight for it)."""
+
+
+def area_worth(state: C4State, zone: Zone, unit: Unit, value: int, runs: float) -> float:
+    """What going to an area scored at the end (III-A-2, chapter 20: the player with more
+    fighters of holding units in it) is worth: its value if the unit gets there in the
+    rounds left (``runs``: the distance in runs of 2 × MOV) and its player then outnumbers the
+    enemy holders there; :data:`LATE` / :data:`OUTNUMBERED` shares otherwise; a little less
+    the farther it is."""
+    held = scenario.holders(state, zone)
+    mine = held.get(unit.owner, 0) + len(state.members(unit.id))
+    theirs = max((n for p, n in held.items() if p != unit.owner), default=0)
+    left = state.rounds - state.round + 1
+    worth = float(value)
+    if math.ceil(runs) > left:
+        worth *= LATE
+    if mine <= theirs:
+        worth *= OUTNUMBERED
+    return worth / (1.0 + 0.05 * runs)
 
 
 def _covers_table(state: C4State, zone: Zone) -> bool:
@@ -343,7 +372,10 @@ def objective_action(
                 continue
             gx, gy = zone_goal(state, z, unit)
             far = math.hypot(gx - leader.x, gy - leader.y)
-            worth = value / (1.0 + far / max(reach, 1.0))
+            if z.kind == "area" and battle.scoring != "round":
+                worth = area_worth(state, z, unit, value, far / max(reach, 1.0))
+            else:
+                worth = value / (1.0 + far / max(reach, 1.0))
         if best is None or worth > best[0]:
             best = (worth, z, (gx, gy))
     if best is not None and scenario.holds(state, unit.id, best[1]):

@@ -35,12 +35,14 @@ from confrontation.c4.events import (
     CourageTested,
     Disengaged,
     FearIgnored,
+    LeaderReplaced,
     Rallied,
     Routed,
     UnitFled,
     UnitLeftBattlefield,
     UnitMoved,
 )
+from confrontation.c4.formation import Member, new_leader
 from confrontation.c4.handlers import Transition
 from confrontation.c4.resolution import minimum_roll
 from confrontation.c4.state import C4State, Fighter
@@ -256,14 +258,56 @@ def _centre(fighters: Sequence[Fighter]) -> tuple[float, float] | None:
     return (sum(f.x for f in fighters) / len(fighters), sum(f.y for f in fighters) / len(fighters))
 
 
+def own_edge(state: C4State, player: int, near: Fighter | None = None) -> str:
+    """The player's own edge: the one stored at set-up (``C4State.edges``); an older record
+    without it: the edge the vector from the enemy's fighters' centre to the player's own
+    points at most (no enemy: the edge nearest ``near``)."""
+    if player < len(state.edges):
+        return state.edges[player]
+    mine = [f for f in state.fighters if state.unit(f.unit).owner == player]
+    foes = [f for f in state.fighters if state.unit(f.unit).owner != player]
+    own, theirs = _centre(mine), _centre(foes)
+    vx, vy = (
+        (0.0, 0.0) if own is None or theirs is None else (own[0] - theirs[0], own[1] - theirs[1])
+    )
+    if math.isclose(vx, 0.0, abs_tol=1e-9) and math.isclose(vy, 0.0, abs_tol=1e-9):
+        if near is None:
+            return "s"
+        gaps = {
+            "w": near.x,
+            "e": state.width - near.x,
+            "s": near.y,
+            "n": state.height - near.y,
+        }
+        return min(gaps, key=lambda k: (gaps[k], k))
+    if abs(vx) > abs(vy):
+        return "e" if vx > 0 else "w"
+    return "n" if vy > 0 else "s"
+
+
+def edge_gap(state: C4State, f: Fighter, edge: str) -> float:
+    """How far the fighter's base is from the battlefield edge (0 or less: touching or
+    across)."""
+    centre = {
+        "w": f.x,
+        "e": state.width - f.x,
+        "s": f.y,
+        "n": state.height - f.y,
+    }[edge]
+    return centre - f.radius
+
+
+EDGE_CM = 0.005
+"""A base this close to an edge touches it (the contact tolerance, 0.05 mm)."""
+
+
 def flight_goal(
     state: C4State, unit_id: str, reach: float, rules: Morale | None = None
 ) -> tuple[float, float, bool]:
     """Where the unit's leader flees and whether the flight takes it off the battlefield.
 
-    ``own_edge``: the edge the vector from the enemy's fighters' centre to the player's own
-    points at most (the player's side of the line of battle; no enemy: the nearest edge), the
-    leader straight towards it; he leaves when that edge is within ``reach`` of his base.
+    ``own_edge``: straight towards the player's own edge (:func:`own_edge`), his base
+    touching it; the bool: the edge is within ``reach`` of his base.
     ``away``: straight away from the nearest enemy leader, ``reach`` cm; off the battlefield
     when the point is beyond an edge."""
     rules = rules or default_morale()
@@ -281,31 +325,14 @@ def flight_goal(
         x = min(max(x, r), state.width - r)
         y = min(max(y, r), state.height - r)
         return x, y, off
-    mine = [f for f in state.fighters if state.unit(f.unit).owner == unit.owner]
-    own, theirs = _centre(mine), _centre(foes)
-    if own is None or theirs is None:
-        vx, vy = 0.0, 0.0
-    else:
-        vx, vy = own[0] - theirs[0], own[1] - theirs[1]
-    if math.isclose(vx, 0.0, abs_tol=1e-9) and math.isclose(vy, 0.0, abs_tol=1e-9):
-        gaps = {
-            "w": lead.x,
-            "e": state.width - lead.x,
-            "s": lead.y,
-            "n": state.height - lead.y,
-        }
-        edge = min(gaps, key=lambda k: (gaps[k], k))
-    elif abs(vx) > abs(vy):
-        edge = "e" if vx > 0 else "w"
-    else:
-        edge = "n" if vy > 0 else "s"
+    edge = own_edge(state, unit.owner, lead)
     goal = {
-        "w": (r, lead.y, lead.x - r),
-        "e": (state.width - r, lead.y, state.width - lead.x - r),
-        "s": (lead.x, r, lead.y - r),
-        "n": (lead.x, state.height - r, state.height - lead.y - r),
+        "w": (r, lead.y),
+        "e": (state.width - r, lead.y),
+        "s": (lead.x, r),
+        "n": (lead.x, state.height - r),
     }[edge]
-    return goal[0], goal[1], goal[2] <= reach
+    return goal[0], goal[1], edge_gap(state, lead, edge) <= reach
 
 
 def _disengage(state: C4State, unit_id: str) -> Transition:
@@ -325,26 +352,60 @@ def _disengage(state: C4State, unit_id: str) -> Transition:
 
 def flee(state: C4State, unit_id: str, rules: Morale | None = None) -> Transition:
     """A unit in rout flees (ruling): its ``flight`` movement (run: 2×MOV) towards its own
-    edge, skirting obstacles (``actions.move_unit``); a flight reaching the edge takes the unit
-    off the battlefield (its fighters removed). Units it no longer touches are free of it."""
+    edge, skirting obstacles (``actions.move_unit``). Then every fighter whose base touches
+    or crosses the own edge leaves the battlefield; when more than half of the unit's
+    fighters (counted before the flight) have left, the rest follow and the unit leaves
+    whole. Fighters who leave alone are removed as losses are (a new leader if he left).
+    ``away``: a flight whose point lies beyond an edge takes the unit off. Units it no
+    longer touches are free of it."""
     rules = rules or default_morale()
     if not state.members(unit_id):
         return state, []
     mov = actions.unit_mov(state, unit_id)
     reach = mov * (2 if rules.flight == "run" else 1)
     x, y, off = flight_goal(state, unit_id, reach, rules)
-    if off:
-        gone = {f.id for f in state.members(unit_id)}
-        state = evolve(state, fighters=tuple(f for f in state.fighters if f.id not in gone))
-        events: list[Event] = [UnitLeftBattlefield(unit_id, len(gone))]
-        state, freed = _disengage(state, unit_id)
-        return state, events + freed
+    if off and rules.flee_towards == "away":
+        return _leave(state, unit_id)
+    before = state.members(unit_id)
     lead = state.fighter(state.unit(unit_id).leader)
     state, moved = actions.move_unit(state, unit_id, x, y, rules.flight)
     after = state.fighter(lead.id)
     events = [e for e in moved if not isinstance(e, UnitMoved)]
     if (after.x, after.y) != (lead.x, lead.y):
         events.insert(0, UnitFled(unit_id, round(after.x - lead.x, 3), round(after.y - lead.y, 3)))
+    if rules.flee_towards == "own_edge":
+        edge = own_edge(state, state.unit(unit_id).owner, after)
+        out = tuple(f.id for f in state.members(unit_id) if edge_gap(state, f, edge) <= EDGE_CM)
+        if 2 * len(out) > len(before):
+            state, left = _leave(state, unit_id)
+            return state, events + left
+        if out:
+            gone = set(out)
+            state = evolve(state, fighters=tuple(f for f in state.fighters if f.id not in gone))
+            events.append(UnitLeftBattlefield(unit_id, len(out)))
+            if lead.id in gone:  # C4 Units: the leader replaced
+                state, replaced = _new_leader(state, unit_id, after)
+                events += replaced
+    state, freed = _disengage(state, unit_id)
+    return state, events + freed
+
+
+def _new_leader(state: C4State, unit_id: str, old: Fighter) -> Transition:
+    """``# C4 Units``: the leader who left is replaced (``formation.new_leader``)."""
+    remaining = actions.members(state, unit_id)
+    fallen = Member(old.id, old.x, old.y, old.radius, old.standard, old.incarnate)
+    new = new_leader(remaining, fallen) if remaining else None
+    if new is None:
+        return state, []
+    state = state.with_unit(evolve(state.unit(unit_id), leader=new))
+    return state, [LeaderReplaced(unit_id, old.id, new)]
+
+
+def _leave(state: C4State, unit_id: str) -> Transition:
+    """The whole unit leaves the battlefield: its fighters are removed."""
+    gone = {f.id for f in state.members(unit_id)}
+    state = evolve(state, fighters=tuple(f for f in state.fighters if f.id not in gone))
+    events: list[Event] = [UnitLeftBattlefield(unit_id, len(gone))]
     state, freed = _disengage(state, unit_id)
     return state, events + freed
 

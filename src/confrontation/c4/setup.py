@@ -110,7 +110,8 @@ def company_game(
 
     A scenario's table (``sim.c4scenario``): ``split`` "width" deploys player 1 along x = 0
     and player 2 along x = ``width`` (the scenario's line of battle, III-A-1; "length": along
-    y as the default battle), ``scenery`` laid (bases kept off it) and the ``battle`` scored."""
+    y as the default battle), ``scenery`` laid (bases kept off it) and the ``battle`` scored.
+    Each player's own edge (where he deploys) is stored in ``C4State.edges``."""
     if len(companies) != 2:
         raise ValueError("a C4 battle here opposes two companies")
     cards = dict(cards) if cards is not None else bundled_cards()
@@ -170,6 +171,7 @@ def company_game(
         profiles=tuple(profiles[k] for k in sorted(profiles)),
         battle=battle,
         scenery=scenery,
+        edges=("w", "e") if split == "width" else ("s", "n"),
     )
 
 

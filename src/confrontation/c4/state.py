@@ -296,6 +296,10 @@ class Battle:
     cleared once scored."""
 
 
+EDGES = ("s", "n", "w", "e")
+"""The battlefield's edges: y = 0, y = height, x = 0, x = width."""
+
+
 @dataclass(frozen=True)
 class C4State:
     """A whole C4 game (see the module docstring). ``first``: the first active player of the
@@ -323,6 +327,9 @@ class C4State:
     profiles: tuple[Stats, ...] = ()
     battle: Battle | None = field(default=None, metadata={"omit_default": True})
     scenery: tuple[SceneryPiece, ...] = field(default=(), metadata={"omit_default": True})
+    edges: tuple[str, ...] = field(default=(), metadata={"omit_default": True})
+    """Each player's own battlefield edge, where he deployed: "s" (y = 0), "n" (y = height),
+    "w" (x = 0) or "e" (x = width); empty (older records): inferred (``c4.morale``)."""
 
     # --- look-ups -----------------------------------------------------------------------
 
@@ -385,6 +392,7 @@ def new_game(
     profiles: tuple[Stats, ...] = (),
     battle: Battle | None = None,
     scenery: tuple[SceneryPiece, ...] = (),
+    edges: tuple[str, ...] = (),
 ) -> C4State:
     """A C4 game ready to start (``step.start``): deployed fighters, their units, the mode.
 
@@ -416,6 +424,8 @@ def new_game(
             raise ValueError(f"fighter {f.id}: no unit {f.unit!r}")
         if not 0 < f.health <= f.max_health:
             raise ValueError(f"fighter {f.id}: health must be within 1..{f.max_health}")
+    if edges and (len(edges) != players or any(e not in EDGES for e in edges)):
+        raise ValueError(f"edges: one of {', '.join(EDGES)} per player")
     if any(not 0 <= p < players for p in face_up):
         raise ValueError("face_up names a player who is not in the game")
     return C4State(
@@ -432,4 +442,5 @@ def new_game(
         profiles=profiles,
         battle=battle,
         scenery=scenery,
+        edges=edges,
     )
