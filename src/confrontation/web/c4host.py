@@ -53,7 +53,7 @@ from confrontation.sim.c4game import (
 from confrontation.store import FINISHED, ArmyCopy, StoredGame, StoreError
 from confrontation.web.c4odds import assault_lines, melee_lines, salvo_lines
 from confrontation.web.c4words import compass, move_words
-from confrontation.web.errors import WebError
+from confrontation.web.errors import WebError, refuse_answer
 
 if TYPE_CHECKING:
     from confrontation.web.hub import Hub
@@ -265,24 +265,19 @@ class C4LiveGame:
             if self.deleted:
                 raise WebError(404, f"no game {self.id}: it was deleted")
             state = self.current()
-            if is_over(state):
-                raise WebError(409, f"game {self.id} is over")
-            if self.error is not None:
-                raise WebError(409, f"game {self.id} stopped: {self.error}")
             asked = question(state)
-            if asked is None or asked.player is None or self.running:
-                raise WebError(409, "no question for a person is pending: the server is playing")
-            if asked.player not in players:
-                whose = f"Player {asked.player + 1}"
-                raise WebError(403, f"the pending question is {whose}'s, not this seat's")
-            if turn is not None and turn != self.turn:
-                raise WebError(
-                    409, f"stale answer: it was given at turn {turn}, the game is at {self.turn}"
-                )
-            if not 0 <= index < len(asked.options):
-                raise WebError(
-                    400, f"no option {index}: the question has {len(asked.options)} options"
-                )
+            refuse_answer(
+                str(self.id),
+                over=is_over(state),
+                error=self.error,
+                asked=asked,
+                serving=self.running,
+                players=players,
+                turn=turn,
+                now=self.turn,
+                index=index,
+            )
+            assert asked is not None
             if facing is not None:
                 raise WebError(400, "a C4 question takes no facing")
             self._apply(*step(state, asked.options[index].choice))

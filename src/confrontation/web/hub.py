@@ -49,6 +49,7 @@ from confrontation.store.replays import catch_up, replay_rounds
 from confrontation.web.c4host import C4LiveGame, NewC4, create_c4, load_c4
 from confrontation.web.c4replay import C4Frame, c4_frames
 from confrontation.web.errors import WebError as WebError
+from confrontation.web.errors import refuse_answer
 from confrontation.web.story import section_of
 from confrontation.web.tools import turned_place
 
@@ -418,24 +419,19 @@ class LiveGame:
             if self.deleted:
                 raise WebError(404, f"no game {self.id}: it was deleted")
             state = self.current()
-            if is_over(state):
-                raise WebError(409, f"game {self.id} is over")
-            if self.error is not None:
-                raise WebError(409, f"game {self.id} stopped: {self.error}")
             asked = question(state)
-            if asked is None or asked.player is None or self.running:
-                raise WebError(409, "no question for a person is pending: the server is playing")
-            if asked.player not in players:
-                whose = f"Player {asked.player + 1}"
-                raise WebError(403, f"the pending question is {whose}'s, not this seat's")
-            if turn is not None and turn != self.turn:
-                raise WebError(
-                    409, f"stale answer: it was given at turn {turn}, the game is at {self.turn}"
-                )
-            if not 0 <= index < len(asked.options):
-                raise WebError(
-                    400, f"no option {index}: the question has {len(asked.options)} options"
-                )
+            refuse_answer(
+                str(self.id),
+                over=is_over(state),
+                error=self.error,
+                asked=asked,
+                serving=self.running,
+                players=players,
+                turn=turn,
+                now=self.turn,
+                index=index,
+            )
+            assert asked is not None
             choice = asked.options[index].choice
             if facing is not None:
                 if asked.free != FREE_FACING or not isinstance(choice, Place):
