@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
-from confrontation.engine.core.questions import FREE_FACING, Place
+from confrontation.engine.core.questions import FREE_FACING, Place, Question
 from confrontation.engine.core.state import GameState
 from confrontation.engine.step import question, refusal
 from confrontation.web.hub import Hub, LiveGame, WebError
@@ -39,6 +39,16 @@ def _hub(request: Request) -> Hub:
 def _confede(request: Request, game_id: int) -> LiveGame:
     """A Confédé game (a C4 game has no ruler, line of sight or table clicks: a 409)."""
     return _hub(request).confede(game_id)
+
+
+def _seat_asked(game: LiveGame, seat: list[str], nothing: str) -> tuple[GameState, Question]:
+    """The state and the question pending for this seat (``game.lock`` held), else a 409
+    saying ``nothing``: another seat's question, the server playing, or no question."""
+    state = game.current()
+    asked = question(state)
+    if asked is None or asked.player not in game.players_of(seat) or game.running:
+        raise WebError(409, nothing)
+    return state, asked
 
 
 def _on_view(
@@ -109,12 +119,8 @@ def where_to(
     the listed place it takes (``index``) with the path the engine will use (``path``,
     points in cm, ``length``), or why it is refused (``refused``)."""
     game = _confede(request, game_id)
-    players = game.players_of(seat)
     with game.lock:
-        state = game.current()
-        asked = question(state)
-        if asked is None or asked.player not in players or game.running:
-            raise WebError(409, "this seat is asked no destination now")
+        state, asked = _seat_asked(game, seat, "this seat is asked no destination now")
         if str(asked.kind) != "destination":
             raise WebError(409, "this seat is asked no destination now")
         return {"turn": game.turn, **safe_destination(state, asked, x, y)}
@@ -132,12 +138,8 @@ def where_deployed(
     (``index``), or why the point is refused (``refused``: outside his area, III-A-1; on a
     base or scenery; past a contact limit, II-E-3) with the ``nearest`` place."""
     game = _confede(request, game_id)
-    players = game.players_of(seat)
     with game.lock:
-        state = game.current()
-        asked = question(state)
-        if asked is None or asked.player not in players or game.running:
-            raise WebError(409, "this seat is deploying no fighter now")
+        state, asked = _seat_asked(game, seat, "this seat is deploying no fighter now")
         if str(asked.kind) != "deploy":
             raise WebError(409, "this seat is deploying no fighter now")
         return {"turn": game.turn, **deployment(state, asked, x, y)}
@@ -156,12 +158,8 @@ def facing_check(
     III-B-2: a fighter deployed; the turned base standing legally): ``refused`` is None, or
     the engine's reason (``engine.step.refusal``). Nothing is answered."""
     game = _confede(request, game_id)
-    players = game.players_of(seat)
     with game.lock:
-        state = game.current()
-        asked = question(state)
-        if asked is None or asked.player not in players or game.running:
-            raise WebError(409, "this seat is asked no facing now")
+        state, asked = _seat_asked(game, seat, "this seat is asked no facing now")
         if asked.free != FREE_FACING:
             raise WebError(409, "this question takes no facing")
         if not 0 <= option < len(asked.options):
