@@ -180,6 +180,8 @@ class C4LiveGame:
             with self.hub.store_lock:
                 for event in events:
                     self.hub.store.append(self.id, event)
+        if is_over(state):  # stored as finished under the same lock as the state is shown over
+            self._finish()
 
     def kick(self) -> None:
         """Let the server play on (dice, AI seats) until a person must answer or the end."""

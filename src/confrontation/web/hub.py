@@ -253,6 +253,8 @@ class LiveGame:
             with self.hub.store_lock:
                 for event in events:
                     self.hub.store.append(self.id, event)
+        if is_over(state):  # stored as finished under the same lock as the state is shown over
+            self._finish()
 
     def _narrate(self, events: Sequence[ev.Event]) -> None:
         for event in events:
