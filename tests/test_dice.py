@@ -21,6 +21,7 @@ from confrontation.dice import (
     RollOff,
     ScriptedRoller,
     SeededRoller,
+    _chain,
     final_distribution,
     first_to_decide,
     natural_distribution,
@@ -432,3 +433,25 @@ def test_next_decider_is_the_pure_rule_the_phases_ask() -> None:
     settled = due.add(5).add(2)  # Player 2's face is lower: he decides first
     assert next_decider({0: 9, 1: 9}, settled) == 1
     assert next_decider({0: 9, 1: 10}, settled) == 0  # results changed: no roll-off needed
+
+
+@given(
+    dice=dice_counts,
+    policy=st.sampled_from(RaisePolicy),
+    target=st.integers(-2, 30),
+    cap=st.integers(6, 40),
+)
+def test_kept_natural_distributions_are_the_chain_handed_out_fresh(
+    dice: int, policy: RaisePolicy, target: int, cap: int
+) -> None:
+    """``natural_distribution`` keeps its chains per (dice, stop, cap): the same answer as
+    rolling the chain anew, the cap read only by ``ALWAYS``, and a dict of the caller's own."""
+    stop = {RaisePolicy.NEVER: 0, RaisePolicy.ALWAYS: None}.get(policy, target)
+    dist, tail, tail_from = _chain(0, {dice: Fraction(1)}, stop, cap)
+    first = natural_distribution(dice, policy, target=target, cap=cap)
+    assert first.probabilities == dist and list(first.probabilities) == list(dist)
+    assert (first.tail, first.tail_from) == (tail, tail_from if tail else None)
+    assert isinstance(first.probabilities, dict)
+    first.probabilities[1] = Fraction(7)  # a caller's change stays his
+    again = natural_distribution(dice, policy, target=target, cap=cap)
+    assert again.probabilities == dist and again.probabilities is not first.probabilities

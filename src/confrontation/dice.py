@@ -637,8 +637,20 @@ def natural_distribution(
     """
     if dice < 1:
         raise ValueError(f"a test rolls at least one die, not {dice}")
-    dist, tail, tail_from = _chain(0, {dice: Fraction(1)}, _stop_target(policy, target), cap)
-    return ResultDistribution(dist, tail, tail_from if tail else None)
+    stop = _stop_target(policy, target)
+    items, tail, tail_from = _natural_chain(dice, stop, cap if stop is None else 0)
+    return ResultDistribution(dict(items), tail, tail_from if tail else None)
+
+
+@cache
+def _natural_chain(
+    dice: int, stop: int | None, cap: int
+) -> tuple[tuple[tuple[int, Fraction], ...], Fraction, int]:
+    """:func:`_chain` from ``dice`` dice, kept per (dice, stop, cap): a test's natural
+    distribution is asked again and again by the agents' odds (≈ 1,200 a greedy game, a few
+    dozen distinct). ``cap`` only matters when the chain never stops (``stop`` None)."""
+    dist, tail, tail_from = _chain(0, {dice: Fraction(1)}, stop, cap)
+    return tuple(dist.items()), tail, tail_from
 
 
 def final_distribution(

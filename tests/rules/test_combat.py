@@ -565,3 +565,54 @@ def test_dice_conserved_and_wounds_only_grow(
             assert record.defence_dice_lost == spent
     for fid, n in used_attacks.items():
         assert n <= state.fighter(fid).allocation.attack
+
+
+_COMBAT_STATS = (
+    Characteristic.INI,
+    Characteristic.ATT,
+    Characteristic.STR,
+    Characteristic.DEF,
+    Characteristic.RES,
+)
+
+
+@given(
+    st.tuples(*[st.integers(-3, 12)] * 5),
+    st.integers(0, 4),
+    st.booleans(),
+    st.booleans(),
+    st.lists(
+        st.tuples(
+            st.sampled_from(_COMBAT_STATS),
+            st.builds(Modifiers, st.none(), st.integers(0, 3), st.integers(0, 3)),
+        ),
+        max_size=3,
+    ),
+    st.sampled_from(_COMBAT_STATS),
+)
+def test_a_combatants_current_value_is_the_rulebooks_sum(
+    values: tuple[int, int, int, int, int],
+    wounds: int,
+    stunned: bool,
+    sustaining: bool,
+    modifiers: list[tuple[Characteristic, Modifiers]],
+    characteristic: Characteristic,
+) -> None:
+    """II-A-4, II-B-4, VII-C-5 written out: the reference value, less the maluses (the
+    effects', the wound penalty for INI/ATT/STR/DEF, a sustained defence's DEF-2), plus the
+    bonuses, RES at least 1 — with and without effects of the moment."""
+    stats = Stats(*values)
+    health = HealthState(wounds, stunned)
+    fighter = Combatant(
+        "f", "a", stats, Allocation(1, 1), health, tuple(modifiers), sustaining=sustaining
+    )
+    reference = dict(zip(_COMBAT_STATS, values, strict=True))[characteristic]
+    mine = [m for c, m in modifiers if c is characteristic]
+    value = reference - sum(m.penalties for m in mine) + sum(m.bonuses for m in mine)
+    if characteristic is not Characteristic.RES:
+        value -= wounds + stunned
+    if characteristic is Characteristic.DEF and sustaining:
+        value -= 2
+    if characteristic is Characteristic.RES:
+        value = max(value, 1)
+    assert fighter.current(characteristic) == value

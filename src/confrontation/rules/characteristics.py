@@ -86,6 +86,11 @@ WOUND_PENALISED: frozenset[Characteristic] = frozenset(
 
 _MINIMUM: dict[Characteristic, int] = {Characteristic.MOV: 0, Characteristic.RES: 1}  # II-A-4
 
+# The same two tables keyed by the members' values: a plain Enum hashes through a Python
+# ``__hash__``, a str does not (``current_value`` is called ~15,000 times a game).
+_PENALISED_VALUES: frozenset[str] = frozenset(c._value_ for c in WOUND_PENALISED)
+_MINIMUM_BY_VALUE: dict[str, int] = {c._value_: m for c, m in _MINIMUM.items()}
+
 
 def divide_up(value: int, divisor: int) -> int:
     """``value / divisor`` rounded to the higher integer (II-A-4)."""
@@ -183,12 +188,13 @@ def current_value(
     Order: replacement, then maluses (``modifiers.penalties`` and the wound penalty when
     the characteristic suffers it), then bonuses; finally MOV >= 0 and RES >= 1.
     """
+    key = characteristic._value_
     value = reference if modifiers.replacement is None else modifiers.replacement
     value -= modifiers.penalties
-    if characteristic in WOUND_PENALISED:
-        value -= wound_penalty(health)
+    if key in _PENALISED_VALUES:
+        value -= health.wound_levels + (1 if health.stunned else 0)  # wound_penalty
     value += modifiers.bonuses
-    minimum = _MINIMUM.get(characteristic)
+    minimum = _MINIMUM_BY_VALUE.get(key)
     if minimum is not None and value < minimum:
         return minimum
     return value

@@ -46,6 +46,7 @@ from confrontation.dice import (
 )
 from confrontation.rules.characteristics import (
     HEALTHY,
+    NO_MODIFIERS,
     Characteristic,
     HealthState,
     Modifiers,
@@ -301,7 +302,7 @@ class Stats:
     res: int
 
     def reference(self, characteristic: Characteristic) -> int:
-        return int(getattr(self, _STAT_FIELDS[characteristic]))
+        return int(getattr(self, _STAT_BY_VALUE[characteristic._value_]))
 
 
 _STAT_FIELDS: dict[Characteristic, str] = {
@@ -312,6 +313,9 @@ _STAT_FIELDS: dict[Characteristic, str] = {
     C.RES: "res",
 }
 """The :class:`Stats` field of each characteristic a combat reads."""
+
+_STAT_BY_VALUE: dict[str, str] = {c._value_: name for c, name in _STAT_FIELDS.items()}
+"""The same, keyed by the characteristic's value (a str hashes in C, an Enum in Python)."""
 
 
 SUSTAINED_DEFENCE_MALUS = 2
@@ -358,6 +362,10 @@ class Combatant:
 
     def current(self, characteristic: Characteristic) -> int:
         """The current value (II-A-4) with the wound penalties of the moment (II-B-4)."""
+        if not self.modifiers and not (self.sustaining and characteristic is C.DEF):
+            return current_value(  # no effect of the moment: the common case
+                characteristic, self.stats.reference(characteristic), NO_MODIFIERS, self.health
+            )
         mods = Modifiers()
         for c, m in self.modifiers:
             if c is characteristic:

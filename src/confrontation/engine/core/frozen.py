@@ -11,9 +11,13 @@ the changes on top is the same record; :func:`evolve` does exactly that, and fal
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
+R = TypeVar("R")
+V = TypeVar("V")
 
 _PLAIN: dict[type, frozenset[str] | None] = {}
 """Per class: its field names when a copy of ``__dict__`` entries is a valid replace, else None."""
@@ -50,8 +54,55 @@ def evolve(record: T, **changes: Any) -> T:
     source = record.__dict__
     if len(source) == len(names):  # only the fields (no cached values): copy it whole
         values.update(source)
-    else:
-        for name in names:
-            values[name] = source[name]
+    else:  # cached values as well: the fields only, read in C
+        try:
+            order, getter = _GETTERS[cls]
+        except KeyError:
+            order = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+            getter = itemgetter(*order, *order[:1])
+            _GETTERS[cls] = (order, getter)
+        values.update(zip(order, getter(source), strict=False))  # the repeated name: dropped
     values.update(changes)
+    try:
+        keeps = _KEEPS[cls]
+    except KeyError:
+        keeps = _KEEPS[cls] = tuple(getattr(cls, "__evolve_keeps__", {}).items())
+    for cache, field in keeps:  # caches that only read a field left as it was
+        if field not in changes and cache in source:
+            values[cache] = source[cache]
     return new
+
+
+_KEEPS: dict[type, tuple[tuple[str, str], ...]] = {}
+"""Per class: its ``__evolve_keeps__`` (cached value's name → the one field it is made from)."""
+
+
+class kept(Generic[R, V]):
+    """``functools.cached_property`` without its lock (Python 3.11 takes one on every first
+    read): the value is computed once and stored in the instance's ``__dict__`` under the
+    method's name, where later reads find it without calling the descriptor."""
+
+    def __init__(self, method: Callable[[R], V]) -> None:
+        self.method = method
+        self.name = method.__name__
+        self.__doc__ = method.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> kept[R, V]: ...
+
+    @overload
+    def __get__(self, instance: R, owner: type | None = None) -> V: ...
+
+    def __get__(self, instance: R | None, owner: type | None = None) -> V | kept[R, V]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.method(instance)
+        return value
+
+
+_GETTERS: dict[type, tuple[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
+"""Per plain class: its field names and an ``itemgetter`` of them (one name repeated, so that
+it returns a tuple even for a record of one field; ``zip`` stops at the names)."""

@@ -14,13 +14,12 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from confrontation.dice import RollOff, chain_natural
 from confrontation.engine.core.codec import Tagged, decode, encode
 from confrontation.engine.core.combat_state import CombatProgress as CombatProgress
-from confrontation.engine.core.frozen import evolve
+from confrontation.engine.core.frozen import evolve, kept
 
 MAX_PLAYERS = 6
 """A game has 2 to 6 players (XX-F: three or more), numbered 0, 1, … inside the engine and
@@ -586,20 +585,27 @@ class GameState:
     rules: RulesetId = field(default=CONFEDE, metadata={"omit_default": True})
     """The rules the game is played with (left out of the JSON when they are the default)."""
 
-    @cached_property
+    __evolve_keeps__: ClassVar[dict[str, str]] = {
+        "_fighters_by_id": "fighters",
+        "_cards_by_id": "cards",
+        "_profiles_by_id": "profiles",
+    }
+    """The look-up tables an ``evolve``'d copy keeps while their field is left as it was."""
+
+    @kept
     def scratch(self) -> dict[str, Any]:
         """A per-state cache for derived data (legal choices, geometry); never serialised."""
         return {}
 
-    @cached_property
+    @kept
     def _fighters_by_id(self) -> dict[str, Fighter]:
         return {f.id: f for f in self.fighters}
 
-    @cached_property
+    @kept
     def _cards_by_id(self) -> dict[str, Card]:
         return {c.id: c for c in self.cards}
 
-    @cached_property
+    @kept
     def _profiles_by_id(self) -> dict[str, ProfileSummary]:
         return {p.id: p for p in self.profiles}
 

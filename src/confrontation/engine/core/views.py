@@ -12,7 +12,12 @@ from confrontation.engine.core.state import GameState
 
 
 def redact(state: GameState, player: int) -> GameState:
-    """``state`` as ``player`` sees it: every other player's deck order and reserve hidden."""
+    """``state`` as ``player`` sees it: every other player's deck order and reserve hidden.
+
+    The view keeps the state's battlefield (``scratch["field"]``: the fighters and the
+    battleground, which the view does not hide, are the same), so the agent does not look it
+    up again."""
+    original = state
     for other in state.enemies(player):
         side = state.sides[other]
         pool = sorted(side.deck + ((side.reserve,) if side.reserve is not None else ()))
@@ -25,4 +30,8 @@ def redact(state: GameState, player: int) -> GameState:
             building = list(state.strategic.building)
             building[other] = tuple(sorted(building[other]))
             state = evolve(state, strategic=evolve(state.strategic, building=tuple(building)))
+    if state is not original:
+        scratch = original.__dict__.get("scratch")
+        if scratch is not None and "field" in scratch:
+            state.scratch["field"] = scratch["field"]
     return state
