@@ -17,7 +17,9 @@ def redact(state: GameState, player: int) -> GameState:
     The view keeps the state's battlefield (``scratch["field"]``: the fighters and the
     battleground, which the view does not hide, are the same), so the agent does not look it
     up again."""
-    original = state
+    sides = list(state.sides)
+    strategic = state.strategic
+    building = list(strategic.building) if strategic is not None else []
     for other in state.enemies(player):
         side = state.sides[other]
         pool = sorted(side.deck + ((side.reserve,) if side.reserve is not None else ()))
@@ -25,13 +27,15 @@ def redact(state: GameState, player: int) -> GameState:
             hidden = evolve(side, reserve=pool[0], deck=tuple(pool[1:]))
         else:
             hidden = evolve(side, deck=tuple(pool))
-        state = state.with_side(hidden)
-        if state.strategic is not None:
-            building = list(state.strategic.building)
+        sides[hidden.player] = hidden
+        if strategic is not None:
             building[other] = tuple(sorted(building[other]))
-            state = evolve(state, strategic=evolve(state.strategic, building=tuple(building)))
-    if state is not original:
-        scratch = original.__dict__.get("scratch")
-        if scratch is not None and "field" in scratch:
-            state.scratch["field"] = scratch["field"]
-    return state
+    if strategic is None:  # one copy of the state, not one per player hidden
+        view = evolve(state, sides=tuple(sides))
+    else:
+        hand = evolve(strategic, building=tuple(building))
+        view = evolve(state, sides=tuple(sides), strategic=hand)
+    scratch = state.__dict__.get("scratch")
+    if scratch is not None and "field" in scratch:
+        view.scratch["field"] = scratch["field"]
+    return view
