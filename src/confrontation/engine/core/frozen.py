@@ -12,15 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from operator import itemgetter
 from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
 R = TypeVar("R")
 V = TypeVar("V")
-
-_PLAIN: dict[type, frozenset[str] | None] = {}
-"""Per class: its field names when a copy of ``__dict__`` entries is a valid replace, else None."""
 
 
 def _plain_fields(cls: type) -> frozenset[str] | None:
@@ -37,44 +33,45 @@ def _plain_fields(cls: type) -> frozenset[str] | None:
 def evolve(record: T, **changes: Any) -> T:
     """``dataclasses.replace(record, **changes)``, without calling ``__init__``.
 
-    Only the dataclass fields are copied: per-instance caches (``cached_property`` values kept
-    in ``__dict__``) are not carried over to the new record."""
+    Only the dataclass fields are copied: per-instance caches (``cached_property`` or
+    :class:`kept` values kept in ``__dict__``) are not carried over to the new record, but
+    for those its class names in ``__evolve_keeps__`` whose one field is not changed."""
     cls = type(record)
     try:
-        names = _PLAIN[cls]
+        plan = _PLANS[cls]
     except KeyError:
-        names = _PLAIN[cls] = _plain_fields(cls)
-    if names is None:
+        plan = _PLANS[cls] = _plan(cls)
+    if plan is None:
         return dataclasses.replace(record, **changes)  # type: ignore[type-var]
+    names, count, keeps = plan
     if not names.issuperset(changes):
         unknown = changes.keys() - names
         raise TypeError(f"{cls.__name__} has no field {sorted(unknown)[0]!r}")
     new = object.__new__(cls)
     values = new.__dict__
     source = record.__dict__
-    if len(source) == len(names):  # only the fields (no cached values): copy it whole
+    if len(source) == count:  # only the fields (no cached values): copy it whole
         values.update(source)
-    else:  # cached values as well: the fields only, read in C
-        try:
-            order, getter = _GETTERS[cls]
-        except KeyError:
-            order = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-            getter = itemgetter(*order, *order[:1])
-            _GETTERS[cls] = (order, getter)
-        values.update(zip(order, getter(source), strict=False))  # the repeated name: dropped
+    else:  # cached values as well: the fields only (a plain loop is the quickest)
+        for name in names:
+            values[name] = source[name]
+        for cache, field in keeps:  # caches that only read a field left as it was
+            if field not in changes and cache in source:
+                values[cache] = source[cache]
     values.update(changes)
-    try:
-        keeps = _KEEPS[cls]
-    except KeyError:
-        keeps = _KEEPS[cls] = tuple(getattr(cls, "__evolve_keeps__", {}).items())
-    for cache, field in keeps:  # caches that only read a field left as it was
-        if field not in changes and cache in source:
-            values[cache] = source[cache]
     return new
 
 
-_KEEPS: dict[type, tuple[tuple[str, str], ...]] = {}
-"""Per class: its ``__evolve_keeps__`` (cached value's name → the one field it is made from)."""
+_PLANS: dict[type, tuple[frozenset[str], int, tuple[tuple[str, str], ...]] | None] = {}
+"""Per class: its field names, their number and its ``__evolve_keeps__`` (cached value's name
+→ the one field it is made from), or None when ``dataclasses.replace`` must build it."""
+
+
+def _plan(cls: type) -> tuple[frozenset[str], int, tuple[tuple[str, str], ...]] | None:
+    names = _plain_fields(cls)
+    if names is None:
+        return None
+    return names, len(names), tuple(getattr(cls, "__evolve_keeps__", {}).items())
 
 
 class kept(Generic[R, V]):
@@ -101,8 +98,3 @@ class kept(Generic[R, V]):
             return self
         value = instance.__dict__[self.name] = self.method(instance)
         return value
-
-
-_GETTERS: dict[type, tuple[tuple[str, ...], Callable[[dict[str, Any]], tuple[Any, ...]]]] = {}
-"""Per plain class: its field names and an ``itemgetter`` of them (one name repeated, so that
-it returns a tuple even for a record of one field; ``zip`` stops at the names)."""
