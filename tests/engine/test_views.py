@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from confrontation.engine.core.door import play
 from confrontation.engine.core.state import GameState, Phase
 from confrontation.engine.core.views import redact
-from confrontation.engine.table.field import field_of
-from confrontation.engine.core.door import play
 from confrontation.engine.step import DOOR, game_roller, start
+from confrontation.engine.table.field import field_of
 from confrontation.sim.game import GameConfig, initial_state, make_players, play_until
 
 
