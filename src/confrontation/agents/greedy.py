@@ -16,6 +16,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from confrontation.agents import assess
 from confrontation.agents.assess import (
     Blow,
     best_of,
@@ -327,9 +328,8 @@ class GreedyAgent:
         return self.best([c for _, c in options], _lookup(options))
 
     def _cumulative(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        shots = [c for c in _shots_in_range(state, legal) if isinstance(c, Shoot)]
+        shots, values = _shots_worth_weighing(state, legal)
         if shots:
-            values = {c: shot_value(state, c.fighter, c.target, unmoving=c.still) for c in shots}
             best = max(values.values())
             if best >= SHOT_WORTH_TAKING:
                 return self.best(shots, lambda c: values[c])  # type: ignore[index]
@@ -1055,6 +1055,49 @@ def _shots_in_range(state: GameState, legal: Sequence[Choice]) -> Iterator[Choic
             yield from part.choices()
 
 
+def _shots_worth_weighing(
+    state: GameState, legal: Sequence[Choice]
+) -> tuple[list[Shoot], dict[Shoot, float]]:
+    """The shots of ``legal`` that may be taken or tie with the one taken, in ``legal``'s
+    order, and their values: every shot valued at least :data:`SHOT_WORTH_TAKING` and
+    within 1e-9 of the best (:meth:`GreedyAgent.best`'s ties), maybe some others.
+
+    A deferred part (one shooter and target, ``engine.core.deferred``) is worked out —
+    whether he sees the target, then its value as he sees him — only while its bound
+    (:func:`.assess.shot_value_bound`, moving or not, without the sight) reaches the best
+    value found so far and the threshold, from the largest bound down: a part below cannot
+    hold a shot the agent takes or draws among, so the choice and the dice drawn are those
+    of weighing every shot. Parts beyond the long range are worth 0.0 (VI-A-1) and never
+    worked out (:func:`_shots_in_range`)."""
+    found: list[tuple[int, int, Shoot]] = []
+    values: dict[Shoot, float] = {}
+    pending: list[tuple[float, int, Deferred]] = []
+
+    def weigh(index: int, choices: Sequence[Choice]) -> None:
+        for k, c in enumerate(choices):
+            if isinstance(c, Shoot):
+                values[c] = shot_value(state, c.fighter, c.target, unmoving=c.still)
+                found.append((index, k, c))
+
+    for index, part in enumerate(parts_of(legal)):
+        if not isinstance(part, Deferred):
+            weigh(index, (part,))
+        elif in_range(state, *part.key):
+            shooter, target = part.key
+            bound = max(
+                shot_value_bound(state, shooter, target, unmoving=still) for still in (False, True)
+            )
+            pending.append((bound, index, part))
+    top = max(values.values(), default=SHOT_WORTH_TAKING)
+    for bound, index, part in sorted(pending, key=lambda p: (-p[0], p[1])):
+        if bound < max(top, SHOT_WORTH_TAKING) - 1e-9:
+            break
+        weigh(index, part.choices())
+        top = max(values.values(), default=top)
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [c for _, _, c in found], values
+
+
 def _needs_path(choice: Announce) -> bool:
     return choice.action != "run"
 
@@ -1285,16 +1328,9 @@ def position_value(
 
 def combatant_blow(state: GameState, combatant: Combatant) -> Blow:
     """A combatant's current values as an attack reads them."""
-    fighter = state.fighter(combatant.id)
-    return Blow(
-        combatant.current(C.INI),
-        combatant.current(C.ATT),
-        combatant.current(C.STR),
-        combatant.current(C.DEF),
-        combatant.current(C.RES),
-        combatant.health.wound_levels,
-        worth(state, fighter),
-    )
+    p = _plain_blow(combatant)
+    value = worth(state, state.fighter(combatant.id))
+    return Blow(p.ini, p.att, p.str_, p.def_, p.res, p.wounds, value)
 
 
 def _attacks_to_come(board: CombatState, target: str, attacker: str) -> list[Blow]:
@@ -1309,6 +1345,27 @@ def _attacks_to_come(board: CombatState, target: str, attacker: str) -> list[Blo
 
 
 def _plain_blow(combatant: Combatant) -> Blow:
+    """A combatant's current values (worth 0.0), kept per combatant record: they read the
+    record only (``Combatant.current``: its stats, modifiers, health and sustained defence),
+    and a question's scoring reads the same records many times (``allocation_value``
+    scores every split, and each opponent's expected answer to it)."""
+    found = _PLAIN_BLOWS.get(id(combatant))
+    if found is not None and found[0] is combatant:
+        if assess.CHECK_KEPT:
+            assert found[1] == _plain_blow_now(combatant), combatant
+        return found[1]
+    if len(_PLAIN_BLOWS) >= _PLAIN_BLOWS_SIZE:
+        _PLAIN_BLOWS.clear()
+    blow = _plain_blow_now(combatant)
+    _PLAIN_BLOWS[id(combatant)] = (combatant, blow)  # the record held: its id stays its own
+    return blow
+
+
+_PLAIN_BLOWS: dict[int, tuple[Combatant, Blow]] = {}
+_PLAIN_BLOWS_SIZE = 4096
+
+
+def _plain_blow_now(combatant: Combatant) -> Blow:
     return Blow(
         combatant.current(C.INI),
         combatant.current(C.ATT),

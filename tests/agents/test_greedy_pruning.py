@@ -1,0 +1,99 @@
+"""The greedy agent's shortcuts (issue 22, eighth round) choose as the full computation does:
+the shots weighed only from the largest bound down (``_shots_worth_weighing``) and the
+combatants' values kept per record (``_plain_blow``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from confrontation.agents import assess, greedy
+from confrontation.engine.core.questions import Choice, Shoot
+from confrontation.engine.core.state import GameState
+from confrontation.rules.combat import Combatant
+from confrontation.sim.game import GameConfig, play_game
+
+
+def _every_shot(
+    state: GameState, legal: Sequence[Choice]
+) -> tuple[list[Shoot], dict[Shoot, float]]:
+    """What the agent weighed before: every shot in range, each valued."""
+    shots = [c for c in greedy._shots_in_range(state, legal) if isinstance(c, Shoot)]
+    values = {c: assess.shot_value(state, c.fighter, c.target, unmoving=c.still) for c in shots}
+    return shots, values
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("standard", 0), ("standard", 4), ("the-hill", 3)])
+def test_the_shots_weighed_hold_every_shot_the_agent_could_take(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, seed: int
+) -> None:
+    """At every cumulative question of whole games, the pruned shots are the full list's in
+    its order with the same values, and hold every shot within 1e-9 of the best (and of the
+    threshold); some parts were left unweighed (the comparison is not empty); and the game is
+    the one played weighing every shot."""
+    real = greedy._shots_worth_weighing
+    seen: Counter[str] = Counter()
+
+    def checked(
+        state: GameState, legal: Sequence[Choice]
+    ) -> tuple[list[Shoot], dict[Shoot, float]]:
+        shots, values = real(state, legal)
+        every, full = _every_shot(state, legal)
+        assert all(values[c] == full[c] for c in shots)
+        assert shots == [c for c in every if c in values]  # the legal order
+        top = max(full.values(), default=0.0)
+        needed = [c for c in every if full[c] >= max(top, greedy.SHOT_WORTH_TAKING) - 1e-9]
+        assert all(c in values for c in needed), (needed, shots)
+        seen["asked"] += 1
+        seen["skipped"] += len(every) - len(shots)
+        return shots, values
+
+    config = GameConfig(scenario=scenario, seed=seed)
+    monkeypatch.setattr(greedy, "_shots_worth_weighing", checked)
+    pruned = play_game(config).events
+    assert seen["asked"] > 0 and seen["skipped"] > 0
+    monkeypatch.setattr(greedy, "_shots_worth_weighing", _every_shot)
+    assert play_game(config).events == pruned
+
+
+def test_a_wrong_kept_blow_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A combatant's kept values are his fresh ones; one altered by hand is found different
+    when ``CHECK_KEPT`` is on."""
+    from confrontation.rules.characteristics import Characteristic
+
+    state = _a_combat()
+    assert state.combat is not None and state.combat.fight is not None
+    one: Combatant = state.combat.fight.board.fighters[0]
+    blow = greedy._plain_blow(one)
+    assert greedy._plain_blow(one) is blow
+    assert blow.att == one.current(Characteristic.ATT)
+    kept_one = greedy._PLAIN_BLOWS[id(one)][0]
+    greedy._PLAIN_BLOWS[id(one)] = (kept_one, assess.Blow(0, 0, 0, 0, 0, 0, 0.0))
+    monkeypatch.setattr(assess, "CHECK_KEPT", True)
+    with pytest.raises(AssertionError):
+        greedy._plain_blow(one)
+
+
+def _a_combat() -> GameState:
+    """The first state of a greedy game where a fight's board is set (seed 0)."""
+    from confrontation.engine.core.views import redact
+    from confrontation.engine.step import game_roller, question, roll, start, step
+    from confrontation.sim.game import initial_state, make_players
+
+    config = GameConfig(seed=0)
+    players = make_players(config)
+    state, _ = start(initial_state(config)[0])
+    roller = game_roller(state)
+    while state.combat is None or state.combat.fight is None:
+        pending = state.pending
+        assert pending is not None
+        if pending.player is None:
+            state, _ = roll(state, roller)
+            continue
+        asked = question(state)
+        assert asked is not None
+        choice = players[pending.player].choose(redact(state, pending.player), asked, asked.choices)
+        state, _ = step(state, choice)
+    return state
