@@ -8,6 +8,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from confrontation.agents import assess, greedy
 from confrontation.engine.core.questions import Choice, Shoot
@@ -97,3 +99,28 @@ def _a_combat() -> GameState:
         choice = players[pending.player].choose(redact(state, pending.player), asked, asked.choices)
         state, _ = step(state, choice)
     return state
+
+
+@given(
+    st.tuples(*[st.floats(0, 120)] * 2, st.floats(0, 360), st.sampled_from(["square", "round"])),
+    st.tuples(*[st.floats(0, 120)] * 2, st.floats(0, 360), st.sampled_from(["square", "round"])),
+    st.sampled_from([(25.0, 25.0), (40.0, 40.0), (50.0, 50.0), (50.0, 100.0)]),
+    st.floats(0, 40),
+)
+def test_bases_surely_apart_are_apart(
+    one: tuple[float, float, float, str],
+    other: tuple[float, float, float, str],
+    size: tuple[float, float],
+    cm: float,
+) -> None:
+    """``farther_than``'s shortcut: centres farther apart than the reach and the circles
+    holding both bases always are bases farther apart than the reach (the exact measure)."""
+    from confrontation.geometry.bases import Base
+    from confrontation.geometry.measure import distance
+
+    a = Base(one[0], one[1], one[2], one[3], size[0], size[1] if one[3] == "square" else size[0])  # type: ignore[arg-type]
+    b = Base(other[0], other[1], other[2], other[3], 25.0, 25.0)  # type: ignore[arg-type]
+    if assess.surely_apart(a, b, cm):
+        assert distance(a, b) > cm
+    near = a.moved(b.x + (size[0] / 20.0) + 1.0, b.y)
+    assert not assess.surely_apart(near, b, 0.5)  # close bases are measured, not skipped

@@ -24,6 +24,7 @@ from confrontation.agents.assess import (
     charge_reach,
     duel,
     enemies_in_play,
+    farther_than,
     friends_in_play,
     gap,
     hit_value,
@@ -425,7 +426,7 @@ class GreedyAgent:
         target = state.fighter(action.target)
         danger = shot_value(state, action.fighter, target.id, unmoving=action.still)
         busy = state.profile(target.profile).shooter or any(
-            gap(state, target.id, e.id) <= charge_reach(state, target)
+            not farther_than(state, target.id, e.id, charge_reach(state, target))
             for e in enemies_in_play(state, player)
         )
         take = danger >= (0.5 if busy else 0.15) * worth(state, target)
@@ -1008,7 +1009,7 @@ def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
             return 5.0 + best / 10.0
     reach = charge_reach(state, fighter)
     mine = blow_of(state, fighter)
-    near = [e for e in foes if gap(state, fighter.id, e.id) <= reach]
+    near = [e for e in foes if not farther_than(state, fighter.id, e.id, reach)]
     if near:
         edge = max(duel(mine, charged_blow(state, fighter, e)) for e in near)
         if edge >= CHARGE_MARGIN:
@@ -1209,7 +1210,7 @@ def counters_value(state: GameState, player: int, choice: object) -> float:
 def _near(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """The straight line says the assault might reach (every path is at least as long)."""
     reach = charge_reach(state, fighter)
-    if gap(state, fighter.id, target.id) > reach:
+    if farther_than(state, fighter.id, target.id, reach):
         return False
     here = field_of(state)
     return not beyond(here.base(fighter.id), here.base(target.id), reach)
