@@ -4,6 +4,7 @@ combatants' values kept per record (``_plain_blow``)."""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from confrontation.agents import assess, greedy
 from confrontation.engine.core.questions import Choice, Shoot
-from confrontation.engine.core.state import GameState
+from confrontation.engine.core.state import Fighter, GameState
 from confrontation.rules.combat import Combatant
 from confrontation.sim.game import GameConfig, play_game
 
@@ -124,3 +125,90 @@ def test_bases_surely_apart_are_apart(
         assert distance(a, b) > cm
     near = a.moved(b.x + (size[0] / 20.0) + 1.0, b.y)
     assert not assess.surely_apart(near, b, 0.5)  # close bases are measured, not skipped
+
+
+def _announce_every(self: greedy.GreedyAgent, state: GameState, legal: Sequence[Choice]) -> Choice:
+    """What the agent did before: every announcement scored (every near assault's sight
+    worked out), the paths asked from the best worth down."""
+    from confrontation.engine.actions.scenery import AssaultScenery
+    from confrontation.engine.core.deferred import Deferred, parts_of
+    from confrontation.engine.core.questions import Announce, AnnouncementsDone
+
+    every: list[Choice] = []
+    for part in parts_of(legal):
+        if not isinstance(part, Deferred):
+            every.append(part)
+        elif greedy._near(state, state.fighter(part.key[0]), state.fighter(part.key[1])):
+            every += part.choices()
+    worths: list[tuple[float, Choice]] = []
+    wrecks: list[tuple[float, Choice]] = []
+    for c in every:
+        if isinstance(c, AssaultScenery):
+            value = greedy.wreck_value(state, c.fighter, c.element)
+            if value is not None:
+                wrecks.append((value, c))
+        elif isinstance(c, Announce):
+            score = greedy.announce_worth(state, c)
+            if score is not None:
+                worths.append((score, c))
+    reaches: dict[Choice, bool] = {}
+    top: float | None = None
+    for score, c in sorted(worths, key=lambda sc: -sc[0]):
+        if top is not None and score < top - 1e-9:
+            break
+        assert isinstance(c, Announce)
+        reaches[c] = not greedy._needs_path(c) or greedy._reaches(state, c)
+        if reaches[c] and top is None:
+            top = score
+    options = [(score, c) for score, c in worths if reaches.get(c, False)] + wrecks
+    if not options:
+        return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
+    return self.best([c for _, c in options], greedy._lookup(options))
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("standard", 1), ("standard", 5), ("the-hill", 2)])
+def test_the_announcements_are_those_of_scoring_every_one(
+    monkeypatch: pytest.MonkeyPatch, scenario: str, seed: int
+) -> None:
+    """Whole games: the queue of bounds (``_announce``) picks what scoring every announcement
+    picked, every deferred assault's bound is at least the worth of each of its
+    announcements, and some near assaults were never worked out (the shortcut is used)."""
+    from confrontation.engine.core.deferred import Deferred, parts_of
+    from confrontation.engine.core.questions import Announce
+
+    counts: Counter[str] = Counter()
+    real_bound = greedy._assault_bound
+
+    def bound(state: GameState, fighter: Fighter, target: Fighter) -> float:
+        counts["bounds"] += 1
+        found = real_bound(state, fighter, target)
+        shooter = state.profile(fighter.profile).shooter  # the assault shot: his only
+        for action, shoot in [("charge", False), ("charge", shooter), ("engage", False)]:
+            value = greedy.announce_worth(
+                state, Announce(fighter.id, action, target.id, shoot=shoot)
+            )
+            assert value is None or value <= found, (action, shoot, value, found)
+        return found
+
+    real_announce = greedy.GreedyAgent._announce
+
+    def both(self: greedy.GreedyAgent, state: GameState, legal: Sequence[Choice]) -> Choice:
+        fresh = copy.deepcopy(self.roller)
+        new = real_announce(self, state, legal)
+        parts = [p for p in parts_of(legal) if isinstance(p, Deferred)]
+        near = [p for p in parts if greedy._near(state, *map(state.fighter, p.key))]
+        counts["near"] += len(near)
+        counts["worked out"] += sum(1 for p in near if p._made is not None)
+        after, self.roller = self.roller, fresh
+        old = _announce_every(self, state, legal)
+        self.roller = after
+        assert new == old
+        return new
+
+    monkeypatch.setattr(greedy, "_assault_bound", bound)
+    monkeypatch.setattr(greedy.GreedyAgent, "_announce", both)
+    config = GameConfig(scenario=scenario, seed=seed)
+    events = play_game(config).events
+    assert counts["bounds"] > 0 and counts["worked out"] < counts["near"], counts
+    monkeypatch.undo()
+    assert play_game(config).events == events
