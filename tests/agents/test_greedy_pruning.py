@@ -212,3 +212,23 @@ def test_the_announcements_are_those_of_scoring_every_one(
     assert counts["bounds"] > 0 and counts["worked out"] < counts["near"], counts
     monkeypatch.undo()
     assert play_game(config).events == events
+
+
+def test_foes_left_out_of_range_are_beyond_the_long_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over a whole game, every enemy ``maybe_in_range`` leaves out is beyond the shooter's
+    long range as measured (``in_range``), and some were left out."""
+    real = assess.maybe_in_range
+    counts: Counter[str] = Counter()
+
+    def checked(state: GameState, shooter: Fighter, foes: Sequence[Fighter]) -> list[Fighter]:
+        kept = real(state, shooter, foes)
+        for e in foes:
+            if e not in kept:
+                counts["left out"] += 1
+                assert not assess.in_range(state, shooter.id, e.id), (shooter.id, e.id)
+        counts["kept"] += len(kept)
+        return kept
+
+    monkeypatch.setattr(greedy, "maybe_in_range", checked)
+    play_game(GameConfig(seed=2))
+    assert counts["left out"] > 0 and counts["kept"] > 0, counts

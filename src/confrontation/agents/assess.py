@@ -512,6 +512,20 @@ def best_of(items: Sequence[T], bound: Callable[[T], float], exact: Callable[[T]
     return 0.0 if best is None else best
 
 
+def maybe_in_range(state: GameState, shooter: Fighter, foes: Sequence[Fighter]) -> list[Fighter]:
+    """``foes`` but those surely beyond ``shooter``'s long range (VI-A-1: every shot at them
+    is worth 0.0), told by the bases' centres alone (:func:`surely_apart`: the sight lies
+    on the shooter's base, the distance is to the target's edge). A best shot over the
+    others is the best over all: shot values are never below 0.0."""
+    ranges = state.profile(shooter.profile).ranges
+    if not ranges:
+        return list(foes)
+    here = field_of(state)
+    mine = here.base(shooter.id)
+    longest = max(ranges)
+    return [e for e in foes if not surely_apart(mine, here.base(e.id), longest)]
+
+
 def in_range(state: GameState, shooter: str, target: str) -> bool:
     """Within the weapon's long range (VI-A-1)."""
     here = field_of(state)

@@ -32,6 +32,7 @@ from confrontation.agents.assess import (
     in_range,
     is_prey,
     keep,
+    maybe_in_range,
     shot_value,
     shot_value_bound,
     spares,
@@ -1021,7 +1022,7 @@ def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
     profile = state.profile(fighter.profile)
     if profile.shooter:
         best = best_of(
-            foes,
+            maybe_in_range(state, fighter, foes),
             lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
             lambda e: shot_value(state, fighter.id, e.id, unmoving=True),
         )
@@ -1265,7 +1266,7 @@ def _best_shot_now(state: GameState, fighter: Fighter) -> float:
     here = field_of(state)
     return float(
         best_of(
-            enemies_in_play(state, fighter.player),
+            maybe_in_range(state, fighter, enemies_in_play(state, fighter.player)),
             lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
             lambda e: (
                 shot_value(state, fighter.id, e.id, unmoving=True)
