@@ -232,3 +232,17 @@ def test_foes_left_out_of_range_are_beyond_the_long_range(monkeypatch: pytest.Mo
     monkeypatch.setattr(greedy, "maybe_in_range", checked)
     play_game(GameConfig(seed=2))
     assert counts["left out"] > 0 and counts["kept"] > 0, counts
+
+
+def test_objective_distances_at_once_are_the_single_ones() -> None:
+    """The deployment's distances to the objectives, measured for every spot at once, are
+    those measured spot by spot (equal floats), and there are objectives to measure to."""
+    state = _a_combat()
+    points = [(x * 7.3, y * 4.1) for x in range(17) for y in range(11)]
+    for player in (0, 1):
+        at_once = greedy._objective_distances(state, player, points)
+        assert at_once is not None
+        single = [greedy._objective_distance(state, player, x, y) for x, y in points]
+        assert at_once == single
+        assert len(set(at_once)) > 10
+    assert greedy._objective_distances(state, 0, []) == []

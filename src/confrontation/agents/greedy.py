@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
@@ -230,11 +232,14 @@ class GreedyAgent:
         fighter = state.fighter(state.activation.current.fighters[0])
         shooter = state.profile(fighter.profile).shooter
         centre = _centre(state)
+        places = [c for c in legal if isinstance(c, Place)]
+        found = _objective_distances(state, player, [(c.x, c.y) for c in places])
+        nears = dict(zip(places, found, strict=True)) if found is not None else {}
 
         def score(c: Choice) -> float:
             if not isinstance(c, Place):
                 return -1e9
-            near = _objective_distance(state, player, c.x, c.y)
+            near = nears.get(c)
             if near is None:
                 near = math.dist((c.x, c.y), centre)
             return -abs(near - 12.0) if shooter else -near
@@ -772,6 +777,23 @@ def _objective_distance(state: GameState, player: int, x: float, y: float) -> fl
         return None
     point = Point(x, y)
     return min(float(a.distance(point)) for a in areas)
+
+
+def _objective_distances(
+    state: GameState, player: int, points: Sequence[tuple[float, float]]
+) -> list[float] | None:
+    """:func:`_objective_distance` of each of ``points`` (None: no objective), measured
+    for all of them at once (the same GEOS distances: equal values)."""
+    areas = objectives(state, player)
+    if not areas:
+        return None
+    if not points:
+        return []
+    at = shapely.points(np.array(points, dtype=float))
+    nearest = shapely.distance(areas[0], at)
+    for a in areas[1:]:
+        nearest = np.minimum(nearest, shapely.distance(a, at))
+    return [float(d) for d in nearest]
 
 
 def eager_to_act(state: GameState, player: int) -> bool:
