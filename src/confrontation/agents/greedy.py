@@ -313,11 +313,13 @@ class GreedyAgent:
         deferred assaults (``engine.core.deferred``: charge or engagement, a sight question)
         on enemies within the straight reach wait in the same queue under a bound of their
         worths (:func:`_assault_bound`), worked out only when that bound comes first: those
-        below the best reaching option are never worked out. The queue is ordered by worth
+        below the best reaching option are never worked out; so are the runs (worth -1.0 or
+        nothing, :data:`RUN_BOUND`), scored only when no better assault reaches. The queue
+        is ordered by worth
         then place in ``legal``, so the paths are asked in the order, and the options found
         are those, of scoring every announcement first."""
         wrecks: list[tuple[float, Choice]] = []  # C3: assaults on scenery (no path asked)
-        queue: list[tuple[float, tuple[int, int], Choice | Deferred]] = []
+        queue: list[tuple[float, tuple[int, int], Choice | Deferred | _Unscored]] = []
         for i, part in enumerate(parts_of(legal)):
             if isinstance(part, Deferred):
                 fighter, target = state.fighter(part.key[0]), state.fighter(part.key[1])
@@ -327,6 +329,8 @@ class GreedyAgent:
                 value = wreck_value(state, part.fighter, part.element)
                 if value is not None:
                     wrecks.append((value, part))
+            elif isinstance(part, Announce) and part.action == "run":
+                queue.append((-RUN_BOUND, (i, -1), _Unscored(part)))  # scored when first
             elif isinstance(part, Announce):
                 score = announce_worth(state, part)
                 if score is not None:
@@ -338,6 +342,11 @@ class GreedyAgent:
             key, (i, _), item = heapq.heappop(queue)
             if top is not None and -key < top - 1e-9:
                 break
+            if isinstance(item, _Unscored):
+                score = announce_worth(state, item.choice)
+                if score is not None:
+                    heapq.heappush(queue, (-score, (i, 0), item.choice))
+                continue
             if isinstance(item, Deferred):
                 for k, c in enumerate(item.choices()):
                     score = announce_worth(state, c) if isinstance(c, Announce) else None
@@ -1139,6 +1148,19 @@ def _reaches(state: GameState, choice: Announce) -> bool:
     """The assault of ``choice`` reaches its target (V-B-3, along the path)."""
     assert choice.target is not None
     return _reachable(state, state.fighter(choice.fighter), state.fighter(choice.target))
+
+
+RUN_BOUND = -1.0 + 1e-6
+"""At least the worth of a run (:func:`_run_value`: -1.0 or nothing), with 1e-6 to spare."""
+
+
+@dataclass(frozen=True)
+class _Unscored:
+    """An announcement in ``_announce``'s queue under its bound, scored when it comes first
+    (a run: its worth reads the goal's distance and the best shot, asked only if no
+    assault worth more reaches)."""
+
+    choice: Announce
 
 
 def _assault_bound(state: GameState, fighter: Fighter, target: Fighter) -> float:
