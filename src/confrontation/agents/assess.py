@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
+from confrontation.geometry.bases import Base
 from confrontation.geometry.sight import Sight
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
@@ -218,16 +219,37 @@ class Blow:
 def blow_of(state: GameState, fighter: Fighter, *, charged: bool | None = None) -> Blow:
     """A fighter's current combat values (wounds, Stunned and charge penalties included);
     ``charged`` True/False overrides whether he suffers the charge penalty (V-B-3)."""
-    f = fighter if charged is None else _with_charged(fighter, charged)
-    return Blow(
-        current(state, f, C.INI),
-        current(state, f, C.ATT),
-        current(state, f, C.STR),
-        current(state, f, C.DEF),
-        current(state, f, C.RES),
-        f.wounds,
-        worth(state, f),
-    )
+    penalised = fighter.charged if charged is None else charged
+    ini, att, str_, def_, res = _values_of(state, fighter, penalised)
+    # the worth does not read ``charged`` (:func:`worth`): the fighter's own record serves
+    return Blow(ini, att, str_, def_, res, fighter.wounds, worth(state, fighter))
+
+
+def _values_of(state: GameState, fighter: Fighter, charged: bool) -> tuple[int, ...]:
+    """INI, ATT, STR, DEF and RES now (``current``), kept per fighter record, profiles and
+    charge penalty: ``current`` reads his profile, wounds, Stunned and the penalty only. An
+    eagerness or announcement reads the same enemies' values for every fighter scored."""
+    key = (id(fighter), charged)
+    found = _VALUES.get(key)
+    if found is not None and found[0] is fighter and found[1] is state.profiles:
+        if CHECK_KEPT:
+            assert found[2] == _values_now(state, fighter, charged), (fighter.id, charged)
+        values: tuple[int, ...] = found[2]
+        return values
+    if len(_VALUES) >= _VALUES_SIZE:
+        _VALUES.clear()
+    values = _values_now(state, fighter, charged)
+    _VALUES[key] = (fighter, state.profiles, values)  # the record held: its id stays its own
+    return values
+
+
+_VALUES: dict[tuple[int, bool], tuple[Fighter, Any, tuple[int, ...]]] = {}
+_VALUES_SIZE = 8192
+
+
+def _values_now(state: GameState, fighter: Fighter, charged: bool) -> tuple[int, ...]:
+    f = fighter if fighter.charged == charged else _with_charged(fighter, charged)
+    return tuple(current(state, f, c) for c in (C.INI, C.ATT, C.STR, C.DEF, C.RES))
 
 
 def _with_charged(fighter: Fighter, charged: bool) -> Fighter:
@@ -364,8 +386,13 @@ def _shot_values(
     partials: tuple[bool | None, ...],
 ) -> list[float]:
     """:func:`shot_value` for each of ``partials``, the parts they share worked out once;
-    kept per pair of fighters (:func:`_pair_answers`) on everything the value reads of them,
-    so that a value outlives the moves and wounds of every other fighter."""
+    kept (:func:`_pair_answers`) on everything the value reads of the two fighters, so that
+    a value outlives the moves and wounds of every other fighter. The bases are read only
+    through the range band (VI-A-1, kept per pair of bases) and the sight (asked here, not
+    kept), so the value is kept on the band: it outlives the two fighters' own moves within
+    a band (the difficulty reads the band, the target's size, Target/X, cover and altitude,
+    ``shooting.difficulties_of``; the loss the shooter's AIM, the target's RES, wounds and
+    worth, and whether a friend of the shooter touches him)."""
     if not has_field(state):
         return _shot_values_now(state, shooter, target, unmoving, partials)
     here = field_of(state)
@@ -387,8 +414,7 @@ def _shot_values(
         friends = any(here.owners[f] == me.player for f in here.contacts(target))
         ask = (
             "shot",
-            mine,
-            theirs,
+            band,
             me.profile,
             me.altitude,
             me.wounds,
@@ -486,6 +512,20 @@ def best_of(items: Sequence[T], bound: Callable[[T], float], exact: Callable[[T]
     return 0.0 if best is None else best
 
 
+def maybe_in_range(state: GameState, shooter: Fighter, foes: Sequence[Fighter]) -> list[Fighter]:
+    """``foes`` but those surely beyond ``shooter``'s long range (VI-A-1: every shot at them
+    is worth 0.0), told by the bases' centres alone (:func:`surely_apart`: the sight lies
+    on the shooter's base, the distance is to the target's edge). A best shot over the
+    others is the best over all: shot values are never below 0.0."""
+    ranges = state.profile(shooter.profile).ranges
+    if not ranges:
+        return list(foes)
+    here = field_of(state)
+    mine = here.base(shooter.id)
+    longest = max(ranges)
+    return [e for e in foes if not surely_apart(mine, here.base(e.id), longest)]
+
+
 def in_range(state: GameState, shooter: str, target: str) -> bool:
     """Within the weapon's long range (VI-A-1)."""
     here = field_of(state)
@@ -502,6 +542,31 @@ def gap(state: GameState, a: str, b: str) -> float:
 
     here = field_of(state)
     return float(distance(here.base(a), here.base(b)))
+
+
+def farther_than(state: GameState, a: str, b: str, cm: float) -> bool:
+    """``gap(state, a, b) > cm``, the bases' centres measured first: each base lies within
+    the circle of its half diagonal (half its width when round), so centres farther apart
+    than ``cm`` plus both circles' radii (and 1e-6 cm for rounding) are bases farther apart
+    than ``cm``, with no polygon measured; nearer ones are measured as :func:`gap` does."""
+    here = field_of(state)
+    if surely_apart(here.base(a), here.base(b), cm):
+        return True
+    return gap(state, a, b) > cm
+
+
+def surely_apart(one: Base, other: Base, cm: float) -> bool:
+    """The bases' centres are farther apart than ``cm`` plus the radii of the circles
+    holding them (and 1e-6 cm): then the bases are more than ``cm`` apart (False: maybe)."""
+    slack = _outer_radius(one) + _outer_radius(other) + 1e-6
+    return math.hypot(one.x - other.x, one.y - other.y) > cm + slack
+
+
+def _outer_radius(base: Base) -> float:
+    """The radius (cm) of a circle round the base's centre holding the whole base."""
+    if base.shape == "round":
+        return base.width_mm / 20.0
+    return math.hypot(base.width_mm, base.depth_mm) / 20.0
 
 
 def charge_reach(state: GameState, fighter: Fighter) -> float:

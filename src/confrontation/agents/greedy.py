@@ -8,14 +8,18 @@ of question is judged is told in docs/ai.md.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from confrontation.agents import assess
 from confrontation.agents.assess import (
     Blow,
     best_of,
@@ -23,12 +27,14 @@ from confrontation.agents.assess import (
     charge_reach,
     duel,
     enemies_in_play,
+    farther_than,
     friends_in_play,
     gap,
     hit_value,
     in_range,
     is_prey,
     keep,
+    maybe_in_range,
     shot_value,
     shot_value_bound,
     spares,
@@ -226,11 +232,14 @@ class GreedyAgent:
         fighter = state.fighter(state.activation.current.fighters[0])
         shooter = state.profile(fighter.profile).shooter
         centre = _centre(state)
+        places = [c for c in legal if isinstance(c, Place)]
+        found = _objective_distances(state, player, [(c.x, c.y) for c in places])
+        nears = dict(zip(places, found, strict=True)) if found is not None else {}
 
         def score(c: Choice) -> float:
             if not isinstance(c, Place):
                 return -1e9
-            near = _objective_distance(state, player, c.x, c.y)
+            near = nears.get(c)
             if near is None:
                 near = math.dist((c.x, c.y), centre)
             return -abs(near - 12.0) if shooter else -near
@@ -296,40 +305,67 @@ class GreedyAgent:
         return self._cumulative(state, legal)
 
     def _announce(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        worths: list[tuple[float, Choice]] = []
+        """The best announcement whose assault reaches (and the assaults on scenery).
+
+        The assaults' paths (the costly part of :func:`announce_value`) are found from the
+        best worth down, only until the best reaching option and its equals are known: the
+        options below them cannot be chosen (the same choice, the same dice drawn). The
+        deferred assaults (``engine.core.deferred``: charge or engagement, a sight question)
+        on enemies within the straight reach wait in the same queue under a bound of their
+        worths (:func:`_assault_bound`), worked out only when that bound comes first: those
+        below the best reaching option are never worked out; so are the runs (worth -1.0 or
+        nothing, :data:`RUN_BOUND`), scored only when no better assault reaches. The queue
+        is ordered by worth
+        then place in ``legal``, so the paths are asked in the order, and the options found
+        are those, of scoring every announcement first."""
         wrecks: list[tuple[float, Choice]] = []  # C3: assaults on scenery (no path asked)
-        for c in _near_choices(state, legal):
-            if isinstance(c, AssaultScenery):
-                value = wreck_value(state, c.fighter, c.element)
+        queue: list[tuple[float, tuple[int, int], Choice | Deferred | _Unscored]] = []
+        for i, part in enumerate(parts_of(legal)):
+            if isinstance(part, Deferred):
+                fighter, target = state.fighter(part.key[0]), state.fighter(part.key[1])
+                if _near(state, fighter, target):  # else no announcement of it is worth any
+                    queue.append((-_assault_bound(state, fighter, target), (i, -1), part))
+            elif isinstance(part, AssaultScenery):
+                value = wreck_value(state, part.fighter, part.element)
                 if value is not None:
-                    wrecks.append((value, c))
-                continue
-            if not isinstance(c, Announce):
-                continue
-            score = announce_worth(state, c)
-            if score is not None:
-                worths.append((score, c))
-        # The assaults' paths (the costly part of announce_value) are found from the best
-        # worth down, only until the best reaching option and its equals are known: the
-        # options below them cannot be chosen (the same choice, the same dice drawn).
-        reaches: dict[Choice, bool] = {}
+                    wrecks.append((value, part))
+            elif isinstance(part, Announce) and part.action == "run":
+                queue.append((-RUN_BOUND, (i, -1), _Unscored(part)))  # scored when first
+            elif isinstance(part, Announce):
+                score = announce_worth(state, part)
+                if score is not None:
+                    queue.append((-score, (i, 0), part))
+        heapq.heapify(queue)
+        found: list[tuple[tuple[int, int], float, Announce]] = []  # paths asked, reaching
         top: float | None = None
-        for score, c in sorted(worths, key=lambda sc: -sc[0]):
-            if top is not None and score < top - 1e-9:
+        while queue:
+            key, (i, _), item = heapq.heappop(queue)
+            if top is not None and -key < top - 1e-9:
                 break
-            assert isinstance(c, Announce)
-            reaches[c] = not _needs_path(c) or _reaches(state, c)
-            if reaches[c] and top is None:
-                top = score
-        options = [(score, c) for score, c in worths if reaches.get(c, False)] + wrecks
+            if isinstance(item, _Unscored):
+                score = announce_worth(state, item.choice)
+                if score is not None:
+                    heapq.heappush(queue, (-score, (i, 0), item.choice))
+                continue
+            if isinstance(item, Deferred):
+                for k, c in enumerate(item.choices()):
+                    score = announce_worth(state, c) if isinstance(c, Announce) else None
+                    if score is not None:
+                        heapq.heappush(queue, (-score, (i, k), c))
+                continue
+            assert isinstance(item, Announce)
+            if not _needs_path(item) or _reaches(state, item):
+                found.append(((i, 0), -key, item))
+                top = -key if top is None else top
+        found.sort(key=lambda f: f[0])
+        options = [(score, c) for _, score, c in found] + wrecks
         if not options:
             return AnnouncementsDone() if AnnouncementsDone() in legal else legal[0]
         return self.best([c for _, c in options], _lookup(options))
 
     def _cumulative(self, state: GameState, legal: Sequence[Choice]) -> Choice:
-        shots = [c for c in _shots_in_range(state, legal) if isinstance(c, Shoot)]
+        shots, values = _shots_worth_weighing(state, legal)
         if shots:
-            values = {c: shot_value(state, c.fighter, c.target, unmoving=c.still) for c in shots}
             best = max(values.values())
             if best >= SHOT_WORTH_TAKING:
                 return self.best(shots, lambda c: values[c])  # type: ignore[index]
@@ -425,7 +461,7 @@ class GreedyAgent:
         target = state.fighter(action.target)
         danger = shot_value(state, action.fighter, target.id, unmoving=action.still)
         busy = state.profile(target.profile).shooter or any(
-            gap(state, target.id, e.id) <= charge_reach(state, target)
+            not farther_than(state, target.id, e.id, charge_reach(state, target))
             for e in enemies_in_play(state, player)
         )
         take = danger >= (0.5 if busy else 0.15) * worth(state, target)
@@ -752,6 +788,23 @@ def _objective_distance(state: GameState, player: int, x: float, y: float) -> fl
     return min(float(a.distance(point)) for a in areas)
 
 
+def _objective_distances(
+    state: GameState, player: int, points: Sequence[tuple[float, float]]
+) -> list[float] | None:
+    """:func:`_objective_distance` of each of ``points`` (None: no objective), measured
+    for all of them at once (the same GEOS distances: equal values)."""
+    areas = objectives(state, player)
+    if not areas:
+        return None
+    if not points:
+        return []
+    at = shapely.points(np.array(points, dtype=float))
+    nearest = shapely.distance(areas[0], at)
+    for a in areas[1:]:
+        nearest = np.minimum(nearest, shapely.distance(a, at))
+    return [float(d) for d in nearest]
+
+
 def eager_to_act(state: GameState, player: int) -> bool:
     """A card of ``player``'s has something to do at once (a charge, a shot: eagerness 4+),
     outside the deployment (IV-B-1, XX-F-3: reason to speak early)."""
@@ -1000,7 +1053,7 @@ def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
     profile = state.profile(fighter.profile)
     if profile.shooter:
         best = best_of(
-            foes,
+            maybe_in_range(state, fighter, foes),
             lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
             lambda e: shot_value(state, fighter.id, e.id, unmoving=True),
         )
@@ -1008,7 +1061,7 @@ def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
             return 5.0 + best / 10.0
     reach = charge_reach(state, fighter)
     mine = blow_of(state, fighter)
-    near = [e for e in foes if gap(state, fighter.id, e.id) <= reach]
+    near = [e for e in foes if not farther_than(state, fighter.id, e.id, reach)]
     if near:
         edge = max(duel(mine, charged_blow(state, fighter, e)) for e in near)
         if edge >= CHARGE_MARGIN:
@@ -1032,17 +1085,6 @@ def announce_value(state: GameState, choice: Announce) -> float | None:
     return value if _reaches(state, choice) else None
 
 
-def _near_choices(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]:
-    """``legal`` but for the deferred assaults (``engine.core.deferred``) on enemies beyond
-    the straight-line reach (:func:`_near`): :func:`announce_worth` is None for every one
-    of them, so their "charge or engage?" is never worked out."""
-    for part in parts_of(legal):
-        if not isinstance(part, Deferred):
-            yield part
-        elif _near(state, state.fighter(part.key[0]), state.fighter(part.key[1])):
-            yield from part.choices()
-
-
 def _shots_in_range(state: GameState, legal: Sequence[Choice]) -> Iterator[Choice]:
     """``legal`` but for the deferred shots (``engine.core.deferred``) at enemies beyond the
     weapon's long range: their value is 0.0 (VI-A-1), below :data:`SHOT_WORTH_TAKING`, so
@@ -1055,6 +1097,49 @@ def _shots_in_range(state: GameState, legal: Sequence[Choice]) -> Iterator[Choic
             yield from part.choices()
 
 
+def _shots_worth_weighing(
+    state: GameState, legal: Sequence[Choice]
+) -> tuple[list[Shoot], dict[Shoot, float]]:
+    """The shots of ``legal`` that may be taken or tie with the one taken, in ``legal``'s
+    order, and their values: every shot valued at least :data:`SHOT_WORTH_TAKING` and
+    within 1e-9 of the best (:meth:`GreedyAgent.best`'s ties), maybe some others.
+
+    A deferred part (one shooter and target, ``engine.core.deferred``) is worked out —
+    whether he sees the target, then its value as he sees him — only while its bound
+    (:func:`.assess.shot_value_bound`, moving or not, without the sight) reaches the best
+    value found so far and the threshold, from the largest bound down: a part below cannot
+    hold a shot the agent takes or draws among, so the choice and the dice drawn are those
+    of weighing every shot. Parts beyond the long range are worth 0.0 (VI-A-1) and never
+    worked out (:func:`_shots_in_range`)."""
+    found: list[tuple[int, int, Shoot]] = []
+    values: dict[Shoot, float] = {}
+    pending: list[tuple[float, int, Deferred]] = []
+
+    def weigh(index: int, choices: Sequence[Choice]) -> None:
+        for k, c in enumerate(choices):
+            if isinstance(c, Shoot):
+                values[c] = shot_value(state, c.fighter, c.target, unmoving=c.still)
+                found.append((index, k, c))
+
+    for index, part in enumerate(parts_of(legal)):
+        if not isinstance(part, Deferred):
+            weigh(index, (part,))
+        elif in_range(state, *part.key):
+            shooter, target = part.key
+            bound = max(
+                shot_value_bound(state, shooter, target, unmoving=still) for still in (False, True)
+            )
+            pending.append((bound, index, part))
+    top = max(values.values(), default=SHOT_WORTH_TAKING)
+    for bound, index, part in sorted(pending, key=lambda p: (-p[0], p[1])):
+        if bound < max(top, SHOT_WORTH_TAKING) - 1e-9:
+            break
+        weigh(index, part.choices())
+        top = max(values.values(), default=top)
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [c for _, _, c in found], values
+
+
 def _needs_path(choice: Announce) -> bool:
     return choice.action != "run"
 
@@ -1063,6 +1148,34 @@ def _reaches(state: GameState, choice: Announce) -> bool:
     """The assault of ``choice`` reaches its target (V-B-3, along the path)."""
     assert choice.target is not None
     return _reachable(state, state.fighter(choice.fighter), state.fighter(choice.target))
+
+
+RUN_BOUND = -1.0 + 1e-6
+"""At least the worth of a run (:func:`_run_value`: -1.0 or nothing), with 1e-6 to spare."""
+
+
+@dataclass(frozen=True)
+class _Unscored:
+    """An announcement in ``_announce``'s queue under its bound, scored when it comes first
+    (a run: its worth reads the goal's distance and the best shot, asked only if no
+    assault worth more reaches)."""
+
+    choice: Announce
+
+
+def _assault_bound(state: GameState, fighter: Fighter, target: Fighter) -> float:
+    """At least :func:`announce_worth` of every announcement of an assault free of contact of
+    ``fighter`` on ``target`` (a charge, with or without the assault shot, or an
+    engagement): the duel and the friends joined as there, the charge's 0.5 and the shot's
+    0.2 added, the cost of leaving an aim (never below 0) and the cases worth nothing left
+    out, and 1e-6 to spare for the order of the sums."""
+    value = duel(blow_of(state, fighter), charged_blow(state, fighter, target))
+    here = field_of(state)
+    helpers = [f for f in here.contacts(target.id) if here.owners[f] == fighter.player]
+    value += 0.1 * worth(state, target) * len(helpers) + 0.5
+    if state.profile(fighter.profile).shooter and not helpers:
+        value += 0.2
+    return value + 1e-6
 
 
 def announce_worth(state: GameState, choice: Announce) -> float | None:
@@ -1166,7 +1279,7 @@ def counters_value(state: GameState, player: int, choice: object) -> float:
 def _near(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """The straight line says the assault might reach (every path is at least as long)."""
     reach = charge_reach(state, fighter)
-    if gap(state, fighter.id, target.id) > reach:
+    if farther_than(state, fighter.id, target.id, reach):
         return False
     here = field_of(state)
     return not beyond(here.base(fighter.id), here.base(target.id), reach)
@@ -1197,7 +1310,7 @@ def _best_shot_now(state: GameState, fighter: Fighter) -> float:
     here = field_of(state)
     return float(
         best_of(
-            enemies_in_play(state, fighter.player),
+            maybe_in_range(state, fighter, enemies_in_play(state, fighter.player)),
             lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
             lambda e: (
                 shot_value(state, fighter.id, e.id, unmoving=True)
@@ -1285,16 +1398,9 @@ def position_value(
 
 def combatant_blow(state: GameState, combatant: Combatant) -> Blow:
     """A combatant's current values as an attack reads them."""
-    fighter = state.fighter(combatant.id)
-    return Blow(
-        combatant.current(C.INI),
-        combatant.current(C.ATT),
-        combatant.current(C.STR),
-        combatant.current(C.DEF),
-        combatant.current(C.RES),
-        combatant.health.wound_levels,
-        worth(state, fighter),
-    )
+    p = _plain_blow(combatant)
+    value = worth(state, state.fighter(combatant.id))
+    return Blow(p.ini, p.att, p.str_, p.def_, p.res, p.wounds, value)
 
 
 def _attacks_to_come(board: CombatState, target: str, attacker: str) -> list[Blow]:
@@ -1309,6 +1415,27 @@ def _attacks_to_come(board: CombatState, target: str, attacker: str) -> list[Blo
 
 
 def _plain_blow(combatant: Combatant) -> Blow:
+    """A combatant's current values (worth 0.0), kept per combatant record: they read the
+    record only (``Combatant.current``: its stats, modifiers, health and sustained defence),
+    and a question's scoring reads the same records many times (``allocation_value``
+    scores every split, and each opponent's expected answer to it)."""
+    found = _PLAIN_BLOWS.get(id(combatant))
+    if found is not None and found[0] is combatant:
+        if assess.CHECK_KEPT:
+            assert found[1] == _plain_blow_now(combatant), combatant
+        return found[1]
+    if len(_PLAIN_BLOWS) >= _PLAIN_BLOWS_SIZE:
+        _PLAIN_BLOWS.clear()
+    blow = _plain_blow_now(combatant)
+    _PLAIN_BLOWS[id(combatant)] = (combatant, blow)  # the record held: its id stays its own
+    return blow
+
+
+_PLAIN_BLOWS: dict[int, tuple[Combatant, Blow]] = {}
+_PLAIN_BLOWS_SIZE = 4096
+
+
+def _plain_blow_now(combatant: Combatant) -> Blow:
     return Blow(
         combatant.current(C.INI),
         combatant.current(C.ATT),
