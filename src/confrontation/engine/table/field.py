@@ -113,10 +113,17 @@ def deployment_zone(state: GameState, player: int) -> Zone:
 def base_of(state: GameState, fighter: Fighter) -> Base:
     """The fighter's base where he stands (I-B)."""
     profile = state.profile(fighter.profile)
-    size = profile.size if profile.size in ("small", "normal", "large", "very-large") else "normal"
-    if profile.base == "round":
-        return Base.of(size, "round", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
-    return Base.of(size, "square", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
+    return _base(profile.size, profile.base, fighter.x, fighter.y, fighter.facing, fighter.altitude)
+
+
+@lru_cache(maxsize=65536, typed=True)
+def _base(size: str, shape: str, x: float, y: float, facing: float, level: int) -> Base:
+    """:func:`base_of` of a profile of ``size`` and ``shape`` (kept per value: a fighter who
+    stands still gets the same base in every new field)."""
+    size = size if size in ("small", "normal", "large", "very-large") else "normal"
+    if shape == "round":
+        return Base.of(size, "round", x, y, facing, level=level)
+    return Base.of(size, "square", x, y, facing, level=level)
 
 
 def _ground(state: GameState) -> Battleground:
@@ -182,6 +189,9 @@ class Field:
     _others: dict[str, BaseGeometry] = field(default_factory=dict)
     _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
+    _blocked_bounds: dict[
+        tuple[str, bool], list[tuple[BaseGeometry, tuple[float, float, float, float]]]
+    ] = field(default_factory=dict)
     _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
     _sides: dict[int, tuple[list[str], Any]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
@@ -293,7 +303,9 @@ class Field:
             kept += [
                 i
                 for i in came
-                if shapely.dwithin(me.polygon, now[i].polygon, 0.01) and in_contact(me, now[i])
+                if _may_touch(me, now[i], 0.01)
+                and shapely.dwithin(me.polygon, now[i].polygon, 0.01)
+                and in_contact(me, now[i])
             ]
             self._contacts[fighter_id] = sorted(kept)
 
@@ -457,6 +469,17 @@ class Field:
             ]
         return self._blocked[key]
 
+    def _blocked_boxes(
+        self, size: str, at_most_mov: bool
+    ) -> list[tuple[BaseGeometry, tuple[float, float, float, float]]]:
+        """:meth:`blocked_for` with each shape's bounding box (asked once per field)."""
+        key = (size, at_most_mov)
+        found = self._blocked_bounds.get(key)
+        if found is None:
+            found = [(s, _bounds(s)) for s in self.blocked_for(size, at_most_mov)]
+            self._blocked_bounds[key] = found
+        return found
+
     def spot_problem(
         self,
         mover: str,
@@ -484,8 +507,8 @@ class Field:
             return "off the table" if area is None else "out of the area"
         if self.overlap(mover, base, box_) > 1e-4:
             return "on another fighter's base"
-        for shape in self.blocked_for(base.size, at_most_mov):
-            if _boxes_meet(box_, shape.bounds) and base.polygon.intersection(shape).area > 1e-4:
+        for shape, bounds in self._blocked_boxes(base.size, at_most_mov):
+            if _boxes_meet(box_, bounds) and base.polygon.intersection(shape).area > 1e-4:
                 return "on scenery he cannot cross"
         if enemies_apart:
             ids, held = self._enemies_of(self.owners[mover])
@@ -509,8 +532,22 @@ class Field:
         return self._sides[player]
 
 
+_OUTER_BOXES: dict[Base, tuple[float, float, float, float]] = {}
+_OUTER_BOXES_SIZE = 65536
+
+
 def _outer_box(base: Base) -> tuple[float, float, float, float]:
-    """A box holding the base's footprint (its corners, or its circle), 1e-9 cm to spare."""
+    """A box holding the base's footprint (its corners, or its circle), 1e-9 cm to spare
+    (kept per base value)."""
+    found = _OUTER_BOXES.get(base)
+    if found is None:
+        if len(_OUTER_BOXES) >= _OUTER_BOXES_SIZE:
+            _OUTER_BOXES.clear()
+        found = _OUTER_BOXES[base] = _outer_box_of(base)
+    return found
+
+
+def _outer_box_of(base: Base) -> tuple[float, float, float, float]:
     m = 1e-9
     if base.shape == "round":
         r = base.radius + m
@@ -519,9 +556,42 @@ def _outer_box(base: Base) -> tuple[float, float, float, float]:
     return (min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m)
 
 
+_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+_BOUNDS_SIZE = 4096
+
+
+def _bounds(shape: BaseGeometry) -> tuple[float, float, float, float]:
+    """``shape.bounds``, kept per shape object (scenery footprints and deployment areas are
+    shared objects that live as long as their battleground; the shape is kept with its
+    bounds so that its id is not reused while the entry lives)."""
+    found = _BOUNDS.get(id(shape))
+    if found is not None and found[0] is shape:
+        return found[1]
+    if len(_BOUNDS) >= _BOUNDS_SIZE:
+        _BOUNDS.clear()
+    x0, y0, x1, y1 = shape.bounds
+    _BOUNDS[id(shape)] = (shape, (x0, y0, x1, y1))
+    return (x0, y0, x1, y1)
+
+
+def _box_gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The distance between two bounding boxes (0 when they meet): no point of a shape in
+    one is nearer a shape in the other."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return math.hypot(dx, dy)
+
+
 def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """Do two bounding boxes (minx, miny, maxx, maxy) meet (touching counts)?"""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _may_touch(a: Base, b: Base, gap: float) -> bool:
+    """Could the two bases be within ``gap`` of each other? False when their centres are
+    farther apart than their outer radii and ``gap`` (1e-6 cm to spare): then no shape
+    test is needed."""
+    return math.hypot(a.x - b.x, a.y - b.y) <= _reach(a) + _reach(b) + gap + 1e-6
 
 
 def _reach(base: Base) -> float:
@@ -576,7 +646,7 @@ def field_of(state: GameState) -> Field:
         _FIELDS.move_to_end(key)
         state.scratch["field"] = hit[1]
         return hit[1]
-    scenery = tuple(scenery_of(p) for p in ground.scenery or ())
+    scenery = _scenery_of_ground(ground)
     table = table_of(ground)
     bases = {f.id: base_of(state, f) for f in playing}
     made = Field(
@@ -597,6 +667,22 @@ def field_of(state: GameState) -> Field:
         _FIELDS.popitem(last=False)
     state.scratch["field"] = made
     return made
+
+
+_GROUND_SCENERY: dict[int, tuple[Battleground, tuple[Scenery, ...]]] = {}
+
+
+def _scenery_of_ground(ground: Battleground) -> tuple[Scenery, ...]:
+    """The scenery elements of ``ground`` (:func:`scenery_of` of each piece), kept per
+    battleground object: its pieces are not hashed again for every new field."""
+    found = _GROUND_SCENERY.get(id(ground))
+    if found is not None and found[0] is ground:
+        return found[1]
+    scenery = tuple(scenery_of(p) for p in ground.scenery or ())
+    if len(_GROUND_SCENERY) >= _CACHE_SIZE:
+        _GROUND_SCENERY.pop(next(iter(_GROUND_SCENERY)))
+    _GROUND_SCENERY[id(ground)] = (ground, scenery)
+    return scenery
 
 
 def has_field(state: GameState) -> bool:
@@ -1092,39 +1178,63 @@ def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bo
     scenario = [scenery_of(p).footprint for p in ground.scenery or () if p.scenario]
     scout = any(a.split("/")[0].strip().casefold() == "scout" for a in profile.abilities)
     mov = profile.mov if scout else None
-    return lambda base: _deployable(here, fighter.id, base, zone.area, scenario, mov)
+    return _Deployable(here, fighter.id, zone.area, scenario, mov)
 
 
-def _deployable(
-    here: Field,
-    fighter_id: str,
-    base: Base,
-    area: BaseGeometry,
-    scenario: list[BaseGeometry],
-    scout_mov: float | None,
-) -> bool:
-    # the footprint is only built when a cheap bound cannot settle a test (see spot_problem)
-    box_ = _outer_box(base)
-    x0, y0, x1, y1 = area.bounds
-    inside = _is_box(area) and x0 <= box_[0] and y0 <= box_[1] and box_[2] <= x1 and box_[3] <= y1
-    if not inside and not _cover(area).covers(base.polygon):
-        return False
-    if here.overlap(fighter_id, base, box_) > 1e-4:
-        return False
-    rank = size_rank(base.size)
-    for element in here.scenery:
-        if (
-            (not element.passable or element.rank >= rank)
-            and _boxes_meet(box_, element.footprint.bounds)
-            and base.polygon.intersects(element.footprint)
-        ):
+class _Deployable:
+    """III-B-2: the test each place of :func:`deployment_spots` passes, for one fighter on
+    one field: the bounds of the area and of the scenery are taken once, not per place."""
+
+    def __init__(
+        self,
+        here: Field,
+        fighter_id: str,
+        area: BaseGeometry,
+        scenario: list[BaseGeometry],
+        scout_mov: float | None,
+    ) -> None:
+        self.here, self.fighter_id, self.area = here, fighter_id, area
+        self.scout_mov = scout_mov
+        self.box = _bounds(area) if _is_box(area) else None
+        # a passable element blocks the sizes up to its own (its rank), another every size
+        self.scenery = [
+            (e.rank if e.passable else None, e.footprint, _bounds(e.footprint))
+            for e in here.scenery
+        ]
+        self.scenario = [(shape, _bounds(shape)) for shape in scenario]
+
+    def __call__(self, base: Base) -> bool:
+        # the footprint is only built when a cheap bound cannot settle a test (see
+        # spot_problem)
+        box_ = _outer_box(base)
+        inside = self.box is not None and (
+            self.box[0] <= box_[0]
+            and self.box[1] <= box_[1]
+            and box_[2] <= self.box[2]
+            and box_[3] <= self.box[3]
+        )
+        if not inside and not _cover(self.area).covers(base.polygon):
             return False
-    for shape in scenario:
-        if _boxes_meet(box_, shape.bounds) and base.polygon.intersects(shape):
+        if self.here.overlap(self.fighter_id, base, box_) > 1e-4:
             return False
-        if scout_mov is not None and float(base.polygon.distance(shape)) <= scout_mov:
-            return False
-    return True
+        rank = size_rank(base.size)
+        for element_rank, footprint, bounds in self.scenery:
+            if (
+                (element_rank is None or element_rank >= rank)
+                and _boxes_meet(box_, bounds)
+                and base.polygon.intersects(footprint)
+            ):
+                return False
+        for shape, bounds in self.scenario:
+            if _boxes_meet(box_, bounds) and base.polygon.intersects(shape):
+                return False
+            if (
+                self.scout_mov is not None
+                and _box_gap(box_, bounds) <= self.scout_mov + 1e-6
+                and float(base.polygon.distance(shape)) <= self.scout_mov
+            ):
+                return False
+        return True
 
 
 @lru_cache(maxsize=256)
