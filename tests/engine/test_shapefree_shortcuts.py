@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 import shapely
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from confrontation.engine.table.field import (
     _Deployable,
     _may_touch,
     _outer_box,
+    _outer_boxes,
     on_area,
 )
 from confrontation.geometry import measure
@@ -102,8 +104,15 @@ def _full_deployable(check: _Deployable, base: Base) -> bool:
 def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
     """Every spot check and deployment check of the games played compared with the full
     computation; yields how many answers were compared (and how many said no)."""
-    counts = {"spots": 0, "spot refusals": 0, "deployments": 0, "deployment refusals": 0}
+    counts = {
+        "spots": 0,
+        "spot refusals": 0,
+        "deployments": 0,
+        "deployment refusals": 0,
+        "cleared by boxes": 0,
+    }
     spot_problem, deploy = Field.spot_problem, _Deployable.__call__
+    surely_clear = _Deployable.surely_clear
 
     def checked_spot(
         self: Field,
@@ -134,7 +143,18 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
         counts["deployment refusals"] += not got
         return got
 
+    def checked_clear(
+        self: _Deployable, template: Base, facing: float, places: list[tuple[float, float]]
+    ) -> list[bool]:
+        got = surely_clear(self, template, facing, places)
+        for (x, y), clear in zip(places, got, strict=True):
+            if clear:
+                assert _full_deployable(self, template.moved(x, y, facing))
+                counts["cleared by boxes"] += 1
+        return got
+
     monkeypatch.setattr(Field, "spot_problem", checked_spot)
+    monkeypatch.setattr(_Deployable, "surely_clear", checked_clear)
     monkeypatch.setattr(_Deployable, "__call__", checked_deploy)
     table_field._FIELDS.clear()
     table_field._LAST.clear()
@@ -149,6 +169,7 @@ def test_spot_and_deployment_checks_are_the_full_ones(checked: dict[str, int]) -
     play_game(GameConfig(agents=("random", "random"), seed=2))
     assert checked["spots"] > 100 and checked["spot refusals"] > 10
     assert checked["deployments"] > 100 and checked["deployment refusals"] > 10
+    assert checked["cleared by boxes"] > 100
     # the distances kept per pair of square bases are the ones GEOS gives now
     kept = list(measure._SQUARE_GAPS.items())
     assert len(kept) > 100
@@ -194,3 +215,16 @@ def test_bounds_are_kept_per_shape_object() -> None:
         assert _bounds(shape) == shape.bounds
         assert _bounds(shape) == shape.bounds
     assert math.isclose(_bounds(box(0, 0, 1, 1))[2], 1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_bases, st.lists(st.tuples(_xy, _xy), min_size=1, max_size=6))
+def test_outer_boxes_of_many_places_are_those_of_each(
+    template: Base, places: list[tuple[float, float]]
+) -> None:
+    xs = np.array([p[0] for p in places])
+    ys = np.array([p[1] for p in places])
+    boxes = _outer_boxes(template, template.facing, xs, ys)
+    for k, (x, y) in enumerate(places):
+        one = _outer_box(template.moved(x, y))
+        assert tuple(float(b[k]) for b in boxes) == one
