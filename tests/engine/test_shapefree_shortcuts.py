@@ -19,6 +19,7 @@ from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import (
     APART_CM,
     Field,
+    _base,
     _bounds,
     _box_gap,
     _Deployable,
@@ -29,6 +30,7 @@ from confrontation.engine.table.field import (
 )
 from confrontation.geometry import measure
 from confrontation.geometry.bases import Base, size_rank
+from confrontation.geometry.field import Battlefield
 from confrontation.sim.game import GameConfig, play_game
 
 _xy = st.floats(min_value=0.0, max_value=120.0, allow_nan=False)
@@ -110,6 +112,7 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
         "deployments": 0,
         "deployment refusals": 0,
         "cleared by boxes": 0,
+        "barriers chosen": 0,
     }
     spot_problem, deploy = Field.spot_problem, _Deployable.__call__
     surely_clear = _Deployable.surely_clear
@@ -153,6 +156,19 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
                 counts["cleared by boxes"] += 1
         return got
 
+    chosen = Battlefield._chosen
+
+    def checked_chosen(self: Battlefield, source: str, target: str) -> list[int]:
+        got = chosen(self, source, target)
+        s, t = self.fighters[source], self.fighters[target]
+        pts = np.vstack([[s.sight], shapely.get_coordinates(t.polygon)])
+        hull = shapely.convex_hull(shapely.multipoints(pts))
+        skip = (self._index[source], self._index[target])
+        assert got == [i for i in self._tree.query(hull).tolist() if i not in skip]
+        counts["barriers chosen"] += 1
+        return got
+
+    monkeypatch.setattr(Battlefield, "_chosen", checked_chosen)
     monkeypatch.setattr(Field, "spot_problem", checked_spot)
     monkeypatch.setattr(_Deployable, "surely_clear", checked_clear)
     monkeypatch.setattr(_Deployable, "__call__", checked_deploy)
@@ -170,6 +186,7 @@ def test_spot_and_deployment_checks_are_the_full_ones(checked: dict[str, int]) -
     assert checked["spots"] > 100 and checked["spot refusals"] > 10
     assert checked["deployments"] > 100 and checked["deployment refusals"] > 10
     assert checked["cleared by boxes"] > 100
+    assert checked["barriers chosen"] > 100
     # the distances kept per pair of square bases are the ones GEOS gives now
     kept = list(measure._SQUARE_GAPS.items())
     assert len(kept) > 100
@@ -228,3 +245,17 @@ def test_outer_boxes_of_many_places_are_those_of_each(
     for k, (x, y) in enumerate(places):
         one = _outer_box(template.moved(x, y))
         assert tuple(float(b[k]) for b in boxes) == one
+
+
+@settings(max_examples=300, deadline=None)
+@given(_bases)
+def test_base_bounds_are_the_polygons(base: Base) -> None:
+    assert base.bounds == base.polygon.bounds
+
+
+def test_kept_bases_keep_the_sign_of_zero() -> None:
+    plus = _base("normal", "square", 10.0, 10.0, 0.0, 0, (1.0, 1.0, 1.0))
+    minus = _base("normal", "square", 10.0, 10.0, -0.0, 0, (1.0, 1.0, -1.0))
+    assert math.copysign(1.0, plus.facing) == 1.0
+    assert math.copysign(1.0, minus.facing) == -1.0
+    assert _base("normal", "square", 10.0, 10.0, 0.0, 0, (1.0, 1.0, 1.0)) is plus

@@ -113,11 +113,23 @@ def deployment_zone(state: GameState, player: int) -> Zone:
 def base_of(state: GameState, fighter: Fighter) -> Base:
     """The fighter's base where he stands (I-B)."""
     profile = state.profile(fighter.profile)
-    return _base(profile.size, profile.base, fighter.x, fighter.y, fighter.facing, fighter.altitude)
+    x, y, facing = fighter.x, fighter.y, fighter.facing
+    # 0.0 and -0.0 are equal keys: their signs are part of the key (a sign may change an
+    # angle computed from the base)
+    signs = (math.copysign(1.0, x), math.copysign(1.0, y), math.copysign(1.0, facing))
+    return _base(profile.size, profile.base, x, y, facing, fighter.altitude, signs)
 
 
 @lru_cache(maxsize=65536, typed=True)
-def _base(size: str, shape: str, x: float, y: float, facing: float, level: int) -> Base:
+def _base(
+    size: str,
+    shape: str,
+    x: float,
+    y: float,
+    facing: float,
+    level: int,
+    signs: tuple[float, float, float],
+) -> Base:
     """:func:`base_of` of a profile of ``size`` and ``shape`` (kept per value: a fighter who
     stands still gets the same base in every new field)."""
     size = size if size in ("small", "normal", "large", "very-large") else "normal"
@@ -186,6 +198,7 @@ class Field:
     _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
     _paths: dict[Any, Path | None] = field(default_factory=dict)
     _contacts: dict[str, list[str]] = field(default_factory=dict)
+    _enemy_contacts: dict[str, list[str]] = field(default_factory=dict)
     _others: dict[str, BaseGeometry] = field(default_factory=dict)
     _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
@@ -228,8 +241,12 @@ class Field:
         return self._contacts[fighter_id]
 
     def enemies_in_contact(self, fighter_id: str) -> list[str]:
-        me = self.owners[fighter_id]
-        return [f for f in self.contacts(fighter_id) if self.owners[f] != me]
+        found = self._enemy_contacts.get(fighter_id)
+        if found is None:
+            me = self.owners[fighter_id]
+            found = [f for f in self.contacts(fighter_id) if self.owners[f] != me]
+            self._enemy_contacts[fighter_id] = found
+        return list(found)
 
     def path(
         self,
@@ -661,6 +678,11 @@ def pass_through(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
     )
 
 
+#: the field key of a tuple of fighters (kept with the tuple, so that its id is not reused)
+_KEYS: dict[int, tuple[tuple[Fighter, ...], tuple[Any, ...]]] = {}
+_KEYS_SIZE = 1024
+
+
 def field_of(state: GameState) -> Field:
     """The state's battlefield (cached while the fighters in play keep their places)."""
     ground = _ground(state)
@@ -668,16 +690,26 @@ def field_of(state: GameState) -> Field:
     if cached is not None:
         assert isinstance(cached, Field)
         return cached
-    playing = [f for f in state.fighters if f.in_play]
-    key = (
-        id(ground),
-        tuple((f.id, f.x, f.y, f.facing, f.altitude) for f in playing),
-    )
+    # a state whose fighters are the very tuple of an earlier state's has the same key
+    # (most steps change something else): the key is not built again
+    fighters = state.fighters
+    known = _KEYS.get(id(fighters))
+    if known is not None and known[0] is fighters and known[1][0] == id(ground):
+        key = known[1]
+    else:
+        key = (
+            id(ground),
+            tuple((f.id, f.x, f.y, f.facing, f.altitude) for f in fighters if f.in_play),
+        )
+        if len(_KEYS) >= _KEYS_SIZE:
+            _KEYS.pop(next(iter(_KEYS)))
+        _KEYS[id(fighters)] = (fighters, key)
     hit = _FIELDS.get(key)
     if hit is not None and hit[0] is ground:
         _FIELDS.move_to_end(key)
         state.scratch["field"] = hit[1]
         return hit[1]
+    playing = [f for f in fighters if f.in_play]
     scenery = _scenery_of_ground(ground)
     table = table_of(ground)
     bases = {f.id: base_of(state, f) for f in playing}
