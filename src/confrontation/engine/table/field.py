@@ -1294,9 +1294,12 @@ class _Deployable:
         rank = size_rank(template.size)
         blocking = [b for r, _, b in self.scenery if r is None or r >= rank]
         blocking += [b for _, b in self.scenario]
-        for b in others + blocking:
-            # _boxes_meet(box, b) and the test of Field.overlap, place by place
-            clear &= ~((b[0] <= x1) & (x0 <= b[2]) & (b[1] <= y1) & (y0 <= b[3]))
+        if others or blocking:
+            # _boxes_meet(box, b) and the test of Field.overlap, every box against every place
+            held = np.array(others + blocking, dtype=float)
+            bx0, by0, bx1, by1 = (held[:, k, None] for k in range(4))
+            meet = (bx0 <= x1) & (x0 <= bx1) & (by0 <= y1) & (y0 <= by1)
+            clear &= ~meet.any(axis=0)
         if self.scout_mov is not None:
             for _, b in self.scenario:
                 dx = np.maximum(np.maximum(x0 - b[2], b[0] - x1), 0.0)
