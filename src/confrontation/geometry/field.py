@@ -13,7 +13,6 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
@@ -166,9 +165,11 @@ class Battlefield:
         """The fighters and scenery (indices) whose shapes meet the hull of ``source``'s
         sight and ``target``'s base: the only possible barriers between them."""
         s, t = self.fighters[source], self.fighters[target]
-        pts = np.vstack([[s.sight], shapely.get_coordinates(t.polygon)])
-        hull = shapely.convex_hull(shapely.multipoints(pts))
-        idx = self._tree.query(hull)
+        # the tree answers by bounding boxes: the hull's is the box of the sight and the
+        # target's footprint, asked without building the hull
+        sx, sy = s.sight
+        x0, y0, x1, y1 = t.bounds
+        idx = self._tree.query(shapely.box(min(sx, x0), min(sy, y0), max(sx, x1), max(sy, y1)))
         skip = (self._index[source], self._index[target])
         return [i for i in idx.tolist() if i not in skip]
 

@@ -42,7 +42,19 @@ def distance(a: Base, b: Base) -> float:
         return max(_point_to_rect(b, a.x, a.y) - a.radius, 0.0)
     if b.shape == "round":
         return max(_point_to_rect(a, b.x, b.y) - b.radius, 0.0)
-    return float(a.polygon.distance(b.polygon))
+    key = (a, b)
+    found = _SQUARE_GAPS.get(key)
+    if found is None:
+        if len(_SQUARE_GAPS) >= _SQUARE_GAPS_SIZE:
+            _SQUARE_GAPS.clear()
+        found = _SQUARE_GAPS[key] = float(a.polygon.distance(b.polygon))
+    return found
+
+
+#: the distance between two square bases, kept per pair of base values (GEOS answers it;
+#: the same pair is asked again and again while the two stand still)
+_SQUARE_GAPS: dict[tuple[Base, Base], float] = {}
+_SQUARE_GAPS_SIZE = 65536
 
 
 def geometry_distance(b: Base, geom: BaseGeometry) -> float:

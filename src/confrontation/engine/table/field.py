@@ -113,10 +113,29 @@ def deployment_zone(state: GameState, player: int) -> Zone:
 def base_of(state: GameState, fighter: Fighter) -> Base:
     """The fighter's base where he stands (I-B)."""
     profile = state.profile(fighter.profile)
-    size = profile.size if profile.size in ("small", "normal", "large", "very-large") else "normal"
-    if profile.base == "round":
-        return Base.of(size, "round", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
-    return Base.of(size, "square", fighter.x, fighter.y, fighter.facing, level=fighter.altitude)
+    x, y, facing = fighter.x, fighter.y, fighter.facing
+    # 0.0 and -0.0 are equal keys: their signs are part of the key (a sign may change an
+    # angle computed from the base)
+    signs = (math.copysign(1.0, x), math.copysign(1.0, y), math.copysign(1.0, facing))
+    return _base(profile.size, profile.base, x, y, facing, fighter.altitude, signs)
+
+
+@lru_cache(maxsize=65536, typed=True)
+def _base(
+    size: str,
+    shape: str,
+    x: float,
+    y: float,
+    facing: float,
+    level: int,
+    signs: tuple[float, float, float],
+) -> Base:
+    """:func:`base_of` of a profile of ``size`` and ``shape`` (kept per value: a fighter who
+    stands still gets the same base in every new field)."""
+    size = size if size in ("small", "normal", "large", "very-large") else "normal"
+    if shape == "round":
+        return Base.of(size, "round", x, y, facing, level=level)
+    return Base.of(size, "square", x, y, facing, level=level)
 
 
 def _ground(state: GameState) -> Battleground:
@@ -179,9 +198,13 @@ class Field:
     _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
     _paths: dict[Any, Path | None] = field(default_factory=dict)
     _contacts: dict[str, list[str]] = field(default_factory=dict)
+    _enemy_contacts: dict[str, list[str]] = field(default_factory=dict)
     _others: dict[str, BaseGeometry] = field(default_factory=dict)
     _bounds: list[tuple[str, tuple[float, float, float, float]]] | None = None
     _blocked: dict[tuple[str, bool], list[BaseGeometry]] = field(default_factory=dict)
+    _blocked_bounds: dict[
+        tuple[str, bool], list[tuple[BaseGeometry, tuple[float, float, float, float]]]
+    ] = field(default_factory=dict)
     _same: dict[str, list[BaseGeometry]] = field(default_factory=dict)
     _sides: dict[int, tuple[list[str], Any]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
@@ -218,8 +241,12 @@ class Field:
         return self._contacts[fighter_id]
 
     def enemies_in_contact(self, fighter_id: str) -> list[str]:
-        me = self.owners[fighter_id]
-        return [f for f in self.contacts(fighter_id) if self.owners[f] != me]
+        found = self._enemy_contacts.get(fighter_id)
+        if found is None:
+            me = self.owners[fighter_id]
+            found = [f for f in self.contacts(fighter_id) if self.owners[f] != me]
+            self._enemy_contacts[fighter_id] = found
+        return list(found)
 
     def path(
         self,
@@ -293,7 +320,9 @@ class Field:
             kept += [
                 i
                 for i in came
-                if shapely.dwithin(me.polygon, now[i].polygon, 0.01) and in_contact(me, now[i])
+                if _may_touch(me, now[i], 0.01)
+                and shapely.dwithin(me.polygon, now[i].polygon, 0.01)
+                and in_contact(me, now[i])
             ]
             self._contacts[fighter_id] = sorted(kept)
 
@@ -457,6 +486,17 @@ class Field:
             ]
         return self._blocked[key]
 
+    def _blocked_boxes(
+        self, size: str, at_most_mov: bool
+    ) -> list[tuple[BaseGeometry, tuple[float, float, float, float]]]:
+        """:meth:`blocked_for` with each shape's bounding box (asked once per field)."""
+        key = (size, at_most_mov)
+        found = self._blocked_bounds.get(key)
+        if found is None:
+            found = [(s, _bounds(s)) for s in self.blocked_for(size, at_most_mov)]
+            self._blocked_bounds[key] = found
+        return found
+
     def spot_problem(
         self,
         mover: str,
@@ -484,8 +524,8 @@ class Field:
             return "off the table" if area is None else "out of the area"
         if self.overlap(mover, base, box_) > 1e-4:
             return "on another fighter's base"
-        for shape in self.blocked_for(base.size, at_most_mov):
-            if _boxes_meet(box_, shape.bounds) and base.polygon.intersection(shape).area > 1e-4:
+        for shape, bounds in self._blocked_boxes(base.size, at_most_mov):
+            if _boxes_meet(box_, bounds) and base.polygon.intersection(shape).area > 1e-4:
                 return "on scenery he cannot cross"
         if enemies_apart:
             ids, held = self._enemies_of(self.owners[mover])
@@ -509,8 +549,54 @@ class Field:
         return self._sides[player]
 
 
+_OUTER_BOXES: dict[Base, tuple[float, float, float, float]] = {}
+_OUTER_BOXES_SIZE = 65536
+
+
 def _outer_box(base: Base) -> tuple[float, float, float, float]:
-    """A box holding the base's footprint (its corners, or its circle), 1e-9 cm to spare."""
+    """A box holding the base's footprint (its corners, or its circle), 1e-9 cm to spare
+    (kept per base value)."""
+    found = _OUTER_BOXES.get(base)
+    if found is None:
+        if len(_OUTER_BOXES) >= _OUTER_BOXES_SIZE:
+            _OUTER_BOXES.clear()
+        found = _OUTER_BOXES[base] = _outer_box_of(base)
+    return found
+
+
+def _outer_boxes(template: Base, facing: float, xs: Any, ys: Any) -> tuple[Any, Any, Any, Any]:
+    """:func:`_outer_box` of ``template`` moved to each of the places (``xs``, ``ys``,
+    arrays) turned to ``facing``: the same operations in the same order on each, so the
+    same numbers."""
+    m = 1e-9
+    if template.shape == "round":
+        r = template.radius + m
+        return (xs - r, ys - r, xs + r, ys + r)
+    a = math.radians(facing)
+    fx, fy = math.cos(a), math.sin(a)
+    lx, ly = -fy, fx
+    hw, hd = template.width_mm / 10.0 / 2.0, template.depth_mm / 10.0 / 2.0
+    cx = (
+        xs + fx * hd - lx * hw,
+        xs + fx * hd + lx * hw,
+        xs - fx * hd + lx * hw,
+        xs - fx * hd - lx * hw,
+    )
+    cy = (
+        ys + fy * hd - ly * hw,
+        ys + fy * hd + ly * hw,
+        ys - fy * hd + ly * hw,
+        ys - fy * hd - ly * hw,
+    )
+    return (
+        np.minimum.reduce(cx) - m,
+        np.minimum.reduce(cy) - m,
+        np.maximum.reduce(cx) + m,
+        np.maximum.reduce(cy) + m,
+    )
+
+
+def _outer_box_of(base: Base) -> tuple[float, float, float, float]:
     m = 1e-9
     if base.shape == "round":
         r = base.radius + m
@@ -519,9 +605,42 @@ def _outer_box(base: Base) -> tuple[float, float, float, float]:
     return (min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m)
 
 
+_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+_BOUNDS_SIZE = 4096
+
+
+def _bounds(shape: BaseGeometry) -> tuple[float, float, float, float]:
+    """``shape.bounds``, kept per shape object (scenery footprints and deployment areas are
+    shared objects that live as long as their battleground; the shape is kept with its
+    bounds so that its id is not reused while the entry lives)."""
+    found = _BOUNDS.get(id(shape))
+    if found is not None and found[0] is shape:
+        return found[1]
+    if len(_BOUNDS) >= _BOUNDS_SIZE:
+        _BOUNDS.clear()
+    x0, y0, x1, y1 = shape.bounds
+    _BOUNDS[id(shape)] = (shape, (x0, y0, x1, y1))
+    return (x0, y0, x1, y1)
+
+
+def _box_gap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The distance between two bounding boxes (0 when they meet): no point of a shape in
+    one is nearer a shape in the other."""
+    dx = max(a[0] - b[2], b[0] - a[2], 0.0)
+    dy = max(a[1] - b[3], b[1] - a[3], 0.0)
+    return math.hypot(dx, dy)
+
+
 def _boxes_meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """Do two bounding boxes (minx, miny, maxx, maxy) meet (touching counts)?"""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _may_touch(a: Base, b: Base, gap: float) -> bool:
+    """Could the two bases be within ``gap`` of each other? False when their centres are
+    farther apart than their outer radii and ``gap`` (1e-6 cm to spare): then no shape
+    test is needed."""
+    return math.hypot(a.x - b.x, a.y - b.y) <= _reach(a) + _reach(b) + gap + 1e-6
 
 
 def _reach(base: Base) -> float:
@@ -559,6 +678,11 @@ def pass_through(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
     )
 
 
+#: the field key of a tuple of fighters (kept with the tuple, so that its id is not reused)
+_KEYS: dict[int, tuple[tuple[Fighter, ...], tuple[Any, ...]]] = {}
+_KEYS_SIZE = 1024
+
+
 def field_of(state: GameState) -> Field:
     """The state's battlefield (cached while the fighters in play keep their places)."""
     ground = _ground(state)
@@ -566,17 +690,27 @@ def field_of(state: GameState) -> Field:
     if cached is not None:
         assert isinstance(cached, Field)
         return cached
-    playing = [f for f in state.fighters if f.in_play]
-    key = (
-        id(ground),
-        tuple((f.id, f.x, f.y, f.facing, f.altitude) for f in playing),
-    )
+    # a state whose fighters are the very tuple of an earlier state's has the same key
+    # (most steps change something else): the key is not built again
+    fighters = state.fighters
+    known = _KEYS.get(id(fighters))
+    if known is not None and known[0] is fighters and known[1][0] == id(ground):
+        key = known[1]
+    else:
+        key = (
+            id(ground),
+            tuple((f.id, f.x, f.y, f.facing, f.altitude) for f in fighters if f.in_play),
+        )
+        if len(_KEYS) >= _KEYS_SIZE:
+            _KEYS.pop(next(iter(_KEYS)))
+        _KEYS[id(fighters)] = (fighters, key)
     hit = _FIELDS.get(key)
     if hit is not None and hit[0] is ground:
         _FIELDS.move_to_end(key)
         state.scratch["field"] = hit[1]
         return hit[1]
-    scenery = tuple(scenery_of(p) for p in ground.scenery or ())
+    playing = [f for f in fighters if f.in_play]
+    scenery = _scenery_of_ground(ground)
     table = table_of(ground)
     bases = {f.id: base_of(state, f) for f in playing}
     made = Field(
@@ -597,6 +731,22 @@ def field_of(state: GameState) -> Field:
         _FIELDS.popitem(last=False)
     state.scratch["field"] = made
     return made
+
+
+_GROUND_SCENERY: dict[int, tuple[Battleground, tuple[Scenery, ...]]] = {}
+
+
+def _scenery_of_ground(ground: Battleground) -> tuple[Scenery, ...]:
+    """The scenery elements of ``ground`` (:func:`scenery_of` of each piece), kept per
+    battleground object: its pieces are not hashed again for every new field."""
+    found = _GROUND_SCENERY.get(id(ground))
+    if found is not None and found[0] is ground:
+        return found[1]
+    scenery = tuple(scenery_of(p) for p in ground.scenery or ())
+    if len(_GROUND_SCENERY) >= _CACHE_SIZE:
+        _GROUND_SCENERY.pop(next(iter(_GROUND_SCENERY)))
+    _GROUND_SCENERY[id(ground)] = (ground, scenery)
+    return scenery
 
 
 def has_field(state: GameState) -> bool:
@@ -991,17 +1141,21 @@ def deployment_spots(state: GameState, fighter: Fighter) -> list[Spot]:
         return _layout_spots(zone, facing, template, check)
     minx, miny, maxx, maxy = zone.area.bounds
     half = max(template.width, template.depth) / 2.0
-    spots = []
+    grid = []
     x = _up(minx + half)  # the grid starts inside the open bound, not 0.005 mm short of it
     while x <= maxx - half + 1e-9:
         y = _up(miny + half)
         while y <= maxy - half + 1e-9:
-            base = template.moved(round(x, 2), round(y, 2), facing)
-            if check(base):
-                spots.append(Spot(base.x, base.y, facing, "deployment area", 0.0))
+            grid.append((round(x, 2), round(y, 2)))
             y += GRID_CM
         x += GRID_CM
-    return spots
+    # the places the boxes alone clear (most of them) are not built nor tested one by one
+    clear = check.surely_clear(template, facing, grid)
+    return [
+        Spot(gx, gy, facing, "deployment area", 0.0)
+        for (gx, gy), ok in zip(grid, clear, strict=True)
+        if ok or check(template.moved(gx, gy, facing))
+    ]
 
 
 def _layout_spots(
@@ -1084,7 +1238,7 @@ def deployable(state: GameState, fighter: Fighter, base: Base) -> bool:
     return _deployment_check(state, fighter)(base)
 
 
-def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bool]:
+def _deployment_check(state: GameState, fighter: Fighter) -> _Deployable:
     here = field_of(state)
     zone = deployment_zone(state, fighter.player)
     ground = _ground(state)
@@ -1092,39 +1246,99 @@ def _deployment_check(state: GameState, fighter: Fighter) -> Callable[[Base], bo
     scenario = [scenery_of(p).footprint for p in ground.scenery or () if p.scenario]
     scout = any(a.split("/")[0].strip().casefold() == "scout" for a in profile.abilities)
     mov = profile.mov if scout else None
-    return lambda base: _deployable(here, fighter.id, base, zone.area, scenario, mov)
+    return _Deployable(here, fighter.id, zone.area, scenario, mov)
 
 
-def _deployable(
-    here: Field,
-    fighter_id: str,
-    base: Base,
-    area: BaseGeometry,
-    scenario: list[BaseGeometry],
-    scout_mov: float | None,
-) -> bool:
-    # the footprint is only built when a cheap bound cannot settle a test (see spot_problem)
-    box_ = _outer_box(base)
-    x0, y0, x1, y1 = area.bounds
-    inside = _is_box(area) and x0 <= box_[0] and y0 <= box_[1] and box_[2] <= x1 and box_[3] <= y1
-    if not inside and not _cover(area).covers(base.polygon):
-        return False
-    if here.overlap(fighter_id, base, box_) > 1e-4:
-        return False
-    rank = size_rank(base.size)
-    for element in here.scenery:
-        if (
-            (not element.passable or element.rank >= rank)
-            and _boxes_meet(box_, element.footprint.bounds)
-            and base.polygon.intersects(element.footprint)
-        ):
+class _Deployable:
+    """III-B-2: the test each place of :func:`deployment_spots` passes, for one fighter on
+    one field: the bounds of the area and of the scenery are taken once, not per place."""
+
+    def __init__(
+        self,
+        here: Field,
+        fighter_id: str,
+        area: BaseGeometry,
+        scenario: list[BaseGeometry],
+        scout_mov: float | None,
+    ) -> None:
+        self.here, self.fighter_id, self.area = here, fighter_id, area
+        self.scout_mov = scout_mov
+        self.box = _bounds(area) if _is_box(area) else None
+        # a passable element blocks the sizes up to its own (its rank), another every size
+        self.scenery = [
+            (e.rank if e.passable else None, e.footprint, _bounds(e.footprint))
+            for e in here.scenery
+        ]
+        self.scenario = [(shape, _bounds(shape)) for shape in scenario]
+
+    def surely_clear(
+        self, template: Base, facing: float, places: list[tuple[float, float]]
+    ) -> list[bool]:
+        """For each place (x, y) of ``template`` turned to ``facing``: do bounding boxes
+        alone say it may stand there -- its outer box (:func:`_outer_box`, the same
+        arithmetic on every place at once) wholly in a box-shaped area, meeting no other
+        base's box, no box of scenery it may not stand on nor of scenario scenery, and
+        farther than a Scout's MOV (1e-3 cm to spare) from each of these? False: not
+        settled (the place is tested by :meth:`__call__`)."""
+        if not places or self.box is None:
+            return [False] * len(places)
+        xs = np.array([p[0] for p in places], dtype=float)
+        ys = np.array([p[1] for p in places], dtype=float)
+        x0, y0, x1, y1 = _outer_boxes(template, facing, xs, ys)
+        ax0, ay0, ax1, ay1 = self.box
+        clear = (ax0 <= x0) & (ay0 <= y0) & (x1 <= ax1) & (y1 <= ay1)
+        here = self.here
+        if here._bounds is None:
+            here._bounds = [(i, _outer_box(here.base(i))) for i in here.ids()]
+        others = [b for i, b in here._bounds if i != self.fighter_id]
+        rank = size_rank(template.size)
+        blocking = [b for r, _, b in self.scenery if r is None or r >= rank]
+        blocking += [b for _, b in self.scenario]
+        if others or blocking:
+            # _boxes_meet(box, b) and the test of Field.overlap, every box against every place
+            held = np.array(others + blocking, dtype=float)
+            bx0, by0, bx1, by1 = (held[:, k, None] for k in range(4))
+            meet = (bx0 <= x1) & (x0 <= bx1) & (by0 <= y1) & (y0 <= by1)
+            clear &= ~meet.any(axis=0)
+        if self.scout_mov is not None:
+            for _, b in self.scenario:
+                dx = np.maximum(np.maximum(x0 - b[2], b[0] - x1), 0.0)
+                dy = np.maximum(np.maximum(y0 - b[3], b[1] - y1), 0.0)
+                clear &= np.hypot(dx, dy) > self.scout_mov + 1e-3
+        return [bool(c) for c in clear]
+
+    def __call__(self, base: Base) -> bool:
+        # the footprint is only built when a cheap bound cannot settle a test (see
+        # spot_problem)
+        box_ = _outer_box(base)
+        inside = self.box is not None and (
+            self.box[0] <= box_[0]
+            and self.box[1] <= box_[1]
+            and box_[2] <= self.box[2]
+            and box_[3] <= self.box[3]
+        )
+        if not inside and not _cover(self.area).covers(base.polygon):
             return False
-    for shape in scenario:
-        if _boxes_meet(box_, shape.bounds) and base.polygon.intersects(shape):
+        if self.here.overlap(self.fighter_id, base, box_) > 1e-4:
             return False
-        if scout_mov is not None and float(base.polygon.distance(shape)) <= scout_mov:
-            return False
-    return True
+        rank = size_rank(base.size)
+        for element_rank, footprint, bounds in self.scenery:
+            if (
+                (element_rank is None or element_rank >= rank)
+                and _boxes_meet(box_, bounds)
+                and base.polygon.intersects(footprint)
+            ):
+                return False
+        for shape, bounds in self.scenario:
+            if _boxes_meet(box_, bounds) and base.polygon.intersects(shape):
+                return False
+            if (
+                self.scout_mov is not None
+                and _box_gap(box_, bounds) <= self.scout_mov + 1e-6
+                and float(base.polygon.distance(shape)) <= self.scout_mov
+            ):
+                return False
+        return True
 
 
 @lru_cache(maxsize=256)
