@@ -364,46 +364,146 @@ def nearest_contact_position(
     :data:`MAX_PUSH_CM` (II-E-1); fighters not in contact with the target are never pushed.
     Candidate sights are 0.5 mm apart along the target's edge. ``accept`` (the caller's
     rules, e.g. the contact limits of II-E-3) may refuse a placement: the next one is tried.
+    (A :class:`ContactSearch` asked once; keep one to ask again.)
     """
-    ref = reference if reference is not None else mover.sight
-    if mover.level != target.level:
-        return None  # II-F-1: contact only within a level
-    # the candidates in contact, nearest first, tried a batch at a time: the first free one
-    # is the answer (the same as filtering, sorting and testing the whole list)
-    # (places surely overlapping a base or an obstacle are screened out first, in bulk)
-    edge = _Edge(mover, target, ref)
-    blocker = _blocker(*_near(mover, target, others, obstacles), table)
-    ordered = edge.in_order(lambda ks: edge.surely_blocked(ks, blocker))
-    batch = 8
-    while chunk := list(itertools.islice(ordered, batch)):
-        batch *= 2
-        chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
-        for c, ok in zip(chunk, _free(chunk, blocker), strict=True):
-            if ok and (accept is None or accept(ContactPlacement(c))):
+    search = ContactSearch(mover, target, others, obstacles, table=table, pushable=pushable)
+    return search.nearest(reference, accept)
+
+
+class ContactSearch:
+    """:func:`nearest_contact_position` for one mover, target and surroundings, asked as
+    often as wanted: the shapes that block a place are merged once for every reference,
+    and the work done for a reference (the candidates found free, in order, and the
+    pushes tried) is kept, so that asking again -- with another ``accept``, which is always
+    called afresh -- only goes on where the last answer stopped. The answers are those of
+    a fresh search: the first candidate in the same order that is in contact, free and
+    accepted, then the same pushes."""
+
+    def __init__(
+        self,
+        mover: Base,
+        target: Base,
+        others: Sequence[Base] = (),
+        obstacles: Sequence[BaseGeometry] = (),
+        *,
+        table: BaseGeometry | None = None,
+        pushable: Sequence[int] | Callable[[], Sequence[int]] = (),
+    ) -> None:
+        self.mover, self.target, self.others = mover, target, others
+        self.obstacles, self.table = obstacles, table
+        self._pushable = pushable
+        self._blocker: BaseGeometry | None = None
+        self._walks: dict[tuple[float, float], _Walk] = {}
+
+    def blocker(self) -> BaseGeometry:
+        """What a free place in contact must not meet (near bases, shapes, off the table)."""
+        if self._blocker is None:
+            near = _near(self.mover, self.target, self.others, self.obstacles)
+            self._blocker = _blocker(*near, self.table)
+        return self._blocker
+
+    def pushable(self) -> Sequence[int]:
+        if callable(self._pushable):
+            self._pushable = self._pushable()
+        return self._pushable
+
+    def nearest(
+        self,
+        reference: tuple[float, float] | None = None,
+        accept: Callable[[ContactPlacement], bool] | None = None,
+    ) -> ContactPlacement | None:
+        """The place of :func:`nearest_contact_position` for ``reference`` and ``accept``."""
+        ref = reference if reference is not None else self.mover.sight
+        if self.mover.level != self.target.level:
+            return None  # II-F-1: contact only within a level
+        walk = self._walks.get(ref)
+        if walk is None:
+            walk = self._walks[ref] = _Walk(self, ref)
+        return walk.nearest(accept)
+
+
+class _Walk:
+    """One reference's search of a :class:`ContactSearch`, resumable."""
+
+    def __init__(self, search: ContactSearch, ref: tuple[float, float]) -> None:
+        self.search = search
+        self.edge = _Edge(search.mover, search.target, ref)
+        # the candidates in contact, nearest first, tried a batch at a time: the first free
+        # one is the answer (the same as filtering, sorting and testing the whole list)
+        # (places surely overlapping a base or an obstacle are screened out first, in bulk)
+        blocker = search.blocker()
+        self.ordered: Iterator[Base] | None = self.edge.in_order(
+            lambda ks: self.edge.surely_blocked(ks, blocker)
+        )
+        self.batch = 8
+        self.free: list[Base] = []  # the free places in contact found so far, in order
+        self.room: list[Base] | None = None  # the places to push from, best first
+        self.pushes: list[tuple[tuple[int, Base], ...] | None] = []
+        self.push_ids: list[int] = []
+
+    def nearest(self, accept: Callable[[ContactPlacement], bool] | None) -> ContactPlacement | None:
+        for c in self.free:
+            if accept is None or accept(ContactPlacement(c)):
                 return ContactPlacement(c)
-    # no free place: the full list of places in contact, for pushing (II-E-1)
-    cands = [c for c in edge.in_order() if in_contact(c, target)]
-    if not cands:
+        target, blocker = self.search.target, self.search.blocker()
+        while self.ordered is not None:
+            chunk = list(itertools.islice(self.ordered, self.batch))
+            if not chunk:
+                self.ordered = None
+                break
+            self.batch *= 2
+            chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
+            start = len(self.free)
+            self.free += [c for c, ok in zip(chunk, _free(chunk, blocker), strict=True) if ok]
+            for c in self.free[start:]:
+                if accept is None or accept(ContactPlacement(c)):
+                    return ContactPlacement(c)
+        return self._pushed(accept)
+
+    def _pushed(self, accept: Callable[[ContactPlacement], bool] | None) -> ContactPlacement | None:
+        """No free place accepted: push the fighters in contact with the target (II-E-1)."""
+        room = self._room()
+        for k in range(min(len(room), 30)):
+            if k == len(self.pushes):
+                s = self.search
+                placed = _push(room[k], s.target, s.others, self.push_ids, s.obstacles, s.table)
+                self.pushes.append(placed)
+            placed = self.pushes[k]
+            if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
+                return ContactPlacement(room[k], placed)
         return None
-    push = [i for i in pushable if in_contact(others[i], target)]
-    if not push:
-        return None
-    fixed = [o for i, o in enumerate(others) if i not in push]
-    free = _free(cands, _blocker(fixed, obstacles, table))
-    room = [c for c, ok in zip(cands, free, strict=True) if ok]
-    if not room:
-        return None
-    # try first the places that overlap the fighters to push the least
-    pushed_area = shapely.unary_union([others[i].polygon for i in push])
-    overlap = shapely.area(
-        shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
-    )
-    order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
-    for k in order[:30]:
-        placed = _push(room[k], target, others, push, obstacles, table)
-        if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
-            return ContactPlacement(room[k], placed)
-    return None
+
+    def _room(self) -> list[Base]:
+        if self.room is not None:
+            return self.room
+        self.room = []
+        s = self.search
+        target, others = s.target, s.others
+        # no free place: the full list of places in contact, for pushing (II-E-1)
+        cands = [c for c in self.edge.in_order() if in_contact(c, target)]
+        if not cands:
+            return self.room
+        self.push_ids = push = [i for i in s.pushable() if in_contact(others[i], target)]
+        if not push:
+            return self.room
+        fixed = [o for i, o in enumerate(others) if i not in push]
+        free = _free(cands, _blocker(fixed, s.obstacles, s.table))
+        room = [c for c, ok in zip(cands, free, strict=True) if ok]
+        if not room:
+            return self.room
+        # try first the places that overlap the fighters to push the least
+        pushed_area = shapely.unary_union([others[i].polygon for i in push])
+        overlap = shapely.area(
+            shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
+        )
+        order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
+        self.room = [room[k] for k in order[:30]]
+        return self.room
+
+
+#: how far (cm) and which ways (radians) a fighter is tried pushed, in this order
+_PUSH_RADII = np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
+_PUSH_ANGLES = np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
 
 
 def _push(
@@ -423,16 +523,17 @@ def _push(
             continue
         rest = [b for j, b in enumerate(current) if j != i] + [new, target]
         blocker = _blocker(rest, obstacles, table)
-        moves = [
-            o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a))
-            for r in np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
-            for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
-        ]
-        clear = _free(moves, blocker)
-        best = next(
-            (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
-            None,
-        )
+        # the first free move in contact, shortest first: tested one ring at a time
+        best = None
+        for r in _PUSH_RADII:
+            moves = [o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a)) for a in _PUSH_ANGLES]
+            clear = _free(moves, blocker)
+            best = next(
+                (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
+                None,
+            )
+            if best is not None:
+                break
         if best is None:
             return None
         current[i] = best

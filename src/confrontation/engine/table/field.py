@@ -25,7 +25,7 @@ from confrontation.engine.core.hooks import has_spot_checks, move_goals, spot_re
 from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
-from confrontation.geometry.contact import ContactPlacement, in_contact
+from confrontation.geometry.contact import ContactPlacement, ContactSearch, in_contact
 from confrontation.geometry.field import Battlefield
 from confrontation.geometry.measure import distance, point_distance
 from confrontation.geometry.paths import Path
@@ -186,6 +186,7 @@ class Field:
     _sides: dict[int, tuple[list[str], Any]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
+    _placing: dict[tuple[str, str], ContactSearch] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -406,7 +407,26 @@ class Field:
         reference: tuple[float, float] | None = None,
         accept: Callable[[ContactPlacement], bool] | None = None,
     ) -> ContactPlacement | None:
-        return self.battlefield.contact_position(mover, target, reference=reference, accept=accept)
+        """The nearest legal place of ``mover`` in contact with ``target`` (II-E-1, V-B-3;
+        :meth:`Battlefield.contact_position`): one :class:`ContactSearch` per mover and
+        target kept with the field, so that the assault, its menu of places and the answer
+        to it (and the extra places of a charge on several enemies) share their work."""
+        key = (mover, target)
+        search = self._placing.get(key)
+        if search is None:
+            here = self.battlefield
+            t = here.fighters[target]
+            others = [b for i, b in here.fighters.items() if i not in key]
+            search = ContactSearch(
+                here.fighters[mover],
+                t,
+                others,
+                [s.footprint for s in here.scenery if not s.passable],
+                table=here.table.area,
+                pushable=lambda: [k for k, b in enumerate(others) if in_contact(b, t)],
+            )
+            self._placing[key] = search
+        return search.nearest(reference, accept)
 
     def others(self, mover: str) -> BaseGeometry:
         """Every base in play but the mover's, and the scenery nobody crosses, as one shape."""
