@@ -693,12 +693,17 @@ def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
         gap = point_distance(target, sx, sy)
         heading = math.degrees(math.atan2(target.y - sy, target.x - sx))
         out.append((f"towards {other}", heading, max(gap - CLEARANCE_CM, 0.0)))
-    scenery = sorted(here.scenery, key=lambda e: float(e.footprint.distance(Point(sx, sy))))
-    for element in scenery[:NEAREST]:
-        ring = element.footprint.buffer(base.depth / 2.0 + 0.5)
-        p = ring.exterior.interpolate(ring.exterior.project(Point(sx, sy)))
-        heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
-        out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
+    if here.scenery:
+        # the same GEOS distances as footprint.distance(Point), all in one call; a stable sort
+        sight = Point(sx, sy)
+        gaps = shapely.distance(_footprints(here.scenery), sight).tolist()
+        nearest = sorted(range(len(gaps)), key=gaps.__getitem__)[:NEAREST]
+        for k in nearest:
+            element = here.scenery[k]
+            ring = _ring(element, base.depth / 2.0 + 0.5)
+            p = ring.interpolate(ring.project(sight))
+            heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
+            out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
     cx, cy = here.table.width / 2.0, here.table.height / 2.0
     out.append(
         ("to the centre", math.degrees(math.atan2(cy - sy, cx - sx)), math.hypot(cx - sx, cy - sy))
@@ -706,6 +711,36 @@ def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
     for k in range(DIRECTIONS):
         out.append((f"heading {base.facing + 45.0 * k:.0f}°", base.facing + 45.0 * k, math.inf))
     return out
+
+
+_FOOTPRINTS: dict[int, tuple[tuple[Scenery, ...], Any]] = {}
+_RINGS: dict[tuple[int, float], tuple[Scenery, BaseGeometry]] = {}
+
+
+def _footprints(scenery: tuple[Scenery, ...]) -> Any:
+    """The footprints of ``scenery`` as an array (kept per scenery tuple, by identity)."""
+    kept = _FOOTPRINTS.get(id(scenery))
+    if kept is not None and kept[0] is scenery:
+        return kept[1]
+    shapes = np.array([e.footprint for e in scenery], dtype=object)
+    if len(_FOOTPRINTS) > 256:
+        _FOOTPRINTS.clear()
+    _FOOTPRINTS[id(scenery)] = (scenery, shapes)
+    return shapes
+
+
+def _ring(element: Scenery, grow: float) -> BaseGeometry:
+    """The outline of ``element``'s footprint grown by ``grow`` cm (kept per element and
+    growth: scenery does not move)."""
+    key = (id(element), grow)
+    kept = _RINGS.get(key)
+    if kept is not None and kept[0] is element:
+        return kept[1]
+    ring = element.footprint.buffer(grow).exterior
+    if len(_RINGS) > 4096:
+        _RINGS.clear()
+    _RINGS[key] = (element, ring)
+    return ring
 
 
 class _Obstacles:
@@ -746,6 +781,38 @@ class _Obstacles:
         t = np.zeros_like(px) if norm == 0.0 else np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
         gaps = np.hypot(px - t * dx, py - t * dy)
         return bool(np.all(gaps > self._r + (reach + 1e-9)))
+
+    def surely_clear_many(
+        self, segments: list[tuple[tuple[float, float], tuple[float, float]]], reach: float
+    ) -> list[bool]:
+        """:meth:`surely_clear` of each segment (a, b), all in one pass (the same float
+        operations, element by element)."""
+        w, h = self.table.width, self.table.height
+        out = [
+            reach < a[0] < w - reach
+            and reach < a[1] < h - reach
+            and reach < b[0] < w - reach
+            and reach < b[1] < h - reach
+            for a, b in segments
+        ]
+        if not self.circles:
+            return out
+        rows = [k for k, ok in enumerate(out) if ok]
+        if not rows:
+            return out
+        ends = np.array([segments[k] for k in rows], dtype=float)  # (n, 2, 2)
+        ax, ay = ends[:, 0, 0:1], ends[:, 0, 1:2]
+        dx, dy = ends[:, 1, 0:1] - ax, ends[:, 1, 1:2] - ay
+        norm = dx * dx + dy * dy
+        px, py = self._cx[None, :] - ax, self._cy[None, :] - ay
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+        t = np.where(norm == 0.0, 0.0, t)
+        gaps = np.hypot(px - t * dx, py - t * dy)
+        clear = np.all(gaps > self._r[None, :] + (reach + 1e-9), axis=1).tolist()
+        for k, ok in zip(rows, clear, strict=True):
+            out[k] = ok
+        return out
 
 
 Circle = tuple[float, float, float]
@@ -792,10 +859,15 @@ def _corridors_clear(
         ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
         skip = min(width / 2.0, length)
         a = (start[0] + ux * skip, start[1] + uy * skip)
-        if length <= skip or obstacles.surely_clear(a, end, width / 2.0):
+        if length <= skip:
             continue
         lines.append((a, end))
         tested.append(len(out) - 1)
+    if lines:
+        # the cheap bound, every corridor at once
+        sure = obstacles.surely_clear_many(lines, width / 2.0)
+        lines = [line for line, ok in zip(lines, sure, strict=True) if not ok]
+        tested = [k for k, ok in zip(tested, sure, strict=True) if not ok]
     if lines:
         # the shapes LineString(...).buffer(width / 2 - 0.01) makes, in one call
         corridors = shapely.buffer(
