@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pytest
 import ref_contact_31
 from hypothesis import given, settings
@@ -17,7 +18,7 @@ from test_fast_equivalence import fighters, scenery
 from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import Field
 from confrontation.geometry import Base, Battlefield, Scenery, Table, in_contact
-from confrontation.geometry.contact import ContactPlacement, ContactSearch, _push
+from confrontation.geometry.contact import ContactPlacement, ContactSearch, _Edge, _push
 from confrontation.sim.game import GameConfig, play_game
 
 TABLE = Table()
@@ -133,3 +134,24 @@ def test_every_placement_of_whole_games_is_the_old_one(checked_placements: list[
     play_game(GameConfig(agents=("random", "random"), seed=2))
     checked, again = checked_placements
     assert checked > 50 and again > 5
+
+
+@pytest.mark.rule("II-E-1")
+@settings(max_examples=40, deadline=None)
+@given(fighters(n_max=10), scenery(), st.data())
+def test_the_boxed_screen_flags_what_the_full_screen_flags(
+    placed: dict[str, Base], elements: tuple[Scenery, ...], data: st.DataObject
+) -> None:
+    ids = list(placed)
+    mover = data.draw(st.sampled_from(ids))
+    target = data.draw(st.sampled_from([i for i in ids if i != mover]))
+    m, t = placed[mover], placed[target]
+    others = [placed[i] for i in ids if i not in (mover, target)]
+    blocking = [s.footprint for s in elements if not s.passable]
+    search = ContactSearch(m, t, others, blocking, table=TABLE.area)
+    blocker = search.blocker()
+    assert search.room is not None
+    edge = _Edge(m, t, m.sight)
+    ks = np.arange(edge.count)
+    boxed = edge.surely_blocked(ks, blocker, search.room)
+    assert boxed.tolist() == edge.surely_blocked(ks, blocker).tolist()

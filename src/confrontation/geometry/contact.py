@@ -190,12 +190,35 @@ class _Edge:
         sx, sy = p0x + tx * u, p0y + ty * u
         return mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing)
 
-    def surely_blocked(self, ks: np.ndarray, blocker: BaseGeometry) -> np.ndarray:
+    def surely_blocked(
+        self, ks: np.ndarray, blocker: BaseGeometry, room: _Room | None = None
+    ) -> np.ndarray:
         """Candidates ``ks`` whose footprint certainly meets ``blocker``: their footprint
         shrunk by :data:`_SHRINK_CM` (built in bulk from the approximate places, which are
-        within rounding of the exact ones) already meets it."""
+        within rounding of the exact ones) already meets it. With ``room`` (boxes holding
+        the blocker's parts, and the table's box), footprints are only built for the
+        candidates whose outer box meets a part's box or leaves the table's: the others
+        cannot meet the blocker."""
         if blocker.is_empty or len(ks) == 0:
             return np.zeros(len(ks), dtype=bool)
+        if room is not None:
+            r = _outer_radius(self.mover) + 1e-6
+            bx, by = self.approx_cx[ks], self.approx_cy[ks]
+            x0, y0, x1, y1 = bx - r, by - r, bx + r, by + r
+            ix0, iy0, ix1, iy1 = room.inside
+            doubt = ~((x0 > ix0) & (y0 > iy0) & (x1 < ix1) & (y1 < iy1))
+            if len(room.boxes):
+                b = room.boxes
+                doubt |= (
+                    (x0[:, None] <= b[None, :, 2])
+                    & (x1[:, None] >= b[None, :, 0])
+                    & (y0[:, None] <= b[None, :, 3])
+                    & (y1[:, None] >= b[None, :, 1])
+                ).any(axis=1)
+            out = np.zeros(len(ks), dtype=bool)
+            if doubt.any():
+                out[doubt] = self.surely_blocked(ks[doubt], blocker)
+            return out
         m = self.mover
         cx, cy = self.approx_cx[ks], self.approx_cy[ks]
         if m.shape == "round":
@@ -243,6 +266,40 @@ class _Edge:
                 heapq.heappush(heap, (math.hypot(sight[0] - rx, sight[1] - ry), k, c))
             if heap:
                 yield heapq.heappop(heap)[2]
+
+
+@dataclass(frozen=True)
+class _Room:
+    """Boxes for the screen of :meth:`_Edge.surely_blocked`: (minx, miny, maxx, maxy) of
+    each shape merged into a blocker but the outside of the table (one row each), and the
+    table's box (a box inside it meets no outside; infinite without a table)."""
+
+    boxes: np.ndarray
+    inside: tuple[float, float, float, float]
+
+
+def _outer_radius(base: Base) -> float:
+    """The distance from a base's centre to its farthest point."""
+    if base.shape == "round":
+        return base.radius
+    return math.hypot(base.width, base.depth) / 2.0
+
+
+_BOXES: dict[int, tuple[BaseGeometry, bool]] = {}
+"""Per table shape (by identity, the shape kept alongside): is it its own bounding box?"""
+
+
+def _table_box(table: BaseGeometry | None) -> tuple[float, float, float, float] | None:
+    """The table's box when the table is one (None: it is not, and no box is inside it)."""
+    inf = math.inf
+    if table is None:
+        return (-inf, -inf, inf, inf)
+    kept = _BOXES.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_BOXES) > 64:
+            _BOXES.clear()
+        kept = _BOXES[id(table)] = (table, bool(table.equals(box(*table.bounds))))
+    return tuple(table.bounds) if kept[1] else None
 
 
 #: footprints shrunk by this much (cm) for the sure-overlap screen of candidates
@@ -393,13 +450,19 @@ class ContactSearch:
         self.obstacles, self.table = obstacles, table
         self._pushable = pushable
         self._blocker: BaseGeometry | None = None
+        self.room: _Room | None = None  # boxes for the screen, when the table is a box
         self._walks: dict[tuple[float, float], _Walk] = {}
 
     def blocker(self) -> BaseGeometry:
         """What a free place in contact must not meet (near bases, shapes, off the table)."""
         if self._blocker is None:
-            near = _near(self.mover, self.target, self.others, self.obstacles)
-            self._blocker = _blocker(*near, self.table)
+            bases, shapes = _near(self.mover, self.target, self.others, self.obstacles)
+            self._blocker = _blocker(bases, shapes, self.table)
+            inside = _table_box(self.table)
+            if inside is not None:
+                rows = [b.polygon.bounds for b in bases] + [g.bounds for g in shapes]
+                boxes = np.array(rows, dtype=float).reshape(-1, 4)
+                self.room = _Room(boxes, inside)
         return self._blocker
 
     def pushable(self) -> Sequence[int]:
@@ -433,7 +496,7 @@ class _Walk:
         # (places surely overlapping a base or an obstacle are screened out first, in bulk)
         blocker = search.blocker()
         self.ordered: Iterator[Base] | None = self.edge.in_order(
-            lambda ks: self.edge.surely_blocked(ks, blocker)
+            lambda ks: self.edge.surely_blocked(ks, blocker, search.room)
         )
         self.batch = 8
         self.free: list[Base] = []  # the free places in contact found so far, in order
