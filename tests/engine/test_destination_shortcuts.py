@@ -1,7 +1,8 @@
 """The contact round's shortcuts in the destinations (issue 22) answer as the code they
-replace: the straight-move bound of many corridors at once as the bound of each, and the
-headings (scenery sorted by one bulk GEOS distance, grown outlines kept) as the plain ones --
-on random segments and on every call of whole games."""
+replace: the straight-move bound of many corridors at once as the bound of each, the longest
+clear moves (every bound taken first) as a fraction at a time, and the headings (scenery
+sorted by one bulk GEOS distance, grown outlines kept) as the plain ones -- on random
+segments and on every call of whole games."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from confrontation.engine.table.field import (
     DIRECTIONS,
     NEAREST,
     Field,
+    _corridors_clear,
     _Obstacles,
 )
 from confrontation.geometry.measure import point_distance
@@ -56,6 +58,41 @@ def test_the_bound_of_many_corridors_is_the_bound_of_each(
     ]
 
 
+def _plain_longest_clear(
+    heads: list[tuple[str, float, float, float, float]],
+    sight: tuple[float, float],
+    width: float,
+    mov: float,
+    near: _Obstacles,
+    far: _Obstacles,
+) -> list[float]:
+    """``_longest_clear`` as it was at 50fb58f (a fraction at a time, bounds included)."""
+    sx, sy = sight
+    bests = [0.0] * len(heads)
+    left = list(range(len(heads)))
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        travels = [heads[k][2] * fraction for k in left]
+        ends = [
+            (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
+        ]
+        if near is far:
+            clear = _corridors_clear((sx, sy), ends, width, far)
+        else:
+            clear = [False] * len(left)
+            for obstacles, short in ((near, True), (far, False)):
+                group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
+                if not group:
+                    continue
+                found = _corridors_clear((sx, sy), [ends[n] for n in group], width, obstacles)
+                for n, ok in zip(group, found, strict=True):
+                    clear[n] = ok
+        for k, ok in zip(left, clear, strict=True):
+            if ok:
+                bests[k] = heads[k][2] * fraction
+        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+    return bests
+
+
 def _plain_headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
     """``_headings`` as it was at 50fb58f."""
     me = here.owners[mover]
@@ -88,10 +125,12 @@ def _plain_headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
 
 @pytest.fixture
 def checked_destinations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Every bulk bound and every list of headings of the games played checked against the
-    plain ones; yields how many segments and headings lists were checked."""
-    counts = [0, 0]
+    """Every bulk bound, list of headings and longest clear move of the games played checked
+    against the plain ones; yields how many segments, headings lists and calls with two sets
+    of obstacles (landforms of his size) were checked."""
+    counts = [0, 0, 0]
     many, headings = _Obstacles.surely_clear_many, table_field._headings
+    longest = table_field._longest_clear
 
     def checked_many(
         self: _Obstacles,
@@ -109,7 +148,21 @@ def checked_destinations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]
         counts[1] += 1
         return got
 
+    def checked_longest(
+        heads: list[tuple[str, float, float, float, float]],
+        sight: tuple[float, float],
+        width: float,
+        mov: float,
+        near: _Obstacles,
+        far: _Obstacles,
+    ) -> list[float]:
+        got = longest(heads, sight, width, mov, near, far)
+        assert got == _plain_longest_clear(heads, sight, width, mov, near, far)
+        counts[2] += near is not far
+        return got
+
     monkeypatch.setattr(_Obstacles, "surely_clear_many", checked_many)
+    monkeypatch.setattr(table_field, "_longest_clear", checked_longest)
     monkeypatch.setattr(table_field, "_headings", checked_headings)
     table_field._FIELDS.clear()
     table_field._LAST.clear()
@@ -123,5 +176,5 @@ def test_every_bound_and_heading_of_whole_games_is_the_plain_one(
 ) -> None:
     play_game(GameConfig(agents=("greedy", "greedy"), seed=1))
     play_game(GameConfig(agents=("random", "random"), seed=2))
-    segments, headings = checked_destinations
-    assert segments > 1000 and headings > 20
+    segments, headings, two_sets = checked_destinations
+    assert segments > 1000 and headings > 20 and two_sets > 5

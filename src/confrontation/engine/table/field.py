@@ -839,6 +839,33 @@ def _segment_gap(a: tuple[float, float], b: tuple[float, float], x: float, y: fl
     return math.hypot(x - a[0] - t * dx, y - a[1] - t * dy)
 
 
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def _corridor(start: tuple[float, float], end: tuple[float, float], width: float) -> Segment | None:
+    """The part of the straight move of the sight from ``start`` to ``end`` a base ``width``
+    wide must sweep clear (the first half-width is free: he may leave a contact); None:
+    nothing to test."""
+    length = math.dist(start, end)
+    if length <= 1e-9:
+        return None
+    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+    skip = min(width / 2.0, length)
+    a = (start[0] + ux * skip, start[1] + uy * skip)
+    if length <= skip:
+        return None
+    return (a, end)
+
+
+def _corridor_hits(lines: list[Segment], width: float, obstacles: _Obstacles) -> list[bool]:
+    """Does each corridor (the shapes ``LineString(line).buffer(width / 2 - 0.01)`` makes,
+    built in one call) meet an obstacle?"""
+    corridors = shapely.buffer(
+        shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
+    )
+    return obstacles.hits(corridors)
+
+
 def _corridors_clear(
     start: tuple[float, float],
     ends: list[tuple[float, float]],
@@ -848,33 +875,21 @@ def _corridors_clear(
     """V-A: can the sight go straight from ``start`` to each of ``ends``? A base ``width``
     wide passes no obstacle (the first half-width is free: he may leave a contact). The
     corridors a cheap bound cannot clear are built and tested together."""
-    out: list[bool] = []
-    lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    out = [True] * len(ends)
+    lines: list[Segment] = []
     tested: list[int] = []
-    for end in ends:
-        length = math.dist(start, end)
-        out.append(True)
-        if length <= 1e-9:
-            continue
-        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-        skip = min(width / 2.0, length)
-        a = (start[0] + ux * skip, start[1] + uy * skip)
-        if length <= skip:
-            continue
-        lines.append((a, end))
-        tested.append(len(out) - 1)
+    for k, end in enumerate(ends):
+        line = _corridor(start, end, width)
+        if line is not None:
+            lines.append(line)
+            tested.append(k)
     if lines:
         # the cheap bound, every corridor at once
         sure = obstacles.surely_clear_many(lines, width / 2.0)
         lines = [line for line, ok in zip(lines, sure, strict=True) if not ok]
         tested = [k for k, ok in zip(tested, sure, strict=True) if not ok]
     if lines:
-        # the shapes LineString(...).buffer(width / 2 - 0.01) makes, in one call
-        corridors = shapely.buffer(
-            shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
-        )
-        hits = obstacles.hits(corridors)
-        for k, hit in zip(tested, hits, strict=True):
+        for k, hit in zip(tested, _corridor_hits(lines, width, obstacles), strict=True):
             out[k] = not hit
     return out
 
@@ -991,6 +1006,9 @@ def iter_destinations(
                 yield spots[key]
 
 
+_FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+
+
 def _longest_clear(
     heads: list[tuple[str, float, float, float, float]],
     sight: tuple[float, float],
@@ -1001,26 +1019,44 @@ def _longest_clear(
 ) -> list[float]:
     """For each heading (label, direction, reach, ux, uy) the longest clear straight move
     of the whole, 3/4, 1/2 or 1/4 of its reach (0: none); moves of at most ``mov`` are
-    tested against ``near``, longer ones against ``far`` (V-A)."""
+    tested against ``near``, longer ones against ``far`` (V-A). (The cheap bound of every
+    move's corridor is taken at once for each set of obstacles, then the corridors it
+    cannot clear are tested a fraction at a time, as :func:`_corridors_clear` would.)"""
     sx, sy = sight
+    # every move's corridor, its obstacles and whether the cheap bound clears it
+    plan: list[list[tuple[Segment | None, _Obstacles, bool]]] = []
+    bound: dict[int, tuple[_Obstacles, list[Segment], list[tuple[int, int]]]] = {}
+    for n, fraction in enumerate(_FRACTIONS):
+        row: list[tuple[Segment | None, _Obstacles, bool]] = []
+        for k, head in enumerate(heads):
+            t = head[2] * fraction
+            end = (sx + head[3] * t, sy + head[4] * t)
+            obstacles = far if near is far or t > mov + 1e-6 else near
+            line = _corridor((sx, sy), end, width)
+            row.append((line, obstacles, line is None))
+            if line is not None:
+                group = bound.setdefault(id(obstacles), (obstacles, [], []))
+                group[1].append(line)
+                group[2].append((n, k))
+        plan.append(row)
+    for obstacles, lines, keys in bound.values():
+        for (n, k), ok in zip(keys, obstacles.surely_clear_many(lines, width / 2.0), strict=True):
+            line, _, _ = plan[n][k]
+            plan[n][k] = (line, obstacles, ok)
     bests = [0.0] * len(heads)
     left = list(range(len(heads)))
-    for fraction in (1.0, 0.75, 0.5, 0.25):
-        travels = [heads[k][2] * fraction for k in left]
-        ends = [
-            (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
-        ]
-        if near is far:
-            clear = _corridors_clear((sx, sy), ends, width, far)
-        else:
-            clear = [False] * len(left)
-            for obstacles, short in ((near, True), (far, False)):
-                group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
-                if not group:
-                    continue
-                found = _corridors_clear((sx, sy), [ends[n] for n in group], width, obstacles)
-                for n, ok in zip(group, found, strict=True):
-                    clear[n] = ok
+    for n, fraction in enumerate(_FRACTIONS):
+        clear = [True] * len(left)
+        doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]] = {}
+        for i, k in enumerate(left):
+            line, obstacles, sure = plan[n][k]
+            if not sure and line is not None:
+                doubt = doubts.setdefault(id(obstacles), (obstacles, [], []))
+                doubt[1].append(line)
+                doubt[2].append(i)
+        for obstacles, lines, where in doubts.values():
+            for i, hit in zip(where, _corridor_hits(lines, width, obstacles), strict=True):
+                clear[i] = not hit
         for k, ok in zip(left, clear, strict=True):
             if ok:
                 bests[k] = heads[k][2] * fraction
