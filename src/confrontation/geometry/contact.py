@@ -190,12 +190,35 @@ class _Edge:
         sx, sy = p0x + tx * u, p0y + ty * u
         return mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing)
 
-    def surely_blocked(self, ks: np.ndarray, blocker: BaseGeometry) -> np.ndarray:
+    def surely_blocked(
+        self, ks: np.ndarray, blocker: BaseGeometry, room: _Room | None = None
+    ) -> np.ndarray:
         """Candidates ``ks`` whose footprint certainly meets ``blocker``: their footprint
         shrunk by :data:`_SHRINK_CM` (built in bulk from the approximate places, which are
-        within rounding of the exact ones) already meets it."""
+        within rounding of the exact ones) already meets it. With ``room`` (boxes holding
+        the blocker's parts, and the table's box), footprints are only built for the
+        candidates whose outer box meets a part's box or leaves the table's: the others
+        cannot meet the blocker."""
         if blocker.is_empty or len(ks) == 0:
             return np.zeros(len(ks), dtype=bool)
+        if room is not None:
+            r = _outer_radius(self.mover) + 1e-6
+            bx, by = self.approx_cx[ks], self.approx_cy[ks]
+            x0, y0, x1, y1 = bx - r, by - r, bx + r, by + r
+            ix0, iy0, ix1, iy1 = room.inside
+            doubt = ~((x0 > ix0) & (y0 > iy0) & (x1 < ix1) & (y1 < iy1))
+            if len(room.boxes):
+                b = room.boxes
+                doubt |= (
+                    (x0[:, None] <= b[None, :, 2])
+                    & (x1[:, None] >= b[None, :, 0])
+                    & (y0[:, None] <= b[None, :, 3])
+                    & (y1[:, None] >= b[None, :, 1])
+                ).any(axis=1)
+            out = np.zeros(len(ks), dtype=bool)
+            if doubt.any():
+                out[doubt] = self.surely_blocked(ks[doubt], blocker)
+            return out
         m = self.mover
         cx, cy = self.approx_cx[ks], self.approx_cy[ks]
         if m.shape == "round":
@@ -243,6 +266,40 @@ class _Edge:
                 heapq.heappush(heap, (math.hypot(sight[0] - rx, sight[1] - ry), k, c))
             if heap:
                 yield heapq.heappop(heap)[2]
+
+
+@dataclass(frozen=True)
+class _Room:
+    """Boxes for the screen of :meth:`_Edge.surely_blocked`: (minx, miny, maxx, maxy) of
+    each shape merged into a blocker but the outside of the table (one row each), and the
+    table's box (a box inside it meets no outside; infinite without a table)."""
+
+    boxes: np.ndarray
+    inside: tuple[float, float, float, float]
+
+
+def _outer_radius(base: Base) -> float:
+    """The distance from a base's centre to its farthest point."""
+    if base.shape == "round":
+        return base.radius
+    return math.hypot(base.width, base.depth) / 2.0
+
+
+_BOXES: dict[int, tuple[BaseGeometry, bool]] = {}
+"""Per table shape (by identity, the shape kept alongside): is it its own bounding box?"""
+
+
+def _table_box(table: BaseGeometry | None) -> tuple[float, float, float, float] | None:
+    """The table's box when the table is one (None: it is not, and no box is inside it)."""
+    inf = math.inf
+    if table is None:
+        return (-inf, -inf, inf, inf)
+    kept = _BOXES.get(id(table))
+    if kept is None or kept[0] is not table:
+        if len(_BOXES) > 64:
+            _BOXES.clear()
+        kept = _BOXES[id(table)] = (table, bool(table.equals(box(*table.bounds))))
+    return tuple(table.bounds) if kept[1] else None
 
 
 #: footprints shrunk by this much (cm) for the sure-overlap screen of candidates
@@ -364,46 +421,152 @@ def nearest_contact_position(
     :data:`MAX_PUSH_CM` (II-E-1); fighters not in contact with the target are never pushed.
     Candidate sights are 0.5 mm apart along the target's edge. ``accept`` (the caller's
     rules, e.g. the contact limits of II-E-3) may refuse a placement: the next one is tried.
+    (A :class:`ContactSearch` asked once; keep one to ask again.)
     """
-    ref = reference if reference is not None else mover.sight
-    if mover.level != target.level:
-        return None  # II-F-1: contact only within a level
-    # the candidates in contact, nearest first, tried a batch at a time: the first free one
-    # is the answer (the same as filtering, sorting and testing the whole list)
-    # (places surely overlapping a base or an obstacle are screened out first, in bulk)
-    edge = _Edge(mover, target, ref)
-    blocker = _blocker(*_near(mover, target, others, obstacles), table)
-    ordered = edge.in_order(lambda ks: edge.surely_blocked(ks, blocker))
-    batch = 8
-    while chunk := list(itertools.islice(ordered, batch)):
-        batch *= 2
-        chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
-        for c, ok in zip(chunk, _free(chunk, blocker), strict=True):
-            if ok and (accept is None or accept(ContactPlacement(c))):
+    search = ContactSearch(mover, target, others, obstacles, table=table, pushable=pushable)
+    return search.nearest(reference, accept)
+
+
+class ContactSearch:
+    """:func:`nearest_contact_position` for one mover, target and surroundings, asked as
+    often as wanted: the shapes that block a place are merged once for every reference,
+    and the work done for a reference (the candidates found free, in order, and the
+    pushes tried) is kept, so that asking again -- with another ``accept``, which is always
+    called afresh -- only goes on where the last answer stopped. The answers are those of
+    a fresh search: the first candidate in the same order that is in contact, free and
+    accepted, then the same pushes."""
+
+    def __init__(
+        self,
+        mover: Base,
+        target: Base,
+        others: Sequence[Base] = (),
+        obstacles: Sequence[BaseGeometry] = (),
+        *,
+        table: BaseGeometry | None = None,
+        pushable: Sequence[int] | Callable[[], Sequence[int]] = (),
+    ) -> None:
+        self.mover, self.target, self.others = mover, target, others
+        self.obstacles, self.table = obstacles, table
+        self._pushable = pushable
+        self._blocker: BaseGeometry | None = None
+        self.room: _Room | None = None  # boxes for the screen, when the table is a box
+        self._walks: dict[tuple[float, float], _Walk] = {}
+
+    def blocker(self) -> BaseGeometry:
+        """What a free place in contact must not meet (near bases, shapes, off the table)."""
+        if self._blocker is None:
+            bases, shapes = _near(self.mover, self.target, self.others, self.obstacles)
+            self._blocker = _blocker(bases, shapes, self.table)
+            inside = _table_box(self.table)
+            if inside is not None:
+                rows = [b.polygon.bounds for b in bases] + [g.bounds for g in shapes]
+                boxes = np.array(rows, dtype=float).reshape(-1, 4)
+                self.room = _Room(boxes, inside)
+        return self._blocker
+
+    def pushable(self) -> Sequence[int]:
+        if callable(self._pushable):
+            self._pushable = self._pushable()
+        return self._pushable
+
+    def nearest(
+        self,
+        reference: tuple[float, float] | None = None,
+        accept: Callable[[ContactPlacement], bool] | None = None,
+    ) -> ContactPlacement | None:
+        """The place of :func:`nearest_contact_position` for ``reference`` and ``accept``."""
+        ref = reference if reference is not None else self.mover.sight
+        if self.mover.level != self.target.level:
+            return None  # II-F-1: contact only within a level
+        walk = self._walks.get(ref)
+        if walk is None:
+            walk = self._walks[ref] = _Walk(self, ref)
+        return walk.nearest(accept)
+
+
+class _Walk:
+    """One reference's search of a :class:`ContactSearch`, resumable."""
+
+    def __init__(self, search: ContactSearch, ref: tuple[float, float]) -> None:
+        self.search = search
+        self.edge = _Edge(search.mover, search.target, ref)
+        # the candidates in contact, nearest first, tried a batch at a time: the first free
+        # one is the answer (the same as filtering, sorting and testing the whole list)
+        # (places surely overlapping a base or an obstacle are screened out first, in bulk)
+        blocker = search.blocker()
+        self.ordered: Iterator[Base] | None = self.edge.in_order(
+            lambda ks: self.edge.surely_blocked(ks, blocker, search.room)
+        )
+        self.batch = 8
+        self.free: list[Base] = []  # the free places in contact found so far, in order
+        self.room: list[Base] | None = None  # the places to push from, best first
+        self.pushes: list[tuple[tuple[int, Base], ...] | None] = []
+        self.push_ids: list[int] = []
+
+    def nearest(self, accept: Callable[[ContactPlacement], bool] | None) -> ContactPlacement | None:
+        for c in self.free:
+            if accept is None or accept(ContactPlacement(c)):
                 return ContactPlacement(c)
-    # no free place: the full list of places in contact, for pushing (II-E-1)
-    cands = [c for c in edge.in_order() if in_contact(c, target)]
-    if not cands:
+        target, blocker = self.search.target, self.search.blocker()
+        while self.ordered is not None:
+            chunk = list(itertools.islice(self.ordered, self.batch))
+            if not chunk:
+                self.ordered = None
+                break
+            self.batch *= 2
+            chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
+            start = len(self.free)
+            self.free += [c for c, ok in zip(chunk, _free(chunk, blocker), strict=True) if ok]
+            for c in self.free[start:]:
+                if accept is None or accept(ContactPlacement(c)):
+                    return ContactPlacement(c)
+        return self._pushed(accept)
+
+    def _pushed(self, accept: Callable[[ContactPlacement], bool] | None) -> ContactPlacement | None:
+        """No free place accepted: push the fighters in contact with the target (II-E-1)."""
+        room = self._room()
+        for k in range(min(len(room), 30)):
+            if k == len(self.pushes):
+                s = self.search
+                placed = _push(room[k], s.target, s.others, self.push_ids, s.obstacles, s.table)
+                self.pushes.append(placed)
+            placed = self.pushes[k]
+            if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
+                return ContactPlacement(room[k], placed)
         return None
-    push = [i for i in pushable if in_contact(others[i], target)]
-    if not push:
-        return None
-    fixed = [o for i, o in enumerate(others) if i not in push]
-    free = _free(cands, _blocker(fixed, obstacles, table))
-    room = [c for c, ok in zip(cands, free, strict=True) if ok]
-    if not room:
-        return None
-    # try first the places that overlap the fighters to push the least
-    pushed_area = shapely.unary_union([others[i].polygon for i in push])
-    overlap = shapely.area(
-        shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
-    )
-    order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
-    for k in order[:30]:
-        placed = _push(room[k], target, others, push, obstacles, table)
-        if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
-            return ContactPlacement(room[k], placed)
-    return None
+
+    def _room(self) -> list[Base]:
+        if self.room is not None:
+            return self.room
+        self.room = []
+        s = self.search
+        target, others = s.target, s.others
+        # no free place: the full list of places in contact, for pushing (II-E-1)
+        cands = [c for c in self.edge.in_order() if in_contact(c, target)]
+        if not cands:
+            return self.room
+        self.push_ids = push = [i for i in s.pushable() if in_contact(others[i], target)]
+        if not push:
+            return self.room
+        fixed = [o for i, o in enumerate(others) if i not in push]
+        free = _free(cands, _blocker(fixed, s.obstacles, s.table))
+        room = [c for c, ok in zip(cands, free, strict=True) if ok]
+        if not room:
+            return self.room
+        # try first the places that overlap the fighters to push the least
+        pushed_area = shapely.unary_union([others[i].polygon for i in push])
+        overlap = shapely.area(
+            shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
+        )
+        order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
+        self.room = [room[k] for k in order[:30]]
+        return self.room
+
+
+#: how far (cm) and which ways (radians) a fighter is tried pushed, in this order
+_PUSH_RADII = np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
+_PUSH_ANGLES = np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
 
 
 def _push(
@@ -423,16 +586,17 @@ def _push(
             continue
         rest = [b for j, b in enumerate(current) if j != i] + [new, target]
         blocker = _blocker(rest, obstacles, table)
-        moves = [
-            o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a))
-            for r in np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
-            for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
-        ]
-        clear = _free(moves, blocker)
-        best = next(
-            (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
-            None,
-        )
+        # the first free move in contact, shortest first: tested one ring at a time
+        best = None
+        for r in _PUSH_RADII:
+            moves = [o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a)) for a in _PUSH_ANGLES]
+            clear = _free(moves, blocker)
+            best = next(
+                (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
+                None,
+            )
+            if best is not None:
+                break
         if best is None:
             return None
         current[i] = best

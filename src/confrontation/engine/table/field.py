@@ -25,7 +25,7 @@ from confrontation.engine.core.hooks import has_spot_checks, move_goals, spot_re
 from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
-from confrontation.geometry.contact import ContactPlacement, in_contact
+from confrontation.geometry.contact import ContactPlacement, ContactSearch, in_contact
 from confrontation.geometry.field import Battlefield
 from confrontation.geometry.measure import distance, point_distance
 from confrontation.geometry.paths import Path
@@ -209,6 +209,7 @@ class Field:
     _sides: dict[int, tuple[list[str], Any]] = field(default_factory=dict)
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
+    _placing: dict[tuple[str, str], ContactSearch] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -435,7 +436,26 @@ class Field:
         reference: tuple[float, float] | None = None,
         accept: Callable[[ContactPlacement], bool] | None = None,
     ) -> ContactPlacement | None:
-        return self.battlefield.contact_position(mover, target, reference=reference, accept=accept)
+        """The nearest legal place of ``mover`` in contact with ``target`` (II-E-1, V-B-3;
+        :meth:`Battlefield.contact_position`): one :class:`ContactSearch` per mover and
+        target kept with the field, so that the assault, its menu of places and the answer
+        to it (and the extra places of a charge on several enemies) share their work."""
+        key = (mover, target)
+        search = self._placing.get(key)
+        if search is None:
+            here = self.battlefield
+            t = here.fighters[target]
+            others = [b for i, b in here.fighters.items() if i not in key]
+            search = ContactSearch(
+                here.fighters[mover],
+                t,
+                others,
+                [s.footprint for s in here.scenery if not s.passable],
+                table=here.table.area,
+                pushable=lambda: [k for k, b in enumerate(others) if in_contact(b, t)],
+            )
+            self._placing[key] = search
+        return search.nearest(reference, accept)
 
     def others(self, mover: str) -> BaseGeometry:
         """Every base in play but the mover's, and the scenery nobody crosses, as one shape."""
@@ -823,12 +843,17 @@ def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
         gap = point_distance(target, sx, sy)
         heading = math.degrees(math.atan2(target.y - sy, target.x - sx))
         out.append((f"towards {other}", heading, max(gap - CLEARANCE_CM, 0.0)))
-    scenery = sorted(here.scenery, key=lambda e: float(e.footprint.distance(Point(sx, sy))))
-    for element in scenery[:NEAREST]:
-        ring = element.footprint.buffer(base.depth / 2.0 + 0.5)
-        p = ring.exterior.interpolate(ring.exterior.project(Point(sx, sy)))
-        heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
-        out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
+    if here.scenery:
+        # the same GEOS distances as footprint.distance(Point), all in one call; a stable sort
+        sight = Point(sx, sy)
+        gaps = shapely.distance(_footprints(here.scenery), sight).tolist()
+        nearest = sorted(range(len(gaps)), key=gaps.__getitem__)[:NEAREST]
+        for k in nearest:
+            element = here.scenery[k]
+            ring = _ring(element, base.depth / 2.0 + 0.5)
+            p = ring.interpolate(ring.project(sight))
+            heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
+            out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
     cx, cy = here.table.width / 2.0, here.table.height / 2.0
     out.append(
         ("to the centre", math.degrees(math.atan2(cy - sy, cx - sx)), math.hypot(cx - sx, cy - sy))
@@ -836,6 +861,36 @@ def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
     for k in range(DIRECTIONS):
         out.append((f"heading {base.facing + 45.0 * k:.0f}°", base.facing + 45.0 * k, math.inf))
     return out
+
+
+_FOOTPRINTS: dict[int, tuple[tuple[Scenery, ...], Any]] = {}
+_RINGS: dict[tuple[int, float], tuple[Scenery, BaseGeometry]] = {}
+
+
+def _footprints(scenery: tuple[Scenery, ...]) -> Any:
+    """The footprints of ``scenery`` as an array (kept per scenery tuple, by identity)."""
+    kept = _FOOTPRINTS.get(id(scenery))
+    if kept is not None and kept[0] is scenery:
+        return kept[1]
+    shapes = np.array([e.footprint for e in scenery], dtype=object)
+    if len(_FOOTPRINTS) > 256:
+        _FOOTPRINTS.clear()
+    _FOOTPRINTS[id(scenery)] = (scenery, shapes)
+    return shapes
+
+
+def _ring(element: Scenery, grow: float) -> BaseGeometry:
+    """The outline of ``element``'s footprint grown by ``grow`` cm (kept per element and
+    growth: scenery does not move)."""
+    key = (id(element), grow)
+    kept = _RINGS.get(key)
+    if kept is not None and kept[0] is element:
+        return kept[1]
+    ring = element.footprint.buffer(grow).exterior
+    if len(_RINGS) > 4096:
+        _RINGS.clear()
+    _RINGS[key] = (element, ring)
+    return ring
 
 
 class _Obstacles:
@@ -877,6 +932,38 @@ class _Obstacles:
         gaps = np.hypot(px - t * dx, py - t * dy)
         return bool(np.all(gaps > self._r + (reach + 1e-9)))
 
+    def surely_clear_many(
+        self, segments: list[tuple[tuple[float, float], tuple[float, float]]], reach: float
+    ) -> list[bool]:
+        """:meth:`surely_clear` of each segment (a, b), all in one pass (the same float
+        operations, element by element)."""
+        w, h = self.table.width, self.table.height
+        out = [
+            reach < a[0] < w - reach
+            and reach < a[1] < h - reach
+            and reach < b[0] < w - reach
+            and reach < b[1] < h - reach
+            for a, b in segments
+        ]
+        if not self.circles:
+            return out
+        rows = [k for k, ok in enumerate(out) if ok]
+        if not rows:
+            return out
+        ends = np.array([segments[k] for k in rows], dtype=float)  # (n, 2, 2)
+        ax, ay = ends[:, 0, 0:1], ends[:, 0, 1:2]
+        dx, dy = ends[:, 1, 0:1] - ax, ends[:, 1, 1:2] - ay
+        norm = dx * dx + dy * dy
+        px, py = self._cx[None, :] - ax, self._cy[None, :] - ay
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+        t = np.where(norm == 0.0, 0.0, t)
+        gaps = np.hypot(px - t * dx, py - t * dy)
+        clear = np.all(gaps > self._r[None, :] + (reach + 1e-9), axis=1).tolist()
+        for k, ok in zip(rows, clear, strict=True):
+            out[k] = ok
+        return out
+
 
 Circle = tuple[float, float, float]
 
@@ -902,6 +989,33 @@ def _segment_gap(a: tuple[float, float], b: tuple[float, float], x: float, y: fl
     return math.hypot(x - a[0] - t * dx, y - a[1] - t * dy)
 
 
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def _corridor(start: tuple[float, float], end: tuple[float, float], width: float) -> Segment | None:
+    """The part of the straight move of the sight from ``start`` to ``end`` a base ``width``
+    wide must sweep clear (the first half-width is free: he may leave a contact); None:
+    nothing to test."""
+    length = math.dist(start, end)
+    if length <= 1e-9:
+        return None
+    ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
+    skip = min(width / 2.0, length)
+    a = (start[0] + ux * skip, start[1] + uy * skip)
+    if length <= skip:
+        return None
+    return (a, end)
+
+
+def _corridor_hits(lines: list[Segment], width: float, obstacles: _Obstacles) -> list[bool]:
+    """Does each corridor (the shapes ``LineString(line).buffer(width / 2 - 0.01)`` makes,
+    built in one call) meet an obstacle?"""
+    corridors = shapely.buffer(
+        shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
+    )
+    return obstacles.hits(corridors)
+
+
 def _corridors_clear(
     start: tuple[float, float],
     ends: list[tuple[float, float]],
@@ -911,28 +1025,21 @@ def _corridors_clear(
     """V-A: can the sight go straight from ``start`` to each of ``ends``? A base ``width``
     wide passes no obstacle (the first half-width is free: he may leave a contact). The
     corridors a cheap bound cannot clear are built and tested together."""
-    out: list[bool] = []
-    lines: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    out = [True] * len(ends)
+    lines: list[Segment] = []
     tested: list[int] = []
-    for end in ends:
-        length = math.dist(start, end)
-        out.append(True)
-        if length <= 1e-9:
-            continue
-        ux, uy = (end[0] - start[0]) / length, (end[1] - start[1]) / length
-        skip = min(width / 2.0, length)
-        a = (start[0] + ux * skip, start[1] + uy * skip)
-        if length <= skip or obstacles.surely_clear(a, end, width / 2.0):
-            continue
-        lines.append((a, end))
-        tested.append(len(out) - 1)
+    for k, end in enumerate(ends):
+        line = _corridor(start, end, width)
+        if line is not None:
+            lines.append(line)
+            tested.append(k)
     if lines:
-        # the shapes LineString(...).buffer(width / 2 - 0.01) makes, in one call
-        corridors = shapely.buffer(
-            shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
-        )
-        hits = obstacles.hits(corridors)
-        for k, hit in zip(tested, hits, strict=True):
+        # the cheap bound, every corridor at once
+        sure = obstacles.surely_clear_many(lines, width / 2.0)
+        lines = [line for line, ok in zip(lines, sure, strict=True) if not ok]
+        tested = [k for k, ok in zip(tested, sure, strict=True) if not ok]
+    if lines:
+        for k, hit in zip(tested, _corridor_hits(lines, width, obstacles), strict=True):
             out[k] = not hit
     return out
 
@@ -1049,6 +1156,9 @@ def iter_destinations(
                 yield spots[key]
 
 
+_FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+
+
 def _longest_clear(
     heads: list[tuple[str, float, float, float, float]],
     sight: tuple[float, float],
@@ -1059,26 +1169,44 @@ def _longest_clear(
 ) -> list[float]:
     """For each heading (label, direction, reach, ux, uy) the longest clear straight move
     of the whole, 3/4, 1/2 or 1/4 of its reach (0: none); moves of at most ``mov`` are
-    tested against ``near``, longer ones against ``far`` (V-A)."""
+    tested against ``near``, longer ones against ``far`` (V-A). (The cheap bound of every
+    move's corridor is taken at once for each set of obstacles, then the corridors it
+    cannot clear are tested a fraction at a time, as :func:`_corridors_clear` would.)"""
     sx, sy = sight
+    # every move's corridor, its obstacles and whether the cheap bound clears it
+    plan: list[list[tuple[Segment | None, _Obstacles, bool]]] = []
+    bound: dict[int, tuple[_Obstacles, list[Segment], list[tuple[int, int]]]] = {}
+    for n, fraction in enumerate(_FRACTIONS):
+        row: list[tuple[Segment | None, _Obstacles, bool]] = []
+        for k, head in enumerate(heads):
+            t = head[2] * fraction
+            end = (sx + head[3] * t, sy + head[4] * t)
+            obstacles = far if near is far or t > mov + 1e-6 else near
+            line = _corridor((sx, sy), end, width)
+            row.append((line, obstacles, line is None))
+            if line is not None:
+                group = bound.setdefault(id(obstacles), (obstacles, [], []))
+                group[1].append(line)
+                group[2].append((n, k))
+        plan.append(row)
+    for obstacles, lines, keys in bound.values():
+        for (n, k), ok in zip(keys, obstacles.surely_clear_many(lines, width / 2.0), strict=True):
+            line, _, _ = plan[n][k]
+            plan[n][k] = (line, obstacles, ok)
     bests = [0.0] * len(heads)
     left = list(range(len(heads)))
-    for fraction in (1.0, 0.75, 0.5, 0.25):
-        travels = [heads[k][2] * fraction for k in left]
-        ends = [
-            (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
-        ]
-        if near is far:
-            clear = _corridors_clear((sx, sy), ends, width, far)
-        else:
-            clear = [False] * len(left)
-            for obstacles, short in ((near, True), (far, False)):
-                group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
-                if not group:
-                    continue
-                found = _corridors_clear((sx, sy), [ends[n] for n in group], width, obstacles)
-                for n, ok in zip(group, found, strict=True):
-                    clear[n] = ok
+    for n, fraction in enumerate(_FRACTIONS):
+        clear = [True] * len(left)
+        doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]] = {}
+        for i, k in enumerate(left):
+            line, obstacles, sure = plan[n][k]
+            if not sure and line is not None:
+                doubt = doubts.setdefault(id(obstacles), (obstacles, [], []))
+                doubt[1].append(line)
+                doubt[2].append(i)
+        for obstacles, lines, where in doubts.values():
+            for i, hit in zip(where, _corridor_hits(lines, width, obstacles), strict=True):
+                clear[i] = not hit
         for k, ok in zip(left, clear, strict=True):
             if ok:
                 bests[k] = heads[k][2] * fraction

@@ -1,0 +1,180 @@
+"""The contact round's shortcuts in the destinations (issue 22) answer as the code they
+replace: the straight-move bound of many corridors at once as the bound of each, the longest
+clear moves (every bound taken first) as a fraction at a time, and the headings (scenery
+sorted by one bulk GEOS distance, grown outlines kept) as the plain ones -- on random
+segments and on every call of whole games."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Point, box
+
+from confrontation.engine.table import field as table_field
+from confrontation.engine.table.field import (
+    CLEARANCE_CM,
+    DIRECTIONS,
+    NEAREST,
+    Field,
+    _corridors_clear,
+    _Obstacles,
+)
+from confrontation.geometry.measure import point_distance
+from confrontation.geometry.table import Table
+from confrontation.sim.game import GameConfig, play_game
+
+TABLE = Table(120.0, 60.0)
+
+_coord = st.floats(min_value=-5.0, max_value=125.0, allow_nan=False)
+_boxes = st.lists(st.tuples(_coord, _coord, st.floats(0.5, 8.0), st.floats(0.5, 8.0)), max_size=12)
+_segments = st.lists(st.tuples(_coord, _coord, _coord, _coord), min_size=1, max_size=12)
+
+
+def _obstacles(boxes: list[tuple[float, float, float, float]]) -> _Obstacles:
+    shapes = [box(x, y, x + w, y + h) for x, y, w, h in boxes]
+    circles = [(x + w / 2.0, y + h / 2.0, math.hypot(w, h) / 2.0) for x, y, w, h in boxes]
+    return _Obstacles(TABLE, list(shapes), circles)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_boxes, _segments, st.floats(0.5, 6.0), st.booleans())
+def test_the_bound_of_many_corridors_is_the_bound_of_each(
+    boxes: list[tuple[float, float, float, float]],
+    segments: list[tuple[float, float, float, float]],
+    width: float,
+    degenerate: bool,
+) -> None:
+    obstacles = _obstacles(boxes)
+    pairs = [((a, b), (c, d)) for a, b, c, d in segments]
+    if degenerate:  # a segment of no length
+        pairs.append((pairs[0][0], pairs[0][0]))
+    reach = width / 2.0
+    assert obstacles.surely_clear_many(pairs, reach) == [
+        obstacles.surely_clear(a, b, reach) for a, b in pairs
+    ]
+
+
+def _plain_longest_clear(
+    heads: list[tuple[str, float, float, float, float]],
+    sight: tuple[float, float],
+    width: float,
+    mov: float,
+    near: _Obstacles,
+    far: _Obstacles,
+) -> list[float]:
+    """``_longest_clear`` as it was at 50fb58f (a fraction at a time, bounds included)."""
+    sx, sy = sight
+    bests = [0.0] * len(heads)
+    left = list(range(len(heads)))
+    for fraction in (1.0, 0.75, 0.5, 0.25):
+        travels = [heads[k][2] * fraction for k in left]
+        ends = [
+            (sx + heads[k][3] * t, sy + heads[k][4] * t) for k, t in zip(left, travels, strict=True)
+        ]
+        if near is far:
+            clear = _corridors_clear((sx, sy), ends, width, far)
+        else:
+            clear = [False] * len(left)
+            for obstacles, short in ((near, True), (far, False)):
+                group = [n for n, t in enumerate(travels) if (t <= mov + 1e-6) is short]
+                if not group:
+                    continue
+                found = _corridors_clear((sx, sy), [ends[n] for n in group], width, obstacles)
+                for n, ok in zip(group, found, strict=True):
+                    clear[n] = ok
+        for k, ok in zip(left, clear, strict=True):
+            if ok:
+                bests[k] = heads[k][2] * fraction
+        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+    return bests
+
+
+def _plain_headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
+    """``_headings`` as it was at 50fb58f."""
+    me = here.owners[mover]
+    base = here.base(mover)
+    sx, sy = base.sight
+    out: list[tuple[str, float, float]] = []
+    enemies = sorted(
+        (i for i in here.ids() if here.owners[i] != me),
+        key=lambda i: point_distance(here.base(i), sx, sy),
+    )
+    for other in enemies[:NEAREST]:
+        target = here.base(other)
+        gap = point_distance(target, sx, sy)
+        heading = math.degrees(math.atan2(target.y - sy, target.x - sx))
+        out.append((f"towards {other}", heading, max(gap - CLEARANCE_CM, 0.0)))
+    scenery = sorted(here.scenery, key=lambda e: float(e.footprint.distance(Point(sx, sy))))
+    for element in scenery[:NEAREST]:
+        ring = element.footprint.buffer(base.depth / 2.0 + 0.5)
+        p = ring.exterior.interpolate(ring.exterior.project(Point(sx, sy)))
+        heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
+        out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
+    cx, cy = here.table.width / 2.0, here.table.height / 2.0
+    out.append(
+        ("to the centre", math.degrees(math.atan2(cy - sy, cx - sx)), math.hypot(cx - sx, cy - sy))
+    )
+    for k in range(DIRECTIONS):
+        out.append((f"heading {base.facing + 45.0 * k:.0f}°", base.facing + 45.0 * k, math.inf))
+    return out
+
+
+@pytest.fixture
+def checked_destinations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every bulk bound, list of headings and longest clear move of the games played checked
+    against the plain ones; yields how many segments, headings lists and calls with two sets
+    of obstacles (landforms of his size) were checked."""
+    counts = [0, 0, 0]
+    many, headings = _Obstacles.surely_clear_many, table_field._headings
+    longest = table_field._longest_clear
+
+    def checked_many(
+        self: _Obstacles,
+        segments: list[tuple[tuple[float, float], tuple[float, float]]],
+        reach: float,
+    ) -> list[bool]:
+        got = many(self, segments, reach)
+        assert got == [self.surely_clear(a, b, reach) for a, b in segments]
+        counts[0] += len(segments)
+        return got
+
+    def checked_headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
+        got = headings(here, mover)
+        assert got == _plain_headings(here, mover)
+        counts[1] += 1
+        return got
+
+    def checked_longest(
+        heads: list[tuple[str, float, float, float, float]],
+        sight: tuple[float, float],
+        width: float,
+        mov: float,
+        near: _Obstacles,
+        far: _Obstacles,
+    ) -> list[float]:
+        got = longest(heads, sight, width, mov, near, far)
+        assert got == _plain_longest_clear(heads, sight, width, mov, near, far)
+        counts[2] += near is not far
+        return got
+
+    monkeypatch.setattr(_Obstacles, "surely_clear_many", checked_many)
+    monkeypatch.setattr(table_field, "_longest_clear", checked_longest)
+    monkeypatch.setattr(table_field, "_headings", checked_headings)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    yield counts
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+
+
+def test_every_bound_and_heading_of_whole_games_is_the_plain_one(
+    checked_destinations: list[int],
+) -> None:
+    play_game(GameConfig(agents=("greedy", "greedy"), seed=1))
+    play_game(GameConfig(agents=("random", "random"), seed=2))
+    segments, headings, two_sets = checked_destinations
+    assert segments > 1000 and headings > 20 and two_sets > 5

@@ -1,0 +1,427 @@
+"""Frozen copy of confrontation.geometry.contact at `50fb58f`, before the contact round of issue 22
+(one search kept per mover and target, pushes tried one ring at a time): the reference the
+new code must agree with (tests/geometry/test_contact_search.py)."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+import shapely
+from shapely.geometry import box
+from shapely.geometry.base import BaseGeometry
+
+from confrontation.geometry.bases import ROUND_QUAD_SEGS, Base
+from confrontation.geometry.contact import ContactPlacement  # the same class as then
+from confrontation.geometry.measure import distance, point_distance
+
+#: 0.05 mm: edges this close touch; a half side this much short still counts
+CONTACT_TOLERANCE_CM = 0.005
+#: ruling (II-E-1): "slightly pushed back" means at most this far
+MAX_PUSH_CM = 1.0
+
+
+def touching(a: Base, b: Base) -> bool:
+    """Do the two bases touch (edges within the tolerance)?"""
+    return distance(a, b) <= CONTACT_TOLERANCE_CM
+
+
+def _clip_length(p0: tuple[float, float], p1: tuple[float, float], b: Base, tol: float) -> float:
+    """Length of the segment p0-p1 inside square base ``b`` grown by ``tol`` (Liang-Barsky)."""
+    fx, fy = b.front
+
+    def local(p: tuple[float, float]) -> tuple[float, float]:
+        dx, dy = p[0] - b.x, p[1] - b.y
+        return (-dx * fy + dy * fx, dx * fx + dy * fy)
+
+    (ax, ay), (bx, by) = local(p0), local(p1)
+    hx, hy = b.width / 2.0 + tol, b.depth / 2.0 + tol
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax + hx), (dx, hx - ax), (-dy, ay + hy), (dy, hy - ay)):
+        if abs(p) < 1e-15:
+            if q < 0:
+                return 0.0
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 > t1:
+            return 0.0
+    return (t1 - t0) * math.hypot(dx, dy)
+
+
+def half_side_touching(a: Base, b: Base) -> bool:
+    """II-E-1: does at least half of one side of square base ``a`` touch base ``b``?"""
+    tol = CONTACT_TOLERANCE_CM
+    for p0, p1 in a.sides():
+        side = math.hypot(p1[0] - p0[0], p1[1] - p0[1])
+        if _clip_length(p0, p1, b, tol) >= side / 2.0 - tol:
+            return True
+    return False
+
+
+def in_contact(a: Base, b: Base) -> bool:
+    """Are the two fighters in base contact?
+
+    II-F-1: only within one altitude level. II-E-2: a round base is in contact as soon as
+    it touches. II-E-1: a square base needs at least half of one of its sides touching the
+    other base; II-E: contact is bilateral, so either fighter's half side suffices.
+    """
+    if a.level != b.level:
+        return False
+    if not touching(a, b):
+        return False
+    if a.shape == "round" or b.shape == "round":
+        return True
+    return half_side_touching(a, b) or half_side_touching(b, a)
+
+
+def side_on_shape(a: Base, shape: BaseGeometry, *, more_than_half: bool = False) -> bool:
+    """Does at least half (``more_than_half``: more than half) of one side of square base
+    ``a`` lie on ``shape`` — along its outline or over it, within the tolerance? (XX-C-2:
+    a fighter in contact with an objective, "au moins la moitié de son socle"; C3: "more
+    than half of one base edge".) The shape grown by the tolerance may lengthen the part by
+    up to one tolerance at either end: "more than half" asks for more than that."""
+    tol = CONTACT_TOLERANCE_CM
+    grown = shape.buffer(tol, join_style="mitre")
+    for p0, p1 in a.sides():
+        half = math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / 2.0
+        part = float(shapely.LineString([p0, p1]).intersection(grown).length)
+        if (part > half + 2.0 * tol) if more_than_half else (part >= half - tol):
+            return True
+    return False
+
+
+def sight_touches(a: Base, b: Base) -> bool:
+    """II-E-1: is the sight of ``a`` in contact with the base of ``b``?"""
+    return point_distance(b, *a.sight) <= CONTACT_TOLERANCE_CM
+
+
+def contact_by_move_possible(mover: Base, target: Base) -> bool:
+    """II-E-1: could ``mover`` have made this contact by moving (contact and sight on it)?"""
+    return in_contact(mover, target) and sight_touches(mover, target)
+
+
+def _candidates(mover: Base, target: Base, ref: tuple[float, float]) -> list[Base]:
+    """Positions with the sight on the target's edge, the front facing the target."""
+    edge = _Edge(mover, target, ref)
+    return [edge.make(k) for k in range(edge.count)]
+
+
+class _Edge:
+    """The candidate positions round ``target`` (see :func:`_candidates`), built one at a
+    time: :meth:`make` gives candidate ``k`` exactly as the full list would, and
+    :meth:`in_order` yields them nearest ``ref`` first without building the others."""
+
+    def __init__(self, mover: Base, target: Base, ref: tuple[float, float]) -> None:
+        self.mover, self.target, self.ref = mover, target, ref
+        self.half_depth = hd = mover.depth / 2.0
+        if target.shape == "round":
+            step = max(0.05 / max(target.radius, 0.1), math.radians(0.5))
+            self.angles = list(np.arange(0.0, 2 * math.pi, step))
+            self.angles.append(math.atan2(ref[1] - target.y, ref[0] - target.x))
+            self.count = len(self.angles)
+            phi = np.array(self.angles, dtype=float)
+            ux, uy = np.cos(phi), np.sin(phi)
+            # where the sight and the centre land, to within rounding
+            self.approx_x = target.x + ux * target.radius
+            self.approx_y = target.y + uy * target.radius
+            self.approx_facing = np.degrees(phi) + 180.0
+        else:
+            self.sides: list[tuple[float, float, float, float, float, float, float]] = []
+            self.side_of: list[int] = []
+            self.us: list[float] = []
+            xs, ys, ux_, uy_, fs = [], [], [], [], []
+            for p0, p1 in target.sides():
+                tx, ty = p1[0] - p0[0], p1[1] - p0[1]
+                length = math.hypot(tx, ty)
+                tx, ty = tx / length, ty / length
+                nx, ny = ty, -tx  # outward normal (corners are counter-clockwise)
+                us = list(np.arange(0.0, length + 1e-9, 0.05))
+                u_ref = (ref[0] - p0[0]) * tx + (ref[1] - p0[1]) * ty
+                us.append(min(max(u_ref, 0.0), length))
+                facing = math.degrees(math.atan2(-ny, -nx))
+                self.side_of += [len(self.sides)] * len(us)
+                self.sides.append((p0[0], p0[1], tx, ty, nx, ny, facing))
+                self.us += us
+                u = np.array(us, dtype=float)
+                xs.append(p0[0] + tx * u)
+                ys.append(p0[1] + ty * u)
+                ux_.append(np.full(len(us), nx))
+                uy_.append(np.full(len(us), ny))
+                fs.append(np.full(len(us), facing))
+            self.count = len(self.us)
+            self.approx_x, self.approx_y = np.concatenate(xs), np.concatenate(ys)
+            ux, uy = np.concatenate(ux_), np.concatenate(uy_)
+            self.approx_facing = np.concatenate(fs)
+        self.approx_cx = self.approx_x + ux * hd
+        self.approx_cy = self.approx_y + uy * hd
+
+    def make(self, k: int) -> Base:
+        """Candidate ``k``: its sight on the target's edge, its front facing the target."""
+        mover, target, half_depth = self.mover, self.target, self.half_depth
+        if target.shape == "round":
+            phi = self.angles[k]
+            ux, uy = math.cos(phi), math.sin(phi)
+            sx, sy = target.x + ux * target.radius, target.y + uy * target.radius
+            cx, cy = sx + ux * half_depth, sy + uy * half_depth
+            return mover.moved(cx, cy, math.degrees(phi) + 180.0)
+        p0x, p0y, tx, ty, nx, ny, facing = self.sides[self.side_of[k]]
+        u = self.us[k]
+        sx, sy = p0x + tx * u, p0y + ty * u
+        return mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing)
+
+    def surely_blocked(self, ks: np.ndarray, blocker: BaseGeometry) -> np.ndarray:
+        """Candidates ``ks`` whose footprint certainly meets ``blocker``: their footprint
+        shrunk by :data:`_SHRINK_CM` (built in bulk from the approximate places, which are
+        within rounding of the exact ones) already meets it."""
+        if blocker.is_empty or len(ks) == 0:
+            return np.zeros(len(ks), dtype=bool)
+        m = self.mover
+        cx, cy = self.approx_cx[ks], self.approx_cy[ks]
+        if m.shape == "round":
+            polys = shapely.buffer(
+                shapely.points(cx, cy), m.radius - _SHRINK_CM, quad_segs=ROUND_QUAD_SEGS
+            )
+        else:
+            a = np.radians(self.approx_facing[ks])
+            fx, fy = np.cos(a), np.sin(a)
+            hw, hd = m.width / 2.0 - _SHRINK_CM, m.depth / 2.0 - _SHRINK_CM
+            rings = np.empty((len(ks), 4, 2))
+            for j, (sf, sl) in enumerate(((1, -1), (1, 1), (-1, 1), (-1, -1))):
+                # as Base.corners: front (fx, fy) times depth, left (-fy, fx) times width
+                rings[:, j, 0] = cx + sf * fx * hd - sl * fy * hw
+                rings[:, j, 1] = cy + sf * fy * hd + sl * fx * hw
+            polys = shapely.polygons(rings)
+        hits: np.ndarray = shapely.intersects(blocker, polys)
+        return hits
+
+    def in_order(self, skip: Callable[[np.ndarray], np.ndarray] | None = None) -> Iterator[Base]:
+        """Every candidate (but those ``skip`` flags, asked a batch at a time), by increasing
+        distance of its sight from ``ref``, ties in list order: the stable sort of the full
+        list. Candidates are ordered by their sight's distance computed cheaply in bulk,
+        then built and measured exactly only while they could come next (the two distances
+        differ by far less than :data:`_ORDER_EPS`)."""
+        rx, ry = self.ref
+        approx = np.hypot(self.approx_x - rx, self.approx_y - ry)
+        order_a = np.argsort(approx, kind="stable")
+        order = order_a.tolist()
+        dropped = np.zeros(len(order), dtype=bool)
+        screened, batch = 0, 16
+        heap: list[tuple[float, int, Base]] = []
+        i, n = 0, len(order)
+        while i < n or heap:
+            while i < n and (not heap or approx[order[i]] - _ORDER_EPS <= heap[0][0]):
+                if skip is not None and i >= screened:
+                    dropped[i : i + batch] = skip(order_a[i : i + batch])
+                    screened, batch = i + batch, batch * 2
+                k = order[i]
+                i += 1
+                if dropped[i - 1]:
+                    continue
+                c = self.make(k)
+                sight = c.sight
+                heapq.heappush(heap, (math.hypot(sight[0] - rx, sight[1] - ry), k, c))
+            if heap:
+                yield heapq.heappop(heap)[2]
+
+
+#: footprints shrunk by this much (cm) for the sure-overlap screen of candidates
+_SHRINK_CM = 1e-6
+#: the bulk distances of :meth:`_Edge.in_order` are within a few ulps of the exact ones
+_ORDER_EPS = 1e-9
+
+
+def _in_contact_with(cands: list[Base], target: Base) -> np.ndarray:
+    """``in_contact(c, target)`` for every candidate (square footprints measured in bulk,
+    with the same shapes and the same GEOS distance as :func:`distance`)."""
+    out = np.zeros(len(cands), dtype=bool)
+    if not cands:
+        return out
+    if cands[0].shape == "square" and target.shape == "square":
+        gaps = shapely.distance(_polygons(cands), target.polygon).tolist()
+    else:
+        gaps = [distance(c, target) for c in cands]
+    for k, (c, gap) in enumerate(zip(cands, gaps, strict=True)):
+        if c.level != target.level or not gap <= CONTACT_TOLERANCE_CM:
+            continue
+        if c.shape == "round" or target.shape == "round":
+            out[k] = True
+        else:
+            out[k] = half_side_touching(c, target) or half_side_touching(target, c)
+    return out
+
+
+def _blocker(
+    others: Sequence[Base], obstacles: Sequence[BaseGeometry], table: BaseGeometry | None
+) -> BaseGeometry:
+    parts: list[BaseGeometry] = [o.polygon for o in others]
+    parts.extend(obstacles)
+    if table is not None:
+        parts.append(_outside(table))
+    if not parts:
+        return shapely.GeometryCollection()
+    blocker = shapely.unary_union(parts).buffer(-CONTACT_TOLERANCE_CM)
+    shapely.prepare(blocker)
+    return blocker
+
+
+_OUTSIDE: dict[int, tuple[BaseGeometry, BaseGeometry]] = {}
+"""Per table shape (by identity, the shape kept alongside): the ring of 1 m round it."""
+
+
+def _outside(table: BaseGeometry) -> BaseGeometry:
+    """A band 1 m wide round the table: what a base placed off the table meets (built once
+    per table shape)."""
+    kept = _OUTSIDE.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1]
+    minx, miny, maxx, maxy = table.bounds
+    outside = box(minx - 100, miny - 100, maxx + 100, maxy + 100).difference(table)
+    if len(_OUTSIDE) > 64:
+        _OUTSIDE.clear()
+    _OUTSIDE[id(table)] = (table, outside)
+    return outside
+
+
+def _polygons(cands: list[Base]) -> np.ndarray:
+    """The candidates' footprints built in bulk (the same shapes as ``Base.polygon``)."""
+    out = np.empty(len(cands), dtype=object)
+    rounds = [k for k, c in enumerate(cands) if c.shape == "round"]
+    if rounds:
+        xs = np.array([cands[k].x for k in rounds])
+        ys = np.array([cands[k].y for k in rounds])
+        rs = np.array([cands[k].width_mm / 20.0 for k in rounds])
+        out[rounds] = shapely.buffer(shapely.points(xs, ys), rs, quad_segs=ROUND_QUAD_SEGS)
+    squares = [k for k, c in enumerate(cands) if c.shape != "round"]
+    if squares:
+        rings = np.array([cands[k].corners() for k in squares])
+        out[squares] = shapely.polygons(rings)
+    return out
+
+
+def _free(cands: list[Base], blocker: BaseGeometry) -> np.ndarray:
+    if blocker.is_empty:
+        return np.ones(len(cands), dtype=bool)
+    hits: np.ndarray = shapely.intersects(blocker, _polygons(cands))
+    return ~hits
+
+
+def _near(
+    mover: Base, target: Base, others: Sequence[Base], obstacles: Sequence[BaseGeometry]
+) -> tuple[list[Base], list[BaseGeometry]]:
+    """The bases and shapes a base in contact with ``target`` could overlap."""
+    reach = math.hypot(mover.width, mover.depth) + 4 * CONTACT_TOLERANCE_CM
+    x0, y0, x1, y1 = target.polygon.bounds
+    x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
+
+    def meets(b: tuple[float, float, float, float]) -> bool:
+        return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
+
+    return (
+        [o for o in others if meets(o.polygon.bounds)],
+        [g for g in obstacles if meets(g.bounds)],
+    )
+
+
+def nearest_contact_position(
+    mover: Base,
+    target: Base,
+    others: Sequence[Base] = (),
+    obstacles: Sequence[BaseGeometry] = (),
+    *,
+    reference: tuple[float, float] | None = None,
+    table: BaseGeometry | None = None,
+    pushable: Sequence[int] = (),
+    accept: Callable[[ContactPlacement], bool] | None = None,
+) -> ContactPlacement | None:
+    """The legal position in contact with ``target`` nearest to ``reference``.
+
+    The position's base touches the target by the contact rules (II-E), its sight is on the
+    target's base and it faces the target (II-E-1, V-B-3), and it overlaps no base of
+    ``others``, no shape of ``obstacles`` and stays on ``table``. ``reference`` defaults to
+    the mover's current sight. ``pushable`` are indices into ``others`` of fighters already
+    in contact with the target: if no free position exists they may be pushed by at most
+    :data:`MAX_PUSH_CM` (II-E-1); fighters not in contact with the target are never pushed.
+    Candidate sights are 0.5 mm apart along the target's edge. ``accept`` (the caller's
+    rules, e.g. the contact limits of II-E-3) may refuse a placement: the next one is tried.
+    """
+    ref = reference if reference is not None else mover.sight
+    if mover.level != target.level:
+        return None  # II-F-1: contact only within a level
+    # the candidates in contact, nearest first, tried a batch at a time: the first free one
+    # is the answer (the same as filtering, sorting and testing the whole list)
+    # (places surely overlapping a base or an obstacle are screened out first, in bulk)
+    edge = _Edge(mover, target, ref)
+    blocker = _blocker(*_near(mover, target, others, obstacles), table)
+    ordered = edge.in_order(lambda ks: edge.surely_blocked(ks, blocker))
+    batch = 8
+    while chunk := list(itertools.islice(ordered, batch)):
+        batch *= 2
+        chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
+        for c, ok in zip(chunk, _free(chunk, blocker), strict=True):
+            if ok and (accept is None or accept(ContactPlacement(c))):
+                return ContactPlacement(c)
+    # no free place: the full list of places in contact, for pushing (II-E-1)
+    cands = [c for c in edge.in_order() if in_contact(c, target)]
+    if not cands:
+        return None
+    push = [i for i in pushable if in_contact(others[i], target)]
+    if not push:
+        return None
+    fixed = [o for i, o in enumerate(others) if i not in push]
+    free = _free(cands, _blocker(fixed, obstacles, table))
+    room = [c for c, ok in zip(cands, free, strict=True) if ok]
+    if not room:
+        return None
+    # try first the places that overlap the fighters to push the least
+    pushed_area = shapely.unary_union([others[i].polygon for i in push])
+    overlap = shapely.area(
+        shapely.intersection(np.array([c.polygon for c in room], dtype=object), pushed_area)
+    )
+    order = sorted(range(len(room)), key=lambda k: (round(float(overlap[k]), 3), k))
+    for k in order[:30]:
+        placed = _push(room[k], target, others, push, obstacles, table)
+        if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
+            return ContactPlacement(room[k], placed)
+    return None
+
+
+def _push(
+    new: Base,
+    target: Base,
+    others: Sequence[Base],
+    push: Sequence[int],
+    obstacles: Sequence[BaseGeometry],
+    table: BaseGeometry | None,
+) -> tuple[tuple[int, Base], ...] | None:
+    """Push the fighters overlapping ``new`` by the least distance that frees them."""
+    current = list(others)
+    moved: list[tuple[int, Base]] = []
+    for i in push:
+        o = current[i]
+        if not shapely.intersects(new.polygon.buffer(-CONTACT_TOLERANCE_CM), o.polygon):
+            continue
+        rest = [b for j, b in enumerate(current) if j != i] + [new, target]
+        blocker = _blocker(rest, obstacles, table)
+        moves = [
+            o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a))
+            for r in np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
+            for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+        ]
+        clear = _free(moves, blocker)
+        best = next(
+            (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
+            None,
+        )
+        if best is None:
+            return None
+        current[i] = best
+        moved.append((i, best))
+    return tuple(moved)

@@ -1,0 +1,157 @@
+"""The contact round of issue 22 answers as the code it replaced (frozen in
+``ref_contact_31.py``): a :class:`ContactSearch` asked again and again -- other references,
+other ``accept`` tests -- gives what a fresh search gives each time, pushes tried one ring at a
+time give the pushes of the whole list, and every contact placement of whole games is the
+old one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import pytest
+import ref_contact_31
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fast_equivalence import fighters, scenery
+
+from confrontation.engine.table import field as table_field
+from confrontation.engine.table.field import Field
+from confrontation.geometry import Base, Battlefield, Scenery, Table, in_contact
+from confrontation.geometry.contact import ContactPlacement, ContactSearch, _Edge, _push
+from confrontation.sim.game import GameConfig, play_game
+
+TABLE = Table()
+
+
+def _refusing(seed: int) -> Callable[[ContactPlacement], bool]:
+    """A deterministic ``accept`` that refuses about half the places (by their position)."""
+    return lambda p: (int(p.base.x * 1000) + int(p.base.y * 1000) + seed) % 2 == 0
+
+
+@pytest.mark.rule("II-E-1", "II-E-3", "V-B-3")
+@settings(max_examples=40, deadline=None)
+@given(fighters(n_max=8), scenery(), st.data())
+def test_a_kept_search_answers_as_a_fresh_one(
+    placed: dict[str, Base], elements: tuple[Scenery, ...], data: st.DataObject
+) -> None:
+    ids = list(placed)
+    mover = data.draw(st.sampled_from(ids))
+    target = data.draw(st.sampled_from([i for i in ids if i != mover]))
+    m, t = placed[mover], placed[target]
+    others = [placed[i] for i in ids if i not in (mover, target)]
+    pushable = [k for k, o in enumerate(others) if in_contact(o, t)]
+    blocking = [s.footprint for s in elements if not s.passable]
+    search = ContactSearch(m, t, others, blocking, table=TABLE.area, pushable=lambda: pushable)
+    refs = [m.sight, *(o.centre for o in others[:2])]
+    for _ in range(4):
+        ref = data.draw(st.sampled_from(refs))
+        which = data.draw(st.sampled_from([None, 0, 1, 2]))
+        accept = None if which is None else _refusing(which)
+        got = search.nearest(ref, accept)
+        want = ref_contact_31.nearest_contact_position(
+            m,
+            t,
+            others,
+            blocking,
+            reference=ref,
+            table=TABLE.area,
+            pushable=pushable,
+            accept=accept,
+        )
+        assert got == want
+
+
+@pytest.mark.rule("II-E-1")
+def test_pushes_tried_ring_by_ring_are_those_of_the_whole_list() -> None:
+    mover = Base.of("normal", "square", 50, 10)
+    target = Base.of("large", "square", 50, 30)
+    ring = [
+        Base.of("normal", "square", 50, 26.875, 90),
+        Base.of("normal", "square", 50, 33.125, 270),
+        Base.of("normal", "square", 46.875, 30, 0),
+        Base.of("normal", "square", 53.125, 30, 180),
+    ]
+    placed = ContactSearch(mover, target, ring, table=TABLE.area, pushable=[0, 1, 2, 3]).nearest()
+    assert placed is not None and placed.pushed
+    tried = 0
+    for dx in (-0.4, -0.1, 0.0, 0.1, 0.3):
+        new = placed.base.moved(placed.base.x + dx, placed.base.y)
+        got = _push(new, target, ring, [0, 1, 2, 3], [], TABLE.area)
+        assert got == ref_contact_31._push(new, target, ring, [0, 1, 2, 3], [], TABLE.area)
+        tried += got is not None
+    assert tried > 2
+    assert placed == ref_contact_31.nearest_contact_position(
+        mover, target, ring, table=TABLE.area, pushable=[0, 1, 2, 3]
+    )
+
+
+@pytest.fixture
+def checked_placements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every contact placement of the games played checked against the old search; yields
+    the number of placements checked (and how many of them asked a kept search again)."""
+    counts = [0, 0]
+    contact_position = Field.contact_position
+
+    def checked(
+        self: Field,
+        mover: str,
+        target: str,
+        reference: tuple[float, float] | None = None,
+        accept: Callable[[ContactPlacement], bool] | None = None,
+    ) -> ContactPlacement | None:
+        again = (mover, target) in self._placing
+        got = contact_position(self, mover, target, reference, accept)
+        here: Battlefield = self.battlefield
+        t = here.fighters[target]
+        others = [b for i, b in here.fighters.items() if i not in (mover, target)]
+        want = ref_contact_31.nearest_contact_position(
+            here.fighters[mover],
+            t,
+            others,
+            [s.footprint for s in here.scenery if not s.passable],
+            reference=reference,
+            table=here.table.area,
+            pushable=[k for k, b in enumerate(others) if in_contact(b, t)],
+            accept=accept,
+        )
+        assert got == want
+        counts[0] += 1
+        counts[1] += again
+        return got
+
+    monkeypatch.setattr(Field, "contact_position", checked)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    yield counts
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+
+
+def test_every_placement_of_whole_games_is_the_old_one(checked_placements: list[int]) -> None:
+    for seed in (0, 1, 2):
+        play_game(GameConfig(agents=("greedy", "greedy"), seed=seed))
+    play_game(GameConfig(agents=("random", "random"), seed=2))
+    checked, again = checked_placements
+    assert checked > 50 and again > 5
+
+
+@pytest.mark.rule("II-E-1")
+@settings(max_examples=40, deadline=None)
+@given(fighters(n_max=10), scenery(), st.data())
+def test_the_boxed_screen_flags_what_the_full_screen_flags(
+    placed: dict[str, Base], elements: tuple[Scenery, ...], data: st.DataObject
+) -> None:
+    ids = list(placed)
+    mover = data.draw(st.sampled_from(ids))
+    target = data.draw(st.sampled_from([i for i in ids if i != mover]))
+    m, t = placed[mover], placed[target]
+    others = [placed[i] for i in ids if i not in (mover, target)]
+    blocking = [s.footprint for s in elements if not s.passable]
+    search = ContactSearch(m, t, others, blocking, table=TABLE.area)
+    blocker = search.blocker()
+    assert search.room is not None
+    edge = _Edge(m, t, m.sight)
+    ks = np.arange(edge.count)
+    boxed = edge.surely_blocked(ks, blocker, search.room)
+    assert boxed.tolist() == edge.surely_blocked(ks, blocker).tolist()
