@@ -17,11 +17,16 @@ from test_fast_equivalence import TABLE, fighters, scenery
 from confrontation.engine.table import field as table_field
 from confrontation.engine.table import kept_sight
 from confrontation.geometry import Barrier, Base, Battlefield, Scenery, Sight
+from confrontation.geometry.bases import Shape
+from confrontation.geometry.contact import in_contact
 from confrontation.geometry.sight import (
     Corridors,
+    _all_aside,
     _behind,
     _clear_line,
+    _hidden,
     _in_front,
+    _taller,
     line_of_sight,
     may_stand_between,
     sees,
@@ -81,10 +86,11 @@ def test_corridors_keep_every_barrier_that_meets_the_cone(
 def test_clear_lines_and_targets_behind_agree_with_the_reference(
     placed: dict[str, Base], elements: tuple[Scenery, ...]
 ) -> None:
-    """A line :func:`_clear_line` calls clear (to a target in front) means the target is
-    seen at least partly, a
-    target :func:`_behind` says is behind is not seen, and :func:`sees` (which asks them
-    first) says what the frozen reference says."""
+    """:func:`sees` and :func:`line_of_sight` (which ask the arithmetic first) say what the
+    frozen reference says. To a target in front: a line :func:`_clear_line` calls clear
+    means the target is seen at least partly, barriers :func:`_all_aside` calls aside
+    mean it is wholly seen, :func:`_hidden` means it is not seen; a target :func:`_behind`
+    says is behind is not seen."""
     for a in placed:
         for b in placed:
             if a == b:
@@ -95,9 +101,16 @@ def test_clear_lines_and_targets_behind_agree_with_the_reference(
             assert sees(s, t, barriers) == (want is not ref_sight.Sight.NONE)
             if _behind(s, t):
                 assert want is ref_sight.Sight.NONE
+            assert line_of_sight(s, t, barriers).value == want.value
+            if not _in_front(s, t) or s.level != 0 or t.level != 0 or in_contact(s, t):
+                continue
             tall = [x for x in barriers if x.rank > 0]  # more than the taller ones: still so
-            if _in_front(s, t) and _clear_line(s, t, tall):
+            if _clear_line(s, t, tall):
                 assert want is not ref_sight.Sight.NONE
+            if _all_aside(s, t, tall):
+                assert want is ref_sight.Sight.SEES
+            if _hidden(s, t, _taller(s, t, barriers)):
+                assert want is ref_sight.Sight.NONE
 
 
 @pytest.mark.rule("II-D-3")
@@ -113,6 +126,25 @@ def test_clear_line_sees_past_a_wall_beside_the_line_but_not_through_it() -> Non
     aside = Base.of("large", "square", 35, 45, 0)
     assert not _clear_line(me, foe, [Barrier.of_base(on_line)])
     assert _clear_line(me, foe, [Barrier.of_base(aside)])
+
+
+@pytest.mark.rule("II-D-3")
+@pytest.mark.parametrize("shape", ["round", "square"])
+def test_hidden_behind_a_large_base_or_a_wall_and_aside_of_them(shape: Shape) -> None:
+    me, foe = Base.of("small", "round", 10, 30, 0), Base.of("small", shape, 60, 30, 180)
+    wall = Barrier.of_base(Base.of("very-large", shape, 40, 30, 0))
+    walls = Scenery.rect("wall", 35, 30, 1, 20, 0, height="large", passable=False)
+    for barrier in (wall, Barrier(walls.footprint, walls.height)):
+        assert _hidden(me, foe, [barrier]) and not _all_aside(me, foe, [barrier])
+        assert line_of_sight(me, foe, [barrier]) is Sight.NONE
+    beside = Barrier.of_base(Base.of("very-large", shape, 40, 50, 0))
+    beyond = Barrier.of_base(Base.of("very-large", shape, 90, 30, 0))
+    for barrier in (beside, beyond):
+        assert _all_aside(me, foe, [barrier]) and not _hidden(me, foe, [barrier])
+        assert line_of_sight(me, foe, [barrier]) is Sight.SEES
+    # a base too near the target to hide all of it: neither shortcut says so
+    close = Barrier.of_base(Base.of("small", shape, 57.2, 30, 0))
+    assert not _hidden(me, foe, [close]) and not _all_aside(me, foe, [close])
 
 
 @pytest.mark.rule("II-D-3")

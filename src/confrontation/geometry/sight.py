@@ -77,6 +77,13 @@ class Barrier:
         fx, fy = b.front
         return (b.x, b.y, fx, fy, b.depth_mm / 20.0, b.width_mm / 20.0, math.inf)
 
+    @cached_property
+    def outlines(self) -> list[list[tuple[float, float]]]:
+        """The corners of each convex piece (a square base: its own corners)."""
+        if self.base is not None and self.base.shape == "square":
+            return [self.base.corners()]
+        return [[(x, y) for x, y in shapely.get_coordinates(p).tolist()] for p in self.pieces]
+
     @classmethod
     def of_base(cls, b: Base) -> Barrier:
         return cls(b.polygon, b.size, b.level, b)
@@ -169,6 +176,147 @@ def _behind(source: Base, target: Base) -> bool:
     return all((x - sx) * fx + (y - sy) * fy < -1e-6 for x, y in target.corners())
 
 
+def _taller(source: Base, target: Base, barriers: list[Barrier]) -> list[Barrier]:
+    """II-D-3: the barriers that block (level 0, not flat, as large as both fighters)."""
+    need = max(size_rank(source.size), size_rank(target.size))
+    return [b for b in barriers if b.level == 0 and b.rank > 0 and b.rank >= need]
+
+
+#: the inscribed circle of a round base's 64-gon, as a fraction of its radius (a little less)
+_INNER = math.cos(math.pi / 64) * (1 - 1e-9)
+
+
+def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
+    """Plain arithmetic: does one base of ``tall`` cut every line from the source's sight to
+    the target (which lies wholly in front of it)? So when, seen from the sight, the
+    base's angular span holds the target's (by 1e-7 rad) and its farthest point is nearer
+    than the target's nearest (by 1e-6 cm): then each line enters the base before reaching
+    the target, and the base's shadow covers the target (what :func:`_covered` finds)."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    if d <= 1e-9:
+        return False
+    ux, uy = dx / d, dy / d
+    if target.shape == "round":
+        r = target.width_mm / 20.0
+        if d <= r:
+            return False
+        lo = -math.asin(r / d)
+        hi = -lo
+        near = d - r
+    else:
+        angles = []
+        for x, y in target.corners():
+            px, py = x - sx, y - sy
+            along = px * ux + py * uy
+            if along <= 0:
+                return False
+            angles.append(math.atan2(ux * py - uy * px, along))
+        lo, hi = min(angles), max(angles)
+        near = d - outer_radius(target)
+    for barrier in tall:
+        b = barrier.base
+        if b is not None and b.shape == "round":
+            bx, by = b.x - sx, b.y - sy
+            bd = math.hypot(bx, by)
+            inner = b.width_mm / 20.0 * _INNER
+            if bd <= inner or bx * ux + by * uy <= 0:
+                continue
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(inner / bd)
+            if (
+                mid - half < lo - 1e-7
+                and mid + half > hi + 1e-7
+                and bd + b.width_mm / 20.0 < near - 1e-6
+            ):
+                return True
+            continue
+        for outline in barrier.outlines:
+            if _spans(sx, sy, ux, uy, outline, lo, hi, near):
+                return True
+    return False
+
+
+def _all_aside(source: Base, target: Base, near: list[Barrier]) -> bool:
+    """Plain arithmetic: does no barrier of ``near`` meet the hull of the source's sight and
+    the target (which lies wholly in front of it)? So when, seen from the sight, each
+    barrier's angular span misses the target's (by 1e-7 rad), or each of its points is
+    farther than every point of the target (by 1e-6 cm). Round shapes are taken as their
+    discs (holding the 64-gons)."""
+    if not near:
+        return True
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    reach = outer_radius(target)
+    if d <= reach:
+        return False
+    ux, uy = dx / d, dy / d
+    if target.shape == "round":
+        hi = math.asin(target.width_mm / 20.0 / d)
+        lo = -hi
+    else:
+        angles = [
+            math.atan2(ux * (y - sy) - uy * (x - sx), (x - sx) * ux + (y - sy) * uy)
+            for x, y in target.corners()
+        ]
+        lo, hi = min(angles), max(angles)
+    farthest = d + reach
+    for barrier in near:
+        b = barrier.base
+        if b is not None:
+            bx, by = b.x - sx, b.y - sy
+            bd = math.hypot(bx, by)
+            r = outer_radius(b)
+            if bd - r > farthest + 1e-6:
+                continue
+            if bd <= r or bx * ux + by * uy <= r:
+                return False
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(r / bd)
+            if mid - half > hi + 1e-7 or mid + half < lo - 1e-7:
+                continue
+            return False
+        for outline in barrier.outlines:
+            least, most = math.inf, -math.inf
+            for x, y in outline:
+                px, py = x - sx, y - sy
+                along = px * ux + py * uy
+                if along <= 0:
+                    return False
+                angle = math.atan2(ux * py - uy * px, along)
+                least, most = min(least, angle), max(most, angle)
+            if least <= hi + 1e-7 and most >= lo - 1e-7:
+                return False
+    return True
+
+
+def _spans(
+    sx: float,
+    sy: float,
+    ux: float,
+    uy: float,
+    outline: list[tuple[float, float]],
+    lo: float,
+    hi: float,
+    near: float,
+) -> bool:
+    """Does the convex polygon ``outline`` (its corners), seen from (sx, sy) with angles
+    taken from the direction (ux, uy), span more than [lo, hi] and lie nearer than
+    ``near`` (see :func:`_hidden`)?"""
+    least, most, far = math.inf, -math.inf, 0.0
+    for x, y in outline:
+        px, py = x - sx, y - sy
+        along = px * ux + py * uy
+        if along <= 0:
+            return False
+        angle = math.atan2(ux * py - uy * px, along)
+        least, most = min(least, angle), max(most, angle)
+        far = max(far, math.hypot(px, py))
+    return least < lo - 1e-7 and most > hi + 1e-7 and far < near - 1e-6
+
+
 #: the lines tried by :func:`_clear_line`, across the target from its centre (fractions of
 #: the room a clear disc has there)
 _ACROSS = (0.0, -0.5, 0.5, -0.9, 0.9)
@@ -248,7 +396,15 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
     """
     if in_contact(source, target):
         return Sight.SEES
+    if source.level == 0 and _behind(source, target):
+        return Sight.NONE  # II-D-2: wholly behind the sight line, nothing of it is in view
     front = _in_front(source, target)
+    if front and source.level == 0 and target.level == 0:
+        barriers = list(barriers)
+        if _all_aside(source, target, [b for b in barriers if b.level == 0 and b.rank > 0]):
+            return Sight.SEES  # no line cut
+        if _hidden(source, target, _taller(source, target, barriers)):
+            return Sight.NONE
     return _sight_of(source, target.polygon, target.size, target.level, front, barriers)
 
 
@@ -273,11 +429,12 @@ def sees(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> bool:
         return False  # II-D-2: wholly behind the sight line, nothing of it is in view
     front = _in_front(source, target)
     if front and source.level == 0 and target.level == 0:
-        need = max(size_rank(source.size), size_rank(target.size))
         barriers = list(barriers)
-        tall = [b for b in barriers if b.level == 0 and b.rank > 0 and b.rank >= need]
+        tall = _taller(source, target, barriers)
         if not tall or _clear_line(source, target, tall):
             return True  # only taller barriers may hide it all (II-D-3)
+        if _hidden(source, target, tall):
+            return False
     found = _sight_of(source, target.polygon, target.size, target.level, front, barriers, True)
     return found is not Sight.NONE
 
