@@ -24,6 +24,7 @@ from confrontation.geometry.sight import (
     _all_aside,
     _behind,
     _clear_line,
+    _cut_line,
     _hidden,
     _in_front,
     _taller,
@@ -89,7 +90,8 @@ def test_clear_lines_and_targets_behind_agree_with_the_reference(
     """:func:`sees` and :func:`line_of_sight` (which ask the arithmetic first) say what the
     frozen reference says. To a target in front: a line :func:`_clear_line` calls clear
     means the target is seen at least partly, barriers :func:`_all_aside` calls aside
-    mean it is wholly seen, :func:`_hidden` means it is not seen; a target :func:`_behind`
+    mean it is wholly seen, :func:`_hidden` means it is not seen, :func:`_cut_line` means
+    it is not wholly seen (and with a clear line, partly); a target :func:`_behind`
     says is behind is not seen."""
     for a in placed:
         for b in placed:
@@ -111,6 +113,10 @@ def test_clear_lines_and_targets_behind_agree_with_the_reference(
                 assert want is ref_sight.Sight.SEES
             if _hidden(s, t, _taller(s, t, barriers)):
                 assert want is ref_sight.Sight.NONE
+            if _cut_line(s, t, barriers):
+                assert want is not ref_sight.Sight.SEES
+                if _clear_line(s, t, _taller(s, t, barriers)):
+                    assert want is ref_sight.Sight.PARTIAL
 
 
 @pytest.mark.rule("II-D-3")
@@ -142,6 +148,14 @@ def test_hidden_behind_a_large_base_or_a_wall_and_aside_of_them(shape: Shape) ->
     for barrier in (beside, beyond):
         assert _all_aside(me, foe, [barrier]) and not _hidden(me, foe, [barrier])
         assert line_of_sight(me, foe, [barrier]) is Sight.SEES
+    # a small base on the line: it hides it all; a little aside: some lines cut, others clear
+    small = [Barrier.of_base(Base.of("small", shape, 40, 30, 0))]
+    assert _cut_line(me, foe, small) and not _clear_line(me, foe, small)
+    assert line_of_sight(me, foe, small) is Sight.NONE
+    small = [Barrier.of_base(Base.of("small", shape, 40, 30.9, 0))]
+    assert _cut_line(me, foe, small) and _clear_line(me, foe, small)
+    assert line_of_sight(me, foe, small) is Sight.PARTIAL
+    assert not _cut_line(me, foe, [beside])
     # a base too near the target to hide all of it: neither shortcut says so
     close = Barrier.of_base(Base.of("small", shape, 57.2, 30, 0))
     assert not _hidden(me, foe, [close]) and not _all_aside(me, foe, [close])

@@ -322,6 +322,57 @@ def _spans(
 _ACROSS = (0.0, -0.5, 0.5, -0.9, 0.9)
 
 
+def _cut_line(source: Base, target: Base, barriers: list[Barrier]) -> bool:
+    """Plain arithmetic: is there a line from the source's sight to a point of the target
+    whose every neighbour within :data:`_CLEAR_RADIUS` also passes through a barrier (a
+    base at level 0, not flat)? Then more than AREA_EPS of the target is cut. So when the
+    line passes nearer than the base's inscribed circle less :data:`_CLEAR_RADIUS` (and
+    1e-6 cm) to its centre: each neighbouring line, at most that far from it, enters the
+    circle. The points tried are :func:`_clear_line`'s."""
+    sx, sy = source.sight
+    discs = []
+    for barrier in barriers:
+        b = barrier.base
+        if b is None or barrier.level != 0 or barrier.rank <= 0:
+            continue
+        if b.shape == "round":
+            inner = b.width_mm / 20.0 * _INNER
+        else:
+            inner = min(b.width_mm, b.depth_mm) / 20.0
+        inner -= _CLEAR_RADIUS + 1e-6
+        if inner > 0 and math.hypot(b.x - sx, b.y - sy) > inner + _CLEAR_RADIUS + 1e-6:
+            discs.append((b.x - sx, b.y - sy, inner))
+    if not discs:
+        return False
+    for lx, ly in _lines(source, target):
+        span = lx * lx + ly * ly
+        for bx, by, inner in discs:
+            t = min(max((bx * lx + by * ly) / span, 0.0), 1.0)
+            if math.hypot(bx - t * lx, by - t * ly) < inner:
+                return True
+    return False
+
+
+def _lines(source: Base, target: Base) -> list[tuple[float, float]]:
+    """The lines :func:`_clear_line` tries (from the source's sight, as vectors): to points
+    on the target's diameter across the sight line, each with a disc of
+    :data:`_CLEAR_RADIUS` inside the base (none if the target is too small)."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    span = math.hypot(dx, dy)
+    if span <= 1e-9:
+        return []
+    if target.shape == "round":
+        room = target.width_mm / 20.0 * 0.99  # inside the 64-gon of the round base
+    else:
+        room = min(target.width_mm, target.depth_mm) / 20.0
+    room -= 2 * _CLEAR_RADIUS
+    if room <= 0:
+        return []
+    nx, ny = -dy / span * room, dx / span * room
+    return [(dx + k * nx, dy + k * ny) for k in _ACROSS]
+
+
 def _clear_line(source: Base, target: Base, tall: list[Barrier]) -> bool:
     """Plain arithmetic: is there a line from the source's sight to a point of the target
     whose every neighbour within :data:`_CLEAR_RADIUS` is also a clear line past every
@@ -335,23 +386,9 @@ def _clear_line(source: Base, target: Base, tall: list[Barrier]) -> bool:
     axes and along the line's normal (or the distance to the disc): a lower bound, so a
     line is only called clear when it surely is (by more than 1e-6 cm)."""
     sx, sy = source.sight
-    cx, cy = target.x, target.y
-    dx, dy = cx - sx, cy - sy
-    span = math.hypot(dx, dy)
-    if span <= 1e-9:
-        return False
-    if target.shape == "round":
-        room = target.width_mm / 20.0 * 0.99  # inside the 64-gon of the round base
-    else:
-        room = min(target.width_mm, target.depth_mm) / 20.0
-    room -= 2 * _CLEAR_RADIUS
-    if room <= 0:
-        return False
-    nx, ny = -dy / span * room, dx / span * room
     need = _CLEAR_RADIUS + 1e-6
     frames = [b.frame for b in tall]
-    for k in _ACROSS:
-        lx, ly = dx + k * nx, dy + k * ny  # the line from the sight to the point tried
+    for lx, ly in _lines(source, target):  # the line from the sight to the point tried
         length = math.hypot(lx, ly)
         mx, my = -ly / length, lx / length
         for bx, by, ux, uy, hu, hv, rad in frames:
@@ -403,8 +440,11 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
         barriers = list(barriers)
         if _all_aside(source, target, [b for b in barriers if b.level == 0 and b.rank > 0]):
             return Sight.SEES  # no line cut
-        if _hidden(source, target, _taller(source, target, barriers)):
+        tall = _taller(source, target, barriers)
+        if _hidden(source, target, tall):
             return Sight.NONE
+        if _clear_line(source, target, tall) and _cut_line(source, target, barriers):
+            return Sight.PARTIAL  # a clear line and a cut one, each with room about it
     return _sight_of(source, target.polygon, target.size, target.level, front, barriers)
 
 
