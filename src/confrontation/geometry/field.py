@@ -13,7 +13,6 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import shapely
 from shapely.strtree import STRtree
 
 from confrontation.geometry.bases import Base
@@ -25,7 +24,14 @@ from confrontation.geometry.contact import (
 from confrontation.geometry.measure import distance
 from confrontation.geometry.paths import Path, PathSearch
 from confrontation.geometry.scenery import Scenery, crossable
-from confrontation.geometry.sight import Barrier, Sight, line_of_sight, sees, sight_of_shape
+from confrontation.geometry.sight import (
+    Barrier,
+    Corridors,
+    Sight,
+    line_of_sight,
+    sees,
+    sight_of_shape,
+)
 from confrontation.geometry.table import Table
 
 #: sight answers kept across battlefields, keyed by the interned ids (:func:`_key_id`) of the
@@ -96,6 +102,7 @@ class Battlefield:
             lv: {i: k for k, i in enumerate(ids)} for lv, ids in self._level_ids.items()
         }
         self._searches = {}
+        self._corridors: Corridors | None = None
 
     def distance(self, a: str, b: str) -> float:
         return distance(self.fighters[a], self.fighters[b])
@@ -162,16 +169,14 @@ class Battlefield:
         return (ids[index[source]], ids[index[target]], tuple(ids[i] for i in chosen))
 
     def _chosen(self, source: str, target: str) -> list[int]:
-        """The fighters and scenery (indices) whose shapes meet the hull of ``source``'s
-        sight and ``target``'s base: the only possible barriers between them."""
+        """The fighters and scenery (indices, ascending) that may meet the hull of
+        ``source``'s sight and ``target``'s base: the only possible barriers between them
+        (:class:`~.sight.Corridors`)."""
+        corridors = self._corridors
+        if corridors is None:  # built on the first sight question (numpy, no GEOS call)
+            corridors = self._corridors = Corridors(list(self.fighters.values()), self._barriers)
         s, t = self.fighters[source], self.fighters[target]
-        # the tree answers by bounding boxes: the hull's is the box of the sight and the
-        # target's footprint, asked without building the hull
-        sx, sy = s.sight
-        x0, y0, x1, y1 = t.bounds
-        idx = self._tree.query(shapely.box(min(sx, x0), min(sy, y0), max(sx, x1), max(sy, y1)))
-        skip = (self._index[source], self._index[target])
-        return [i for i in idx.tolist() if i not in skip]
+        return corridors.between(s, self._index[source], t, self._index[target])
 
     def sight_to_scenery(self, source: str, element: Scenery) -> Sight:
         """II-D-3: ``source`` looking at the element of scenery ``element`` past every other

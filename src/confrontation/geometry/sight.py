@@ -11,6 +11,7 @@ shadow) are not cut.
 from __future__ import annotations
 
 import enum
+import math
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -49,6 +50,8 @@ class Barrier:
     shape: BaseGeometry
     size: str
     level: int = 0
+    #: the fighter's base when the barrier is one (its box then is known without GEOS)
+    base: Base | None = None
 
     @cached_property
     def rank(self) -> int:
@@ -59,9 +62,31 @@ class Barrier:
         """The shape as convex pieces (computed once)."""
         return _convex_pieces(self.shape)
 
+    @cached_property
+    def frame(self) -> tuple[float, float, float, float, float, float, float]:
+        """A box holding the shape: centre, unit axis (ux, uy), half-extents along the axis
+        and across it, and the radius of a disc about the centre holding the shape (inf for
+        a square base or scenery: the box alone)."""
+        b = self.base
+        if b is None:
+            x0, y0, x1, y1 = self.shape.bounds
+            return ((x0 + x1) / 2, (y0 + y1) / 2, 1.0, 0.0, (x1 - x0) / 2, (y1 - y0) / 2, math.inf)
+        if b.shape == "round":
+            r = b.width_mm / 20.0
+            return (b.x, b.y, 1.0, 0.0, r, r, r)
+        fx, fy = b.front
+        return (b.x, b.y, fx, fy, b.depth_mm / 20.0, b.width_mm / 20.0, math.inf)
+
+    @cached_property
+    def outlines(self) -> list[list[tuple[float, float]]]:
+        """The corners of each convex piece (a square base: its own corners)."""
+        if self.base is not None and self.base.shape == "square":
+            return [self.base.corners()]
+        return [[(x, y) for x, y in shapely.get_coordinates(p).tolist()] for p in self.pieces]
+
     @classmethod
     def of_base(cls, b: Base) -> Barrier:
-        return cls(b.polygon, b.size, b.level)
+        return cls(b.polygon, b.size, b.level, b)
 
 
 def shadow(sx: float, sy: float, convex: BaseGeometry, far: float = _FAR) -> BaseGeometry:
@@ -140,6 +165,254 @@ def _in_front(source: Base, target: Base) -> bool:
     return all((x - sx) * fx + (y - sy) * fy > 1e-6 for x, y in target.corners())
 
 
+def _behind(source: Base, target: Base) -> bool:
+    """Is the whole target base behind the source's sight line, by more than 1e-6 cm (so
+    that none of it is in a level-0 fighter's field of view)?"""
+    sx, sy = source.sight
+    fx, fy = source.front
+    if target.shape == "round":
+        reach = target.width_mm / 20.0
+        return (target.x - sx) * fx + (target.y - sy) * fy < -reach - 1e-6
+    return all((x - sx) * fx + (y - sy) * fy < -1e-6 for x, y in target.corners())
+
+
+def _taller(source: Base, target: Base, barriers: list[Barrier]) -> list[Barrier]:
+    """II-D-3: the barriers that block (level 0, not flat, as large as both fighters)."""
+    need = max(size_rank(source.size), size_rank(target.size))
+    return [b for b in barriers if b.level == 0 and b.rank > 0 and b.rank >= need]
+
+
+#: the inscribed circle of a round base's 64-gon, as a fraction of its radius (a little less)
+_INNER = math.cos(math.pi / 64) * (1 - 1e-9)
+
+
+def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
+    """Plain arithmetic: does one base of ``tall`` cut every line from the source's sight to
+    the target (which lies wholly in front of it)? So when, seen from the sight, the
+    base's angular span holds the target's (by 1e-7 rad) and its farthest point is nearer
+    than the target's nearest (by 1e-6 cm): then each line enters the base before reaching
+    the target, and the base's shadow covers the target (what :func:`_covered` finds)."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    if d <= 1e-9:
+        return False
+    ux, uy = dx / d, dy / d
+    if target.shape == "round":
+        r = target.width_mm / 20.0
+        if d <= r:
+            return False
+        lo = -math.asin(r / d)
+        hi = -lo
+        near = d - r
+    else:
+        angles = []
+        for x, y in target.corners():
+            px, py = x - sx, y - sy
+            along = px * ux + py * uy
+            if along <= 0:
+                return False
+            angles.append(math.atan2(ux * py - uy * px, along))
+        lo, hi = min(angles), max(angles)
+        near = d - outer_radius(target)
+    for barrier in tall:
+        b = barrier.base
+        if b is not None and b.shape == "round":
+            bx, by = b.x - sx, b.y - sy
+            bd = math.hypot(bx, by)
+            inner = b.width_mm / 20.0 * _INNER
+            if bd <= inner or bx * ux + by * uy <= 0:
+                continue
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(inner / bd)
+            if (
+                mid - half < lo - 1e-7
+                and mid + half > hi + 1e-7
+                and bd + b.width_mm / 20.0 < near - 1e-6
+            ):
+                return True
+            continue
+        for outline in barrier.outlines:
+            if _spans(sx, sy, ux, uy, outline, lo, hi, near):
+                return True
+    return False
+
+
+def _all_aside(source: Base, target: Base, near: list[Barrier]) -> bool:
+    """Plain arithmetic: does no barrier of ``near`` meet the hull of the source's sight and
+    the target (which lies wholly in front of it)? So when, seen from the sight, each
+    barrier's angular span misses the target's (by 1e-7 rad), or each of its points is
+    farther than every point of the target (by 1e-6 cm). Round shapes are taken as their
+    discs (holding the 64-gons)."""
+    if not near:
+        return True
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    reach = outer_radius(target)
+    if d <= reach:
+        return False
+    ux, uy = dx / d, dy / d
+    if target.shape == "round":
+        hi = math.asin(target.width_mm / 20.0 / d)
+        lo = -hi
+    else:
+        angles = [
+            math.atan2(ux * (y - sy) - uy * (x - sx), (x - sx) * ux + (y - sy) * uy)
+            for x, y in target.corners()
+        ]
+        lo, hi = min(angles), max(angles)
+    farthest = d + reach
+    for barrier in near:
+        b = barrier.base
+        if b is not None:
+            bx, by = b.x - sx, b.y - sy
+            bd = math.hypot(bx, by)
+            r = outer_radius(b)
+            if bd - r > farthest + 1e-6:
+                continue
+            if bd <= r or bx * ux + by * uy <= r:
+                return False
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(r / bd)
+            if mid - half > hi + 1e-7 or mid + half < lo - 1e-7:
+                continue
+            return False
+        for outline in barrier.outlines:
+            least, most = math.inf, -math.inf
+            for x, y in outline:
+                px, py = x - sx, y - sy
+                along = px * ux + py * uy
+                if along <= 0:
+                    return False
+                angle = math.atan2(ux * py - uy * px, along)
+                least, most = min(least, angle), max(most, angle)
+            if least <= hi + 1e-7 and most >= lo - 1e-7:
+                return False
+    return True
+
+
+def _spans(
+    sx: float,
+    sy: float,
+    ux: float,
+    uy: float,
+    outline: list[tuple[float, float]],
+    lo: float,
+    hi: float,
+    near: float,
+) -> bool:
+    """Does the convex polygon ``outline`` (its corners), seen from (sx, sy) with angles
+    taken from the direction (ux, uy), span more than [lo, hi] and lie nearer than
+    ``near`` (see :func:`_hidden`)?"""
+    least, most, far = math.inf, -math.inf, 0.0
+    for x, y in outline:
+        px, py = x - sx, y - sy
+        along = px * ux + py * uy
+        if along <= 0:
+            return False
+        angle = math.atan2(ux * py - uy * px, along)
+        least, most = min(least, angle), max(most, angle)
+        far = max(far, math.hypot(px, py))
+    return least < lo - 1e-7 and most > hi + 1e-7 and far < near - 1e-6
+
+
+#: the lines tried by :func:`_clear_line`, across the target from its centre (fractions of
+#: the room a clear disc has there)
+_ACROSS = (0.0, -0.5, 0.5, -0.9, 0.9)
+
+
+def _cut_line(source: Base, target: Base, barriers: list[Barrier]) -> bool:
+    """Plain arithmetic: is there a line from the source's sight to a point of the target
+    whose every neighbour within :data:`_CLEAR_RADIUS` also passes through a barrier (a
+    base at level 0, not flat)? Then more than AREA_EPS of the target is cut. So when the
+    line passes nearer than the base's inscribed circle less :data:`_CLEAR_RADIUS` (and
+    1e-6 cm) to its centre: each neighbouring line, at most that far from it, enters the
+    circle. The points tried are :func:`_clear_line`'s."""
+    sx, sy = source.sight
+    discs = []
+    for barrier in barriers:
+        b = barrier.base
+        if b is None or barrier.level != 0 or barrier.rank <= 0:
+            continue
+        if b.shape == "round":
+            inner = b.width_mm / 20.0 * _INNER
+        else:
+            inner = min(b.width_mm, b.depth_mm) / 20.0
+        inner -= _CLEAR_RADIUS + 1e-6
+        if inner > 0 and math.hypot(b.x - sx, b.y - sy) > inner + _CLEAR_RADIUS + 1e-6:
+            discs.append((b.x - sx, b.y - sy, inner))
+    if not discs:
+        return False
+    for lx, ly in _lines(source, target):
+        span = lx * lx + ly * ly
+        for bx, by, inner in discs:
+            t = min(max((bx * lx + by * ly) / span, 0.0), 1.0)
+            if math.hypot(bx - t * lx, by - t * ly) < inner:
+                return True
+    return False
+
+
+def _lines(source: Base, target: Base) -> list[tuple[float, float]]:
+    """The lines :func:`_clear_line` tries (from the source's sight, as vectors): to points
+    on the target's diameter across the sight line, each with a disc of
+    :data:`_CLEAR_RADIUS` inside the base (none if the target is too small)."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    span = math.hypot(dx, dy)
+    if span <= 1e-9:
+        return []
+    if target.shape == "round":
+        room = target.width_mm / 20.0 * 0.99  # inside the 64-gon of the round base
+    else:
+        room = min(target.width_mm, target.depth_mm) / 20.0
+    room -= 2 * _CLEAR_RADIUS
+    if room <= 0:
+        return []
+    nx, ny = -dy / span * room, dx / span * room
+    return [(dx + k * nx, dy + k * ny) for k in _ACROSS]
+
+
+def _clear_line(source: Base, target: Base, tall: list[Barrier]) -> bool:
+    """Plain arithmetic: is there a line from the source's sight to a point of the target
+    whose every neighbour within :data:`_CLEAR_RADIUS` is also a clear line past every
+    barrier of ``tall``? Then more than AREA_EPS of the target is seen past them (what
+    :func:`_clear_spot` tells from the shadows), so not every line is blocked.
+
+    The points tried lie on the target's diameter across the sight line, each with a disc
+    of :data:`_CLEAR_RADIUS` inside the base. A barrier is taken as its box (a base's own
+    square, or the box of a round base or of scenery), and a disc about its centre for a
+    round base; its gap to a line is bounded from below by the gaps along the box's two
+    axes and along the line's normal (or the distance to the disc): a lower bound, so a
+    line is only called clear when it surely is (by more than 1e-6 cm)."""
+    sx, sy = source.sight
+    need = _CLEAR_RADIUS + 1e-6
+    frames = [b.frame for b in tall]
+    for lx, ly in _lines(source, target):  # the line from the sight to the point tried
+        length = math.hypot(lx, ly)
+        mx, my = -ly / length, lx / length
+        for bx, by, ux, uy, hu, hv, rad in frames:
+            ax, ay = sx - bx, sy - by  # the ends, from the barrier's centre
+            qx, qy = ax + lx, ay + ly
+            if rad != math.inf:  # a disc: the distance from its centre to the segment
+                t = min(max((-ax * lx - ay * ly) / (length * length), 0.0), 1.0)
+                if math.hypot(ax + t * lx, ay + t * ly) - rad > need:
+                    continue
+            au, bu = ax * ux + ay * uy, qx * ux + qy * uy
+            if min(au, bu) - hu > need or -hu - max(au, bu) > need:
+                continue
+            av, bv = ay * ux - ax * uy, qy * ux - qx * uy
+            if min(av, bv) - hv > need or -hv - max(av, bv) > need:
+                continue
+            half = hu * abs(ux * mx + uy * my) + hv * abs(ux * my - uy * mx)
+            if abs(ax * mx + ay * my) - half > need:
+                continue
+            break  # this barrier may cut a line near this one
+        else:
+            return True
+    return False
+
+
 def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> Sight:
     """II-D-3: does ``source`` see ``target`` past ``barriers``?
 
@@ -160,7 +433,18 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
     """
     if in_contact(source, target):
         return Sight.SEES
+    if source.level == 0 and _behind(source, target):
+        return Sight.NONE  # II-D-2: wholly behind the sight line, nothing of it is in view
     front = _in_front(source, target)
+    if front and source.level == 0 and target.level == 0:
+        barriers = list(barriers)
+        if _all_aside(source, target, [b for b in barriers if b.level == 0 and b.rank > 0]):
+            return Sight.SEES  # no line cut
+        tall = _taller(source, target, barriers)
+        if _hidden(source, target, tall):
+            return Sight.NONE
+        if _clear_line(source, target, tall) and _cut_line(source, target, barriers):
+            return Sight.PARTIAL  # a clear line and a cut one, each with room about it
     return _sight_of(source, target.polygon, target.size, target.level, front, barriers)
 
 
@@ -181,7 +465,16 @@ def sees(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> bool:
     (what a charge or a shot asks, V-B-3)."""
     if in_contact(source, target):
         return True
+    if source.level == 0 and _behind(source, target):
+        return False  # II-D-2: wholly behind the sight line, nothing of it is in view
     front = _in_front(source, target)
+    if front and source.level == 0 and target.level == 0:
+        barriers = list(barriers)
+        tall = _taller(source, target, barriers)
+        if not tall or _clear_line(source, target, tall):
+            return True  # only taller barriers may hide it all (II-D-3)
+        if _hidden(source, target, tall):
+            return False
     found = _sight_of(source, target.polygon, target.size, target.level, front, barriers, True)
     return found is not Sight.NONE
 
@@ -301,3 +594,85 @@ def sees_point(source: Base, x: float, y: float, barriers: Iterable[Barrier] = (
         if b.level == 0 and b.rank >= rank and b.shape.intersection(line).length > 1e-6:
             return False
     return True
+
+
+# --- which barriers may stand between two fighters (II-D-3), in plain arithmetic ------------
+
+#: slack (cm) of the corridor tests: a barrier is only left out when it is surely clear
+_CORRIDOR_EPS = 1e-6
+
+
+def outer_radius(b: Base) -> float:
+    """The radius (cm) of the smallest disc about the base's centre holding its footprint."""
+    if b.shape == "round":
+        return b.width_mm / 20.0
+    return math.hypot(b.width_mm, b.depth_mm) / 20.0
+
+
+class Corridors:
+    """The barriers that may cut a line from one fighter's sight to another's base, chosen
+    in plain arithmetic (no GEOS call).
+
+    Every line of sight from ``source`` to ``target`` lies in the convex hull of the source's
+    sight and the target's base (the "cone" of :func:`_sight_of`), which lies within the
+    target's outer radius ``R`` of the segment from the sight to the target's centre. A
+    barrier is left out when it cannot meet that hull, so that :func:`_sight_of` gives the
+    same answer without it: it does not block (II-F-1: not at level 0, or flat: rank 0), or
+    its bounding box misses the box of the sight and the disc of radius ``R``, or (a base)
+    its centre is farther than ``R`` plus its own outer radius from the segment.
+
+    ``barriers`` are the bases' barriers in the order of ``bases``, then the scenery's.
+    """
+
+    def __init__(self, bases: list[Base], barriers: list[Barrier]) -> None:
+        boxes = shapely.bounds(np.asarray([b.shape for b in barriers], dtype=object)).tolist()
+        self._rows: list[tuple[int, float, float, float, float, float, float, float]] = []
+        for k, (bar, box) in enumerate(zip(barriers, boxes, strict=True)):
+            if bar.level != 0 or bar.rank <= 0:
+                continue  # II-F-1 / flat scenery: never a barrier
+            if k < len(bases):
+                b = bases[k]
+                self._rows.append((k, *box, b.x, b.y, outer_radius(b)))
+            else:
+                self._rows.append((k, *box, math.nan, math.nan, math.inf))
+
+    def between(self, source: Base, si: int, target: Base, ti: int) -> list[int]:
+        """The indices (ascending) of the barriers that may stand between ``source`` (index
+        ``si``) and ``target`` (index ``ti``), themselves left out."""
+        sx, sy = source.sight
+        cx, cy, reach = target.x, target.y, outer_radius(target)
+        eps = _CORRIDOR_EPS
+        x0, x1 = min(sx, cx - reach) - eps, max(sx, cx + reach) + eps
+        y0, y1 = min(sy, cy - reach) - eps, max(sy, cy + reach) + eps
+        dx, dy = cx - sx, cy - sy
+        span = dx * dx + dy * dy
+        found: list[int] = []
+        for k, bx0, by0, bx1, by1, bx, by, r in self._rows:
+            if bx0 > x1 or bx1 < x0 or by0 > y1 or by1 < y0 or k in (si, ti):
+                continue
+            if r != math.inf:
+                px, py = bx - sx, by - sy
+                along = min(max((px * dx + py * dy) / span, 0.0), 1.0) if span > 0 else 0.0
+                if math.hypot(px - along * dx, py - along * dy) > r + reach + eps:
+                    continue
+            found.append(k)
+        return found
+
+
+def may_stand_between(source: Base, target: Base, barrier: Base, slack: float = 1e-3) -> bool:
+    """Might ``barrier`` (any level, any size) be one of :meth:`Corridors.between`'s barriers
+    between ``source`` and ``target``? Looser than it by ``slack`` cm: False means surely not
+    (what keeping a sight answer across a move needs)."""
+    sx, sy = source.sight
+    cx, cy, reach = target.x, target.y, outer_radius(target)
+    r = outer_radius(barrier)
+    # the barrier's box lies within its disc's box
+    if barrier.x - r > max(sx, cx + reach) + slack or barrier.x + r < min(sx, cx - reach) - slack:
+        return False
+    if barrier.y - r > max(sy, cy + reach) + slack or barrier.y + r < min(sy, cy - reach) - slack:
+        return False
+    dx, dy = cx - sx, cy - sy
+    span = dx * dx + dy * dy
+    px, py = barrier.x - sx, barrier.y - sy
+    along = min(max((px * dx + py * dy) / span, 0.0), 1.0) if span > 0 else 0.0
+    return math.hypot(px - along * dx, py - along * dy) <= r + reach + slack

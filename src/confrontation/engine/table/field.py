@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -23,6 +23,7 @@ from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.hooks import has_spot_checks, move_goals, spot_refusal
 from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
+from confrontation.engine.table.kept_sight import changed_bases, stands
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
 from confrontation.geometry.contact import ContactPlacement, ContactSearch, in_contact
@@ -196,6 +197,11 @@ class Field:
     owners: dict[str, int]
     _sight: dict[tuple[str, str], Sight] = field(default_factory=dict)
     _sees: dict[tuple[str, str], bool] = field(default_factory=dict)
+    #: the previous field's bases and sight answers (:meth:`inherit_sight`)
+    _heir: (
+        tuple[Mapping[str, Base], dict[tuple[str, str], Sight], dict[tuple[str, str], bool]] | None
+    ) = None
+    _moved: tuple[set[str], list[Base]] | None = None
     _paths: dict[Any, Path | None] = field(default_factory=dict)
     _contacts: dict[str, list[str]] = field(default_factory=dict)
     _enemy_contacts: dict[str, list[str]] = field(default_factory=dict)
@@ -220,20 +226,59 @@ class Field:
     def sight(self, source: str, target: str) -> Sight:
         """II-D-3: what ``source`` sees of ``target``."""
         key = (source, target)
-        if key not in self._sight:
-            self._sight[key] = self.battlefield.sight(source, target)
-        return self._sight[key]
+        known = self._sight.get(key)
+        if known is None:
+            kept = self._kept(0, key)
+            known = kept if isinstance(kept, Sight) else self.battlefield.sight(source, target)
+            self._sight[key] = known
+        return known
 
     def sees(self, source: str, target: str) -> bool:
         """II-D-3: ``source`` sees at least part of ``target`` (``sight(...).any``, cheaper
         when the full answer was not asked)."""
-        known = self._sight.get((source, target))
+        key = (source, target)
+        known = self._sight.get(key)
         if known is not None:
             return known.any
-        key = (source, target)
-        if key not in self._sees:
-            self._sees[key] = self.battlefield.sees(source, target)
-        return self._sees[key]
+        seen = self._sees.get(key)
+        if seen is None:
+            kept = self._kept(0, key)
+            if kept is None:
+                kept = self._kept(1, key)
+            if isinstance(kept, Sight):
+                seen = kept.any
+            elif kept is not None:
+                seen = kept
+            else:
+                seen = self.battlefield.sees(source, target)
+            self._sees[key] = seen
+        return seen
+
+    def _kept(self, which: int, key: tuple[str, str]) -> Sight | bool | None:
+        """The previous field's answer to ``key`` (``which``: 0 its full answers, 1 its
+        "sees at least part"), if it stands here (:meth:`inherit_sight`); else None."""
+        heir = self._heir
+        if heir is None:
+            return None
+        found: Sight | bool | None = heir[1].get(key) if which == 0 else heir[2].get(key)
+        if found is None:
+            return None
+        if self._moved is None:
+            self._moved = changed_bases(heir[0], self.battlefield.fighters)
+        changed, moved = self._moved
+        if not stands(key[0], key[1], self.battlefield.fighters, changed, moved):
+            return None
+        return found
+
+    def inherit_sight(self, old: Field) -> None:
+        """Take over, when asked, the sight answers of ``old`` (a field of the same
+        battleground) that the fighters who moved, turned, came or went between the two
+        cannot change: those between two fighters who did not change, with no changed
+        base, where it stood or where it stands, among the possible barriers between them
+        (II-D-3, :mod:`~confrontation.engine.table.kept_sight`). Only ``old``'s answers
+        are looked at (its bases and answer tables, not the field: no chain of fields is
+        kept alive); an answer taken over becomes this field's, for the next one."""
+        self._heir = (old.battlefield.fighters, old._sight, old._sees)
 
     def contacts(self, fighter_id: str) -> list[str]:
         """Fighters in base contact with ``fighter_id`` (II-E)."""
@@ -743,6 +788,7 @@ def field_of(state: GameState) -> Field:
     last = _LAST.get(id(ground))
     if last is not None and last[0] is ground:
         made.inherit_paths(last[1])
+        made.inherit_sight(last[1])
     _LAST[id(ground)] = (ground, made)
     if len(_LAST) > _CACHE_SIZE:
         _LAST.pop(next(iter(_LAST)))
