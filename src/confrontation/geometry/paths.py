@@ -5,8 +5,10 @@ moving base, so the sight keeps half a base of clearance on each side and a gap 
 than the base's width is closed (V-A: "cannot pass between two obstacles separated by less
 than the width of his base"). The shortest path is searched with A* on the visibility graph
 of the inflated obstacles' convex corners (only corners the line from the current point is
-tangent to are tried). Curves are polygons (6 segments per quarter circle): clearance is
-exact along straight edges and within 0.25 mm around curves.
+tangent to are tried, and every corner one of whose edges meets another obstacle); a goal
+base's last leg may end at any edge's nearest point, or where a corner's edge, or the way
+that reached it, carried on meets the edge. Curves are polygons (6 segments per quarter
+circle): clearance is exact along straight edges and within 0.25 mm around curves.
 
 What is an obstacle is the caller's decision (the engine applies V-A:
 :func:`move_obstacles` is the standard choice).
@@ -664,6 +666,12 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     sides_y = np.ascontiguousarray(corners[:, [3, 5]].T)
     sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
     start_h = float(q.goal_set.distance(q.sp))
+    # V-A, the most direct route: a corner one of whose edges meets the blocker (another
+    # obstacle merged with its own, the goal base, the table's edge) is queued whatever the
+    # tangent test says -- its own edges are not the merged obstacle's there
+    loose = _loose_corners(q, corners)
+    # a goal base: each edge of the goal set's nearest point, not only the nearest of all
+    goal_edges = _goal_edges(q)
     cost = [0.0] * n
     parent = [-2] * n  # -1: the start
     # closed corners, as a list (asked one at a time) and as an array (of those not closed)
@@ -679,6 +687,8 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     order = 0
     heap: list[tuple[float, int, int, int, int]] = [(start_h, -1, 0, -1, 0)]
     legs: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = []
+    #: each goal leg's corner's goal legs not queued yet, (cost, end) by cost
+    goal_more: list[list[tuple[float, tuple[float, float]]]] = []
     #: batches: (f, corners, costs, leg start node, leg start point)
     batches: list[tuple[list[float], list[int], list[float], int, tuple[float, float]]] = []
     goal_parent, goal_end = -2, (0.0, 0.0)
@@ -686,11 +696,18 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         f, u, o, src, k = heapq.heappop(heap)
         if u == -3:
             # a goal leg ends the search when clear (before the bound is looked at, as the
-            # eager search returned its best goal when its entry came off the heap)
+            # eager search returned its best goal when its entry came off the heap); if not,
+            # the same corner's next goal leg (by cost) is queued
             v, _, at, end = legs[k]
             if q.clear(at, end):
                 goal_parent, goal_end = v, end
                 break
+            more = goal_more[k]
+            if more and more[0][0] <= bound:
+                gcost, gend = more.pop(0)
+                legs.append((v, legs[k][1], at, gend))
+                goal_more.append(more)
+                heapq.heappush(heap, (gcost, -3, o, -1, len(legs) - 1))
             continue
         if f > bound:
             break
@@ -712,13 +729,17 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         end = q.goal_point(p)
         order += 1
         legs.append((u, gc, p, end))
-        heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
+        first = gc + math.dist(p, end)
+        side = None if u < 0 else corners[u, 2:6]
+        came = None if u < 0 else at
+        goal_more.append(_other_goal_legs(goal_edges, p, end, gc, first, side, came))
+        heapq.heappush(heap, (first, -3, order, -1, len(legs) - 1))
         if n == 0:
             continue
         vx, vy = cx - p[0], cy - p[1]
         # the tangent test: the cross products with the previous and the next corner
         c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
-        idx = np.nonzero((c[0] * c[1] >= -1e-12) & unclosed)[0]
+        idx = np.nonzero(((c[0] * c[1] >= -1e-12) | loose) & unclosed)[0]
         # the rest only for the tangent corners not closed (the same values, fewer of them)
         step = np.hypot(vx[idx], vy[idx])
         reached = gc + step
@@ -747,6 +768,89 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     return Path(tuple(pts))
 
 
+def _loose_corners(q: _Question, corners: np.ndarray) -> np.ndarray:
+    """Which corners have an edge (to the previous or the next corner) meeting the blocker:
+    there the corner's own obstacle is not all that stands, and the tangent test does not
+    hold."""
+    n = len(corners)
+    blocker = q.blocker
+    assert blocker is not None
+    if n == 0 or blocker.is_empty:
+        return np.zeros(n, dtype=bool)
+    segs = np.empty((2 * n, 2, 2))
+    segs[:n, 0] = segs[n:, 0] = corners[:, :2]
+    segs[:n, 1] = corners[:, 2:4]
+    segs[n:, 1] = corners[:, 4:6]
+    hits = shapely.intersects(blocker, shapely.linestrings(segs))
+    loose: np.ndarray = hits[:n] | hits[n:]
+    return loose
+
+
+def _goal_edges(q: _Question) -> np.ndarray | None:
+    """The goal set's edges as rows (ax, ay, bx, by) (a lone point: a = b); None for a goal
+    point."""
+    if q.target is None or q.goal_set is None:
+        return None
+    parts = shapely.get_parts(np.array([q.goal_set], dtype=object))
+    xy, which = shapely.get_coordinates(parts, return_index=True)
+    rows = [np.concatenate((xy[:-1], xy[1:]), axis=1)[which[:-1] == which[1:]]]
+    alone = np.nonzero(np.bincount(which, minlength=len(parts)) == 1)[0]
+    if len(alone):
+        pts = xy[np.isin(which, alone)]
+        rows.append(np.concatenate((pts, pts), axis=1))
+    return np.vstack(rows)
+
+
+def _other_goal_legs(
+    edges: np.ndarray | None,
+    p: tuple[float, float],
+    end: tuple[float, float],
+    gc: float,
+    first: float,
+    sides: np.ndarray | None = None,
+    came: tuple[float, float] | None = None,
+) -> list[tuple[float, tuple[float, float]]]:
+    """From ``p`` (reached at cost ``gc``), each goal edge's nearest point other than
+    ``end`` (the nearest of all, cost ``first``), and for a corner (``sides``: its previous
+    and next corners) where the lines of its obstacle's edges, and the way it came by
+    (from ``came``) carried on straight, meet the goal edges, as
+    (cost, end) by cost: tried in turn when the nearer goal legs are blocked."""
+    if edges is None or len(edges) == 0:
+        return []
+    a, b = edges[:, :2], edges[:, 2:]
+    ab = b - a
+    den = np.einsum("ij,ij->i", ab, ab)
+    ap = np.asarray(p) - a
+    t = np.divide(np.einsum("ij,ij->i", ap, ab), den, out=np.zeros(len(a)), where=den > 0)
+    # an edge's end is kept CLEAR_EPS inside: where an obstacle cuts the goal set, the end
+    # itself touches the blocker
+    lo = np.minimum(np.divide(CLEAR_EPS, np.sqrt(den), out=np.zeros(len(a)), where=den > 0), 0.5)
+    foot = a + np.clip(t, lo, 1.0 - lo)[:, None] * ab
+    if sides is not None:
+        # a corner's obstacle hides the edges' nearest points: the way leaves the corner
+        # along one of its obstacle's edges, to where that line meets a goal edge
+        hits = [foot]
+        froms = [sides[:2], sides[2:]] if came is None else [sides[:2], sides[2:], came]
+        for q in froms:
+            d = np.asarray(p) - np.asarray(q)
+            cross = ab[:, 0] * d[1] - ab[:, 1] * d[0]
+            ok = np.abs(cross) > 1e-12
+            safe = np.where(ok, cross, 1.0)
+            u = (ap[:, 0] * ab[:, 1] - ap[:, 1] * ab[:, 0]) / safe
+            s = (ap[:, 0] * d[1] - ap[:, 1] * d[0]) / safe
+            ok &= (u > 0) & (s >= lo) & (s <= 1.0 - lo)
+            hits.append((a + s[:, None] * ab)[ok])
+        foot = np.vstack(hits)
+    keep = np.hypot(foot[:, 0] - end[0], foot[:, 1] - end[1]) > 1e-9
+    foot = foot[keep]
+    if len(foot) == 0:
+        return []
+    foot = np.unique(foot, axis=0)
+    costs = np.maximum(gc + np.hypot(foot[:, 0] - p[0], foot[:, 1] - p[1]), first)
+    by = np.argsort(costs, kind="stable")
+    return [(float(costs[i]), (float(foot[i, 0]), float(foot[i, 1]))) for i in by]
+
+
 def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     """Step 7 as it was (kept for the tests): the A* from the start by the corners to the
     goal set, testing legs when queued: a popped node's last leg to the goal is tried at
@@ -757,6 +861,8 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
     xy = corners[:, :2]
     n = len(xy)
     start_h = float(q.goal_set.distance(q.sp))
+    loose = _loose_corners(q, corners)
+    goal_edges = _goal_edges(q)
     cost = np.full(n, np.inf)
     parent = np.full(n, -2, dtype=int)  # -1: start
     closed = np.zeros(n, dtype=bool)
@@ -780,16 +886,27 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
             break
         end = q.goal_point(p)
         d = math.dist(p, end)
-        if gc + d < best_goal and q.visible(p, np.array([end]))[0]:
-            best_goal, goal_parent, goal_end = gc + d, u, end
-            heapq.heappush(heap, (best_goal, -3))
+        side = None if u < 0 else corners[u, 2:6]
+        came = None
+        if u >= 0:
+            w = int(parent[u])
+            came = start if w < 0 else (float(xy[w, 0]), float(xy[w, 1]))
+        more = _other_goal_legs(goal_edges, p, end, gc, gc + d, side, came)
+        tries = [(gc + d, end), *more]
+        for g, e in tries:
+            if g >= best_goal or (g > bound and g > gc + d):
+                break
+            if q.visible(p, np.array([e]))[0]:
+                best_goal, goal_parent, goal_end = g, u, e
+                heapq.heappush(heap, (best_goal, -3))
+                break
         if n == 0:
             continue
         vx, vy = xy[:, 0] - p[0], xy[:, 1] - p[1]
         c1 = vx * (corners[:, 3] - p[1]) - vy * (corners[:, 2] - p[0])
         c2 = vx * (corners[:, 5] - p[1]) - vy * (corners[:, 4] - p[0])
         step = np.hypot(vx, vy)
-        cand = (c1 * c2 >= -1e-12) & ~closed & (step > 1e-9) & (gc + step < cost)
+        cand = ((c1 * c2 >= -1e-12) | loose) & ~closed & (step > 1e-9) & (gc + step < cost)
         if best_goal < math.inf:
             # a corner that would be queued at or beyond the best goal found is never taken
             # off the heap (the goal's entry comes first): it need not be looked at
