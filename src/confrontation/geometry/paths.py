@@ -666,12 +666,9 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     sides_y = np.ascontiguousarray(corners[:, [3, 5]].T)
     sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
     start_h = float(q.goal_set.distance(q.sp))
-    # V-A, the most direct route: a corner one of whose edges meets the blocker (another
-    # obstacle merged with its own, the goal base, the table's edge) is queued whatever the
-    # tangent test says -- its own edges are not the merged obstacle's there
-    loose = _loose_corners(q, corners)
     # a goal base: each edge of the goal set's nearest point, not only the nearest of all
-    goal_edges = _goal_edges(q)
+    # (the edges and those points are built only when a corner's first goal leg is blocked)
+    goal_edges: list[list[_GoalEdge] | None] = []
     cost = [0.0] * n
     parent = [-2] * n  # -1: the start
     # closed corners, as a list (asked one at a time) and as an array (of those not closed)
@@ -686,9 +683,19 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     # would leave it if all were queued). ``order``: the first queued goes first.
     order = 0
     heap: list[tuple[float, int, int, int, int]] = [(start_h, -1, 0, -1, 0)]
-    legs: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = []
-    #: each goal leg's corner's goal legs not queued yet, (cost, end) by cost
-    goal_more: list[list[tuple[float, tuple[float, float]]]] = []
+    #: goal legs: (corner, its cost, its point, the point the way came from to it (None:
+    #: the start), end (None: the next of its other goal legs), its other goal legs (None:
+    #: not built yet))
+    legs: list[
+        tuple[
+            int,
+            float,
+            tuple[float, float],
+            tuple[float, float] | None,
+            tuple[float, float] | None,
+            _GoalLegs | None,
+        ]
+    ] = []
     #: batches: (f, corners, costs, leg start node, leg start point)
     batches: list[tuple[list[float], list[int], list[float], int, tuple[float, float]]] = []
     goal_parent, goal_end = -2, (0.0, 0.0)
@@ -698,16 +705,30 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             # a goal leg ends the search when clear (before the bound is looked at, as the
             # eager search returned its best goal when its entry came off the heap); if not,
             # the same corner's next goal leg (by cost) is queued
-            v, _, at, end = legs[k]
-            if q.clear(at, end):
+            v, gc, at, came, end, more = legs[k]
+            if end is not None and q.clear(at, end):
                 goal_parent, goal_end = v, end
                 break
-            more = goal_more[k]
-            if more and more[0][0] <= bound:
-                gcost, gend = more.pop(0)
-                legs.append((v, legs[k][1], at, gend))
-                goal_more.append(more)
-                heapq.heappush(heap, (gcost, -3, o, -1, len(legs) - 1))
+            if more is None:
+                # the nearest goal point is blocked: the corner's other goal legs
+                if not goal_edges:
+                    goal_edges.append(_goal_edges(q))
+                side = None if v < 0 else corners[v, 2:6]
+                assert end is not None
+                more = _other_goal_legs(goal_edges[0], at, end, gc, f, side, came)
+            # tried in turn by cost: at once while no other entry of the heap comes first,
+            # else queued (the lazy search's order, without a trip through the heap each)
+            while (nxt := more.peek()) is not None and nxt[0] <= bound:
+                if heap and nxt[0] > heap[0][0]:
+                    legs.append((v, gc, at, came, None, more))
+                    heapq.heappush(heap, (nxt[0], -3, o, -1, len(legs) - 1))
+                    break
+                more.advance()
+                if q.clear(at, nxt[1:]):
+                    goal_parent, goal_end = v, nxt[1:]
+                    break
+            if goal_parent != -2:
+                break
             continue
         if f > bound:
             break
@@ -728,18 +749,19 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             p, gc = start, 0.0
         end = q.goal_point(p)
         order += 1
-        legs.append((u, gc, p, end))
-        first = gc + math.dist(p, end)
-        side = None if u < 0 else corners[u, 2:6]
-        came = None if u < 0 else at
-        goal_more.append(_other_goal_legs(goal_edges, p, end, gc, first, side, came))
-        heapq.heappush(heap, (first, -3, order, -1, len(legs) - 1))
+        legs.append((u, gc, p, None if u < 0 else at, end, None))
+        heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
         if n == 0:
             continue
         vx, vy = cx - p[0], cy - p[1]
         # the tangent test: the cross products with the previous and the next corner
         c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
-        idx = np.nonzero(((c[0] * c[1] >= -1e-12) | loose) & unclosed)[0]
+        ok = (c[0] * c[1] >= -1e-12) & unclosed
+        if u >= 0:
+            # the bitangent graph: a shortest path bending at this corner leaves it tangent
+            # to its obstacle too, and turns round that obstacle (not away from it)
+            ok &= _taut_from(corners[u], at, vx, vy)
+        idx = np.nonzero(ok)[0]
         # the rest only for the tangent corners not closed (the same values, fewer of them)
         step = np.hypot(vx[idx], vy[idx])
         reached = gc + step
@@ -768,27 +790,14 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     return Path(tuple(pts))
 
 
-def _loose_corners(q: _Question, corners: np.ndarray) -> np.ndarray:
-    """Which corners have an edge (to the previous or the next corner) meeting the blocker:
-    there the corner's own obstacle is not all that stands, and the tangent test does not
-    hold."""
-    n = len(corners)
-    blocker = q.blocker
-    assert blocker is not None
-    if n == 0 or blocker.is_empty:
-        return np.zeros(n, dtype=bool)
-    segs = np.empty((2 * n, 2, 2))
-    segs[:n, 0] = segs[n:, 0] = corners[:, :2]
-    segs[:n, 1] = corners[:, 2:4]
-    segs[n:, 1] = corners[:, 4:6]
-    hits = shapely.intersects(blocker, shapely.linestrings(segs))
-    loose: np.ndarray = hits[:n] | hits[n:]
-    return loose
+#: a goal edge: (ax, ay, bx - ax, by - ay, its squared length, the fraction of it kept
+#: CLEAR_EPS inside each end: where an obstacle cuts the goal set, the end itself touches
+#: the blocker)
+_GoalEdge = tuple[float, float, float, float, float, float]
 
 
-def _goal_edges(q: _Question) -> np.ndarray | None:
-    """The goal set's edges as rows (ax, ay, bx, by) (a lone point: a = b); None for a goal
-    point."""
+def _goal_edges(q: _Question) -> list[_GoalEdge] | None:
+    """The goal set's edges (a lone point: a = b); None for a goal point."""
     if q.target is None or q.goal_set is None:
         return None
     parts = shapely.get_parts(np.array([q.goal_set], dtype=object))
@@ -798,57 +807,111 @@ def _goal_edges(q: _Question) -> np.ndarray | None:
     if len(alone):
         pts = xy[np.isin(which, alone)]
         rows.append(np.concatenate((pts, pts), axis=1))
-    return np.vstack(rows)
+    out: list[_GoalEdge] = []
+    for ax, ay, bx, by in np.vstack(rows).tolist():
+        abx, aby = bx - ax, by - ay
+        den = abx * abx + aby * aby
+        lo = min(CLEAR_EPS / math.sqrt(den), 0.5) if den > 0 else 0.0
+        out.append((ax, ay, abx, aby, den, lo))
+    return out
 
 
 def _other_goal_legs(
-    edges: np.ndarray | None,
+    edges: list[_GoalEdge] | None,
     p: tuple[float, float],
     end: tuple[float, float],
     gc: float,
     first: float,
     sides: np.ndarray | None = None,
     came: tuple[float, float] | None = None,
-) -> list[tuple[float, tuple[float, float]]]:
+) -> _GoalLegs:
     """From ``p`` (reached at cost ``gc``), each goal edge's nearest point other than
     ``end`` (the nearest of all, cost ``first``), and for a corner (``sides``: its previous
     and next corners) where the lines of its obstacle's edges, and the way it came by
-    (from ``came``) carried on straight, meet the goal edges, as
-    (cost, end) by cost: tried in turn when the nearer goal legs are blocked."""
-    if edges is None or len(edges) == 0:
-        return []
-    a, b = edges[:, :2], edges[:, 2:]
-    ab = b - a
-    den = np.einsum("ij,ij->i", ab, ab)
-    ap = np.asarray(p) - a
-    t = np.divide(np.einsum("ij,ij->i", ap, ab), den, out=np.zeros(len(a)), where=den > 0)
-    # an edge's end is kept CLEAR_EPS inside: where an obstacle cuts the goal set, the end
-    # itself touches the blocker
-    lo = np.minimum(np.divide(CLEAR_EPS, np.sqrt(den), out=np.zeros(len(a)), where=den > 0), 0.5)
-    foot = a + np.clip(t, lo, 1.0 - lo)[:, None] * ab
+    (from ``came``) carried on straight, meet the goal edges: tried in turn, by cost, when
+    the nearer goal legs are blocked. (Plain arithmetic: a goal set has a few edges.)"""
+    if not edges:
+        return _GoalLegs([])
+    px, py = p
+    froms: list[tuple[float, float]] = []
     if sides is not None:
         # a corner's obstacle hides the edges' nearest points: the way leaves the corner
         # along one of its obstacle's edges, to where that line meets a goal edge
-        hits = [foot]
-        froms = [sides[:2], sides[2:]] if came is None else [sides[:2], sides[2:], came]
-        for q in froms:
-            d = np.asarray(p) - np.asarray(q)
-            cross = ab[:, 0] * d[1] - ab[:, 1] * d[0]
-            ok = np.abs(cross) > 1e-12
-            safe = np.where(ok, cross, 1.0)
-            u = (ap[:, 0] * ab[:, 1] - ap[:, 1] * ab[:, 0]) / safe
-            s = (ap[:, 0] * d[1] - ap[:, 1] * d[0]) / safe
-            ok &= (u > 0) & (s >= lo) & (s <= 1.0 - lo)
-            hits.append((a + s[:, None] * ab)[ok])
-        foot = np.vstack(hits)
-    keep = np.hypot(foot[:, 0] - end[0], foot[:, 1] - end[1]) > 1e-9
-    foot = foot[keep]
-    if len(foot) == 0:
-        return []
-    foot = np.unique(foot, axis=0)
-    costs = np.maximum(gc + np.hypot(foot[:, 0] - p[0], foot[:, 1] - p[1]), first)
-    by = np.argsort(costs, kind="stable")
-    return [(float(costs[i]), (float(foot[i, 0]), float(foot[i, 1]))) for i in by]
+        s0, s1, s2, s3 = sides.tolist()
+        froms = [(px - s0, py - s1), (px - s2, py - s3)]
+        if came is not None:
+            froms.append((px - came[0], py - came[1]))
+    found: list[tuple[float, float, float]] = []
+    for ax, ay, abx, aby, den, lo in edges:
+        apx, apy = px - ax, py - ay
+        t = (apx * abx + apy * aby) / den if den > 0 else 0.0
+        t = min(max(t, lo), 1.0 - lo)
+        found.append((0.0, ax + t * abx, ay + t * aby))
+        side = apx * aby - apy * abx
+        for dx, dy in froms:
+            cross = abx * dy - aby * dx
+            if abs(cross) <= 1e-12 or side / cross <= 0:
+                continue
+            w = (apx * dy - apy * dx) / cross
+            if lo <= w <= 1.0 - lo:
+                found.append((0.0, ax + w * abx, ay + w * aby))
+    ex, ey = end
+    legs = [
+        (max(gc + math.hypot(x - px, y - py), first), x, y)
+        for _, x, y in found
+        if math.hypot(x - ex, y - ey) > 1e-9
+    ]
+    legs.sort()
+    return _GoalLegs(legs)
+
+
+class _GoalLegs:
+    """A corner's other goal legs (:func:`_other_goal_legs`), (cost, x, y) by cost, handed
+    out in turn (:meth:`peek`, :meth:`advance`), the same point once."""
+
+    def __init__(self, legs: list[tuple[float, float, float]]) -> None:
+        self.legs = legs
+        self.at = 0
+
+    def peek(self) -> tuple[float, float, float] | None:
+        """The next leg, None when none is left."""
+        legs, at = self.legs, self.at
+        while at < len(legs) and at > 0 and legs[at][1:] == legs[at - 1][1:]:
+            at += 1
+        self.at = at
+        return legs[at] if at < len(legs) else None
+
+    def advance(self) -> None:
+        self.at += 1
+
+    def items(self) -> list[tuple[float, tuple[float, float]]]:
+        """All of them, as (cost, end)."""
+        out: list[tuple[float, tuple[float, float]]] = []
+        for c, x, y in self.legs:
+            if not out or out[-1][1] != (x, y):
+                out.append((c, (x, y)))
+        return out
+
+
+def _taut_from(
+    corner: np.ndarray, came: tuple[float, float], vx: np.ndarray, vy: np.ndarray
+) -> np.ndarray:
+    """Which legs from ``corner`` (a row of :func:`_corners`; ``vx``, ``vy``: the legs'
+    vectors) a shortest path reaching it from ``came`` may take: tangent to the corner's
+    obstacle there (its previous and next corners on one side of the leg), turning round
+    the obstacle or going straight on. A leg that fails is never part of a shortest path
+    (it can be shortened next to the corner); the A* closes the corner by a shortest way
+    to it, so a shortest path through it arrives as that way does (an equally short way
+    turning otherwise would be shortened, a contradiction)."""
+    x, y, ax, ay, bx, by = corner.tolist()
+    ax, ay, bx, by = ax - x, ay - y, bx - x, by - y
+    tangent = (vx * ay - vy * ax) * (vx * by - vy * bx) >= -1e-12
+    # the turn from the arriving leg to each leg, and the obstacle's side of the arriving leg
+    inx, iny = x - came[0], y - came[1]
+    side = inx * (ay + by) - iny * (ax + bx)
+    turn = inx * vy - iny * vx
+    taut: np.ndarray = tangent & (turn * side >= -1e-12)
+    return taut
 
 
 def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
@@ -861,7 +924,6 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
     xy = corners[:, :2]
     n = len(xy)
     start_h = float(q.goal_set.distance(q.sp))
-    loose = _loose_corners(q, corners)
     goal_edges = _goal_edges(q)
     cost = np.full(n, np.inf)
     parent = np.full(n, -2, dtype=int)  # -1: start
@@ -891,7 +953,7 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
         if u >= 0:
             w = int(parent[u])
             came = start if w < 0 else (float(xy[w, 0]), float(xy[w, 1]))
-        more = _other_goal_legs(goal_edges, p, end, gc, gc + d, side, came)
+        more = _other_goal_legs(goal_edges, p, end, gc, gc + d, side, came).items()
         tries = [(gc + d, end), *more]
         for g, e in tries:
             if g >= best_goal or (g > bound and g > gc + d):
@@ -906,7 +968,7 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
         c1 = vx * (corners[:, 3] - p[1]) - vy * (corners[:, 2] - p[0])
         c2 = vx * (corners[:, 5] - p[1]) - vy * (corners[:, 4] - p[0])
         step = np.hypot(vx, vy)
-        cand = ((c1 * c2 >= -1e-12) | loose) & ~closed & (step > 1e-9) & (gc + step < cost)
+        cand = (c1 * c2 >= -1e-12) & ~closed & (step > 1e-9) & (gc + step < cost)
         if best_goal < math.inf:
             # a corner that would be queued at or beyond the best goal found is never taken
             # off the heap (the goal's entry comes first): it need not be looked at
