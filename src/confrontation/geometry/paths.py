@@ -38,6 +38,8 @@ INFLATE_QUAD_SEGS = 6
 CLEAR_EPS = 1e-4
 #: the straight-line answer is taken when obstacles stand this far (cm) beyond half a width
 STRAIGHT_MARGIN = 1e-3
+#: a goal set of at most this many edges: its nearest point found in plain arithmetic
+FEW_GOAL_EDGES = 16
 #: a bounded search stops when its lower bound passes the reach by this much (cm): more
 #: than the rounding between the bound and the found path's :attr:`Path.length`
 REACH_SLACK = 1e-7
@@ -667,8 +669,10 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
     start_h = float(q.goal_set.distance(q.sp))
     # a goal base: each edge of the goal set's nearest point, not only the nearest of all
-    # (the edges and those points are built only when a corner's first goal leg is blocked)
-    goal_edges: list[list[_GoalEdge] | None] = []
+    # (those points are built only when a corner's first goal leg is blocked); with a few
+    # edges, the nearest point of all in plain arithmetic rather than a GEOS call
+    edges = _goal_edges(q)
+    few = edges is not None and len(edges) <= FEW_GOAL_EDGES
     cost = [0.0] * n
     parent = [-2] * n  # -1: the start
     # closed corners, as a list (asked one at a time) and as an array (of those not closed)
@@ -711,11 +715,9 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
                 break
             if more is None:
                 # the nearest goal point is blocked: the corner's other goal legs
-                if not goal_edges:
-                    goal_edges.append(_goal_edges(q))
                 side = None if v < 0 else corners[v, 2:6]
                 assert end is not None
-                more = _other_goal_legs(goal_edges[0], at, end, gc, f, side, came)
+                more = _other_goal_legs(edges, at, end, gc, f, side, came)
             # tried in turn by cost: at once while no other entry of the heap comes first,
             # else queued (the lazy search's order, without a trip through the heap each)
             while (nxt := more.peek()) is not None and nxt[0] <= bound:
@@ -747,7 +749,7 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             cost[u], parent[u] = gc, v
         else:
             p, gc = start, 0.0
-        end = q.goal_point(p)
+        end = _nearest_on(edges, p) if few else q.goal_point(p)  # type: ignore[arg-type]
         order += 1
         legs.append((u, gc, p, None if u < 0 else at, end, None))
         heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
@@ -814,6 +816,20 @@ def _goal_edges(q: _Question) -> list[_GoalEdge] | None:
         lo = min(CLEAR_EPS / math.sqrt(den), 0.5) if den > 0 else 0.0
         out.append((ax, ay, abx, aby, den, lo))
     return out
+
+
+def _nearest_on(edges: list[_GoalEdge], p: tuple[float, float]) -> tuple[float, float]:
+    """The nearest point of the goal set's ``edges`` from ``p`` (the first of equals)."""
+    px, py = p
+    best, at = math.inf, p
+    for ax, ay, abx, aby, den, _ in edges:
+        t = ((px - ax) * abx + (py - ay) * aby) / den if den > 0 else 0.0
+        t = min(max(t, 0.0), 1.0)
+        x, y = ax + t * abx, ay + t * aby
+        d = (x - px) * (x - px) + (y - py) * (y - py)
+        if d < best:
+            best, at = d, (x, y)
+    return at
 
 
 def _other_goal_legs(
