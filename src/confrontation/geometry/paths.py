@@ -4,11 +4,15 @@ The path is the one the sight follows. Obstacles are inflated by half the width 
 moving base, so the sight keeps half a base of clearance on each side and a gap narrower
 than the base's width is closed (V-A: "cannot pass between two obstacles separated by less
 than the width of his base"). The shortest path is searched with A* on the visibility graph
-of the inflated obstacles' convex corners (only corners the line from the current point is
-tangent to are tried, and every corner one of whose edges meets another obstacle); a goal
-base's last leg may end at any edge's nearest point, or where a corner's edge, or the way
-that reached it, carried on meets the edge. Curves are polygons (6 segments per quarter
-circle): clearance is exact along straight edges and within 0.25 mm around curves.
+of the inflated obstacles' convex corners, pruned to the bitangent graph (a leg is tried
+only if it is tangent to the obstacle at both of its corners and turns round the obstacle of
+the corner it leaves: no shortest path takes any other). A goal base's last leg ends at the
+nearest point of its reachable edge or, when that leg is blocked, at another edge's nearest
+point, or where a corner's edge, or the way that reached the corner, carried on meets an
+edge (the ends of the shadows on the goal edge). The answer is the exact shortest path of
+that model (tests/geometry/test_exact_paths.py checks it against a brute-force search).
+Curves are polygons (6 segments per quarter circle): clearance is exact along straight
+edges and within 0.25 mm around curves.
 
 What is an obstacle is the caller's decision (the engine applies V-A:
 :func:`move_obstacles` is the standard choice).
@@ -653,11 +657,12 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     visibility when it is taken off the heap (lazily) rather than when it is queued: most
     legs queued are never taken off (the search ends first), and each test is a GEOS call.
 
-    The answer is the eager A*'s (legs tested when queued; see :func:`_eager_astar`, kept for
-    the tests): a corner is closed by its cheapest clear leg from an expanded corner, ties
-    going to the leg queued first; a goal leg ends the search when taken off the heap clear,
-    before any corner whose f equals its cost; the search stops once the lower bound passes
-    the reach (``q.bound``)."""
+    Its length is the eager A*'s (legs tested when queued; see :func:`_eager_astar`, kept
+    for the tests, without the bitangent pruning): a corner is closed by its cheapest clear
+    leg from an expanded corner, ties going to the leg queued first; a goal leg ends the
+    search when taken off the heap clear, before any corner whose f equals its cost (a
+    blocked one gives way to the corner's other goal legs, :func:`_other_goal_legs`, by
+    cost); the search stops once the lower bound passes the reach (``q.bound``)."""
     start, bound = q.start, q.bound
     assert q.goal_set is not None
     xy = corners[:, :2]
