@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Point, box
 
 from confrontation.geometry import Base, Scenery, Table, paths
+from confrontation.geometry.bases import Shape
 
 TABLE = Table()
 #: the reference's sampling step along the goal base's edge (cm): its sampling error
@@ -35,7 +36,7 @@ STEP = 0.01
 EXACT = 1e-6
 
 size = st.sampled_from(["small", "normal", "normal", "large"])
-shape = st.sampled_from(["square", "round"])
+shape: st.SearchStrategy[Shape] = st.sampled_from(["square", "round"])
 facing = st.sampled_from([0.0, 90.0, 37.0, 121.5, 200.0])
 
 
