@@ -685,11 +685,11 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     unclosed = np.ones(n, dtype=bool)
     xs, ys = cx.tolist(), cy.tolist()
     # Entries (f, node, order, source, k): node -3 is a goal leg (ahead of a corner with the
-    # same f, as the eager search's goal entry was), ``legs[k]`` its (start node, cost,
-    # start point, end); a corner's entry stands for the k-th leg of the batch ``source``,
-    # the legs queued by one expansion sorted by (f, corner): only a batch's first leg not
-    # taken off yet is in the heap (a k-way merge: the heap gives the legs in the order they
-    # would leave it if all were queued). ``order``: the first queued goes first.
+    # same f, as the eager search's goal entry was), ``legs[k]`` its leg (below); a
+    # corner's entry stands for the k-th leg of the batch ``source``, the legs queued by one
+    # expansion sorted by (f, corner): only a batch's first leg not taken off yet is in the
+    # heap (a k-way merge: the heap gives the legs in the order they would leave it if all
+    # were queued). ``order``: the first queued goes first.
     order = 0
     heap: list[tuple[float, int, int, int, int]] = [(start_h, -1, 0, -1, 0)]
     #: goal legs: (corner, its cost, its point, the point the way came from to it (None:
@@ -763,12 +763,11 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         vx, vy = cx - p[0], cy - p[1]
         # the tangent test: the cross products with the previous and the next corner
         c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
-        ok = (c[0] * c[1] >= -1e-12) & unclosed
+        idx = np.nonzero((c[0] * c[1] >= -1e-12) & unclosed)[0]
         if u >= 0:
             # the bitangent graph: a shortest path bending at this corner leaves it tangent
             # to its obstacle too, and turns round that obstacle (not away from it)
-            ok &= _taut_from(corners[u], at, vx, vy)
-        idx = np.nonzero(ok)[0]
+            idx = idx[_taut_from(corners[u], at, vx[idx], vy[idx])]
         # the rest only for the tangent corners not closed (the same values, fewer of them)
         step = np.hypot(vx[idx], vy[idx])
         reached = gc + step
