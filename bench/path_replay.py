@@ -7,10 +7,11 @@ obstacles, width, table, start, goal, skip, reach) with its answer, one list per
 ``--replay FILE``: asks the questions again in order (one ``PathSearch`` per battlefield, as
 the games did; shape caches emptied first), prints each workload's CPU seconds per run and
 how many answers differ from the recorded ones (must be 0).
-``--bends FILE``: for each recorded answer, its bends at a corner that turn away from that
-corner's own obstacle (a shortest path only turns round an obstacle, never away from it):
-how many answers have one, and how many of those a clear leg skipping the bend would have
-shortened (seventh round: why a "bitangent" pruning of the A* changes answers).
+``--bends FILE``: for each recorded question, this tree's answer's bends at a corner that
+turn away from that corner's own obstacle (a shortest path only turns round an obstacle,
+never away from it): how many answers have one, and how many of those a clear leg skipping
+the bend would have shortened (seventh round: why a "bitangent" pruning of the A* changed
+answers; must be 0 since paths5).
 Run: ``PYTHONPATH=<tree>/src .venv/bin/python bench/path_replay.py --record /tmp/q.pkl`` on
 one tree, then ``--replay /tmp/q.pkl [--runs 3]`` on each tree, alternating.
 """
@@ -139,8 +140,17 @@ def _away_bends(call: Call) -> tuple[int, int]:
 def bends(file: str) -> None:
     with open(file, "rb") as got:
         found: dict[str, list[Call]] = pickle.load(got)
-    for kind, calls in found.items():
+    for kind, recorded in found.items():
         forget()
+        # this tree's answers to the recorded questions
+        calls: list[Call] = []
+        searches: dict[int, paths.PathSearch] = {}
+        for args, start, goal, skip, reach, _ in recorded:
+            search = searches.get(id(args))
+            if search is None:
+                search = searches[id(args)] = paths.PathSearch(*args)
+            path = search.query(start, goal, skip=skip, reach=reach)
+            calls.append((args, start, goal, skip, reach, None if path is None else path.points))
         counts = [_away_bends(c) for c in calls]
         paths_ = sum(1 for c in calls if c[5] is not None and len(c[5]) > 2)
         away = sum(1 for a, _ in counts if a)

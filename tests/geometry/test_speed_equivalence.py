@@ -1,7 +1,9 @@
 """The issue-7 speed-ups give the answers of the code they replaced (frozen in
 tests/geometry/ref_plain_paths.py and ref_contact.py), point for point, on random layouts:
-the straight-line answer of a path query, the plain search with cached inflated shapes and
-per-group erosion, contact placements tried nearest first with a bulk overlap screen."""
+the straight-line answer of a path query, contact placements tried nearest first with a bulk
+overlap screen. (The whole search is no longer compared with the frozen one, whose answers
+were not always the shortest path: tests/geometry/test_exact_paths.py checks it against an
+exact brute-force reference.)"""
 
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
 
-from confrontation.geometry import Base, Battlefield, Scenery, Table, in_contact
+from confrontation.geometry import Base, Scenery, Table, in_contact
 from confrontation.geometry.bases import Shape
 from confrontation.geometry.contact import nearest_contact_position
-from confrontation.geometry.paths import Path, PathSearch, _search
+from confrontation.geometry.paths import Path, PathSearch
 
 TABLE = Table()
 size = st.sampled_from(["small", "normal", "normal", "large", "very-large"])
@@ -58,30 +60,6 @@ def same(fast: Path | None, ref: ref_plain_paths.Path | None) -> None:
     assert (fast is None) == (ref is None)
     if fast is not None and ref is not None:
         assert fast.points == ref.points
-
-
-@pytest.mark.rule("V-A")
-@settings(max_examples=60, deadline=None)
-@given(bases(), boxes(), st.data())
-def test_plain_search_equals_the_frozen_one(
-    placed: list[Base], elements: list[Scenery], data: st.DataObject
-) -> None:
-    mover = data.draw(st.sampled_from(placed))
-    obstacles = [b.polygon for b in placed if b is not mover] + [e.footprint for e in elements]
-    table = data.draw(st.sampled_from([TABLE.area, None]))
-    point = (data.draw(st.floats(1, 119)), data.draw(st.floats(1, 59)))
-    goals: list[tuple[float, float] | Base] = [point]
-    if len(placed) > 1:
-        target = data.draw(st.sampled_from([b for b in placed if b is not mover]))
-        goals.append(target)
-    for goal in goals:
-        keep = obstacles
-        if isinstance(goal, Base):
-            keep = [o for o in obstacles if o is not goal.polygon]
-        for _ in range(2):  # the second time from the cached inflated shapes
-            fast = _search(mover.sight, goal, keep, mover.width, table=table)
-            ref = ref_plain_paths._plain_search(mover.sight, goal, keep, mover.width, table=table)
-            same(fast, ref)
 
 
 @pytest.mark.rule("V-A")
@@ -173,29 +151,3 @@ def test_crowded_placements_equal_the_frozen_search(
     if fast is not None and ref is not None:
         assert fast.base == ref.base
         assert fast.pushed == ref.pushed
-
-
-@pytest.mark.rule("V-A")
-@settings(max_examples=25, deadline=None)
-@given(bases(), boxes(), st.data())
-def test_battlefield_paths_equal_the_frozen_plain_search(
-    placed: list[Base], elements: list[Scenery], data: st.DataObject
-) -> None:
-    assume(len(placed) >= 2)
-    ids = {f"f{k}": b for k, b in enumerate(placed)}
-    field = Battlefield(TABLE, ids, tuple(elements))
-    names = list(ids)
-    for _ in range(3):  # straight answers and the search, asked again
-        mover = data.draw(st.sampled_from(names))
-        goal = data.draw(st.sampled_from([i for i in names if i != mover]))
-        m = ids[mover]
-        obstacles = [b.polygon for i, b in ids.items() if i not in (mover, goal)]
-        obstacles += [e.footprint for e in elements]
-        ref = ref_plain_paths._plain_search(
-            m.sight, ids[goal], obstacles, m.width, table=TABLE.area
-        )
-        fast = field.path(mover, goal)
-        assert (fast is None) == (ref is None)
-        if fast is not None and ref is not None:
-            assert fast.length == pytest.approx(ref.length, abs=1e-9)
-            assert fast.points[0] == ref.points[0]

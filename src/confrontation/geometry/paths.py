@@ -4,9 +4,15 @@ The path is the one the sight follows. Obstacles are inflated by half the width 
 moving base, so the sight keeps half a base of clearance on each side and a gap narrower
 than the base's width is closed (V-A: "cannot pass between two obstacles separated by less
 than the width of his base"). The shortest path is searched with A* on the visibility graph
-of the inflated obstacles' convex corners (only corners the line from the current point is
-tangent to are tried). Curves are polygons (6 segments per quarter circle): clearance is
-exact along straight edges and within 0.25 mm around curves.
+of the inflated obstacles' convex corners, pruned to the bitangent graph (a leg is tried
+only if it is tangent to the obstacle at both of its corners and turns round the obstacle of
+the corner it leaves: no shortest path takes any other). A goal base's last leg ends at the
+nearest point of its reachable edge or, when that leg is blocked, at another edge's nearest
+point, or where a corner's edge, or the way that reached the corner, carried on meets an
+edge (the ends of the shadows on the goal edge). The answer is the exact shortest path of
+that model (tests/geometry/test_exact_paths.py checks it against a brute-force search).
+Curves are polygons (6 segments per quarter circle): clearance is exact along straight
+edges and within 0.25 mm around curves.
 
 What is an obstacle is the caller's decision (the engine applies V-A:
 :func:`move_obstacles` is the standard choice).
@@ -36,6 +42,8 @@ INFLATE_QUAD_SEGS = 6
 CLEAR_EPS = 1e-4
 #: the straight-line answer is taken when obstacles stand this far (cm) beyond half a width
 STRAIGHT_MARGIN = 1e-3
+#: a goal set of at most this many edges: its nearest point found in plain arithmetic
+FEW_GOAL_EDGES = 16
 #: a bounded search stops when its lower bound passes the reach by this much (cm): more
 #: than the rounding between the bound and the found path's :attr:`Path.length`
 REACH_SLACK = 1e-7
@@ -649,11 +657,12 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     visibility when it is taken off the heap (lazily) rather than when it is queued: most
     legs queued are never taken off (the search ends first), and each test is a GEOS call.
 
-    The answer is the eager A*'s (legs tested when queued; see :func:`_eager_astar`, kept for
-    the tests): a corner is closed by its cheapest clear leg from an expanded corner, ties
-    going to the leg queued first; a goal leg ends the search when taken off the heap clear,
-    before any corner whose f equals its cost; the search stops once the lower bound passes
-    the reach (``q.bound``)."""
+    Its length is the eager A*'s (legs tested when queued; see :func:`_eager_astar`, kept
+    for the tests, without the bitangent pruning): a corner is closed by its cheapest clear
+    leg from an expanded corner, ties going to the leg queued first; a goal leg ends the
+    search when taken off the heap clear, before any corner whose f equals its cost (a
+    blocked one gives way to the corner's other goal legs, :func:`_other_goal_legs`, by
+    cost); the search stops once the lower bound passes the reach (``q.bound``)."""
     start, bound = q.start, q.bound
     assert q.goal_set is not None
     xy = corners[:, :2]
@@ -664,6 +673,11 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     sides_y = np.ascontiguousarray(corners[:, [3, 5]].T)
     sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
     start_h = float(q.goal_set.distance(q.sp))
+    # a goal base: each edge of the goal set's nearest point, not only the nearest of all
+    # (those points are built only when a corner's first goal leg is blocked); with a few
+    # edges, the nearest point of all in plain arithmetic rather than a GEOS call
+    edges = _goal_edges(q)
+    few = edges is not None and len(edges) <= FEW_GOAL_EDGES
     cost = [0.0] * n
     parent = [-2] * n  # -1: the start
     # closed corners, as a list (asked one at a time) and as an array (of those not closed)
@@ -671,14 +685,26 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     unclosed = np.ones(n, dtype=bool)
     xs, ys = cx.tolist(), cy.tolist()
     # Entries (f, node, order, source, k): node -3 is a goal leg (ahead of a corner with the
-    # same f, as the eager search's goal entry was), ``legs[k]`` its (start node, cost,
-    # start point, end); a corner's entry stands for the k-th leg of the batch ``source``,
-    # the legs queued by one expansion sorted by (f, corner): only a batch's first leg not
-    # taken off yet is in the heap (a k-way merge: the heap gives the legs in the order they
-    # would leave it if all were queued). ``order``: the first queued goes first.
+    # same f, as the eager search's goal entry was), ``legs[k]`` its leg (below); a
+    # corner's entry stands for the k-th leg of the batch ``source``, the legs queued by one
+    # expansion sorted by (f, corner): only a batch's first leg not taken off yet is in the
+    # heap (a k-way merge: the heap gives the legs in the order they would leave it if all
+    # were queued). ``order``: the first queued goes first.
     order = 0
     heap: list[tuple[float, int, int, int, int]] = [(start_h, -1, 0, -1, 0)]
-    legs: list[tuple[int, float, tuple[float, float], tuple[float, float]]] = []
+    #: goal legs: (corner, its cost, its point, the point the way came from to it (None:
+    #: the start), end (None: the next of its other goal legs), its other goal legs (None:
+    #: not built yet))
+    legs: list[
+        tuple[
+            int,
+            float,
+            tuple[float, float],
+            tuple[float, float] | None,
+            tuple[float, float] | None,
+            _GoalLegs | None,
+        ]
+    ] = []
     #: batches: (f, corners, costs, leg start node, leg start point)
     batches: list[tuple[list[float], list[int], list[float], int, tuple[float, float]]] = []
     goal_parent, goal_end = -2, (0.0, 0.0)
@@ -686,10 +712,29 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         f, u, o, src, k = heapq.heappop(heap)
         if u == -3:
             # a goal leg ends the search when clear (before the bound is looked at, as the
-            # eager search returned its best goal when its entry came off the heap)
-            v, _, at, end = legs[k]
-            if q.clear(at, end):
+            # eager search returned its best goal when its entry came off the heap); if not,
+            # the same corner's next goal leg (by cost) is queued
+            v, gc, at, came, end, more = legs[k]
+            if end is not None and q.clear(at, end):
                 goal_parent, goal_end = v, end
+                break
+            if more is None:
+                # the nearest goal point is blocked: the corner's other goal legs
+                side = None if v < 0 else corners[v, 2:6]
+                assert end is not None
+                more = _other_goal_legs(edges, at, end, gc, f, side, came)
+            # tried in turn by cost: at once while no other entry of the heap comes first,
+            # else queued (the lazy search's order, without a trip through the heap each)
+            while (nxt := more.peek()) is not None and nxt[0] <= bound:
+                if heap and nxt[0] > heap[0][0]:
+                    legs.append((v, gc, at, came, None, more))
+                    heapq.heappush(heap, (nxt[0], -3, o, -1, len(legs) - 1))
+                    break
+                more.advance()
+                if q.clear(at, nxt[1:]):
+                    goal_parent, goal_end = v, nxt[1:]
+                    break
+            if goal_parent != -2:
                 break
             continue
         if f > bound:
@@ -709,9 +754,9 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             cost[u], parent[u] = gc, v
         else:
             p, gc = start, 0.0
-        end = q.goal_point(p)
+        end = _nearest_on(edges, p) if few else q.goal_point(p)  # type: ignore[arg-type]
         order += 1
-        legs.append((u, gc, p, end))
+        legs.append((u, gc, p, None if u < 0 else at, end, None))
         heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
         if n == 0:
             continue
@@ -719,6 +764,10 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         # the tangent test: the cross products with the previous and the next corner
         c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
         idx = np.nonzero((c[0] * c[1] >= -1e-12) & unclosed)[0]
+        if u >= 0:
+            # the bitangent graph: a shortest path bending at this corner leaves it tangent
+            # to its obstacle too, and turns round that obstacle (not away from it)
+            idx = idx[_taut_from(corners[u], at, vx[idx], vy[idx])]
         # the rest only for the tangent corners not closed (the same values, fewer of them)
         step = np.hypot(vx[idx], vy[idx])
         reached = gc + step
@@ -747,6 +796,144 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     return Path(tuple(pts))
 
 
+#: a goal edge: (ax, ay, bx - ax, by - ay, its squared length, the fraction of it kept
+#: CLEAR_EPS inside each end: where an obstacle cuts the goal set, the end itself touches
+#: the blocker)
+_GoalEdge = tuple[float, float, float, float, float, float]
+
+
+def _goal_edges(q: _Question) -> list[_GoalEdge] | None:
+    """The goal set's edges (a lone point: a = b); None for a goal point."""
+    if q.target is None or q.goal_set is None:
+        return None
+    parts = shapely.get_parts(np.array([q.goal_set], dtype=object))
+    xy, which = shapely.get_coordinates(parts, return_index=True)
+    rows = [np.concatenate((xy[:-1], xy[1:]), axis=1)[which[:-1] == which[1:]]]
+    alone = np.nonzero(np.bincount(which, minlength=len(parts)) == 1)[0]
+    if len(alone):
+        pts = xy[np.isin(which, alone)]
+        rows.append(np.concatenate((pts, pts), axis=1))
+    out: list[_GoalEdge] = []
+    for ax, ay, bx, by in np.vstack(rows).tolist():
+        abx, aby = bx - ax, by - ay
+        den = abx * abx + aby * aby
+        lo = min(CLEAR_EPS / math.sqrt(den), 0.5) if den > 0 else 0.0
+        out.append((ax, ay, abx, aby, den, lo))
+    return out
+
+
+def _nearest_on(edges: list[_GoalEdge], p: tuple[float, float]) -> tuple[float, float]:
+    """The nearest point of the goal set's ``edges`` from ``p`` (the first of equals)."""
+    px, py = p
+    best, at = math.inf, p
+    for ax, ay, abx, aby, den, _ in edges:
+        t = ((px - ax) * abx + (py - ay) * aby) / den if den > 0 else 0.0
+        t = min(max(t, 0.0), 1.0)
+        x, y = ax + t * abx, ay + t * aby
+        d = (x - px) * (x - px) + (y - py) * (y - py)
+        if d < best:
+            best, at = d, (x, y)
+    return at
+
+
+def _other_goal_legs(
+    edges: list[_GoalEdge] | None,
+    p: tuple[float, float],
+    end: tuple[float, float],
+    gc: float,
+    first: float,
+    sides: np.ndarray | None = None,
+    came: tuple[float, float] | None = None,
+) -> _GoalLegs:
+    """From ``p`` (reached at cost ``gc``), each goal edge's nearest point other than
+    ``end`` (the nearest of all, cost ``first``), and for a corner (``sides``: its previous
+    and next corners) where the lines of its obstacle's edges, and the way it came by
+    (from ``came``) carried on straight, meet the goal edges: tried in turn, by cost, when
+    the nearer goal legs are blocked. (Plain arithmetic: a goal set has a few edges.)"""
+    if not edges:
+        return _GoalLegs([])
+    px, py = p
+    froms: list[tuple[float, float]] = []
+    if sides is not None:
+        # a corner's obstacle hides the edges' nearest points: the way leaves the corner
+        # along one of its obstacle's edges, to where that line meets a goal edge
+        s0, s1, s2, s3 = sides.tolist()
+        froms = [(px - s0, py - s1), (px - s2, py - s3)]
+        if came is not None:
+            froms.append((px - came[0], py - came[1]))
+    found: list[tuple[float, float, float]] = []
+    for ax, ay, abx, aby, den, lo in edges:
+        apx, apy = px - ax, py - ay
+        t = (apx * abx + apy * aby) / den if den > 0 else 0.0
+        t = min(max(t, lo), 1.0 - lo)
+        found.append((0.0, ax + t * abx, ay + t * aby))
+        side = apx * aby - apy * abx
+        for dx, dy in froms:
+            cross = abx * dy - aby * dx
+            if abs(cross) <= 1e-12 or side / cross <= 0:
+                continue
+            w = (apx * dy - apy * dx) / cross
+            if lo <= w <= 1.0 - lo:
+                found.append((0.0, ax + w * abx, ay + w * aby))
+    ex, ey = end
+    legs = [
+        (max(gc + math.hypot(x - px, y - py), first), x, y)
+        for _, x, y in found
+        if math.hypot(x - ex, y - ey) > 1e-9
+    ]
+    legs.sort()
+    return _GoalLegs(legs)
+
+
+class _GoalLegs:
+    """A corner's other goal legs (:func:`_other_goal_legs`), (cost, x, y) by cost, handed
+    out in turn (:meth:`peek`, :meth:`advance`), the same point once."""
+
+    def __init__(self, legs: list[tuple[float, float, float]]) -> None:
+        self.legs = legs
+        self.at = 0
+
+    def peek(self) -> tuple[float, float, float] | None:
+        """The next leg, None when none is left."""
+        legs, at = self.legs, self.at
+        while at < len(legs) and at > 0 and legs[at][1:] == legs[at - 1][1:]:
+            at += 1
+        self.at = at
+        return legs[at] if at < len(legs) else None
+
+    def advance(self) -> None:
+        self.at += 1
+
+    def items(self) -> list[tuple[float, tuple[float, float]]]:
+        """All of them, as (cost, end)."""
+        out: list[tuple[float, tuple[float, float]]] = []
+        for c, x, y in self.legs:
+            if not out or out[-1][1] != (x, y):
+                out.append((c, (x, y)))
+        return out
+
+
+def _taut_from(
+    corner: np.ndarray, came: tuple[float, float], vx: np.ndarray, vy: np.ndarray
+) -> np.ndarray:
+    """Which legs from ``corner`` (a row of :func:`_corners`; ``vx``, ``vy``: the legs'
+    vectors) a shortest path reaching it from ``came`` may take: tangent to the corner's
+    obstacle there (its previous and next corners on one side of the leg), turning round
+    the obstacle or going straight on. A leg that fails is never part of a shortest path
+    (it can be shortened next to the corner); the A* closes the corner by a shortest way
+    to it, so a shortest path through it arrives as that way does (an equally short way
+    turning otherwise would be shortened, a contradiction)."""
+    x, y, ax, ay, bx, by = corner.tolist()
+    ax, ay, bx, by = ax - x, ay - y, bx - x, by - y
+    tangent = (vx * ay - vy * ax) * (vx * by - vy * bx) >= -1e-12
+    # the turn from the arriving leg to each leg, and the obstacle's side of the arriving leg
+    inx, iny = x - came[0], y - came[1]
+    side = inx * (ay + by) - iny * (ax + bx)
+    turn = inx * vy - iny * vx
+    taut: np.ndarray = tangent & (turn * side >= -1e-12)
+    return taut
+
+
 def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     """Step 7 as it was (kept for the tests): the A* from the start by the corners to the
     goal set, testing legs when queued: a popped node's last leg to the goal is tried at
@@ -757,6 +944,7 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
     xy = corners[:, :2]
     n = len(xy)
     start_h = float(q.goal_set.distance(q.sp))
+    goal_edges = _goal_edges(q)
     cost = np.full(n, np.inf)
     parent = np.full(n, -2, dtype=int)  # -1: start
     closed = np.zeros(n, dtype=bool)
@@ -780,9 +968,20 @@ def _eager_astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | 
             break
         end = q.goal_point(p)
         d = math.dist(p, end)
-        if gc + d < best_goal and q.visible(p, np.array([end]))[0]:
-            best_goal, goal_parent, goal_end = gc + d, u, end
-            heapq.heappush(heap, (best_goal, -3))
+        side = None if u < 0 else corners[u, 2:6]
+        came = None
+        if u >= 0:
+            w = int(parent[u])
+            came = start if w < 0 else (float(xy[w, 0]), float(xy[w, 1]))
+        more = _other_goal_legs(goal_edges, p, end, gc, gc + d, side, came).items()
+        tries = [(gc + d, end), *more]
+        for g, e in tries:
+            if g >= best_goal or (g > bound and g > gc + d):
+                break
+            if q.visible(p, np.array([e]))[0]:
+                best_goal, goal_parent, goal_end = g, u, e
+                heapq.heappush(heap, (best_goal, -3))
+                break
         if n == 0:
             continue
         vx, vy = xy[:, 0] - p[0], xy[:, 1] - p[1]
