@@ -3,6 +3,7 @@ state, derived by plug-ins without touching any other game's rules."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -170,7 +171,8 @@ def test_a_record_replays_in_a_fresh_process_with_nothing_imported_by_hand() -> 
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["over", "0", "confede"]
+    result = json.loads((GOLDEN / "execution-greedy-random.result.json").read_text())
+    assert done.stdout.split() == ["over", str(result["winner"]), "confede"]
 
 
 def test_the_question_kinds_are_those_the_confede_rules_ask() -> None:

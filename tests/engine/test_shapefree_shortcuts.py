@@ -30,7 +30,6 @@ from confrontation.engine.table.field import (
 )
 from confrontation.geometry import measure
 from confrontation.geometry.bases import Base, size_rank
-from confrontation.geometry.field import Battlefield
 from confrontation.sim.game import GameConfig, play_game
 
 _xy = st.floats(min_value=0.0, max_value=120.0, allow_nan=False)
@@ -112,7 +111,6 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
         "deployments": 0,
         "deployment refusals": 0,
         "cleared by boxes": 0,
-        "barriers chosen": 0,
     }
     spot_problem, deploy = Field.spot_problem, _Deployable.__call__
     surely_clear = _Deployable.surely_clear
@@ -156,19 +154,6 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, int]]:
                 counts["cleared by boxes"] += 1
         return got
 
-    chosen = Battlefield._chosen
-
-    def checked_chosen(self: Battlefield, source: str, target: str) -> list[int]:
-        got = chosen(self, source, target)
-        s, t = self.fighters[source], self.fighters[target]
-        pts = np.vstack([[s.sight], shapely.get_coordinates(t.polygon)])
-        hull = shapely.convex_hull(shapely.multipoints(pts))
-        skip = (self._index[source], self._index[target])
-        assert got == [i for i in self._tree.query(hull).tolist() if i not in skip]
-        counts["barriers chosen"] += 1
-        return got
-
-    monkeypatch.setattr(Battlefield, "_chosen", checked_chosen)
     monkeypatch.setattr(Field, "spot_problem", checked_spot)
     monkeypatch.setattr(_Deployable, "surely_clear", checked_clear)
     monkeypatch.setattr(_Deployable, "__call__", checked_deploy)
@@ -186,7 +171,6 @@ def test_spot_and_deployment_checks_are_the_full_ones(checked: dict[str, int]) -
     assert checked["spots"] > 100 and checked["spot refusals"] > 10
     assert checked["deployments"] > 100 and checked["deployment refusals"] > 10
     assert checked["cleared by boxes"] > 100
-    assert checked["barriers chosen"] > 100
     # the distances kept per pair of square bases are the ones GEOS gives now
     kept = list(measure._SQUARE_GAPS.items())
     assert len(kept) > 100

@@ -205,7 +205,9 @@ def _play(found: list[tuple[object, object]]) -> None:
     table_field._FIELDS.clear()
     table_field._LAST.clear()
     with _checked(found):
-        for agent, seed in (("greedy", 0), ("greedy", 1), ("greedy", 2), ("random", 0)):
+        # greedy seed 6 has movers standing between fighters whose answers are taken over
+        # (the games changed with the shortest paths of V-A: seeds 0-2 no longer do)
+        for agent, seed in (("greedy", 0), ("greedy", 2), ("greedy", 6), ("random", 0)):
             play_game(GameConfig(agents=(agent, agent), seed=seed))
 
 
