@@ -34,13 +34,15 @@ def test_an_area_the_enemy_holds_with_more_fighters_is_worth_less() -> None:
     state = _game("conquest")
     theirs = next(z for z in state.battle.zones if z.side == 1)  # type: ignore[union-attr]
     unit = min(state.units_of(0), key=lambda u: len(state.members(u.id)))
-    assert area_worth(state, theirs, unit, 3, 1.0) == pytest.approx(3 / 1.05)
-    # the enemy's units step 15 cm into their deployment area (x 75-110): they hold it
-    moved = {f.id: evolve(f, x=f.x - 15.0) for f in state.fighters if f.x > 100.0}
-    state = state.with_fighters(moved)
+    # the enemy's units deploy inside their deployment area (x 75-110): they hold it
     held = scenario.holders(state, theirs)
     assert held.get(1, 0) >= len(state.members(unit.id))
     assert area_worth(state, theirs, unit, 3, 1.0) == pytest.approx(3 * OUTNUMBERED / 1.05)
+    # they step 40 cm forward, out of it: nobody holds it, it is worth its whole value
+    moved = {f.id: evolve(f, x=f.x - 40.0) for f in state.fighters if f.x > 70.0}
+    state = state.with_fighters(moved)
+    assert scenario.holders(state, theirs) == {}
+    assert area_worth(state, theirs, unit, 3, 1.0) == pytest.approx(3 / 1.05)
 
 
 def test_a_round_condition_once_met_is_no_longer_played_for() -> None:

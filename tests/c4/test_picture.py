@@ -5,7 +5,17 @@ from __future__ import annotations
 import itertools
 import xml.etree.ElementTree as ET
 
-from confrontation.c4.picture import ENGAGED, Box, _overlap, label_box, place_labels, svg
+import pytest
+
+from confrontation.c4.picture import (
+    ENGAGED,
+    Box,
+    _overlap,
+    label_box,
+    place_labels,
+    svg,
+    text_box,
+)
 from confrontation.engine.core.frozen import evolve
 from confrontation.sim.c4game import C4Config, build
 
@@ -86,3 +96,58 @@ def test_the_legend_explains_colours_and_marks() -> None:
         r for r in doc.iter(f"{NS}rect") if r.get("stroke-dasharray") and r.get("fill") == "none"
     ]
     assert len(dashed) == 1  # the scattered outline's sample
+
+
+def _c4_scenarios() -> list[str | None]:
+    """The default battle and every bundled scenario (and variation) C4 units can play."""
+    from confrontation.scenarios.base import bundled_scenarios, resolve
+    from confrontation.sim.c4scenario import C4ScenarioError, c4_battle
+
+    names: list[str | None] = [None]
+    for sid in bundled_scenarios():
+        for name in (sid, *(f"{sid}:{v}" for v in resolve(sid).variations)):
+            try:
+                c4_battle(name, 0)
+            except C4ScenarioError:
+                continue
+            names.append(name)
+    return names
+
+
+def _group_box(group: ET.Element) -> Box:
+    """A label's box worked out from its texts (centred, font size, length), as drawn."""
+    boxes = [
+        text_box(
+            float(t.get("x", 0)), float(t.get("y", 0)), t.text or "", float(t.get("font-size", 0))
+        )
+        for t in group.iter(f"{NS}text")
+    ]
+    assert boxes
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_no_two_labels_overlap_on_the_scenarios_opening_positions(seed: int) -> None:
+    # a flag's or area's name, a scenery element's and a unit's label never cover one another
+    checked = 0
+    for name in _c4_scenarios():
+        state = build(C4Config(scenario=name, seed=seed))
+        doc = ET.fromstring(svg(state))
+        groups = [g for g in doc.iter(f"{NS}g") if g.get("class") == "label"]
+        zones = state.battle.zones if state.battle is not None else ()
+        flags = {z.name for z in zones if z.kind == "flag"}
+        scenery = [p for p in state.scenery if p.name not in flags]
+        assert len(groups) == len(state.units) + len(zones) + len(scenery), name
+        boxes = [_group_box(g) for g in groups]
+        for (i, a), (j, b) in itertools.combinations(enumerate(boxes), 2):
+            assert not _overlap(a, b), (name, seed, groups[i][-1].text, groups[j][-1].text)
+        w, h = state.width * 6, state.height * 6
+        for box in boxes:  # on the table (coordinates are written to 0.1 px)
+            assert box[0] >= -0.05 and box[1] >= -0.05 and box[2] <= w + 0.05 and box[3] <= h + 0.05
+        checked += len(boxes)
+    assert checked > 40

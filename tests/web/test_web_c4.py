@@ -388,3 +388,88 @@ def test_a_terminal_c4_game_is_watched_and_a_web_one_deleted(tmp_path: Path) -> 
         settle(client, game, [token])
         assert client.delete(f"/api/games/{game}").json() == {"id": game, "deleted": True}
         assert client.get(f"/api/games/{game}", params={"seat": token}).status_code == 404
+
+
+def test_the_odds_beside_a_walk_then_a_shot_are_the_engines_salvo_from_the_walks_end() -> None:
+    """# C4 Activating Unit (walk and ranged attack, the shot after the walk): the page offers
+    each walk of the menu followed by a shot, its odds those of the salvo the engine then
+    resolves from where the walk ends (marksmen, range, difficulty), not from where the unit
+    stood."""
+    from fractions import Fraction
+
+    from confrontation.agents.c4 import C4GreedyAgent
+    from confrontation.c4.choices import UnitAction
+    from confrontation.c4.events import SalvoResolved
+    from confrontation.c4.step import game_roller, is_over, question, roll, start, step
+    from confrontation.sim.c4game import C4Config, build
+    from confrontation.web.c4host import question_doc, walk_shots
+
+    state, _ = start(build(C4Config(seed=3)))
+    dice, agent = game_roller(state), C4GreedyAgent(2)
+    checked = moved = 0
+    while not is_over(state) and checked < 3:
+        asked = question(state)
+        assert asked is not None
+        if asked.player is None:
+            state, _ = roll(state, dice)
+            continue
+        shown = walk_shots(state, asked)
+        doc = question_doc(shown, 0, state)
+        extra = [o for o in doc["options"] if o["index"] >= len(asked.options)]
+        if not extra:
+            state, _ = step(state, agent.choose(state, asked, asked.choices))
+            continue
+        for o in extra:  # each one a walk then a shot, with its salvos' odds
+            assert o["action"] == "walk_shoot" and ", then shoot at " in o["label"]
+            assert o["odds"]["after_walk"] and o["odds"]["text"].startswith("from the walk's end")
+            assert "spot" not in o  # the walk's point on the table stays the walk's
+        pick = extra[checked % len(extra)]
+        first = pick["odds"]["salvos"][0]
+        choice = shown.options[pick["index"]].choice
+        assert isinstance(choice, UnitAction) and choice.target is not None
+        here = state.fighter(state.unit(choice.unit).leader)
+        state, happened = step(state, choice)  # the engine takes it
+        while not any(isinstance(e, SalvoResolved) for e in happened):
+            state, more = roll(state, dice)
+            happened += more
+        salvo = next(e for e in happened if isinstance(e, SalvoResolved))
+        assert (salvo.profile, salvo.marksmen, salvo.difficulty) == (
+            first["profile"],
+            first["marksmen"],
+            first["difficulty"],
+        )
+        assert abs(salvo.distance - first["distance"]) < 0.06
+        assert Fraction(first["at_least_one"]) > 0
+        there = state.fighter(state.unit(choice.unit).leader)
+        moved += abs(there.x - here.x) + abs(there.y - here.y) > 1.0
+        checked += 1
+    assert checked == 3 and moved == 3
+
+
+def test_a_person_answers_a_walk_then_a_shot(client: TestClient) -> None:
+    """The page's walk-then-shoot options (numbered after the engine's menu) are answers a
+    person's seat may give."""
+    made = new_c4(client, ["person", "random"], mode="barbarian")
+    game, token = made["id"], made["seats"][0]["token"]
+    for _ in range(40):
+        view = settle(client, game, [token])
+        if view["status"] == "over":
+            break
+        asked = view["question"]
+        walked = [o for o in asked["options"] if (o.get("odds") or {}).get("after_walk")]
+        if walked:
+            got = answer(client, game, token, walked[0]["index"], view["turn"])
+            assert got.status_code == 200, got.text
+            after = settle(client, game, [token])
+            assert any(" and shoot" in line for line in after["log"]), after["log"][-5:]
+            return
+        got = answer(client, game, token, 0, view["turn"])
+        assert got.status_code == 200, got.text
+    pytest.fail("no walk then shot was offered")
+
+
+def test_the_page_explains_the_odds_after_a_walk() -> None:
+    from confrontation.web import c4host
+
+    text = (Path(c4host.__file__).parent / "static" / "c4game.js").read_text(encoding="utf-8")
+    assert "beside a walk then a shot, the same from the walk's end" in text

@@ -8,7 +8,10 @@ corner (y up), as everywhere in the project.
 
 Unit labels (their cards' names, ``c4.narrate.unit_name``) are placed so that no two overlap
 (:func:`place_labels`: above the leader, else below, else stacked further out, with a thin line
-back to the leader when moved); a legend under the table explains the colours and marks.
+back to the leader when moved), nor over a label of the scenario (an area's, a zone's or flag's
+name and note, a scenery element's name: each :class:`Label` is moved up or down from its own
+place until it is clear of those placed before it, :func:`place_fixed`); every label is a
+``<g class="label">``. A legend under the table explains the colours and marks.
 
 A scenario's table (``state.battle``, ``state.scenery``; docs/c4.md "Scenarios") is drawn as
 the Confédé SVG draws it (``geometry.render``): the scenery filled by its height (impassable
@@ -20,6 +23,8 @@ dashed circle of its 10 cm reach (:func:`scenario_layer`); the caption gives the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from shapely.geometry import MultiPoint
@@ -53,20 +58,101 @@ def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def text_box(x: float, baseline: float, text: str, size: float) -> Box:
+    """The box of ``text`` in ``size`` px centred on ``x`` with its baseline at ``baseline``."""
+    half = len(text) * size * CHAR_WIDTH / 2
+    return (x - half - 2, baseline - size, x + half + 2, baseline + 3)
+
+
 def label_box(x: float, baseline: float, text: str) -> Box:
-    """The box of ``text`` centred on ``x`` with its baseline at ``baseline``."""
-    half = len(text) * FONT * CHAR_WIDTH / 2
-    return (x - half - 2, baseline - FONT, x + half + 2, baseline + 3)
+    """The box of a unit's label ``text`` centred on ``x`` with its baseline at ``baseline``."""
+    return text_box(x, baseline, text, FONT)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of a scenario label: its text, font size, colour and other attributes."""
+
+    text: str
+    size: float
+    colour: str
+    extra: str = ""
+
+
+@dataclass(frozen=True)
+class Label:
+    """A scenario label: lines centred on ``x``, the first one's baseline at ``baseline``, each
+    next line lower by the font size of the line above it (pixels)."""
+
+    x: float
+    baseline: float
+    lines: tuple[Line, ...]
+
+    def at(self, x: float, baseline: float) -> Label:
+        return Label(x, baseline, self.lines)
+
+    @property
+    def box(self) -> Box:
+        boxes = [text_box(self.x, y, line.text, line.size) for line, y in self._baselines()]
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
+    def svg(self) -> str:
+        out = ['<g class="label">']
+        for line, y in self._baselines():
+            out.append(_text(self.x, y, line.text, line.size, line.colour, line.extra))
+        return "".join(out) + "</g>"
+
+    def _baselines(self) -> list[tuple[Line, float]]:
+        out = []
+        y = self.baseline
+        for k, line in enumerate(self.lines):
+            y += self.lines[k - 1].size if k else 0.0
+            out.append((line, y))
+        return out
+
+
+def place_fixed(
+    labels: Sequence[Label], width: float, height: float, taken: Sequence[Box] = ()
+) -> list[Label]:
+    """The scenario's labels, in order, each at its own place if no label placed before it (nor
+    a box of ``taken``) is there, else moved sideways onto the table and then down or up one
+    line at a time, nearest first (left where it was if nothing is free)."""
+    placed: list[Box] = list(taken)
+    out: list[Label] = []
+    step = FONT + 4
+    for label in labels:
+        box = label.box
+        half = (box[2] - box[0]) / 2 + 1
+        x = min(max(label.x, half), max(half, width - half))
+        tries = [label.at(x, label.baseline)]
+        for k in range(1, 25):
+            tries += [
+                label.at(x, label.baseline + k * step),
+                label.at(x, label.baseline - k * step),
+            ]
+        on_table = [t for t in tries if t.box[1] >= 0 and t.box[3] <= height] or tries[:1]
+        chosen = next(
+            (t for t in on_table if not any(_overlap(t.box, p) for p in placed)), on_table[0]
+        )
+        placed.append(chosen.box)
+        out.append(chosen)
+    return out
 
 
 def place_labels(
-    anchors: list[tuple[Box, str]], width: float, height: float
+    anchors: list[tuple[Box, str]], width: float, height: float, taken: Sequence[Box] = ()
 ) -> list[tuple[float, float]]:
-    """Where each label goes (its centre x and baseline), none overlapping another label or
-    any unit: anchors are (the unit's box in pixels, text); a label tries just above its unit,
-    then just below, then one line further out each way in turn, shifted sideways to stay on
-    the table; the first free place wins (the last one tried if none is free)."""
-    placed: list[Box] = [box for box, _ in anchors]
+    """Where each label goes (its centre x and baseline), none overlapping another label,
+    any unit or a box of ``taken`` (the scenario's labels): anchors are (the unit's box in
+    pixels, text); a label tries just above its unit, then just below, then one line further
+    out each way in turn, shifted sideways to stay on the table; the first free place wins
+    (the last one tried if none is free)."""
+    placed: list[Box] = [box for box, _ in anchors] + list(taken)
     spots: list[tuple[float, float]] = []
     line = FONT + 4
     for box, text in anchors:
@@ -75,7 +161,7 @@ def place_labels(
         cx = min(max(x, half + 2), max(half + 2, width - half - 2))
         above, below = box[1] - 5, box[3] + FONT + 3
         tries = [above, below]
-        for k in range(1, 16):
+        for k in range(1, 25):
             tries += [above - k * line, below + k * line]
         tries = [b for b in tries if FONT + 1 <= b <= height - 4] or [above]
         chosen = tries[-1]
@@ -193,8 +279,18 @@ def zone_note(state: C4State, zone: Zone) -> str:
 
 
 def scenario_layer(state: C4State) -> list[str]:
-    """The scenery, the areas, zones and flags of ``state`` as SVG elements (empty without)."""
+    """The scenery, the areas, zones and flags of ``state`` as SVG elements (empty without),
+    their labels placed apart (:func:`place_fixed`)."""
+    shapes, labels = scenario_parts(state)
+    placed = place_fixed(labels, state.width * SCALE, state.height * SCALE)
+    return shapes + [label.svg() for label in placed]
+
+
+def scenario_parts(state: C4State) -> tuple[list[str], list[Label]]:
+    """The scenario's shapes (SVG elements) and its labels where each would go alone: the
+    areas' names, the zones' and flags' names and notes, the scenery's names."""
     out: list[str] = []
+    labels: list[Label] = []
     battle = state.battle
     zones = battle.zones if battle is not None else ()
     for z in (z for z in zones if z.kind == "area"):  # chapter-20 / III-A-2 areas (owner's colour)
@@ -212,7 +308,9 @@ def scenario_layer(state: C4State) -> list[str]:
         top = max(y for _, y in z.outline)
         cx = (min(xs) + max(xs)) / 2 * SCALE
         label = z.name + (" (whole table)" if _whole(state, z) else "")
-        out.append(_text(cx, _y(top, state) + 14, label, 12, colour, ' fill-opacity="0.8"'))
+        line = Line(label, 12, colour, ' fill-opacity="0.8"')
+        labels.append(Label(cx, _y(top, state) + 14, (line,)))
+    scenery_labels: list[Label] = []
     for piece in state.scenery:
         fill = HEIGHT_COLOURS.get(piece.height, "#999")
         edge = SCENARIO_COLOUR if piece.scenario else "#444"
@@ -229,9 +327,8 @@ def scenario_layer(state: C4State) -> list[str]:
         ys = [y for _, y in piece.outline]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         if not any(z.kind == "flag" and z.name == piece.name for z in zones):
-            out.append(
-                _text(cx * SCALE, _y(cy, state) + 3, f"{piece.name} ({piece.height})", 9, "#222")
-            )
+            line = Line(f"{piece.name} ({piece.height})", 9, "#222")
+            scenery_labels.append(Label(cx * SCALE, _y(cy, state) + 3, (line,)))
     for z in zones:  # the pack's zones and flags (a flag: its 10 cm reach dashed)
         if z.kind == "area":
             continue
@@ -258,9 +355,10 @@ def scenario_layer(state: C4State) -> list[str]:
         x, y = c.x * SCALE, _y(c.y, state)
         if z.kind == "flag":
             y -= shape.exterior.distance(c) * SCALE + 6
-        out.append(_text(x, y, z.name, 12, "#5d4a00", ' font-weight="bold"'))
-        out.append(_text(x, y + 12, zone_note(state, z), 10, "#5d4a00"))
-    return out
+        name = Line(z.name, 12, "#5d4a00", ' font-weight="bold"')
+        note = Line(zone_note(state, z), 10, "#5d4a00")
+        labels.append(Label(x, y, (name, note)))
+    return out, labels + scenery_labels
 
 
 def _whole(state: C4State, zone: Zone) -> bool:
@@ -286,8 +384,10 @@ def svg(state: C4State, title: str | None = None) -> str:
         f'viewBox="0 0 {w:.0f} {total:.0f}">',
         f'<rect x="0" y="0" width="{w:.0f}" height="{total:.0f}" fill="#fff"/>',
         f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="#eef0e6" stroke="#555"/>',
-        *scenario_layer(state),
     ]
+    shapes, scenario_labels = scenario_parts(state)
+    fixed = place_fixed(scenario_labels, w, h)
+    out += shapes + [label.svg() for label in fixed]
     anchors: list[tuple[Box, str]] = []
     leaders: list[tuple[float, float]] = []
     for unit in state.units:
@@ -331,7 +431,7 @@ def svg(state: C4State, title: str | None = None) -> str:
         anchors.append((box, label))
         leaders.append((lx, ly))
     for (box, text), (x, y), (cx, baseline) in zip(
-        anchors, leaders, place_labels(anchors, w, h), strict=True
+        anchors, leaders, place_labels(anchors, w, h, [f.box for f in fixed]), strict=True
     ):
         if not box[1] - 6 <= baseline <= box[3] + FONT + 4:
             end = baseline - FONT if baseline > y else baseline + 3
@@ -340,6 +440,7 @@ def svg(state: C4State, title: str | None = None) -> str:
                 f'y2="{end:.1f}" stroke="#555" stroke-width="0.8"/>'
             )
         back = label_box(cx, baseline, text)
+        out.append('<g class="label">')
         out.append(
             f'<rect class="label-back" x="{back[0]:.1f}" y="{back[1]:.1f}" '
             f'width="{back[2] - back[0]:.1f}" height="{back[3] - back[1]:.1f}" fill="#fff" '
@@ -349,6 +450,7 @@ def svg(state: C4State, title: str | None = None) -> str:
             f'<text class="unit" x="{cx:.1f}" y="{baseline:.1f}" font-size="{FONT}" '
             f'text-anchor="middle" fill="#111">{escape(text)}</text>'
         )
+        out.append("</g>")
     caption = title or caption_of(state)
     out.append(f'<text x="4" y="{h + 17:.0f}" font-size="13" fill="#111">{escape(caption)}</text>')
     out.extend(legend(state, h + 26))

@@ -29,13 +29,14 @@ from confrontation.c4 import events as c4ev
 from confrontation.c4.battle import describe
 from confrontation.c4.choices import UnitAction
 from confrontation.c4.company import bundled_companies
+from confrontation.c4.fight import perform
 from confrontation.c4.narrate import narrate, unit_name
 from confrontation.c4.picture import SCALE, svg
 from confrontation.c4.state import C4State
 from confrontation.c4.step import game_roller, is_over, question, replay, roll, start, step
 from confrontation.c4.views import redact
 from confrontation.engine.core.events import ChoiceMade, Event
-from confrontation.engine.core.questions import Choice, Question
+from confrontation.engine.core.questions import Choice, Option, Question
 from confrontation.engine.core.registry import EngineError
 from confrontation.sim.c4game import (
     DEFAULT_MODE,
@@ -51,7 +52,7 @@ from confrontation.sim.c4game import (
     setup_of,
 )
 from confrontation.store import FINISHED, ArmyCopy, StoredGame, StoreError
-from confrontation.web.c4odds import assault_lines, melee_lines, salvo_lines
+from confrontation.web.c4odds import assault_lines, melee_lines, salvo_lines, shoots_in_place
 from confrontation.web.c4words import compass, move_words
 from confrontation.web.errors import WebError, refuse_answer
 
@@ -267,7 +268,8 @@ class C4LiveGame:
             if self.deleted:
                 raise WebError(404, f"no game {self.id}: it was deleted")
             state = self.current()
-            asked = question(state)
+            pending = question(state)
+            asked = None if pending is None else walk_shots(state, pending)
             refuse_answer(
                 str(self.id),
                 over=is_over(state),
@@ -306,7 +308,7 @@ class C4LiveGame:
         with self.lock:
             if self._asked is not None and self._asked[0] == key:
                 return self._asked[1]
-        doc = question_doc(asked, turn, state)
+        doc = question_doc(walk_shots(state, asked), turn, state)
         assert asked.player is not None
         doc["hint"] = hint(redact(state, asked.player), asked, self.config.seed)
         with self.lock:
@@ -440,6 +442,34 @@ def _distinct(options: list[dict[str, Any]], asked: Question, state: C4State) ->
                 doc["label"] += f" [{angle % 360:.0f}°]"
 
 
+def walk_shots(state: C4State, asked: Question) -> Question:
+    """``asked`` as the page offers it: for a free unit with marksmen, after the menu's
+    options, each walk of the menu followed by a shot at each target its shots name that some
+    marksman could fire from the walk's end (``# C4 Activating Unit``: walk and ranged attack;
+    the shot after the walk) — answers the engine takes as it takes any walk-and-shoot
+    destination (``c4.actions.free_answer``)."""
+    if asked.kind != "c4_unit_action":
+        return asked
+    acts = [o.choice for o in asked.options if isinstance(o.choice, UnitAction)]
+    targets = list(dict.fromkeys(a.target for a in acts if a.action == "walk_shoot" and a.target))
+    walks = [a for a in acts if a.action == "walk" and a.formation is None and a.after is None]
+    shots = [UnitAction(w.unit, "walk_shoot", w.x, w.y, t) for w in walks for t in targets]
+    extra = tuple(
+        Option(c, f"walk and shoot {c.target}") for c in shots if walk_salvo_lines(state, c)
+    )
+    return replace(asked, options=asked.options + extra) if extra else asked
+
+
+def walk_salvo_lines(state: C4State, choice: UnitAction) -> list[dict[str, Any]]:
+    """The salvos of a walk followed by a shot, from the walk's end: the unit walked as the
+    engine walks it (``c4.fight.perform`` of the walk alone, no die), then
+    :func:`~confrontation.web.c4odds.salvo_lines` from there."""
+    walk = replace(choice, action="walk", target=None, after=None, order=(), hold_fire=())
+    moved, _, _ = perform(state, walk)
+    leader = moved.fighter(moved.unit(choice.unit).leader)
+    return salvo_lines(moved, replace(choice, x=leader.x, y=leader.y, shoot_first=True))
+
+
 def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
     """The pending question as the page shows it: its prompt and options (the units named by
     their cards; a walk or a run in words, its destination also a point on the SVG, ``spot``;
@@ -461,17 +491,27 @@ def question_doc(asked: Question, turn: int, state: C4State) -> dict[str, Any]:
                 doc["label"] += f" (in {choice.formation} formation)"
             if choice.after and "formation" not in option.label:
                 doc["label"] += f" (then {choice.after} formation)"
+            walked = choice.action == "walk_shoot" and not shoots_in_place(state, choice)
+            if walked:
+                went = move_words(state, replace(choice, action="walk")) or "walk"
+                doc["label"] = f"{went}, then shoot at {unit_name(choice.target or '')}"
             if choice.target is not None:
                 doc["target"] = unit_name(choice.target)
-                salvos = salvo_lines(state, choice)
+                salvos = (walk_salvo_lines if walked else salvo_lines)(state, choice)
                 if salvos:
                     text = "; ".join(line["text"] for line in salvos)
-                    doc["odds"] = {"salvos": salvos, "text": text}
+                    if walked:
+                        text = f"from the walk's end: {text}"
+                    doc["odds"] = {"salvos": salvos, "text": text, "after_walk": walked}
                 elif (charge := assault_lines(state, choice)) is not None:
                     doc["odds"] = {"assault": charge, "text": charge["text"]}
             elif (fight := melee_lines(state, choice)) is not None:
                 doc["odds"] = fight
-            if choice.action in ("walk", "run", "walk_shoot") and (choice.x or choice.y):
+            if (
+                choice.action in ("walk", "run", "walk_shoot")
+                and (choice.x or choice.y)
+                and not walked
+            ):
                 doc["spot"] = [
                     round(choice.x * SCALE, 1),
                     round((state.height - choice.y) * SCALE, 1),

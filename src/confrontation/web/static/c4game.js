@@ -160,7 +160,7 @@ function renderQuestion() {
     box.append(hint);
   }
   if (q.options.some((o) => o.odds)) {
-    box.append(el("p", { class: "hint" }, "Beside a shot: each salvo's exact chance of eliminating one fighter or more, and the losses expected (each salvo as if it were the first). Beside an assault: the Courage test against Fear, whether the distance round the obstacles reaches (twice the Movement), and the melee's exact expected losses if it does. Beside a fight: the melee's."));
+    box.append(el("p", { class: "hint" }, "Beside a shot: each salvo's exact chance of eliminating one fighter or more, and the losses expected (each salvo as if it were the first); beside a walk then a shot, the same from the walk's end (the unit walked there as the engine walks it). Beside an assault: the Courage test against Fear, whether the distance round the obstacles reaches (twice the Movement), and the melee's exact expected losses if it does. Beside a fight: the melee's."));
   }
   if (q.options.some((o) => o.spot)) {
     box.append(el("p", { class: "hint" }, "The green points on the table are the moves' destinations: click one to move there."));
