@@ -104,11 +104,12 @@ def _last_round_of(seed: int) -> tuple[GameState, list[GreedyAgent]]:
 
 
 @pytest.mark.rule("III-A-2")
-@pytest.mark.parametrize(("me", "seed"), [(0, 1011), (1, 1039)])
+@pytest.mark.parametrize(("me", "seed"), [(0, 1001), (1, 1039)])
 def test_searching_the_last_round_wins_a_game_greedy_play_draws(me: int, seed: int) -> None:
-    # The seed-1011 and seed-1039 greedy games are 1-1 draws. Searching its last-round moves
+    # The seed-1001 and seed-1039 greedy games are 1-1 draws. Searching its last-round moves
     # (and nothing else), Player 1 wins the first, Player 2 the second. (Seed 1000, a 0-0 draw
-    # either side won, changed with the open deployment band of III-A-1, CLARIFICATIONS §9.)
+    # either side won, changed with the open deployment band of III-A-1, CLARIFICATIONS §9;
+    # seed 1011, 1-1, became 2-1 with the shortest paths of V-A.)
     state, players = _last_round_of(seed)
     end = play_on(state, copy.deepcopy(players), game_roller(state))
     drawn = end.scores
