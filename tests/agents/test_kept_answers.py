@@ -131,21 +131,25 @@ def test_wrong_kept_duels_gaps_and_shot_values_are_caught(monkeypatch: pytest.Mo
     mine = next(f for f in state.fighters if f.in_play and state.profile(f.profile).shooter)
     foe = next(f for f in state.fighters if f.in_play and f.player != mine.player)
     one, other = assess.blow_of(state, mine), assess.blow_of(state, foe)
-    right = assess.duel(one, other)
-    assess._DUELS[(one, other)] = right + 1.0
-    gap = assess.gap(state, mine.id, foe.id)
-    assess._pair_answers(state)[("gap", here.base(mine.id), here.base(foe.id))] = gap + 1.0
-    shots = assess.shot_value_bound(state, mine.id, foe.id, unmoving=True)
-    assess.kept(state)[("shots", mine.id, foe.id, True, (False, True))] = [shots + 1.0] * 2
-    # unchecked, the altered answers are what is read: the keys are the ones asked
-    assert assess.duel(one, other) == right + 1.0
-    assert assess.gap(state, mine.id, foe.id) == gap + 1.0
-    assert assess.shot_value_bound(state, mine.id, foe.id, unmoving=True) == shots + 1.0
-    monkeypatch.setattr(assess, "CHECK_KEPT", True)
-    with pytest.raises(AssertionError):
-        assess.duel(one, other)
-    with pytest.raises(AssertionError):
-        assess.gap(state, mine.id, foe.id)
-    with pytest.raises(AssertionError):
-        assess.shot_value_bound(state, mine.id, foe.id, unmoving=True)
-    assess._DUELS.clear()
+    try:
+        right = assess.duel(one, other)
+        assess._DUELS[(one, other)] = right + 1.0
+        gap = assess.gap(state, mine.id, foe.id)
+        assess._pair_answers(state)[("gap", here.base(mine.id), here.base(foe.id))] = gap + 1.0
+        shots = assess.shot_value_bound(state, mine.id, foe.id, unmoving=True)
+        assess.kept(state)[("shots", mine.id, foe.id, True, (False, True))] = [shots + 1.0] * 2
+        # unchecked, the altered answers are what is read: the keys are the ones asked
+        assert assess.duel(one, other) == right + 1.0
+        assert assess.gap(state, mine.id, foe.id) == gap + 1.0
+        assert assess.shot_value_bound(state, mine.id, foe.id, unmoving=True) == shots + 1.0
+        monkeypatch.setattr(assess, "CHECK_KEPT", True)
+        with pytest.raises(AssertionError):
+            assess.duel(one, other)
+        with pytest.raises(AssertionError):
+            assess.gap(state, mine.id, foe.id)
+        with pytest.raises(AssertionError):
+            assess.shot_value_bound(state, mine.id, foe.id, unmoving=True)
+    finally:  # the altered answers must not reach other tests
+        assess._DUELS.clear()
+        assess._KEPT.clear()
+        assess._PAIRS[:] = [None, None, None, {}]
