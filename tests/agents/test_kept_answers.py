@@ -49,11 +49,19 @@ def test_kept_answers_are_the_fresh_ones_over_whole_games(
         (greedy, "_fighter_eagerness"),
         (greedy, "_best_shot_now"),
         (assess, "_shot_values_now"),
+        (assess, "_pair_shot_values"),
+        (assess, "duel"),
+        (greedy, "duel"),
+        (assess, "_duel_now"),
     ]:
         _counted(monkeypatch, module, name, asked)
     assess._KEPT.clear()
     assess._PAIRS[:] = [None, None, None, {}]
+    assess._DUELS.clear()
     plain = play_game(config).events
+    # the shot values kept per status and the duels kept per pair of blows were used
+    assert 0 < asked["_pair_shot_values"] < asked["_shot_values"]
+    assert 0 < asked["_duel_now"] < asked["duel"]
     # the kept answers were used: fewer fresh computations than questions
     assert 0 < asked["_fighter_eagerness"] < asked["fighter_eagerness"]
     assert 0 < asked["_shot_values_now"] < asked["_shot_values"]
@@ -62,6 +70,7 @@ def test_kept_answers_are_the_fresh_ones_over_whole_games(
     assess._KEPT.clear()
     assess._PAIRS[:] = [None, None, None, {}]
     assess._WORTHS[:] = [None, None, {}]
+    assess._DUELS.clear()
     assert play_game(config).events == plain
 
 
@@ -112,3 +121,35 @@ def test_a_wrong_kept_answer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(assess, "CHECK_KEPT", True)
     with pytest.raises(AssertionError):
         greedy.fighter_eagerness(state, fighter)
+
+
+def test_wrong_kept_duels_gaps_and_shot_values_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks of the duels kept per pair of blows, the gaps kept per pair of bases and
+    the shot values kept per status can fail: each altered by hand is found different."""
+    state = _playing(1)
+    here = field_of(state)
+    mine = next(f for f in state.fighters if f.in_play and state.profile(f.profile).shooter)
+    foe = next(f for f in state.fighters if f.in_play and f.player != mine.player)
+    one, other = assess.blow_of(state, mine), assess.blow_of(state, foe)
+    try:
+        right = assess.duel(one, other)
+        assess._DUELS[(one, other)] = right + 1.0
+        gap = assess.gap(state, mine.id, foe.id)
+        assess._pair_answers(state)[("gap", here.base(mine.id), here.base(foe.id))] = gap + 1.0
+        shots = assess.shot_value_bound(state, mine.id, foe.id, unmoving=True)
+        assess.kept(state)[("shots", mine.id, foe.id, True, (False, True))] = [shots + 1.0] * 2
+        # unchecked, the altered answers are what is read: the keys are the ones asked
+        assert assess.duel(one, other) == right + 1.0
+        assert assess.gap(state, mine.id, foe.id) == gap + 1.0
+        assert assess.shot_value_bound(state, mine.id, foe.id, unmoving=True) == shots + 1.0
+        monkeypatch.setattr(assess, "CHECK_KEPT", True)
+        with pytest.raises(AssertionError):
+            assess.duel(one, other)
+        with pytest.raises(AssertionError):
+            assess.gap(state, mine.id, foe.id)
+        with pytest.raises(AssertionError):
+            assess.shot_value_bound(state, mine.id, foe.id, unmoving=True)
+    finally:  # the altered answers must not reach other tests
+        assess._DUELS.clear()
+        assess._KEPT.clear()
+        assess._PAIRS[:] = [None, None, None, {}]

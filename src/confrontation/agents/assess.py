@@ -266,7 +266,27 @@ def hit_value(a: Blow, t: Blow, dice: int = 0, sustained: bool = False) -> float
 def duel(me: Blow, foe: Blow) -> float:
     """A rough one-round balance of ``me`` against ``foe`` (AP won minus AP lost): both
     with one die in attack and one in defence, plus a second attack for the faster one
-    (VII-C-2: the initiative winner may strike before the other can)."""
+    (VII-C-2: the initiative winner may strike before the other can). Kept per pair of
+    blows (:func:`_duel_now` reads nothing else): an eagerness, an announcement's bound and
+    worth, and a threat ask the same pairs again after every move, and a move changes no
+    blow."""
+    key = (me, foe)
+    found = _DUELS.get(key)
+    if found is None:
+        if len(_DUELS) >= _DUELS_SIZE:
+            _DUELS.clear()
+        found = _DUELS[key] = _duel_now(me, foe)
+    elif CHECK_KEPT:
+        fresh = _duel_now(me, foe)
+        assert fresh == found, (me, foe, found, fresh)
+    return found
+
+
+_DUELS: dict[tuple[Blow, Blow], float] = {}
+_DUELS_SIZE = 65536
+
+
+def _duel_now(me: Blow, foe: Blow) -> float:
     dealt = hit_value(me, foe, 1)
     taken = hit_value(foe, me, 1)
     edge = 0.5 + 0.08 * (me.ini - foe.ini)
@@ -395,6 +415,29 @@ def _shot_values(
     worth, and whether a friend of the shooter touches him)."""
     if not has_field(state):
         return _shot_values_now(state, shooter, target, unmoving, partials)
+    # first the answers kept for the state's status (:func:`kept`: it holds all the value
+    # reads, the sight included): a best shot, an eagerness and a cumulative question ask
+    # the same pairs of one arrangement again
+    status = kept(state)
+    asked = ("shots", shooter, target, unmoving, partials)
+    known: list[float] | None = status.get(asked)
+    if known is not None:
+        if CHECK_KEPT:
+            fresh = _shot_values_now(state, shooter, target, unmoving, partials)
+            assert fresh == known, (shooter, target, partials, known, fresh)
+        return known
+    found = status[asked] = _pair_shot_values(state, shooter, target, unmoving, partials)
+    return found
+
+
+def _pair_shot_values(
+    state: GameState,
+    shooter: str,
+    target: str,
+    unmoving: bool,
+    partials: tuple[bool | None, ...],
+) -> list[float]:
+    """:func:`_shot_values` kept per pair of fighters (see there)."""
     here = field_of(state)
     me, it = state.fighter(shooter), state.fighter(target)
     answers = _pair_answers(state)
@@ -537,11 +580,22 @@ def in_range(state: GameState, shooter: str, target: str) -> bool:
 
 
 def gap(state: GameState, a: str, b: str) -> float:
-    """Straight distance between the edges of two fighters' bases (cm)."""
+    """Straight distance between the edges of two fighters' bases (cm), kept per pair of
+    bases (:func:`_pair_answers`: it reads the two bases only, so it outlives every other
+    fighter's move and the two fighters' own moves back to where they stood)."""
     from confrontation.geometry.measure import distance
 
     here = field_of(state)
-    return float(distance(here.base(a), here.base(b)))
+    one, other = here.base(a), here.base(b)
+    answers = _pair_answers(state)
+    key = ("gap", one, other)
+    found: float | None = answers.get(key)
+    if found is None:
+        found = answers[key] = float(distance(one, other))
+    elif CHECK_KEPT:
+        fresh = float(distance(one, other))
+        assert fresh == found, (a, b, found, fresh)
+    return found
 
 
 def farther_than(state: GameState, a: str, b: str, cm: float) -> bool:
