@@ -63,15 +63,22 @@ def _within_ellipse(
     goal: tuple[float, float] | Base,
     hw: float,
     reach: float,
+    to_start_: np.ndarray | None = None,
+    to_goal_: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which ``shapes``, inflated by ``hw``, may meet a way from ``start`` to the goal at
     most ``reach`` long: a way through a point x is at least |x - start| + the distance from
     x to the goal, so a shape farther than the reach (plus :data:`PRUNE_MARGIN`) by that
     measure from the start and the goal (the ellipse of foci start and goal) is of no use.
-    A shape holding a goal point is always kept (the search says why it is unreachable)."""
-    to_start = np.maximum(shapely.distance(shapes, Point(start)) - hw, 0.0)
-    end = goal.polygon if isinstance(goal, Base) else Point(goal)
-    to_goal = np.maximum(shapely.distance(shapes, end) - hw, 0.0)
+    A shape holding a goal point is always kept (the search says why it is unreachable).
+    ``to_start_``, ``to_goal_``: the shapes' distances to the start and the goal, when known."""
+    if to_start_ is None:
+        to_start_ = shapely.distance(shapes, Point(start))
+    to_start = np.maximum(to_start_ - hw, 0.0)
+    if to_goal_ is None:
+        end = goal.polygon if isinstance(goal, Base) else Point(goal)
+        to_goal_ = shapely.distance(shapes, end)
+    to_goal = np.maximum(to_goal_ - hw, 0.0)
     near: np.ndarray = to_start + to_goal <= reach + PRUNE_MARGIN
     if not isinstance(goal, Base):
         near |= to_goal <= 0.0
@@ -266,10 +273,7 @@ class PathSearch:
         if self._shapes is None:
             raw = np.array(obstacles, dtype=object)
             empty = shapely.is_empty(raw) if len(raw) else np.zeros(0, dtype=bool)
-            inner = None
-            if table is not None:
-                inner = table.buffer(-(width / 2.0 + STRAIGHT_MARGIN), join_style="mitre")
-                shapely.prepare(inner)
+            inner = None if table is None else _inner(table, width)
             self._shapes = (raw, empty, inner)
         raw, empty, inner = self._shapes
         if isinstance(goal, Base):
@@ -311,7 +315,8 @@ class PathSearch:
             pieces = [_inflated(o, hw) for o in kept.tolist()]
             if table is not None:
                 pieces.append(_framed(table, hw))
-            others = _eroded_union(pieces)
+            # only the groups near the goal base cut its edge
+            others = _eroded_union(pieces, tgt.bounds)
             goal_set = ring.difference(others) if not others.is_empty else ring
             if goal_set.is_empty:
                 return None
@@ -341,6 +346,24 @@ class PathSearch:
         obstacles, width, table = self._args
         keep = [o for i, o in enumerate(obstacles) if i not in skip]
         return _search(start, goal, keep, width, table=table, reach=reach)
+
+
+_INNER: dict[tuple[int, float], tuple[BaseGeometry, BaseGeometry]] = {}
+
+
+def _inner(table: BaseGeometry, width: float) -> BaseGeometry:
+    """The table shrunk by half ``width`` and :data:`STRAIGHT_MARGIN`, prepared (cached
+    per table and width: a battlefield's table is one object for the whole game)."""
+    key = (id(table), width)
+    hit = _INNER.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    inner = table.buffer(-(width / 2.0 + STRAIGHT_MARGIN), join_style="mitre")
+    shapely.prepare(inner)
+    if len(_INNER) > 64:
+        _INNER.clear()
+    _INNER[key] = (table, inner)  # the entry keeps the table alive: its id stays its
+    return inner
 
 
 @dataclass(frozen=True)
@@ -384,6 +407,26 @@ def _framed(table: BaseGeometry, hw: float) -> _Inflated:
     made = _Inflated(g, g.buffer(-CLEAR_EPS), np.zeros((0, 6)), g.bounds)
     _INFLATED[key] = (table, made)
     return made
+
+
+_FREE: dict[tuple[int, float], tuple[BaseGeometry, tuple[float, float, float, float] | None]] = {}
+
+
+def _frame_free(table: BaseGeometry, hw: float) -> tuple[float, float, float, float] | None:
+    """The rectangle inside the table that its frame (:func:`_frame`) leaves free, when the
+    table shrunk by ``hw`` is that rectangle (cached per table and width)."""
+    key = (id(table), hw)
+    hit = _FREE.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    inner = table.buffer(-hw, join_style="mitre")
+    free: tuple[float, float, float, float] | None = None
+    if not inner.is_empty and inner.equals(box(*inner.bounds)):
+        free = inner.bounds
+    if len(_FREE) > 64:
+        _FREE.clear()
+    _FREE[key] = (table, free)  # the entry keeps the table alive: its id stays its
+    return free
 
 
 _GROUPS: OrderedDict[tuple[int, ...], tuple[list[BaseGeometry], BaseGeometry]] = OrderedDict()
@@ -446,11 +489,19 @@ def _touching(pieces: Sequence[_Inflated]) -> tuple[np.ndarray, np.ndarray]:
     return a[out], b[out]
 
 
-def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _eroded_union(
+    pieces: Sequence[_Inflated], window: tuple[float, float, float, float] | None = None
+) -> BaseGeometry:
     """The union of the inflated shapes eroded by :data:`CLEAR_EPS`, as one (prepared)
     shape. Shapes that meet are merged before eroding (the seam between them stays
     closed); a shape that meets no other is eroded alone, which gives the same set (a small
-    disc inside a union of disjoint shapes lies inside one of them), from its cache."""
+    disc inside a union of disjoint shapes lies inside one of them), from its cache.
+    ``window`` (a box): only the groups of shapes one of whose boxes meets it are built
+    (the rest of the union lies outside the window)."""
     if not pieces:
         return shapely.GeometryCollection()
     a, b = _touching(pieces)
@@ -473,6 +524,8 @@ def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
         groups.setdefault(find(i), []).append(i)
     parts: list[BaseGeometry] = []
     for members in groups.values():
+        if window is not None and not any(_boxes_meet(pieces[i].box, window) for i in members):
+            continue
         if len(members) == 1:
             parts.append(pieces[members[0]].eroded)
         else:
@@ -504,6 +557,8 @@ class _Question:
         self.blocker: BaseGeometry | None = None
         #: where a path may end (step 5)
         self.goal_set: BaseGeometry | None = None
+        #: the rectangle the table's frame leaves free (None: no frame, or not a rectangle)
+        self.frame_free: tuple[float, float, float, float] | None = None
 
     def visible(self, p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
         """Which segments from ``p`` to each of ``qs`` the blocker leaves clear."""
@@ -555,6 +610,7 @@ def _search(
         return None
     if table is not None:
         q.pieces.append(_framed(table, width / 2.0))
+        q.frame_free = _frame_free(table, width / 2.0)
     if not _blocker(q) or not _goal_set(q):
         return None
     corners, heur = _turning_corners(q)
@@ -572,14 +628,18 @@ def _near_ends(q: _Question, obstacles: Sequence[BaseGeometry], hw: float) -> bo
     if len(raw):
         kept = np.nonzero(~shapely.is_empty(raw) & ~shapely.contains(raw, sp))[0]
     shapes = raw[kept]
-    gaps = shapely.distance(shapes, sp).tolist()
+    start_gaps = shapely.distance(shapes, sp)
+    gaps = start_gaps.tolist()
+    goal_gaps_ = None
     if gp is not None:
         inside = shapely.contains(shapes, gp)
         if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
             return False
-        goal_gaps = shapely.distance(shapes, gp).tolist()
+        goal_gaps_ = shapely.distance(shapes, gp)
+        goal_gaps = goal_gaps_.tolist()
     if q.reach < math.inf and len(shapes):
-        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach)
+        # the distances just measured (the same GEOS calls the ellipse test would make)
+        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach, start_gaps, goal_gaps_)
         shapes = shapes[near]
         gaps = [g for g, k in zip(gaps, near.tolist(), strict=True) if k]
         if gp is not None:
@@ -619,10 +679,27 @@ def _blocker(q: _Question) -> bool:
     if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        blocker = shapely.union(others, _eroded_target(q.target))
+        blocker = _with_target(others, _eroded_target(q.target))
     shapely.prepare(blocker)
     q.blocker = blocker
     return not shapely.contains_xy(blocker, *q.start)
+
+
+def _with_target(others: BaseGeometry, target: BaseGeometry) -> BaseGeometry:
+    """``others`` (disjoint polygons) merged with the eroded goal base ``target``: only the
+    polygons whose box meets the target's are put through the union (the others are
+    disjoint from it and come out of a union unchanged)."""
+    polys = shapely.get_parts(np.array([others], dtype=object))
+    if not len(polys):
+        return shapely.union(others, target)
+    b = shapely.bounds(polys)
+    tx0, ty0, tx1, ty1 = target.bounds
+    near = (b[:, 0] <= tx1) & (tx0 <= b[:, 2]) & (b[:, 1] <= ty1) & (ty0 <= b[:, 3])
+    if near.all():
+        return shapely.union(others, target)
+    merged = shapely.union(shapely.multipolygons(polys[near]), target)
+    out = np.concatenate((polys[~near], shapely.get_parts(np.array([merged], dtype=object))))
+    return shapely.multipolygons(out)
 
 
 def _goal_set(q: _Question) -> bool:
@@ -645,11 +722,54 @@ def _turning_corners(q: _Question) -> tuple[np.ndarray, np.ndarray]:
     inflated = q.pieces[: q.n_obstacles]
     corners = np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
     if len(corners):
-        ok = ~shapely.contains_xy(q.blocker, corners[:, 0], corners[:, 1])
+        maybe = _maybe_blocked(q, inflated, corners)
+        ok = np.ones(len(corners), dtype=bool)
+        if maybe.any():
+            ok[maybe] = ~shapely.contains_xy(q.blocker, corners[maybe, 0], corners[maybe, 1])
         corners = corners[ok]
     xy = corners[:, :2]
     heur = shapely.distance(q.goal_set, shapely.points(xy)) if len(xy) else np.zeros(0)
     return corners, heur
+
+
+#: a corner this far (cm) outside every other shape's bounding box is outside the blocker
+#: (far more than the erosion and its rounding)
+SCREEN_MARGIN = 1e-3
+
+
+def _maybe_blocked(q: _Question, inflated: Sequence[_Inflated], corners: np.ndarray) -> np.ndarray:
+    """Which ``corners`` (of ``inflated``, in order) the blocker may contain (the others
+    surely not, without a GEOS call): a corner lies on its own shape's edge, outside its
+    erosion; it may be inside the blocker only near another shape (within its box), the
+    goal base, or the table's frame (outside the rectangle the frame leaves free)."""
+    counts = [len(c.corners) for c in inflated]
+    own = np.repeat(np.arange(len(inflated)), counts)
+    boxes = np.array([c.box for c in inflated]).reshape(-1, 4)
+    if q.target is not None:
+        boxes = np.vstack((boxes, np.array(q.target.bounds).reshape(1, 4)))
+    x, y = corners[:, 0:1], corners[:, 1:2]
+    m = SCREEN_MARGIN
+    near = (
+        (x >= boxes[None, :, 0] - m)
+        & (x <= boxes[None, :, 2] + m)
+        & (y >= boxes[None, :, 1] - m)
+        & (y <= boxes[None, :, 3] + m)
+    )
+    near[np.arange(len(corners)), own] = False
+    maybe: np.ndarray = np.asarray(near.any(axis=1))
+    if len(q.pieces) > q.n_obstacles:
+        free = q.frame_free
+        if free is None:
+            return np.ones(len(corners), dtype=bool)
+        fx0, fy0, fx1, fy1 = free
+        inside = (
+            (corners[:, 0] > fx0 + m)
+            & (corners[:, 0] < fx1 - m)
+            & (corners[:, 1] > fy0 + m)
+            & (corners[:, 1] < fy1 - m)
+        )
+        maybe = np.logical_or(maybe, ~inside)
+    return maybe
 
 
 def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
