@@ -81,7 +81,8 @@ def test_the_target_merged_near_is_the_full_union(
         return
     target = paths._eroded_target(q.target)
     full = shapely.union(q.others, target)
-    near = paths._with_target(q.others, target)
+    polys, close = paths._near_box(q.others, q.target.bounds)
+    near = paths._with_target(q.others, polys, close, target)
     assert near.symmetric_difference(full).area <= 1e-9
     # the same answers to the search's questions: corners inside, legs between them
     pts = shapely.get_coordinates(full)[::3]

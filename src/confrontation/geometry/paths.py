@@ -555,6 +555,8 @@ class _Question:
         #: the obstacles merged and eroded, and with the goal base (step 4)
         self.others: BaseGeometry | None = None
         self.blocker: BaseGeometry | None = None
+        #: the merged obstacles whose box meets the goal base's (step 4, a goal base)
+        self.near_others: BaseGeometry | None = None
         #: where a path may end (step 5)
         self.goal_set: BaseGeometry | None = None
         #: the rectangle the table's frame leaves free (None: no frame, or not a rectangle)
@@ -679,23 +681,34 @@ def _blocker(q: _Question) -> bool:
     if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        blocker = _with_target(others, _eroded_target(q.target))
+        polys, near = _near_box(others, q.target.bounds)
+        q.near_others = others if near.all() else shapely.multipolygons(polys[near])
+        blocker = _with_target(others, polys, near, _eroded_target(q.target))
     shapely.prepare(blocker)
     q.blocker = blocker
     return not shapely.contains_xy(blocker, *q.start)
 
 
-def _with_target(others: BaseGeometry, target: BaseGeometry) -> BaseGeometry:
-    """``others`` (disjoint polygons) merged with the eroded goal base ``target``: only the
-    polygons whose box meets the target's are put through the union (the others are
-    disjoint from it and come out of a union unchanged)."""
+def _near_box(
+    others: BaseGeometry, window: tuple[float, float, float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``others``' polygons, and which of them have a box meeting ``window``."""
     polys = shapely.get_parts(np.array([others], dtype=object))
     if not len(polys):
-        return shapely.union(others, target)
+        return polys, np.zeros(0, dtype=bool)
     b = shapely.bounds(polys)
-    tx0, ty0, tx1, ty1 = target.bounds
-    near = (b[:, 0] <= tx1) & (tx0 <= b[:, 2]) & (b[:, 1] <= ty1) & (ty0 <= b[:, 3])
-    if near.all():
+    x0, y0, x1, y1 = window
+    near: np.ndarray = (b[:, 0] <= x1) & (x0 <= b[:, 2]) & (b[:, 1] <= y1) & (y0 <= b[:, 3])
+    return polys, near
+
+
+def _with_target(
+    others: BaseGeometry, polys: np.ndarray, near: np.ndarray, target: BaseGeometry
+) -> BaseGeometry:
+    """``others`` (disjoint polygons ``polys``) merged with the eroded goal base ``target``:
+    only the polygons ``near`` it (their box meets the goal base's) are put through the
+    union (the others are disjoint from it and come out of a union unchanged)."""
+    if not len(polys) or near.all():
         return shapely.union(others, target)
     merged = shapely.union(shapely.multipolygons(polys[near]), target)
     out = np.concatenate((polys[~near], shapely.get_parts(np.array([merged], dtype=object))))
@@ -708,7 +721,10 @@ def _goal_set(q: _Question) -> bool:
     others, target = q.others, q.target
     assert others is not None and q.blocker is not None
     if target is not None:
-        goal_set = target.exterior.difference(others) if not others.is_empty else target.exterior
+        # only the obstacles near the goal base cut its edge
+        near = q.near_others
+        assert near is not None
+        goal_set = target.exterior.difference(near) if not near.is_empty else target.exterior
         q.goal_set = goal_set
         return not goal_set.is_empty
     assert q.gp is not None
