@@ -1,6 +1,5 @@
 """The ninth round's shortcuts in a path question's setup give what the full GEOS work gives
-(hypothesis, random layouts): the corner screen (``paths._maybe_blocked``) never lets through
-a corner the blocker holds, the goal base merged only with the obstacles near it
+(hypothesis, random layouts): the goal base merged only with the obstacles near it
 (``paths._with_target``) is the same shape as the full union, and the goal set cut only by
 the groups near the goal base (``_eroded_union``'s window) is the full one."""
 
@@ -29,45 +28,8 @@ def _question(
     if not paths._near_ends(q, rest, width / 2.0):
         return None
     q.pieces.append(paths._framed(TABLE.area, width / 2.0))
-    q.frame_free = paths._frame_free(TABLE.area, width / 2.0)
     paths._blocker(q)
     return q
-
-
-@pytest.mark.rule("V-A")
-@settings(max_examples=60, deadline=None)
-@given(fighters(n_max=10), scenery(), st.sampled_from([2.5, 3.0, 4.0]))
-def test_the_corner_screen_lets_through_every_blocked_corner(
-    placed: dict[str, Base], elements: tuple[Scenery, ...], width: float
-) -> None:
-    q = _question(placed, elements, width)
-    if q is None:
-        return
-    inflated = q.pieces[: q.n_obstacles]
-    if not inflated:
-        return
-    corners = np.vstack([c.corners for c in inflated])
-    if not len(corners):
-        return
-    held = shapely.contains_xy(q.blocker, corners[:, 0], corners[:, 1])
-    maybe = paths._maybe_blocked(q, inflated, corners)
-    assert not (held & ~maybe).any()
-
-
-def test_the_corner_screen_skips_lone_corners_and_keeps_those_near_the_edge() -> None:
-    """A base alone in the middle of the table: none of its corners needs a GEOS test; one
-    at the table's edge: those beyond the free rectangle do."""
-    x1, y1 = TABLE.area.bounds[2:]
-    middle = Base.of("normal", "square", x1 / 2, y1 / 2)
-    edge = Base.of("normal", "square", 1.5, y1 / 2)
-    for base, expected in ((middle, False), (edge, True)):
-        q = paths._Question((10.0, 10.0), (20.0, 10.0), float("inf"))
-        assert paths._near_ends(q, [base.polygon], 1.25)
-        q.pieces.append(paths._framed(TABLE.area, 1.25))
-        q.frame_free = paths._frame_free(TABLE.area, 1.25)
-        paths._blocker(q)
-        corners = q.pieces[0].corners
-        assert bool(paths._maybe_blocked(q, q.pieces[:1], corners).any()) is expected
 
 
 @pytest.mark.rule("V-A")

@@ -409,26 +409,6 @@ def _framed(table: BaseGeometry, hw: float) -> _Inflated:
     return made
 
 
-_FREE: dict[tuple[int, float], tuple[BaseGeometry, tuple[float, float, float, float] | None]] = {}
-
-
-def _frame_free(table: BaseGeometry, hw: float) -> tuple[float, float, float, float] | None:
-    """The rectangle inside the table that its frame (:func:`_frame`) leaves free, when the
-    table shrunk by ``hw`` is that rectangle (cached per table and width)."""
-    key = (id(table), hw)
-    hit = _FREE.get(key)
-    if hit is not None and hit[0] is table:
-        return hit[1]
-    inner = table.buffer(-hw, join_style="mitre")
-    free: tuple[float, float, float, float] | None = None
-    if not inner.is_empty and inner.equals(box(*inner.bounds)):
-        free = inner.bounds
-    if len(_FREE) > 64:
-        _FREE.clear()
-    _FREE[key] = (table, free)  # the entry keeps the table alive: its id stays its
-    return free
-
-
 _GROUPS: OrderedDict[tuple[int, ...], tuple[list[BaseGeometry], BaseGeometry]] = OrderedDict()
 
 
@@ -559,8 +539,6 @@ class _Question:
         self.near_others: BaseGeometry | None = None
         #: where a path may end (step 5)
         self.goal_set: BaseGeometry | None = None
-        #: the rectangle the table's frame leaves free (None: no frame, or not a rectangle)
-        self.frame_free: tuple[float, float, float, float] | None = None
 
     def visible(self, p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
         """Which segments from ``p`` to each of ``qs`` the blocker leaves clear."""
@@ -612,7 +590,6 @@ def _search(
         return None
     if table is not None:
         q.pieces.append(_framed(table, width / 2.0))
-        q.frame_free = _frame_free(table, width / 2.0)
     if not _blocker(q) or not _goal_set(q):
         return None
     corners, heur = _turning_corners(q)
@@ -738,54 +715,11 @@ def _turning_corners(q: _Question) -> tuple[np.ndarray, np.ndarray]:
     inflated = q.pieces[: q.n_obstacles]
     corners = np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
     if len(corners):
-        maybe = _maybe_blocked(q, inflated, corners)
-        ok = np.ones(len(corners), dtype=bool)
-        if maybe.any():
-            ok[maybe] = ~shapely.contains_xy(q.blocker, corners[maybe, 0], corners[maybe, 1])
+        ok = ~shapely.contains_xy(q.blocker, corners[:, 0], corners[:, 1])
         corners = corners[ok]
     xy = corners[:, :2]
     heur = shapely.distance(q.goal_set, shapely.points(xy)) if len(xy) else np.zeros(0)
     return corners, heur
-
-
-#: a corner this far (cm) outside every other shape's bounding box is outside the blocker
-#: (far more than the erosion and its rounding)
-SCREEN_MARGIN = 1e-3
-
-
-def _maybe_blocked(q: _Question, inflated: Sequence[_Inflated], corners: np.ndarray) -> np.ndarray:
-    """Which ``corners`` (of ``inflated``, in order) the blocker may contain (the others
-    surely not, without a GEOS call): a corner lies on its own shape's edge, outside its
-    erosion; it may be inside the blocker only near another shape (within its box), the
-    goal base, or the table's frame (outside the rectangle the frame leaves free)."""
-    counts = [len(c.corners) for c in inflated]
-    own = np.repeat(np.arange(len(inflated)), counts)
-    boxes = np.array([c.box for c in inflated]).reshape(-1, 4)
-    if q.target is not None:
-        boxes = np.vstack((boxes, np.array(q.target.bounds).reshape(1, 4)))
-    x, y = corners[:, 0:1], corners[:, 1:2]
-    m = SCREEN_MARGIN
-    near = (
-        (x >= boxes[None, :, 0] - m)
-        & (x <= boxes[None, :, 2] + m)
-        & (y >= boxes[None, :, 1] - m)
-        & (y <= boxes[None, :, 3] + m)
-    )
-    near[np.arange(len(corners)), own] = False
-    maybe: np.ndarray = np.asarray(near.any(axis=1))
-    if len(q.pieces) > q.n_obstacles:
-        free = q.frame_free
-        if free is None:
-            return np.ones(len(corners), dtype=bool)
-        fx0, fy0, fx1, fy1 = free
-        inside = (
-            (corners[:, 0] > fx0 + m)
-            & (corners[:, 0] < fx1 - m)
-            & (corners[:, 1] > fy0 + m)
-            & (corners[:, 1] < fy1 - m)
-        )
-        maybe = np.logical_or(maybe, ~inside)
-    return maybe
 
 
 def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
