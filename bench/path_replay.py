@@ -75,7 +75,7 @@ def record(file: str) -> None:
 
 def forget() -> None:
     """Empty the path search's shape caches (whatever this tree has)."""
-    for name in ("_INFLATED", "_GROUPS", "_TOUCH", "_TARGETS"):
+    for name in ("_INFLATED", "_GROUPS", "_TOUCH", "_TARGETS", "_INNER"):
         cache = getattr(paths, name, None)
         if cache is not None:
             cache.clear()

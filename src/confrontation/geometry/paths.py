@@ -63,15 +63,22 @@ def _within_ellipse(
     goal: tuple[float, float] | Base,
     hw: float,
     reach: float,
+    to_start_: np.ndarray | None = None,
+    to_goal_: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which ``shapes``, inflated by ``hw``, may meet a way from ``start`` to the goal at
     most ``reach`` long: a way through a point x is at least |x - start| + the distance from
     x to the goal, so a shape farther than the reach (plus :data:`PRUNE_MARGIN`) by that
     measure from the start and the goal (the ellipse of foci start and goal) is of no use.
-    A shape holding a goal point is always kept (the search says why it is unreachable)."""
-    to_start = np.maximum(shapely.distance(shapes, Point(start)) - hw, 0.0)
-    end = goal.polygon if isinstance(goal, Base) else Point(goal)
-    to_goal = np.maximum(shapely.distance(shapes, end) - hw, 0.0)
+    A shape holding a goal point is always kept (the search says why it is unreachable).
+    ``to_start_``, ``to_goal_``: the shapes' distances to the start and the goal, when known."""
+    if to_start_ is None:
+        to_start_ = shapely.distance(shapes, Point(start))
+    to_start = np.maximum(to_start_ - hw, 0.0)
+    if to_goal_ is None:
+        end = goal.polygon if isinstance(goal, Base) else Point(goal)
+        to_goal_ = shapely.distance(shapes, end)
+    to_goal = np.maximum(to_goal_ - hw, 0.0)
     near: np.ndarray = to_start + to_goal <= reach + PRUNE_MARGIN
     if not isinstance(goal, Base):
         near |= to_goal <= 0.0
@@ -266,10 +273,7 @@ class PathSearch:
         if self._shapes is None:
             raw = np.array(obstacles, dtype=object)
             empty = shapely.is_empty(raw) if len(raw) else np.zeros(0, dtype=bool)
-            inner = None
-            if table is not None:
-                inner = table.buffer(-(width / 2.0 + STRAIGHT_MARGIN), join_style="mitre")
-                shapely.prepare(inner)
+            inner = None if table is None else _inner(table, width)
             self._shapes = (raw, empty, inner)
         raw, empty, inner = self._shapes
         if isinstance(goal, Base):
@@ -311,7 +315,8 @@ class PathSearch:
             pieces = [_inflated(o, hw) for o in kept.tolist()]
             if table is not None:
                 pieces.append(_framed(table, hw))
-            others = _eroded_union(pieces)
+            # only the groups near the goal base cut its edge
+            others = _eroded_union(pieces, tgt.bounds)
             goal_set = ring.difference(others) if not others.is_empty else ring
             if goal_set.is_empty:
                 return None
@@ -341,6 +346,24 @@ class PathSearch:
         obstacles, width, table = self._args
         keep = [o for i, o in enumerate(obstacles) if i not in skip]
         return _search(start, goal, keep, width, table=table, reach=reach)
+
+
+_INNER: dict[tuple[int, float], tuple[BaseGeometry, BaseGeometry]] = {}
+
+
+def _inner(table: BaseGeometry, width: float) -> BaseGeometry:
+    """The table shrunk by half ``width`` and :data:`STRAIGHT_MARGIN`, prepared (cached
+    per table and width: a battlefield's table is one object for the whole game)."""
+    key = (id(table), width)
+    hit = _INNER.get(key)
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    inner = table.buffer(-(width / 2.0 + STRAIGHT_MARGIN), join_style="mitre")
+    shapely.prepare(inner)
+    if len(_INNER) > 64:
+        _INNER.clear()
+    _INNER[key] = (table, inner)  # the entry keeps the table alive: its id stays its
+    return inner
 
 
 @dataclass(frozen=True)
@@ -446,11 +469,19 @@ def _touching(pieces: Sequence[_Inflated]) -> tuple[np.ndarray, np.ndarray]:
     return a[out], b[out]
 
 
-def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _eroded_union(
+    pieces: Sequence[_Inflated], window: tuple[float, float, float, float] | None = None
+) -> BaseGeometry:
     """The union of the inflated shapes eroded by :data:`CLEAR_EPS`, as one (prepared)
     shape. Shapes that meet are merged before eroding (the seam between them stays
     closed); a shape that meets no other is eroded alone, which gives the same set (a small
-    disc inside a union of disjoint shapes lies inside one of them), from its cache."""
+    disc inside a union of disjoint shapes lies inside one of them), from its cache.
+    ``window`` (a box): only the groups of shapes one of whose boxes meets it are built
+    (the rest of the union lies outside the window)."""
     if not pieces:
         return shapely.GeometryCollection()
     a, b = _touching(pieces)
@@ -473,6 +504,8 @@ def _eroded_union(pieces: Sequence[_Inflated]) -> BaseGeometry:
         groups.setdefault(find(i), []).append(i)
     parts: list[BaseGeometry] = []
     for members in groups.values():
+        if window is not None and not any(_boxes_meet(pieces[i].box, window) for i in members):
+            continue
         if len(members) == 1:
             parts.append(pieces[members[0]].eroded)
         else:
@@ -502,6 +535,8 @@ class _Question:
         #: the obstacles merged and eroded, and with the goal base (step 4)
         self.others: BaseGeometry | None = None
         self.blocker: BaseGeometry | None = None
+        #: the merged obstacles whose box meets the goal base's (step 4, a goal base)
+        self.near_others: BaseGeometry | None = None
         #: where a path may end (step 5)
         self.goal_set: BaseGeometry | None = None
 
@@ -572,14 +607,18 @@ def _near_ends(q: _Question, obstacles: Sequence[BaseGeometry], hw: float) -> bo
     if len(raw):
         kept = np.nonzero(~shapely.is_empty(raw) & ~shapely.contains(raw, sp))[0]
     shapes = raw[kept]
-    gaps = shapely.distance(shapes, sp).tolist()
+    start_gaps = shapely.distance(shapes, sp)
+    gaps = start_gaps.tolist()
+    goal_gaps_ = None
     if gp is not None:
         inside = shapely.contains(shapes, gp)
         if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
             return False
-        goal_gaps = shapely.distance(shapes, gp).tolist()
+        goal_gaps_ = shapely.distance(shapes, gp)
+        goal_gaps = goal_gaps_.tolist()
     if q.reach < math.inf and len(shapes):
-        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach)
+        # the distances just measured (the same GEOS calls the ellipse test would make)
+        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach, start_gaps, goal_gaps_)
         shapes = shapes[near]
         gaps = [g for g, k in zip(gaps, near.tolist(), strict=True) if k]
         if gp is not None:
@@ -619,10 +658,38 @@ def _blocker(q: _Question) -> bool:
     if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        blocker = shapely.union(others, _eroded_target(q.target))
+        polys, near = _near_box(others, q.target.bounds)
+        q.near_others = others if near.all() else shapely.multipolygons(polys[near])
+        blocker = _with_target(others, polys, near, _eroded_target(q.target))
     shapely.prepare(blocker)
     q.blocker = blocker
     return not shapely.contains_xy(blocker, *q.start)
+
+
+def _near_box(
+    others: BaseGeometry, window: tuple[float, float, float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """``others``' polygons, and which of them have a box meeting ``window``."""
+    polys = shapely.get_parts(np.array([others], dtype=object))
+    if not len(polys):
+        return polys, np.zeros(0, dtype=bool)
+    b = shapely.bounds(polys)
+    x0, y0, x1, y1 = window
+    near: np.ndarray = (b[:, 0] <= x1) & (x0 <= b[:, 2]) & (b[:, 1] <= y1) & (y0 <= b[:, 3])
+    return polys, near
+
+
+def _with_target(
+    others: BaseGeometry, polys: np.ndarray, near: np.ndarray, target: BaseGeometry
+) -> BaseGeometry:
+    """``others`` (disjoint polygons ``polys``) merged with the eroded goal base ``target``:
+    only the polygons ``near`` it (their box meets the goal base's) are put through the
+    union (the others are disjoint from it and come out of a union unchanged)."""
+    if not len(polys) or near.all():
+        return shapely.union(others, target)
+    merged = shapely.union(shapely.multipolygons(polys[near]), target)
+    out = np.concatenate((polys[~near], shapely.get_parts(np.array([merged], dtype=object))))
+    return shapely.multipolygons(out)
 
 
 def _goal_set(q: _Question) -> bool:
@@ -631,7 +698,10 @@ def _goal_set(q: _Question) -> bool:
     others, target = q.others, q.target
     assert others is not None and q.blocker is not None
     if target is not None:
-        goal_set = target.exterior.difference(others) if not others.is_empty else target.exterior
+        # only the obstacles near the goal base cut its edge
+        near = q.near_others
+        assert near is not None
+        goal_set = target.exterior.difference(near) if not near.is_empty else target.exterior
         q.goal_set = goal_set
         return not goal_set.is_empty
     assert q.gp is not None
