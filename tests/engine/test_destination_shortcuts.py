@@ -178,3 +178,95 @@ def test_every_bound_and_heading_of_whole_games_is_the_plain_one(
     play_game(GameConfig(agents=("random", "random"), seed=2))
     segments, headings, two_sets = checked_destinations
     assert segments > 1000 and headings > 20 and two_sets > 5
+
+
+# --- ninth round (dest2): corridors shown to hit without GEOS --------------------------------
+
+
+def _cored(boxes: list[tuple[float, float, float, float]]) -> _Obstacles:
+    """Boxes as obstacles with their inscribed discs as cores (a square base's)."""
+    shapes = [box(x, y, x + w, y + h) for x, y, w, h in boxes]
+    circles = [(x + w / 2.0, y + h / 2.0, math.hypot(w, h) / 2.0) for x, y, w, h in boxes]
+    cores = [(x + w / 2.0, y + h / 2.0, min(w, h) / 2.0) for x, y, w, h in boxes]
+    return _Obstacles(TABLE, list(shapes), circles, cores)
+
+
+_far = st.floats(min_value=-60.0, max_value=180.0, allow_nan=False)
+# ends near the table's edges (0 and 120 across, 0 and 60 deep) and the outside's (-50)
+_end_x = st.one_of(_far, st.floats(-3.0, 3.0), st.floats(117.0, 123.0), st.floats(-53.0, -47.0))
+_end_y = st.one_of(_far, st.floats(-3.0, 3.0), st.floats(57.0, 63.0), st.floats(107.0, 113.0))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _boxes,
+    st.lists(st.tuples(_coord, _coord, _end_x, _end_y), min_size=1, max_size=12),
+    st.floats(0.5, 6.0),
+)
+def test_a_corridor_surely_hit_is_hit_by_geos(
+    boxes: list[tuple[float, float, float, float]],
+    segments: list[tuple[float, float, float, float]],
+    width: float,
+) -> None:
+    obstacles = _cored(boxes)
+    lines = [((a, b), (c, d)) for a, b, c, d in segments if math.dist((a, b), (c, d)) > 1e-9]
+    if not lines:
+        return
+    sure = obstacles.surely_hit_many(lines, (width / 2.0 - 0.01) * 0.998)
+    geos = table_field._corridor_geos_hits(lines, width, obstacles)
+    assert all(g for s, g in zip(sure, geos, strict=True) if s)
+    assert table_field._corridor_hits(lines, width, obstacles) == geos
+
+
+def test_the_hit_bound_is_tight_enough_to_matter() -> None:
+    """A corridor through a base's centre and those ending within reach of the table's edge
+    are known hit; those passing 0.02 cm clear of the base, ending short of the edge, or
+    wholly beyond the outside are not (and GEOS agrees)."""
+    obstacles = _cored([(50.0, 20.0, 2.5, 2.5)])
+    lines = [((40.0, 21.25), (60.0, 21.25)), ((100.0, 30.0), (119.5, 30.0))]
+    clear = 21.25 + 1.25 + 1.49 + 0.02  # 0.02 cm past the side of the base
+    lines.append(((40.0, clear), (60.0, clear)))
+    lines += [((100.0, 30.0), (118.6, 30.0)), ((100.0, 30.0), (118.4, 30.0))]
+    lines += [((10.0, 30.0), (1.4, 30.0)), ((10.0, 30.0), (1.6, 30.0))]
+    lines.append(((175.0, 30.0), (178.0, 30.0)))  # wholly beyond the outside: nothing met
+    got = obstacles.surely_hit_many(lines, (3.0 / 2.0 - 0.01) * 0.998)
+    assert got == [True, True, False, True, False, True, False, False]
+    assert table_field._corridor_geos_hits(lines, 3.0, obstacles) == [
+        True,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        False,
+    ]
+
+
+def test_every_corridor_of_whole_games_is_tested_as_geos_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every corridor test of a greedy and a random game (destinations and goals) against
+    GEOS alone: the same answers, and many settled by the bound."""
+    counts = [0, 0]
+    hits, geos = table_field._corridor_hits, table_field._corridor_geos_hits
+    sure_many = _Obstacles.surely_hit_many
+
+    def checked(lines: list[table_field.Segment], width: float, obs: _Obstacles) -> list[bool]:
+        got = hits(lines, width, obs)
+        assert got == geos(lines, width, obs)
+        counts[0] += len(lines)
+        counts[1] += sum(sure_many(obs, lines, (width / 2.0 - 0.01) * 0.998))
+        return got
+
+    monkeypatch.setattr(table_field, "_corridor_hits", checked)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    try:
+        play_game(GameConfig(agents=("greedy", "greedy"), seed=1))
+        play_game(GameConfig(agents=("random", "random"), seed=2))
+    finally:
+        table_field._FIELDS.clear()
+        table_field._LAST.clear()
+    tested, settled = counts
+    assert tested > 300 and settled > tested // 3

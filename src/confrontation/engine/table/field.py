@@ -715,6 +715,14 @@ def _reach(base: Base) -> float:
     return math.hypot(base.width, base.depth) / 2.0
 
 
+def _core(base: Base) -> float:
+    """The radius of a disc round the base's centre inside its footprint (a round base's
+    outline has 64 corners on its circle: cos(pi / 64) > 0.998)."""
+    if base.shape == "round":
+        return base.radius * 0.998
+    return min(base.width, base.depth) / 2.0
+
+
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
 #: the field built last on each battleground: a new one keeps its path answers a move left
 #: as they were (:meth:`Field.inherit_paths`)
@@ -943,11 +951,19 @@ class _Obstacles:
     """What a straight move must not sweep (V-A): some shapes and the outside of the table,
     merged into one shape only when a cheap bound cannot settle a test."""
 
-    def __init__(self, table: Table, shapes: list[BaseGeometry], circles: list[Circle]) -> None:
+    def __init__(
+        self,
+        table: Table,
+        shapes: list[BaseGeometry],
+        circles: list[Circle],
+        cores: list[Circle] | None = None,
+    ) -> None:
         self.table, self.shapes = table, shapes
         self.circles = circles  # (x, y, radius) holding each shape
         held = np.array(circles, dtype=float).reshape(-1, 3)
         self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
+        # (x, y, radius) of discs inside some of the shapes (a base's inscribed circle)
+        self._cores = np.array(cores or [], dtype=float).reshape(-1, 3)
         self._tree: shapely.STRtree | None = None
 
     def hits(self, shapes: Any) -> list[bool]:
@@ -1010,6 +1026,40 @@ class _Obstacles:
             out[k] = ok
         return out
 
+    def surely_hit_many(self, segments: list[Segment], inner: float) -> list[bool]:
+        """For each segment (a, b): does a shape holding every point within ``inner`` of
+        it surely meet an obstacle? Yes when a point within ``inner`` of b lies beyond an
+        edge of the table (inside the 50 cm outside, 1e-6 cm to spare), or when the
+        segment passes nearer than ``inner`` plus its radius (1e-6 cm to spare) to the
+        centre of a disc inside an obstacle (``cores``). False: not known."""
+        if not segments:
+            return []
+        ends = np.array(segments, dtype=float)  # (n, 2, 2)
+        w, h, m = self.table.width, self.table.height, 1e-6
+        bx, by = ends[:, 1, 0], ends[:, 1, 1]
+        in_x = (bx > -50.0 + m) & (bx < w + 50.0 - m)
+        in_y = (by > -50.0 + m) & (by < h + 50.0 - m)
+        left, right = bx - inner, bx + inner
+        low, high = by - inner, by + inner
+        hit = (
+            ((left < -m) & (left > -50.0 + m) & in_y)
+            | ((right > w + m) & (right < w + 50.0 - m) & in_y)
+            | ((low < -m) & (low > -50.0 + m) & in_x)
+            | ((high > h + m) & (high < h + 50.0 - m) & in_x)
+        )
+        if len(self._cores):
+            ax, ay = ends[:, 0, 0:1], ends[:, 0, 1:2]
+            dx, dy = ends[:, 1, 0:1] - ax, ends[:, 1, 1:2] - ay
+            norm = dx * dx + dy * dy
+            px, py = self._cores[None, :, 0] - ax, self._cores[None, :, 1] - ay
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+            t = np.where(norm == 0.0, 0.0, t)
+            gaps = np.hypot(px - t * dx, py - t * dy)
+            hit |= np.any(gaps < self._cores[None, :, 2] + (inner - m), axis=1)
+        out: list[bool] = hit.tolist()
+        return out
+
 
 Circle = tuple[float, float, float]
 
@@ -1055,7 +1105,21 @@ def _corridor(start: tuple[float, float], end: tuple[float, float], width: float
 
 def _corridor_hits(lines: list[Segment], width: float, obstacles: _Obstacles) -> list[bool]:
     """Does each corridor (the shapes ``LineString(line).buffer(width / 2 - 0.01)`` makes,
-    built in one call) meet an obstacle?"""
+    built in one call) meet an obstacle? The corridors an exact bound shows to meet one
+    (:meth:`_Obstacles.surely_hit_many`) are not built."""
+    # the buffer's outline has its corners on the circles of radius width / 2 - 0.01 round
+    # the ends, 64 to a turn: every point within that radius x cos(pi / 64) (> 0.998) of
+    # the segment is inside it
+    sure = obstacles.surely_hit_many(lines, (width / 2.0 - 0.01) * 0.998)
+    doubts = [line for line, hit in zip(lines, sure, strict=True) if not hit]
+    if not doubts:
+        return sure
+    found = iter(_corridor_geos_hits(doubts, width, obstacles))
+    return [True if hit else next(found) for hit in sure]
+
+
+def _corridor_geos_hits(lines: list[Segment], width: float, obstacles: _Obstacles) -> list[bool]:
+    """:func:`_corridor_hits` by GEOS alone: each corridor built and tested."""
     corridors = shapely.buffer(
         shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
     )
@@ -1141,13 +1205,14 @@ def iter_destinations(
     bases = [here.base(i) for i in here.ids() if i not in skip]
     polygons = [b.polygon for b in bases]
     circles = [(b.x, b.y, _reach(b)) for b in bases]
+    cores = [(b.x, b.y, _core(b)) for b in bases]
 
     def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
         round_ = list(circles)
         for shape in blocked:
             x0, y0, x1, y1 = shape.bounds
             round_.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
-        return _Obstacles(here.table, polygons + blocked, round_)
+        return _Obstacles(here.table, polygons + blocked, round_, cores)
 
     # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
     far = obstacles_of(here.blocked_for(base.size, False))
