@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shapely.geometry import Point, box
+from shapely.geometry import MultiPoint, Point, box
 
 from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import (
@@ -270,3 +270,26 @@ def test_every_corridor_of_whole_games_is_tested_as_geos_would(
         table_field._LAST.clear()
     tested, settled = counts
     assert tested > 300 and settled > tested // 3
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0.0, 40.0), st.floats(0.0, 40.0)), min_size=3, max_size=8, unique=True
+    )
+)
+def test_a_scenery_core_lies_inside_its_footprint(points: list[tuple[float, float]]) -> None:
+    """The disc kept for a scenery footprint (here the hull of some points) is inside it:
+    its centre inside and 32 points of its circle covered."""
+    shape = MultiPoint(points).convex_hull
+    core = table_field._scenery_core(shape)
+    if shape.area < 1e-6:
+        assert core is None
+        return
+    if core is None:
+        return
+    x, y, r = core
+    assert shape.contains(Point(x, y))
+    for k in range(32):
+        a = 2.0 * math.pi * k / 32
+        assert shape.covers(Point(x + r * math.cos(a), y + r * math.sin(a)))

@@ -723,6 +723,29 @@ def _core(base: Base) -> float:
     return min(base.width, base.depth) / 2.0
 
 
+_CORES: dict[int, tuple[BaseGeometry, Circle | None]] = {}
+
+
+def _scenery_core(shape: BaseGeometry) -> Circle | None:
+    """A disc inside a scenery footprint (x, y, radius), kept per shape object (scenery
+    does not move): the largest GEOS finds, its centre checked inside and its radius the
+    centre's distance to the outline less 1e-6 cm (None: no such disc)."""
+    kept = _CORES.get(id(shape))
+    if kept is not None and kept[0] is shape:
+        return kept[1]
+    core: Circle | None = None
+    if not shape.is_empty and shape.area > 0.0:
+        with np.errstate(all="ignore"):  # slivers may overflow GEOS's search: checked below
+            centre = shapely.get_point(shapely.maximum_inscribed_circle(shape, 0.01), 0)
+        gap = float(shapely.distance(centre, shape.boundary))
+        if shape.contains(centre) and gap > 1e-3:
+            core = (float(centre.x), float(centre.y), gap - 1e-6)
+    if len(_CORES) > 4096:
+        _CORES.clear()
+    _CORES[id(shape)] = (shape, core)
+    return core
+
+
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
 #: the field built last on each battleground: a new one keeps its path answers a move left
 #: as they were (:meth:`Field.inherit_paths`)
@@ -1208,11 +1231,14 @@ def iter_destinations(
     cores = [(b.x, b.y, _core(b)) for b in bases]
 
     def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
-        round_ = list(circles)
+        round_, inner = list(circles), list(cores)
         for shape in blocked:
             x0, y0, x1, y1 = shape.bounds
             round_.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
-        return _Obstacles(here.table, polygons + blocked, round_, cores)
+            core = _scenery_core(shape)
+            if core is not None:
+                inner.append(core)
+        return _Obstacles(here.table, polygons + blocked, round_, inner)
 
     # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
     far = obstacles_of(here.blocked_for(base.size, False))
