@@ -1224,6 +1224,7 @@ def iter_destinations(
         return
     me = here.owners[mover]
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
+    centres = [(e.x, e.y) for e in enemies]
     skip = {mover, *pass_through}
     bases = [here.base(i) for i in here.ids() if i not in skip]
     polygons = [b.polygon for b in bases]
@@ -1272,16 +1273,15 @@ def iter_destinations(
                     continue
                 sight = (sx + ux * travel, sy + uy * travel)
                 facing = heading
-                if enemies:
-                    near_enemy = min(enemies, key=lambda e: math.dist(e.centre, sight))
-                    facing = math.degrees(
-                        math.atan2(near_enemy.y - sight[1], near_enemy.x - sight[0])
-                    )
+                if centres:
+                    # the nearest enemy (the first of equals), as min(enemies, key=...) finds
+                    ex, ey = min(centres, key=lambda c: math.dist(c, sight))
+                    facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
                 spot = rounded(placed(base, sight, facing))
                 key = (round(spot.x, 1), round(spot.y, 1))
                 if key in spots:
                     continue
-                moved = math.dist(base.sight, spot.sight)
+                moved = math.dist((sx, sy), spot.sight)
                 if moved > potential + 1e-6:
                     continue
                 short = moved <= mov + 1e-6
