@@ -987,6 +987,8 @@ class _Obstacles:
         self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
         # (x, y, radius) of discs inside some of the shapes (a base's inscribed circle)
         self._cores = np.array(cores or [], dtype=float).reshape(-1, 3)
+        self._core_x, self._core_y = self._cores[None, :, 0], self._cores[None, :, 1]
+        self._core_r = self._cores[None, :, 2]
         self._tree: shapely.STRtree | None = None
 
     def hits(self, shapes: Any) -> list[bool]:
@@ -1049,38 +1051,39 @@ class _Obstacles:
             out[k] = ok
         return out
 
-    def surely_hit_many(self, segments: list[Segment], inner: float) -> list[bool]:
-        """For each segment (a, b): does a shape holding every point within ``inner`` of
-        it surely meet an obstacle? Yes when a point within ``inner`` of b lies beyond an
-        edge of the table (inside the 50 cm outside, 1e-6 cm to spare), or when the
-        segment passes nearer than ``inner`` plus its radius (1e-6 cm to spare) to the
-        centre of a disc inside an obstacle (``cores``). False: not known."""
-        if not segments:
-            return []
-        ends = np.array(segments, dtype=float)  # (n, 2, 2)
+    def surely_hit_many(self, segments: list[Segment], width: float) -> list[bool]:
+        """For each segment (a, b): does its corridor for a base ``width`` wide (see
+        :func:`_corridor_hits`) surely meet an obstacle? Yes when a point within ``inner``
+        (below) of b lies beyond an edge of the table (inside the 50 cm outside, 1e-6 cm
+        to spare), or when the segment passes nearer than ``inner`` plus its radius (1e-6
+        cm to spare) to the centre of a disc inside an obstacle (``cores``). False: not
+        known."""
+        # the buffer's outline has its corners on the circles of radius width / 2 - 0.01
+        # round the ends, 64 to a turn: every point within that radius x cos(pi / 64)
+        # (> 0.998) of the segment is inside it
+        inner = (width / 2.0 - 0.01) * 0.998
         w, h, m = self.table.width, self.table.height, 1e-6
-        bx, by = ends[:, 1, 0], ends[:, 1, 1]
-        in_x = (bx > -50.0 + m) & (bx < w + 50.0 - m)
-        in_y = (by > -50.0 + m) & (by < h + 50.0 - m)
-        left, right = bx - inner, bx + inner
-        low, high = by - inner, by + inner
-        hit = (
-            ((left < -m) & (left > -50.0 + m) & in_y)
-            | ((right > w + m) & (right < w + 50.0 - m) & in_y)
-            | ((low < -m) & (low > -50.0 + m) & in_x)
-            | ((high > h + m) & (high < h + 50.0 - m) & in_x)
-        )
-        if len(self._cores):
-            ax, ay = ends[:, 0, 0:1], ends[:, 0, 1:2]
-            dx, dy = ends[:, 1, 0:1] - ax, ends[:, 1, 1:2] - ay
-            norm = dx * dx + dy * dy
-            px, py = self._cores[None, :, 0] - ax, self._cores[None, :, 1] - ay
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
-            t = np.where(norm == 0.0, 0.0, t)
-            gaps = np.hypot(px - t * dx, py - t * dy)
-            hit |= np.any(gaps < self._cores[None, :, 2] + (inner - m), axis=1)
-        out: list[bool] = hit.tolist()
+        lo, hi_x, hi_y = -50.0 + m, w + 50.0 - m, h + 50.0 - m
+        out = []
+        for _, (bx, by) in segments:
+            in_x, in_y = lo < bx < hi_x, lo < by < hi_y
+            out.append(
+                (in_y and (lo < bx - inner < -m or w + m < bx + inner < hi_x))
+                or (in_x and (lo < by - inner < -m or h + m < by + inner < hi_y))
+            )
+        rows = [k for k, hit in enumerate(out) if not hit]
+        if not rows or not len(self._cores):
+            return out
+        ends = np.array([segments[k] for k in rows], dtype=float)  # (n, 2, 2)
+        ax, ay = ends[:, 0, 0:1], ends[:, 0, 1:2]
+        dx, dy = ends[:, 1, 0:1] - ax, ends[:, 1, 1:2] - ay
+        px, py = self._core_x - ax, self._core_y - ay
+        norm = np.maximum(dx * dx + dy * dy, 1e-300)  # a point: t = 0
+        t = np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+        gaps = np.hypot(px - t * dx, py - t * dy)
+        near = (gaps < self._core_r + (inner - m)).any(axis=1).tolist()
+        for k, hit in zip(rows, near, strict=True):
+            out[k] = hit
         return out
 
 
@@ -1130,10 +1133,7 @@ def _corridor_hits(lines: list[Segment], width: float, obstacles: _Obstacles) ->
     """Does each corridor (the shapes ``LineString(line).buffer(width / 2 - 0.01)`` makes,
     built in one call) meet an obstacle? The corridors an exact bound shows to meet one
     (:meth:`_Obstacles.surely_hit_many`) are not built."""
-    # the buffer's outline has its corners on the circles of radius width / 2 - 0.01 round
-    # the ends, 64 to a turn: every point within that radius x cos(pi / 64) (> 0.998) of
-    # the segment is inside it
-    sure = obstacles.surely_hit_many(lines, (width / 2.0 - 0.01) * 0.998)
+    sure = obstacles.surely_hit_many(lines, width)
     doubts = [line for line, hit in zip(lines, sure, strict=True) if not hit]
     if not doubts:
         return sure
@@ -1311,10 +1311,10 @@ def _longest_clear(
     cannot clear are tested a fraction at a time, as :func:`_corridors_clear` would.)"""
     sx, sy = sight
     # every move's corridor, its obstacles and whether the cheap bound clears it
-    plan: list[list[tuple[Segment | None, _Obstacles, bool]]] = []
+    plan: list[list[tuple[Segment | None, _Obstacles, bool | None]]] = []
     bound: dict[int, tuple[_Obstacles, list[Segment], list[tuple[int, int]]]] = {}
     for n, fraction in enumerate(_FRACTIONS):
-        row: list[tuple[Segment | None, _Obstacles, bool]] = []
+        row: list[tuple[Segment | None, _Obstacles, bool | None]] = []
         for k, head in enumerate(heads):
             t = head[2] * fraction
             end = (sx + head[3] * t, sy + head[4] * t)
@@ -1327,9 +1327,16 @@ def _longest_clear(
                 group[2].append((n, k))
         plan.append(row)
     for obstacles, lines, keys in bound.values():
-        for (n, k), ok in zip(keys, obstacles.surely_clear_many(lines, width / 2.0), strict=True):
+        cleared = obstacles.surely_clear_many(lines, width / 2.0)
+        for (n, k), ok in zip(keys, cleared, strict=True):
             line, _, _ = plan[n][k]
             plan[n][k] = (line, obstacles, ok)
+        # the corridors not cleared that are surely hit: known blocked (None)
+        rest = [i for i, ok in enumerate(cleared) if not ok]
+        known = obstacles.surely_hit_many([lines[i] for i in rest], width)
+        for i in (i for i, sure in zip(rest, known, strict=True) if sure):
+            n, k = keys[i]
+            plan[n][k] = (lines[i], obstacles, None)
     bests = [0.0] * len(heads)
     left = list(range(len(heads)))
     for n, fraction in enumerate(_FRACTIONS):
@@ -1337,12 +1344,14 @@ def _longest_clear(
         doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]] = {}
         for i, k in enumerate(left):
             line, obstacles, sure = plan[n][k]
-            if not sure and line is not None:
+            if sure is None:
+                clear[i] = False
+            elif not sure and line is not None:
                 doubt = doubts.setdefault(id(obstacles), (obstacles, [], []))
                 doubt[1].append(line)
                 doubt[2].append(i)
         for obstacles, lines, where in doubts.values():
-            for i, hit in zip(where, _corridor_hits(lines, width, obstacles), strict=True):
+            for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
                 clear[i] = not hit
         for k, ok in zip(left, clear, strict=True):
             if ok:
