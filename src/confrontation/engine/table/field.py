@@ -715,6 +715,37 @@ def _reach(base: Base) -> float:
     return math.hypot(base.width, base.depth) / 2.0
 
 
+def _core(base: Base) -> float:
+    """The radius of a disc round the base's centre inside its footprint (a round base's
+    outline has 64 corners on its circle: cos(pi / 64) > 0.998)."""
+    if base.shape == "round":
+        return base.radius * 0.998
+    return min(base.width, base.depth) / 2.0
+
+
+_CORES: dict[int, tuple[BaseGeometry, Circle | None]] = {}
+
+
+def _scenery_core(shape: BaseGeometry) -> Circle | None:
+    """A disc inside a scenery footprint (x, y, radius), kept per shape object (scenery
+    does not move): the largest GEOS finds, its centre checked inside and its radius the
+    centre's distance to the outline less 1e-6 cm (None: no such disc)."""
+    kept = _CORES.get(id(shape))
+    if kept is not None and kept[0] is shape:
+        return kept[1]
+    core: Circle | None = None
+    if not shape.is_empty and shape.area > 0.0:
+        with np.errstate(all="ignore"):  # slivers may overflow GEOS's search: checked below
+            centre = shapely.get_point(shapely.maximum_inscribed_circle(shape, 0.01), 0)
+        gap = float(shapely.distance(centre, shape.boundary))
+        if shape.contains(centre) and gap > 1e-3:
+            core = (float(centre.x), float(centre.y), gap - 1e-6)
+    if len(_CORES) > 4096:
+        _CORES.clear()
+    _CORES[id(shape)] = (shape, core)
+    return core
+
+
 _FIELDS: OrderedDict[tuple[Any, ...], tuple[Battleground, Field]] = OrderedDict()
 #: the field built last on each battleground: a new one keeps its path answers a move left
 #: as they were (:meth:`Field.inherit_paths`)
@@ -943,11 +974,21 @@ class _Obstacles:
     """What a straight move must not sweep (V-A): some shapes and the outside of the table,
     merged into one shape only when a cheap bound cannot settle a test."""
 
-    def __init__(self, table: Table, shapes: list[BaseGeometry], circles: list[Circle]) -> None:
+    def __init__(
+        self,
+        table: Table,
+        shapes: list[BaseGeometry],
+        circles: list[Circle],
+        cores: list[Circle] | None = None,
+    ) -> None:
         self.table, self.shapes = table, shapes
         self.circles = circles  # (x, y, radius) holding each shape
         held = np.array(circles, dtype=float).reshape(-1, 3)
         self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
+        # (x, y, radius) of discs inside some of the shapes (a base's inscribed circle)
+        self._cores = np.array(cores or [], dtype=float).reshape(-1, 3)
+        self._core_x, self._core_y = self._cores[None, :, 0], self._cores[None, :, 1]
+        self._core_r = self._cores[None, :, 2]
         self._tree: shapely.STRtree | None = None
 
     def hits(self, shapes: Any) -> list[bool]:
@@ -1010,6 +1051,41 @@ class _Obstacles:
             out[k] = ok
         return out
 
+    def surely_hit_many(self, segments: list[Segment], width: float) -> list[bool]:
+        """For each segment (a, b): does its corridor for a base ``width`` wide (see
+        :func:`_corridor_hits`) surely meet an obstacle? Yes when a point within ``inner``
+        (below) of b lies beyond an edge of the table (inside the 50 cm outside, 1e-6 cm
+        to spare), or when the segment passes nearer than ``inner`` plus its radius (1e-6
+        cm to spare) to the centre of a disc inside an obstacle (``cores``). False: not
+        known."""
+        # the buffer's outline has its corners on the circles of radius width / 2 - 0.01
+        # round the ends, 64 to a turn: every point within that radius x cos(pi / 64)
+        # (> 0.998) of the segment is inside it
+        inner = (width / 2.0 - 0.01) * 0.998
+        w, h, m = self.table.width, self.table.height, 1e-6
+        lo, hi_x, hi_y = -50.0 + m, w + 50.0 - m, h + 50.0 - m
+        out = []
+        for _, (bx, by) in segments:
+            in_x, in_y = lo < bx < hi_x, lo < by < hi_y
+            out.append(
+                (in_y and (lo < bx - inner < -m or w + m < bx + inner < hi_x))
+                or (in_x and (lo < by - inner < -m or h + m < by + inner < hi_y))
+            )
+        rows = [k for k, hit in enumerate(out) if not hit]
+        if not rows or not len(self._cores):
+            return out
+        ends = np.array([segments[k] for k in rows], dtype=float)  # (n, 2, 2)
+        ax, ay = ends[:, 0, 0:1], ends[:, 0, 1:2]
+        dx, dy = ends[:, 1, 0:1] - ax, ends[:, 1, 1:2] - ay
+        px, py = self._core_x - ax, self._core_y - ay
+        norm = np.maximum(dx * dx + dy * dy, 1e-300)  # a point: t = 0
+        t = np.clip((px * dx + py * dy) / norm, 0.0, 1.0)
+        gaps = np.hypot(px - t * dx, py - t * dy)
+        near = (gaps < self._core_r + (inner - m)).any(axis=1).tolist()
+        for k, hit in zip(rows, near, strict=True):
+            out[k] = hit
+        return out
+
 
 Circle = tuple[float, float, float]
 
@@ -1055,7 +1131,18 @@ def _corridor(start: tuple[float, float], end: tuple[float, float], width: float
 
 def _corridor_hits(lines: list[Segment], width: float, obstacles: _Obstacles) -> list[bool]:
     """Does each corridor (the shapes ``LineString(line).buffer(width / 2 - 0.01)`` makes,
-    built in one call) meet an obstacle?"""
+    built in one call) meet an obstacle? The corridors an exact bound shows to meet one
+    (:meth:`_Obstacles.surely_hit_many`) are not built."""
+    sure = obstacles.surely_hit_many(lines, width)
+    doubts = [line for line, hit in zip(lines, sure, strict=True) if not hit]
+    if not doubts:
+        return sure
+    found = iter(_corridor_geos_hits(doubts, width, obstacles))
+    return [True if hit else next(found) for hit in sure]
+
+
+def _corridor_geos_hits(lines: list[Segment], width: float, obstacles: _Obstacles) -> list[bool]:
+    """:func:`_corridor_hits` by GEOS alone: each corridor built and tested."""
     corridors = shapely.buffer(
         shapely.linestrings(np.array(lines, dtype=float)), width / 2.0 - 0.01, quad_segs=16
     )
@@ -1137,17 +1224,22 @@ def iter_destinations(
         return
     me = here.owners[mover]
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
+    centres = [(e.x, e.y) for e in enemies]
     skip = {mover, *pass_through}
     bases = [here.base(i) for i in here.ids() if i not in skip]
     polygons = [b.polygon for b in bases]
     circles = [(b.x, b.y, _reach(b)) for b in bases]
+    cores = [(b.x, b.y, _core(b)) for b in bases]
 
     def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
-        round_ = list(circles)
+        round_, inner = list(circles), list(cores)
         for shape in blocked:
             x0, y0, x1, y1 = shape.bounds
             round_.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
-        return _Obstacles(here.table, polygons + blocked, round_)
+            core = _scenery_core(shape)
+            if core is not None:
+                inner.append(core)
+        return _Obstacles(here.table, polygons + blocked, round_, inner)
 
     # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
     far = obstacles_of(here.blocked_for(base.size, False))
@@ -1181,16 +1273,15 @@ def iter_destinations(
                     continue
                 sight = (sx + ux * travel, sy + uy * travel)
                 facing = heading
-                if enemies:
-                    near_enemy = min(enemies, key=lambda e: math.dist(e.centre, sight))
-                    facing = math.degrees(
-                        math.atan2(near_enemy.y - sight[1], near_enemy.x - sight[0])
-                    )
+                if centres:
+                    # the nearest enemy (the first of equals), as min(enemies, key=...) finds
+                    ex, ey = min(centres, key=lambda c: math.dist(c, sight))
+                    facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
                 spot = rounded(placed(base, sight, facing))
                 key = (round(spot.x, 1), round(spot.y, 1))
                 if key in spots:
                     continue
-                moved = math.dist(base.sight, spot.sight)
+                moved = math.dist((sx, sy), spot.sight)
                 if moved > potential + 1e-6:
                     continue
                 short = moved <= mov + 1e-6
@@ -1220,10 +1311,10 @@ def _longest_clear(
     cannot clear are tested a fraction at a time, as :func:`_corridors_clear` would.)"""
     sx, sy = sight
     # every move's corridor, its obstacles and whether the cheap bound clears it
-    plan: list[list[tuple[Segment | None, _Obstacles, bool]]] = []
+    plan: list[list[tuple[Segment | None, _Obstacles, bool | None]]] = []
     bound: dict[int, tuple[_Obstacles, list[Segment], list[tuple[int, int]]]] = {}
     for n, fraction in enumerate(_FRACTIONS):
-        row: list[tuple[Segment | None, _Obstacles, bool]] = []
+        row: list[tuple[Segment | None, _Obstacles, bool | None]] = []
         for k, head in enumerate(heads):
             t = head[2] * fraction
             end = (sx + head[3] * t, sy + head[4] * t)
@@ -1236,9 +1327,16 @@ def _longest_clear(
                 group[2].append((n, k))
         plan.append(row)
     for obstacles, lines, keys in bound.values():
-        for (n, k), ok in zip(keys, obstacles.surely_clear_many(lines, width / 2.0), strict=True):
+        cleared = obstacles.surely_clear_many(lines, width / 2.0)
+        for (n, k), ok in zip(keys, cleared, strict=True):
             line, _, _ = plan[n][k]
             plan[n][k] = (line, obstacles, ok)
+        # the corridors not cleared that are surely hit: known blocked (None)
+        rest = [i for i, ok in enumerate(cleared) if not ok]
+        known = obstacles.surely_hit_many([lines[i] for i in rest], width)
+        for i in (i for i, sure in zip(rest, known, strict=True) if sure):
+            n, k = keys[i]
+            plan[n][k] = (lines[i], obstacles, None)
     bests = [0.0] * len(heads)
     left = list(range(len(heads)))
     for n, fraction in enumerate(_FRACTIONS):
@@ -1246,12 +1344,14 @@ def _longest_clear(
         doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]] = {}
         for i, k in enumerate(left):
             line, obstacles, sure = plan[n][k]
-            if not sure and line is not None:
+            if sure is None:
+                clear[i] = False
+            elif not sure and line is not None:
                 doubt = doubts.setdefault(id(obstacles), (obstacles, [], []))
                 doubt[1].append(line)
                 doubt[2].append(i)
         for obstacles, lines, where in doubts.values():
-            for i, hit in zip(where, _corridor_hits(lines, width, obstacles), strict=True):
+            for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
                 clear[i] = not hit
         for k, ok in zip(left, clear, strict=True):
             if ok:
