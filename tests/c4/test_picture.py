@@ -151,3 +151,15 @@ def test_no_two_labels_overlap_on_the_scenarios_opening_positions(seed: int) -> 
             assert box[0] >= -0.05 and box[1] >= -0.05 and box[2] <= w + 0.05 and box[3] <= h + 0.05
         checked += len(boxes)
     assert checked > 40
+
+
+@pytest.mark.rule("CP-FLAG")
+def test_a_flag_is_named_for_the_player_it_is_friendly_to() -> None:
+    # Close Quarters: flag-west stands on Player 1's side (his friendly flag, worth 2-3 CP to
+    # Player 2 as the enemy flag); its note names Player 1, not the player it is worth more to
+    from confrontation.c4.picture import zone_note
+
+    state = build(C4Config(scenario="cp-close-quarters", seed=0))
+    notes = {zone.name: zone_note(state, zone) for zone in state.battle.zones}
+    assert notes["flag-west"].startswith("flag · Player 1's")
+    assert notes["flag-east"].startswith("flag · Player 2's")

@@ -266,9 +266,11 @@ def _text(x: float, y: float, text: str, size: float, colour: str, extra: str = 
 def zone_note(state: C4State, zone: Zone) -> str:
     """The note under a pack zone or flag: its kind, whose, who controls or dominates it."""
     notes = [zone.kind]
-    if len(set(zone.control)) > 1 and zone.kind != "area":  # worth more to one player
+    if zone.side is not None and zone.kind != "area":  # CP-FLAG: friendly to its side's player
+        notes.append(f"Player {zone.side + 1}'s")
+    elif len(set(zone.control)) > 1 and zone.kind != "area":
         mine = max(range(len(zone.control)), key=lambda p: zone.control[p])
-        notes.append(f"Player {mine + 1}'s" if zone.control[mine] else "")
+        notes.append(f"worth more to Player {mine + 1}" if zone.control[mine] else "")
     who, contested = scenario.controller(state, zone)
     if who is not None:
         verb = "dominated" if scenario.dominates(state, who, zone) else "controlled"
