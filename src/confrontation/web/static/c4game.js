@@ -13,11 +13,7 @@ function render(next) {
   root.dataset.kind = view.question ? view.question.kind : "";
   renderStatus();
   const key = `${view.turn}/${view.status}/${view.round}/${view.phase}`;
-  if (key !== shown) {
-    shown = key;
-    renderBoard();
-    renderQuestion();
-  }
+  redrawIfMoved(key);
   renderLog();
 }
 

@@ -31,6 +31,16 @@ function showError(message) {
   box.hidden = !message;
 }
 
+// The table and the question drawn again (the page script's renderBoard and renderQuestion)
+// only when the game moved on (``key`` changed): a poll keeps what the player is doing.
+function redrawIfMoved(key) {
+  if (key !== shown) {
+    shown = key;
+    renderBoard();
+    renderQuestion();
+  }
+}
+
 // Poll the game (the page script's render draws it) until it is over or stopped.
 async function refresh() {
   clearTimeout(timer);

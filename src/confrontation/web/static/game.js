@@ -16,11 +16,7 @@ function render(next) {
   // the table and the question are drawn again only when the game moved on: a poll keeps
   // what the player is doing (a fighter selected, a path drawn, the ruler, a folded list)
   const key = `${view.turn}/${view.status}/${view.question ? view.question.kind || view.question.waiting : ""}/${view.fighters.length}`;
-  if (key !== shown) {
-    shown = key;
-    renderBoard();
-    renderQuestion();
-  }
+  redrawIfMoved(key);
   renderLog();
 }
 
