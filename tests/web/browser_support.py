@@ -1,4 +1,4 @@
-"""The browser tests' shared pieces (``conftest.py`` makes the fixtures of them): the web
+"""The browser tests' shared pieces (tests/conftest.py makes the fixtures of them): the web
 server on a free local port, Debian's Chromium driven by Playwright, and waiting for a game
 page to settle."""
 

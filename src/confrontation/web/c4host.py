@@ -93,7 +93,8 @@ class NewC4:
 class C4LiveGame(HostedGame[C4State]):
     """One hosted C4 game: its state, record and seats, behind a lock (the attributes the hub
     reads — ``id``, ``seats``, ``tokens``, ``lock``, ``running``, ``recording``, ``deleted``,
-    ``events``, ``scenario`` — are a :class:`~confrontation.web.live.HostedGame`'s)."""
+    ``events`` — are a :class:`~confrontation.web.live.HostedGame`'s, as a
+    :class:`~confrontation.web.hub.LiveGame`'s are; ``scenario`` is its own)."""
 
     rules = C4
     label = "C4 game"
