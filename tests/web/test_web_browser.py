@@ -6,79 +6,14 @@ screens go to docs/web/."""
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import Page, sync_playwright
+from browser_support import SHOTS, settled, turn
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from confrontation.web.app import create_app
-
 pytestmark = pytest.mark.browser
-
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).parents[2] / "docs" / "web"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """The web server on a free local port, its games in a temporary store."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(str(tmp_path / "games.db")), host="127.0.0.1", port=port, log_level="warning"
-    )
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not running.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    running.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture
-def page() -> Iterator[Page]:
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's Chromium is missing: `make test-browser` installs it")
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        yield context.new_page()
-        browser.close()
-
-
-def settled(page: Page, after: int | None = None) -> str:
-    """Wait until the page waits for this seat's answer or the game is over (and, with
-    ``after``, the turn has moved past it): the status."""
-    page.wait_for_function(
-        """after => {
-            const game = document.getElementById('game');
-            const status = game.dataset.status;
-            const moved = after === null || Number(game.dataset.turn) > after;
-            return moved && (status === 'your-turn' || status === 'over');
-        }""",
-        arg=after,
-        timeout=120_000,
-    )
-    return str(page.locator("#game").get_attribute("data-status"))
-
-
-def turn(page: Page) -> int:
-    return int(page.locator("#game").get_attribute("data-turn") or 0)
 
 
 def click_the_table(page: Page) -> None:

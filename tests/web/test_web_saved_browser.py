@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from browser_support import SHOTS
+from playwright.sync_api import Page, expect
 from server_support import free_port, serve
 
 from confrontation.engine.record import read_log, replay
@@ -20,26 +20,8 @@ from confrontation.engine.step import is_over
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).parents[2] / "docs" / "web"
+ACCEPT_DOWNLOADS = True
 ARMIES = [{"id": "akkylannie-crusade"}, {"id": "bran-o-kor-horde"}]
-
-
-@pytest.fixture
-def page() -> Iterator[Page]:
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's Chromium is missing: `make test-browser` installs it")
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 900}, accept_downloads=True
-        )
-        yield context.new_page()
-        browser.close()
 
 
 def start(base: str, seats: list[str], seed: int) -> dict[str, object]:

@@ -10,14 +10,12 @@ viewer)``, the question only to the seat whose question it is. A page holding ev
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import math
 import re
 import secrets
 import tempfile
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -37,7 +35,6 @@ from confrontation.c4.step import game_roller, is_over, question, replay, roll, 
 from confrontation.c4.views import redact
 from confrontation.engine.core.events import ChoiceMade, Event
 from confrontation.engine.core.questions import Choice, Option, Question
-from confrontation.engine.core.registry import EngineError
 from confrontation.sim.c4game import (
     DEFAULT_MODE,
     MODES,
@@ -51,10 +48,11 @@ from confrontation.sim.c4game import (
     outcome_of,
     setup_of,
 )
-from confrontation.store import FINISHED, ArmyCopy, StoredGame, StoreError
+from confrontation.store import ArmyCopy, Outcome, StoredGame
 from confrontation.web.c4odds import assault_lines, melee_lines, salvo_lines, shoots_in_place
 from confrontation.web.c4words import compass, move_words
-from confrontation.web.errors import WebError, refuse_answer
+from confrontation.web.errors import WebError
+from confrontation.web.live import PERSON, Door, HostedGame, web_seats
 
 if TYPE_CHECKING:
     from confrontation.web.hub import Hub
@@ -67,7 +65,6 @@ C4_SCENARIOS = ("bloodbath", "bloodbath:small-table", "conquest", "cp-close-quar
 """The scenarios whose mechanics fit units (``play --rules c4 --scenario``; ``sim.c4scenario``)."""
 DEFAULT_BATTLE = "battle"
 """The form's name for C4's default battle (no scenario)."""
-PERSON = "person"
 C4_SEATS = (PERSON, "random", "greedy", "mcts")
 
 
@@ -93,12 +90,15 @@ class NewC4:
     rounds: int | None = None
 
 
-class C4LiveGame:
+class C4LiveGame(HostedGame[C4State]):
     """One hosted C4 game: its state, record and seats, behind a lock (the attributes the hub
     reads — ``id``, ``seats``, ``tokens``, ``lock``, ``running``, ``recording``, ``deleted``,
-    ``events``, ``scenario`` — are a :class:`~confrontation.web.hub.LiveGame`'s)."""
+    ``events`` — are a :class:`~confrontation.web.live.HostedGame`'s, as a
+    :class:`~confrontation.web.hub.LiveGame`'s are; ``scenario`` is its own)."""
 
     rules = C4
+    label = "C4 game"
+    door = Door(question, step, roll, game_roller, is_over, redact, lambda s: range(s.players))
 
     def __init__(
         self,
@@ -110,57 +110,16 @@ class C4LiveGame:
         *,
         recording: bool,
     ) -> None:
-        self.hub = hub
-        self.id = game_id
+        super().__init__(hub, game_id, seats, tokens, recording=recording)
         self.config = config
-        self.seats = seats
-        self.tokens = tokens
-        self.recording = recording
-        self.lock = threading.RLock()
-        self.state: C4State | None = None
-        self.events: list[Event] = []
-        self.turn = 0
-        self.running = False
-        self.error: str | None = None
-        self.deleted = False
         self.scenario = config.scenario or DEFAULT_BATTLE
         self.armies = tuple(company_label(c) for c in config.companies)
         self._asked: tuple[tuple[int, int | None], dict[str, Any]] | None = None
         """The last question sent (turn, player) and its document (odds and hint)."""
-        self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
-        """Per person's seat: the server answers a question with one option for him."""
         self.agents: dict[int, Any] = {}
         for p, seat in enumerate(seats):
             if seat != PERSON:
                 self.agents[p] = c4_agent(seat, config.seed, p)
-
-    # --- seats ------------------------------------------------------------------------
-
-    def players_of(self, tokens: Sequence[str]) -> frozenset[int]:
-        held = set()
-        for token in tokens:
-            if not token:
-                continue
-            if token not in self.tokens:
-                raise WebError(403, f"this seat link is not one of game {self.id}'s seats")
-            held.add(self.tokens.index(token))
-        return frozenset(held)
-
-    def current(self) -> C4State:
-        if self.state is None:
-            raise WebError(409, f"game {self.id} has not started")
-        return self.state
-
-    def view_state(self, players: frozenset[int]) -> C4State:
-        """What the holder of ``players``' seats may see (``c4.views.redact``)."""
-        state = self.current()
-        if set(range(state.players)) <= players:
-            return state
-        if not players:
-            for player in range(state.players):
-                state = redact(state, player)
-            return state
-        return redact(state, min(players))
 
     @staticmethod
     def viewer(players: frozenset[int], count: int) -> int | None:
@@ -169,124 +128,32 @@ class C4LiveGame:
             return None
         return min(players) if players else -1
 
-    def over(self) -> bool:
-        return self.state is not None and is_over(self.state)
-
     # --- playing ----------------------------------------------------------------------
 
-    def _apply(self, state: C4State, events: Sequence[Event]) -> None:
-        self.state = state
-        self.events.extend(events)
-        if self.recording:
-            with self.hub.store_lock:
-                for event in events:
-                    self.hub.store.append(self.id, event)
-        if is_over(state):  # stored as finished under the same lock as the state is shown over
-            self._finish()
+    def _outcome(self) -> Outcome:
+        return outcome_of(C4Result(self.current(), self.events))
 
-    def kick(self) -> None:
-        """Let the server play on (dice, AI seats) until a person must answer or the end."""
-        with self.lock:
-            if self.running or self.error is not None or not self.recording:
-                return
-            self.running = True
-        threading.Thread(target=self._play_on, name=f"c4-game-{self.id}", daemon=True).start()
+    def _answered_for(self, state: C4State, asked: Question) -> bool:
+        """A question with one option answered for a person, his automatic answers on."""
+        assert asked.player is not None
+        if not (self.auto.get(asked.player) and len(asked.options) == 1):
+            return False
+        self._apply(*step(state, asked.options[0].choice))
+        self.turn += 1
+        return True
 
-    def _play_on(self) -> None:
-        roller = game_roller(self.current())
-        try:
-            while True:
-                with self.lock:
-                    if self.deleted:
-                        self.running = False
-                        return
-                    state = self.current()
-                    if is_over(state):
-                        self._finish()
-                        self.running = False
-                        return
-                    asked = question(state)
-                    if asked is None:
-                        raise EngineError("the game is neither over nor waiting for anything")
-                    if asked.player is None:
-                        self._apply(*roll(state, roller))
-                        continue
-                    if self.seats[asked.player] == PERSON:
-                        if self.auto.get(asked.player) and len(asked.options) == 1:
-                            self._apply(*step(state, asked.options[0].choice))
-                            self.turn += 1
-                            continue
-                        if self.recording:
-                            with self.hub.store_lock:
-                                self.hub.store.commit(self.id)
-                        self.running = False
-                        return
-                    agent = self.agents[asked.player]
-                    view = redact(state, asked.player)
-                choice: Choice = agent.choose(view, asked, asked.choices)  # outside the lock
-                with self.lock:
-                    if self.deleted:
-                        self.running = False
-                        return
-                    self._apply(*step(state, choice))
-                    self.turn += 1
-        except Exception as error:  # the game stops; the page says why
-            log.exception("C4 game %s stopped", self.id)
-            with self.lock:
-                self.error = " ".join(str(error).split()) or type(error).__name__
-                self.running = False
-            with self.hub.store_lock, contextlib.suppress(StoreError):
-                self.hub.store.interrupt(self.id)
+    def _agent_choice(self, player: int, view: C4State, asked: Question) -> Choice:
+        choice: Choice = self.agents[player].choose(view, asked, asked.choices)
+        return choice
 
-    def _finish(self) -> None:
-        if not self.recording:
-            return
-        with self.hub.store_lock:
-            self.hub.store.finish(self.id, outcome_of(C4Result(self.current(), self.events)))
-        self.recording = False
+    def _offered(self, state: C4State) -> Question | None:
+        pending = question(state)
+        return None if pending is None else walk_shots(state, pending)
 
-    def set_auto(self, players: frozenset[int], on: bool) -> None:
-        """Switch the automatic answers (questions with one option) of these seats."""
-        with self.lock:
-            for player in players:
-                if self.seats[player] == PERSON:
-                    self.auto[player] = on
-        if on:
-            self.kick()
-
-    def answer(
-        self,
-        players: frozenset[int],
-        index: int,
-        *,
-        turn: int | None = None,
-        facing: float | None = None,
-    ) -> None:
-        """A person's answer: option ``index`` of the pending question (refused, nothing
-        changed: another player's question, a stale turn, no such option, a facing)."""
-        with self.lock:
-            if self.deleted:
-                raise WebError(404, f"no game {self.id}: it was deleted")
-            state = self.current()
-            pending = question(state)
-            asked = None if pending is None else walk_shots(state, pending)
-            refuse_answer(
-                str(self.id),
-                over=is_over(state),
-                error=self.error,
-                asked=asked,
-                serving=self.running,
-                players=players,
-                turn=turn,
-                now=self.turn,
-                index=index,
-            )
-            assert asked is not None
-            if facing is not None:
-                raise WebError(400, "a C4 question takes no facing")
-            self._apply(*step(state, asked.options[index].choice))
-            self.turn += 1
-        self.kick()
+    def _chosen(self, state: C4State, asked: Question, index: int, facing: float | None) -> Choice:
+        if facing is not None:
+            raise WebError(400, "a C4 question takes no facing")
+        return asked.options[index].choice
 
     # --- what a seat is sent ----------------------------------------------------------
 
@@ -607,11 +474,8 @@ def load_c4(hub: Hub, game_id: int, stored: StoredGame) -> C4LiveGame:
     """A stored C4 game taken up again: a web game not finished plays on (its AI seats
     where they were), any other is watched."""
     setup = stored.setup
-    web = setup.options.get("web")
     config = kept_companies(config_of(setup), setup.armies)
-    seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(setup.agents)
-    tokens = tuple(web["tokens"]) if isinstance(web, dict) else (None,) * len(seats)
-    finished = stored.status == FINISHED or not isinstance(web, dict)
+    seats, tokens, finished = web_seats(stored)
     watched = tuple(PERSON if s not in C4_SEATS else s for s in seats)
     game = C4LiveGame(hub, game_id, config, watched, tokens, recording=False)
     if stored.events:
@@ -623,8 +487,7 @@ def load_c4(hub: Hub, game_id: int, stored: StoredGame) -> C4LiveGame:
         if hasattr(agent, "decisions"):
             agent.decisions = made
     if not finished:
-        with hub.store_lock:
-            hub.store.resume(game_id)
+        game.resume_store()
         game.recording = True
         if game.state is None:  # saved before its first event
             with game.lock:

@@ -49,14 +49,13 @@ from confrontation.store.replays import catch_up, replay_rounds
 from confrontation.web.c4host import C4LiveGame, NewC4, create_c4, load_c4
 from confrontation.web.c4replay import C4Frame, c4_frames
 from confrontation.web.errors import WebError as WebError
-from confrontation.web.errors import refuse_answer
+from confrontation.web.live import PERSON as PERSON
+from confrontation.web.live import Door, HostedGame, web_seats
 from confrontation.web.story import section_of
 from confrontation.web.tools import turned_place
 
 log = logging.getLogger(__name__)
 
-PERSON = "person"
-"""A seat a person answers from the browser (stored as the terminal's ``human`` agent)."""
 AI_SEATS = ("random", "greedy", "mcts")
 SEATS = (PERSON, *AI_SEATS)
 
@@ -174,8 +173,10 @@ def outcome_of(state: GameState) -> Outcome:
     )
 
 
-class LiveGame:
-    """One hosted game: its state, record, narration and seats, behind a lock."""
+class LiveGame(HostedGame[GameState]):
+    """One hosted Confédé game: its state, record, narration and seats, behind a lock."""
+
+    door = Door(question, step, roll, game_roller, is_over, redact, lambda s: s.players)
 
     def __init__(
         self,
@@ -187,74 +188,22 @@ class LiveGame:
         *,
         recording: bool,
     ) -> None:
-        self.hub = hub
-        self.id = game_id
-        self.seats = seats
-        self.tokens = tokens
+        super().__init__(hub, game_id, seats, tokens, recording=recording)
         self.agents = agents
-        self.recording = recording
-        self.lock = threading.RLock()
-        self.state: GameState | None = None
-        self.events: list[ev.Event] = []
         self.lines: list[Line] = []
         self.narrator = Narrator()
         self.faces: list[int] = []
-        self.turn = 0
-        """How many answers the players have given: a page answering names the turn it saw,
-        and a stale answer (the question moved on) is refused."""
-        self.running = False
-        self.error: str | None = None
         self.armies: tuple[str, ...] = ()
         self.scenario = ""
-        self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
-        """Per person's seat: the server answers his trivial questions (the only legal
-        answer, a raise that cannot change the outcome: ``advice.trivial``)."""
         self._hints: dict[tuple[int, int], int | None] = {}
-        self.deleted = False
-
-    # --- seats ------------------------------------------------------------------------
-
-    def players_of(self, tokens: Iterable[str]) -> frozenset[int]:
-        """The players whose seat tokens these are (a 403 for one that is not this game's)."""
-        held = set()
-        for token in tokens:
-            if not token:
-                continue
-            if token not in self.tokens:
-                raise WebError(403, f"this seat link is not one of game {self.id}'s seats")
-            held.add(self.tokens.index(token))
-        return frozenset(held)
-
-    def view_state(self, players: frozenset[int]) -> GameState:
-        """What the holder of ``players``' seats may see (the engine's ``redact``); with no
-        seat (a spectator) every player's secrets are hidden."""
-        state = self.current()
-        everyone = set(state.players)
-        if everyone <= players:
-            return state
-        if not players:
-            for player in state.players:
-                state = redact(state, player)
-            return state
-        return redact(state, min(players))
-
-    def current(self) -> GameState:
-        if self.state is None:
-            raise WebError(409, f"game {self.id} has not started")
-        return self.state
 
     # --- playing ----------------------------------------------------------------------
 
-    def _apply(self, state: GameState, events: Sequence[ev.Event]) -> None:
-        self.state = state
-        self.events.extend(events)
+    def _told(self, events: Sequence[ev.Event]) -> None:
         self._narrate(events)
-        if self.recording:
-            with self.hub.store_lock:
-                for event in events:
-                    self.hub.store.append(self.id, event)
-        if is_over(state):  # stored as finished under the same lock as the state is shown over
-            self._finish()
+
+    def _outcome(self) -> Outcome:
+        return outcome_of(self.current())
 
     def _narrate(self, events: Sequence[ev.Event]) -> None:
         for event in events:
@@ -305,55 +254,6 @@ class LiveGame:
             return None
         return state.pending.player
 
-    def kick(self) -> None:
-        """Let the server play on (dice, AI seats) in the game's own thread until a person
-        must answer or the game ends."""
-        with self.lock:
-            if self.running or self.error is not None or not self.recording:
-                return
-            self.running = True
-        threading.Thread(target=self._play_on, name=f"game-{self.id}", daemon=True).start()
-
-    def _play_on(self) -> None:
-        roller = game_roller(self.current())
-        try:
-            while True:
-                with self.lock:
-                    state = self.current()
-                    if is_over(state):
-                        self._finish()
-                        self.running = False
-                        return
-                    asked = question(state)
-                    if asked is None:
-                        raise EngineError("the game is neither over nor waiting for anything")
-                    if asked.player is None:
-                        self._apply(*roll(state, roller))
-                        continue
-                    if self.seats[asked.player] == PERSON:
-                        easy = trivial(state, asked) if self.auto.get(asked.player) else None
-                        if easy is not None:
-                            self._auto_answer(state, asked, *easy)
-                            continue
-                        if self.recording:
-                            with self.hub.store_lock:
-                                self.hub.store.commit(self.id)
-                        self.running = False
-                        return
-                    agent = self.agents[asked.player]
-                    view = redact(state, asked.player)
-                choice = agent.choose(view, asked, asked.choices)  # outside the lock
-                with self.lock:
-                    self._apply(*step(state, choice))
-                    self.turn += 1
-        except Exception as error:  # the game stops; the page says why
-            log.exception("game %s stopped", self.id)
-            with self.lock:
-                self.error = " ".join(str(error).split()) or type(error).__name__
-                self.running = False
-            with self.hub.store_lock:
-                self.hub.store.interrupt(self.id)
-
     def _auto_answer(self, state: GameState, asked: Question, index: int, why: str) -> None:
         """Answer a person's trivial question for him, and say so in the narration."""
         self._auto_line(asked, index, why)
@@ -366,23 +266,6 @@ class LiveGame:
         self.lines.append(
             Line(self.narrator.round, f"Answered for {who} automatically: {label} ({why}).")
         )
-
-    def set_auto(self, players: frozenset[int], on: bool) -> None:
-        """Switch the automatic answers of these seats' trivial questions on or off."""
-        with self.lock:
-            for player in players:
-                if self.seats[player] == PERSON:
-                    self.auto[player] = on
-            web = {
-                "seats": list(self.seats),
-                "tokens": list(self.tokens),
-                "auto": {str(p): v for p, v in self.auto.items()},
-            }
-        if not self.deleted:  # kept with the game: a restart keeps the switch (issue 23)
-            with self.hub.store_lock, contextlib.suppress(StoreError):
-                self.hub.store.set_option(self.id, "web", web)
-        if on:
-            self.kick()
 
     def hint(self, asked: Question, turn: int, state: GameState) -> int | None:
         """What the greedy AI would answer to ``asked``, pending at ``turn`` in ``state``,
@@ -398,55 +281,43 @@ class LiveGame:
             self._hints = {key: found}
         return found
 
-    def _finish(self) -> None:
-        if not self.recording:
-            return
-        with self.hub.store_lock:
-            self.hub.store.finish(self.id, outcome_of(self.current()))
-        self.recording = False
+    def _answered_for(self, state: GameState, asked: Question) -> bool:
+        """A person's trivial question (the only legal answer, a raise that cannot change
+        the outcome: ``advice.trivial``) answered for him, his automatic answers on."""
+        assert asked.player is not None
+        easy = trivial(state, asked) if self.auto.get(asked.player) else None
+        if easy is None:
+            return False
+        self._auto_answer(state, asked, *easy)
+        return True
 
-    def answer(
-        self,
-        players: frozenset[int],
-        index: int,
-        *,
-        turn: int | None = None,
-        facing: float | None = None,
-    ) -> None:
-        """A person's answer: option ``index`` of the pending question (turned to ``facing``
-        where the question lets any facing be chosen, V-B-1). Refused, with nothing changed:
-        an answer for another player, a stale one (``turn`` is not the game's), an option
-        that does not exist, a facing the rules refuse."""
-        with self.lock:
-            if self.deleted:
-                raise WebError(404, f"no game {self.id}: it was deleted")
-            state = self.current()
-            asked = question(state)
-            refuse_answer(
-                str(self.id),
-                over=is_over(state),
-                error=self.error,
-                asked=asked,
-                serving=self.running,
-                players=players,
-                turn=turn,
-                now=self.turn,
-                index=index,
-            )
-            assert asked is not None
-            choice = asked.options[index].choice
-            if facing is not None:
-                if asked.free != FREE_FACING or not isinstance(choice, Place):
-                    raise WebError(400, "this question takes no facing")
-                if not 0 <= facing < 360:
-                    raise WebError(400, f"a facing is 0 to 360 degrees, not {facing}")
-                choice = turned_place(state, asked, choice, facing)
-                refused = refusal(state, choice)
-                if refused is not None:
-                    raise WebError(400, refused)
-            self._apply(*step(state, choice))
-            self.turn += 1
-        self.kick()
+    def _agent_choice(self, player: int, view: GameState, asked: Question) -> Choice:
+        return self.agents[player].choose(view, asked, asked.choices)
+
+    def _kept_auto(self) -> dict[str, Any]:
+        """Kept with the game: a restart keeps the switch (issue 23)."""
+        return {
+            "seats": list(self.seats),
+            "tokens": list(self.tokens),
+            "auto": {str(p): v for p, v in self.auto.items()},
+        }
+
+    def _chosen(
+        self, state: GameState, asked: Question, index: int, facing: float | None
+    ) -> Choice:
+        """Option ``index``'s answer, turned to ``facing`` where the question lets any
+        facing be chosen (V-B-1)."""
+        choice = asked.options[index].choice
+        if facing is not None:
+            if asked.free != FREE_FACING or not isinstance(choice, Place):
+                raise WebError(400, "this question takes no facing")
+            if not 0 <= facing < 360:
+                raise WebError(400, f"a facing is 0 to 360 degrees, not {facing}")
+            choice = turned_place(state, asked, choice, facing)
+            refused = refusal(state, choice)
+            if refused is not None:
+                raise WebError(400, refused)
+        return choice
 
 
 class Hub:
@@ -562,9 +433,7 @@ class Hub:
             except (EngineError, C4SetupError, ValueError) as error:
                 raise WebError(409, f"game {game_id} cannot be taken up again: {error}") from None
         web = setup.options.get("web")
-        seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(setup.agents)
-        tokens = tuple(web["tokens"]) if isinstance(web, dict) else (None,) * len(seats)
-        finished = stored.status == FINISHED or not isinstance(web, dict)
+        seats, tokens, finished = web_seats(stored)
         try:
             if finished:  # a finished game, or one of the terminal's: watched, not played
                 game = LiveGame(self, game_id, seats, tokens, [], recording=False)
@@ -574,10 +443,9 @@ class Hub:
             else:
                 options = setup.options.get("agent_options") or [{} for _ in seats]
                 agents = self._agents(seats, setup.seed, options)
-                with self.store_lock:
-                    self.store.resume(game_id)
-                state, events = catch_up(stored.events, agents)
                 game = LiveGame(self, game_id, seats, tokens, agents, recording=False)
+                game.resume_store()
+                state, events = catch_up(stored.events, agents)
                 game.begin_from_record(state, events[: len(stored.events)])
                 game.recording = True
                 game.turn = sum(isinstance(e, ev.ChoiceMade) for e in stored.events)
@@ -630,15 +498,15 @@ class Hub:
         if game is not None:
             with game.lock:
                 if game.state is not None and not game.deleted:
-                    over = game.over() if isinstance(game, C4LiveGame) else is_over(game.state)
-                    return Record(game_id, game.scenario, game.seats, tuple(game.events), over)
+                    return Record(
+                        game_id, game.scenario, game.seats, tuple(game.events), game.over()
+                    )
         with self.store_lock:
             try:
                 stored = self.store.load(game_id)
             except StoreError:
                 raise WebError(404, f"no game {game_id}") from None
-        web = stored.setup.options.get("web")
-        seats = tuple(web["seats"]) if isinstance(web, dict) else tuple(stored.setup.agents)
+        seats, _, _ = web_seats(stored)
         return Record(
             game_id,
             stored.setup.scenario,

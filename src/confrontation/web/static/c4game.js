@@ -3,51 +3,8 @@
 // move's destinations also as points on the table — and sends the answers.
 "use strict";
 
-const root = document.getElementById("game");
-const gameId = root.dataset.game;
-const seats = new URLSearchParams(location.search).getAll("seat");
-const seatQuery = seats.map((s) => "seat=" + encodeURIComponent(s)).join("&");
-let view = null;
-let logFrom = 0;
-let timer = null;
-let busy = false;
-let shown = null;
 let focus = null; // the option the mouse is over (its spot is highlighted)
-const SVGNS = "http://www.w3.org/2000/svg";
 const ACTIONS = { hold: "do nothing / fight", walk: "walk", walk_shoot: "walk and shoot", run: "run", assault: "assault" };
-
-function api(path, extra) {
-  const query = [seatQuery, extra].filter(Boolean).join("&");
-  return `/api/games/${gameId}${path}${query ? "?" + query : ""}`;
-}
-
-function el(tag, attrs, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function showError(message) {
-  const box = document.getElementById("error");
-  box.textContent = message || "";
-  box.hidden = !message;
-}
-
-async function refresh() {
-  clearTimeout(timer);
-  try {
-    const response = await fetch(api("", "since=" + logFrom));
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.detail);
-    render(body);
-  } catch (error) {
-    showError(String(error.message || error));
-  }
-  if (!view || (view.status !== "over" && view.status !== "stopped")) {
-    timer = setTimeout(refresh, view && view.status === "your-turn" ? 4000 : 500);
-  }
-}
 
 function render(next) {
   view = next;
@@ -56,11 +13,7 @@ function render(next) {
   root.dataset.kind = view.question ? view.question.kind : "";
   renderStatus();
   const key = `${view.turn}/${view.status}/${view.round}/${view.phase}`;
-  if (key !== shown) {
-    shown = key;
-    renderBoard();
-    renderQuestion();
-  }
+  redrawIfMoved(key);
   renderLog();
 }
 
@@ -179,23 +132,7 @@ function renderLog() {
 }
 
 async function answer(index) {
-  if (busy) return;
-  busy = true;
-  try {
-    const response = await fetch(api("/answer", ""), {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ option: index, turn: view.turn }),
-    });
-    const result = await response.json();
-    if (!response.ok) throw new Error(result.detail);
-    showError("");
-  } catch (error) {
-    showError(String(error.message || error));
-  } finally {
-    busy = false;
-  }
-  refresh();
+  if (await sendAnswer({ option: index, turn: view.turn })) refresh();
 }
 
 refresh();

@@ -2,54 +2,10 @@
 // question as buttons and its places as points on the table, and sends the answers.
 "use strict";
 
-const root = document.getElementById("game");
-const gameId = root.dataset.game;
-const seats = new URLSearchParams(location.search).getAll("seat");
-const seatQuery = seats.map((s) => "seat=" + encodeURIComponent(s)).join("&");
-let view = null;
-let logFrom = 0;
-let timer = null;
-let busy = false;
-let shown = null; // what the table and the question were last drawn for
 let selected = null; // the fighter of yours clicked: his options are highlighted
 let tool = null; // "ruler" or "sight" while a tool is in use
 let toolPicks = [];
 let proposal = null; // a destination clicked, waiting for confirmation: {index, path}
-const SVGNS = "http://www.w3.org/2000/svg";
-
-function api(path, extra) {
-  const query = [seatQuery, extra].filter(Boolean).join("&");
-  return `/api/games/${gameId}${path}${query ? "?" + query : ""}`;
-}
-
-function el(tag, attrs, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function showError(message) {
-  const box = document.getElementById("error");
-  box.textContent = message || "";
-  box.hidden = !message;
-}
-
-async function refresh() {
-  clearTimeout(timer);
-  try {
-    const response = await fetch(api("", "since=" + logFrom));
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.detail);
-    render(body);
-  } catch (error) {
-    showError(String(error.message || error));
-  }
-  if (!view || (view.status !== "over" && view.status !== "stopped")) {
-    const waiting = view && view.status === "your-turn";
-    timer = setTimeout(refresh, waiting ? 4000 : 500);
-  }
-}
 
 function render(next) {
   view = next;
@@ -60,11 +16,7 @@ function render(next) {
   // the table and the question are drawn again only when the game moved on: a poll keeps
   // what the player is doing (a fighter selected, a path drawn, the ruler, a folded list)
   const key = `${view.turn}/${view.status}/${view.question ? view.question.kind || view.question.waiting : ""}/${view.fighters.length}`;
-  if (key !== shown) {
-    shown = key;
-    renderBoard();
-    renderQuestion();
-  }
+  redrawIfMoved(key);
   renderLog();
 }
 
@@ -573,25 +525,10 @@ function renderLog() {
 }
 
 async function answer(index) {
-  if (busy) return;
-  busy = true;
   const body = { option: index, turn: view.turn };
   const facing = document.getElementById("facing");
   if (facing && facing.value !== "") body.facing = Number(facing.value);
-  try {
-    const response = await fetch(api("/answer", ""), {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const result = await response.json();
-    if (!response.ok) throw new Error(result.detail);
-    showError("");
-  } catch (error) {
-    showError(String(error.message || error));
-  } finally {
-    busy = false;
-  }
+  if (!(await sendAnswer(body))) return;
   selected = null;
   proposal = null;
   for (const id of ["choices", "confirm-box", "refusal"]) document.getElementById(id).hidden = true;
