@@ -160,6 +160,7 @@ def test_a_flag_is_named_for_the_player_it_is_friendly_to() -> None:
     from confrontation.c4.picture import zone_note
 
     state = build(C4Config(scenario="cp-close-quarters", seed=0))
+    assert state.battle is not None
     notes = {zone.name: zone_note(state, zone) for zone in state.battle.zones}
     assert notes["flag-west"].startswith("flag · Player 1's")
     assert notes["flag-east"].startswith("flag · Player 2's")
