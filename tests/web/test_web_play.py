@@ -158,3 +158,20 @@ def test_ruler_sight_destination_and_the_story(client: TestClient) -> None:
     lines = view["log"]
     assert any(line["section"] == "IV-B-1" for line in lines)
     assert any(line["dice"] for line in lines)  # the Tactics roll's dice at least
+
+
+def test_a_page_poll_does_not_restart_a_game_waiting_for_a_person(client: TestClient) -> None:
+    # a game waiting for a person's answer: a page's poll (the hub hands the game out again)
+    # starts no thread, so an answer right after it is never refused as "the server is
+    # playing" (a flaky 409 found when the two hosts were joined)
+    made = new_game(client, ["person", "greedy"], rounds=1)
+    token = made["seats"][0]["token"]
+    view = settle(client, made["id"], [token])
+    assert view["status"] == "your-turn"
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    for _ in range(20):
+        game = hub.get(made["id"])
+        assert not game.running and game.waiting
+    body = {"option": 0, "turn": view["turn"]}
+    answered = client.post(f"/api/games/{made['id']}/answer", params={"seat": token}, json=body)
+    assert answered.status_code == 200, answered.text

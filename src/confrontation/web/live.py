@@ -87,6 +87,10 @@ class HostedGame(Generic[S]):
         """How many answers the players have given: a page answering names the turn it saw,
         and a stale answer (the question moved on) is refused."""
         self.running = False
+        self.waiting = False
+        """The game's thread stopped for a person's answer: nothing for it to play until an
+        answer or a change of the automatic answers (a page's poll does not start it again,
+        so an answer is never refused while a thread only finds the same question)."""
         self.error: str | None = None
         self.deleted = False
         self.auto = {p: True for p, seat in enumerate(seats) if seat == PERSON}
@@ -163,7 +167,7 @@ class HostedGame(Generic[S]):
         """Let the server play on (dice, AI seats) in the game's own thread until a person
         must answer or the game ends."""
         with self.lock:
-            if self.running or self.error is not None or not self.recording:
+            if self.running or self.waiting or self.error is not None or not self.recording:
                 return
             self.running = True
         name = f"{self.label.lower().replace(' ', '-')}-{self.id}"
@@ -205,6 +209,7 @@ class HostedGame(Generic[S]):
                             with self.hub.store_lock:
                                 self.hub.store.commit(self.id)
                         self.running = False
+                        self.waiting = True
                         return
                     player = asked.player
                     view = door.redact(state, player)
@@ -233,6 +238,7 @@ class HostedGame(Generic[S]):
             for player in players:
                 if self.seats[player] == PERSON:
                     self.auto[player] = on
+            self.waiting = False  # the pending question may now be answered for him
             web = self._kept_auto()
         if web is not None and not self.deleted:
             with self.hub.store_lock, contextlib.suppress(StoreError):
@@ -280,4 +286,5 @@ class HostedGame(Generic[S]):
             choice = self._chosen(state, asked, index, facing)
             self._apply(*self.door.step(state, choice))
             self.turn += 1
+            self.waiting = False
         self.kick()

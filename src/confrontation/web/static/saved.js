@@ -21,7 +21,7 @@ function rememberSeats() {
   localStorage.setItem(SEATS_KEY, JSON.stringify(held));
 }
 
-function showError(text) {
+function showListError(text) {
   const box = document.getElementById("list-error");
   if (box) {
     box.textContent = text;
@@ -58,14 +58,14 @@ function gamesList() {
     if (button.classList.contains("delete")) {
       if (!confirm(`Delete game ${id} and its whole record? This cannot be undone.`)) return;
       const response = await fetch(`/api/games/${id}`, { method: "DELETE" });
-      if (!response.ok) return showError(await refusal(response));
+      if (!response.ok) return showListError(await refusal(response));
       document.getElementById(`game-${id}`).remove();
       const kept = heldSeats();
       delete kept[id];
       localStorage.setItem(SEATS_KEY, JSON.stringify(kept));
     } else if (button.classList.contains("resume")) {
       const response = await fetch(`/api/games/${id}/resume`, { method: "POST" });
-      if (!response.ok) return showError(await refusal(response));
+      if (!response.ok) return showListError(await refusal(response));
       location.href = held[id] || (await response.json()).url;
     }
   });
