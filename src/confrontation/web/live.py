@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -57,7 +58,7 @@ def web_seats(stored: StoredGame) -> tuple[tuple[str, ...], tuple[str | None, ..
     return seats, tokens, stored.status == FINISHED or not isinstance(web, dict)
 
 
-class HostedGame(Generic[S]):
+class HostedGame(ABC, Generic[S]):
     """One hosted game: its state, record and seats, behind a lock (``lock``, an RLock).
     A subclass gives the rules' :class:`Door`, the store's outcome of the finished game,
     and how a person's seat is answered for and a person's answer read."""
@@ -146,9 +147,9 @@ class HostedGame(Generic[S]):
     def _told(self, events: Sequence[Event]) -> None:
         """The narration of new events (none kept by default)."""
 
+    @abstractmethod
     def _outcome(self) -> Outcome:
         """The store's summary of the finished game."""
-        raise NotImplementedError
 
     def _finish(self) -> None:
         if not self.recording:
@@ -178,9 +179,9 @@ class HostedGame(Generic[S]):
         on, a question that needs no thought): none by default."""
         return False
 
+    @abstractmethod
     def _agent_choice(self, player: int, view: S, asked: Question) -> Choice:
         """The AI seat's answer, asked on its own view (outside the lock)."""
-        raise NotImplementedError
 
     def _play_on(self) -> None:
         door = self.door
@@ -250,9 +251,9 @@ class HostedGame(Generic[S]):
         """The pending question as the page offers it."""
         return self.door.question(state)
 
+    @abstractmethod
     def _chosen(self, state: S, asked: Question, index: int, facing: float | None) -> Choice:
         """Option ``index``'s answer (turned to ``facing``: a 400 where it takes none)."""
-        raise NotImplementedError
 
     def answer(
         self,
