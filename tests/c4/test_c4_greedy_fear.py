@@ -10,9 +10,10 @@ from fractions import Fraction
 import pytest
 
 from c4flow_support import feed
-from confrontation.agents.c4 import C4GreedyAgent, assault_worth, courage_chance, pass_chance
+from confrontation.agents.c4 import C4GreedyAgent, assault_worth, pass_chance
 from confrontation.c4 import morale
 from confrontation.c4.choices import ChooseFirst, PickCard, UnitAction
+from confrontation.c4.morale import courage_chance
 from confrontation.c4.state import C4State, Fighter, Stats, Unit, new_game
 from confrontation.c4.step import question, start, step
 from confrontation.c4.views import redact

@@ -28,6 +28,7 @@ from confrontation.c4.events import (
     Engaged,
     Routed,
 )
+from confrontation.c4.morale import courage_chance
 from confrontation.c4.state import C4State
 from confrontation.c4.step import game_roller, is_over, question, roll, start, step
 from confrontation.c4.views import redact
@@ -35,7 +36,7 @@ from confrontation.engine.core.questions import DieFace, Question
 from confrontation.sim.c4game import C4Config, build
 from confrontation.web import c4host
 from confrontation.web.c4host import hint, question_doc
-from confrontation.web.c4odds import assault_lines, courage_chance, melee_law, melee_lines
+from confrontation.web.c4odds import assault_lines, melee_law, melee_lines
 
 Found = tuple[C4State, Question, UnitAction]
 PLACE = r"\b(to|towards) the (?!enemy)"

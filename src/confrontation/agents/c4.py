@@ -70,30 +70,14 @@ TARGET_ROUT_GAIN = Fraction(1, 2)
 """What the assaulted unit's rout is worth (it flees before the assault)."""
 
 
-def courage_chance(value: int, difficulty: int, dice: int = 1) -> Fraction:
-    """The exact chance of passing a Courage test (``c4.morale.courage_test``): each die a
-    success on a 6, or on the universal table's face or more but never on a 1; several dice
-    keep the best, so the test fails only when every die fails."""
-    need = minimum_roll(value, difficulty)
-    one = Fraction(sum(1 for f in range(1, 7) if f == 6 or (f != 1 and f >= need)), 6)
-    return 1 - (1 - one) ** max(dice, 1)
-
-
 def pass_chance(state: C4State, tester: str, enemy: str) -> Fraction | None:
     """The chance that ``tester`` passes the assault's test against ``enemy`` (None: it takes
     none — no Fear, immune, or the data names no such test), read as ``c4.morale.assault_test``
     reads the rules."""
-    rules = morale.default_morale()
-    if not state.members(tester) or not state.members(enemy) or state.unit(tester).rout:
+    test = morale.facing(state, tester, enemy, morale.default_morale())
+    if test is None or test.immune:
         return None
-    fear = morale.unit_fear(state, enemy, rules)
-    own = morale.unit_courage(state, tester, rules)
-    if fear is None or own is None:
-        return None
-    value, is_fear = own
-    if is_fear and rules.fear_immunity and value >= fear:
-        return None
-    return courage_chance(value, fear, morale.courage_dice(state, tester, "assault", rules))
+    return morale.courage_chance(test.value, test.fear, test.dice)
 
 
 def assault_worth(state: C4State, unit_id: str, target: str) -> Fraction:

@@ -23,6 +23,7 @@ import math
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -199,7 +200,42 @@ def courage_test(roller: Roller, value: int, difficulty: int, dice: int = 1) -> 
     return CourageResult(faces, need, best == 6 or (best != 1 and best >= need))
 
 
+def courage_chance(value: int, difficulty: int, dice: int = 1) -> Fraction:
+    """The exact chance that :func:`courage_test` passes: each die a success on a 6, or on the
+    table's face or more but never on a 1; the best of ``dice`` dice kept, so the test fails
+    only when every die fails."""
+    need = min(max(minimum_roll(value, difficulty), 2), 6)
+    return 1 - (1 - Fraction(7 - need, 6)) ** max(dice, 1)
+
+
 # --- the assault's test -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Facing:
+    """A unit's assault test against an enemy unit's Fear, before it is rolled: its Courage
+    (or Fear) ``value``, the enemy's ``fear``, the ``dice`` it rolls; ``immune``: a Fear of
+    its own at least as high (no die rolled)."""
+
+    value: int
+    fear: int
+    dice: int
+    immune: bool
+
+
+def facing(state: C4State, tester: str, enemy: str, rules: Morale) -> Facing | None:
+    """``tester``'s assault test against ``enemy`` (``# C4 Moving a Unit > Assault``); None:
+    it takes none — either unit gone, ``tester`` already in rout, no Fear or no Courage."""
+    if not state.members(tester) or not state.members(enemy) or state.unit(tester).rout:
+        return None
+    fear = unit_fear(state, enemy, rules)
+    own = unit_courage(state, tester, rules)
+    if fear is None or own is None:
+        return None
+    value, is_fear = own
+    if is_fear and rules.fear_immunity and value >= fear:
+        return Facing(value, fear, 0, True)
+    return Facing(value, fear, courage_dice(state, tester, "assault", rules), False)
 
 
 def _rout(state: C4State, unit_id: str) -> C4State:
@@ -219,21 +255,23 @@ def assault_test(
     pairs = {"assaulting": (unit_id, target), "assaulted": (target, unit_id)}
     for who in rules.tests:
         tester, enemy = pairs[who]
-        if not state.members(tester) or not state.members(enemy) or state.unit(tester).rout:
+        test = facing(state, tester, enemy, rules)
+        if test is None:
             continue
-        fear = unit_fear(state, enemy, rules)
-        own = unit_courage(state, tester, rules)
-        if fear is None or own is None:
+        if test.immune:
+            events.append(FearIgnored(tester, enemy, test.fear))
             continue
-        value, is_fear = own
-        if is_fear and rules.fear_immunity and value >= fear:
-            events.append(FearIgnored(tester, enemy, fear))
-            continue
-        dice = courage_dice(state, tester, "assault", rules)
-        result = courage_test(roller, value, fear, dice)
+        result = courage_test(roller, test.value, test.fear, test.dice)
         events.append(
             CourageTested(
-                tester, "assault", enemy, value, fear, result.faces, result.minimum, result.success
+                tester,
+                "assault",
+                enemy,
+                test.value,
+                test.fear,
+                result.faces,
+                result.minimum,
+                result.success,
             )
         )
         if result.success:

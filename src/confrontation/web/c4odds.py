@@ -37,10 +37,9 @@ from confrontation.c4.choices import UnitAction
 from confrontation.c4.events import Engaged
 from confrontation.c4.fight import _others, _profiles, _resilience, best_weapon
 from confrontation.c4.losses import nearest_first
-from confrontation.c4.morale import courage_dice, default_morale, unit_courage, unit_fear
+from confrontation.c4.morale import courage_chance, default_morale, facing
 from confrontation.c4.narrate import plural, profile_name
 from confrontation.c4.odds import damage_law, salvo_odds
-from confrontation.c4.resolution import minimum_roll
 from confrontation.c4.state import C4State
 from confrontation.engine.table.field import scenery_of
 
@@ -121,33 +120,25 @@ def salvo_lines(state: C4State, choice: UnitAction) -> list[dict[str, Any]]:
 # --- the assault: reaching, the Courage tests, the melee ------------------------------------
 
 
-def courage_chance(value: int, difficulty: int, dice: int = 1) -> Fraction:
-    """The exact chance that a Courage test passes (``c4.morale.courage_test``: the best of
-    ``dice`` dice, a 1 always failing, a 6 always passing)."""
-    need = min(max(minimum_roll(value, difficulty), 2), 6)
-    one = Fraction(7 - need, 6)
-    return 1 - (1 - one) ** dice
-
-
 def _tests(state: C4State, unit_id: str, target: str) -> list[dict[str, Any]]:
     """The assault's Courage tests as ``c4.morale.assault_test`` takes them (its data)."""
     rules = default_morale()
     pairs = {"assaulting": (unit_id, target), "assaulted": (target, unit_id)}
     out = []
     for who in rules.tests:
-        tester, enemy = pairs[who]
-        if not state.members(tester) or not state.members(enemy) or state.unit(tester).rout:
+        test = facing(state, *pairs[who], rules)
+        if test is None or test.immune:
             continue
-        fear = unit_fear(state, enemy, rules)
-        own = unit_courage(state, tester, rules)
-        if fear is None or own is None:
-            continue
-        value, is_fear = own
-        if is_fear and rules.fear_immunity and value >= fear:
-            continue
-        dice = courage_dice(state, tester, "assault", rules)
-        chance = courage_chance(value, fear, dice)
-        out.append({"who": who, "value": value, "fear": fear, "dice": dice, "chance": str(chance)})
+        chance = courage_chance(test.value, test.fear, test.dice)
+        out.append(
+            {
+                "who": who,
+                "value": test.value,
+                "fear": test.fear,
+                "dice": test.dice,
+                "chance": str(chance),
+            }
+        )
     return out
 
 
