@@ -81,23 +81,30 @@ def forget() -> None:
             cache.clear()
 
 
+def ask(calls: list[Call]) -> tuple[float, list[Any]]:
+    """Ask the recorded questions again, caches emptied first: the CPU seconds and the
+    answers (each path's points, None for no path)."""
+    forget()
+    searches: dict[int, paths.PathSearch] = {}
+    answers = []
+    begin = time.process_time()
+    for args, start, goal, skip, reach, _ in calls:
+        search = searches.get(id(args))
+        if search is None:
+            search = searches[id(args)] = paths.PathSearch(*args)
+        path = search.query(start, goal, skip=skip, reach=reach)
+        answers.append(None if path is None else path.points)
+    return time.process_time() - begin, answers
+
+
 def replay(file: str, runs: int) -> None:
     with open(file, "rb") as got:
         found: dict[str, list[Call]] = pickle.load(got)
     for kind, calls in found.items():
         times, differ = [], 0
         for run in range(runs):
-            forget()
-            searches: dict[int, paths.PathSearch] = {}
-            answers = []
-            begin = time.process_time()
-            for args, start, goal, skip, reach, _ in calls:
-                search = searches.get(id(args))
-                if search is None:
-                    search = searches[id(args)] = paths.PathSearch(*args)
-                path = search.query(start, goal, skip=skip, reach=reach)
-                answers.append(None if path is None else path.points)
-            times.append(time.process_time() - begin)
+            spent, answers = ask(calls)
+            times.append(spent)
             if run == 0:
                 differ = sum(a != c[5] for a, c in zip(answers, calls, strict=True))
         shown = ", ".join(f"{t:.3f}" for t in times)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import pickle
 import statistics
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,7 +20,7 @@ import numpy as np
 import shapely
 
 from confrontation.geometry import paths
-from path_replay import Call, forget
+from path_replay import Call, ask
 
 
 @contextmanager
@@ -52,20 +51,6 @@ def full_work(which: str = "target,window") -> Iterator[None]:
             setattr(paths, k, v)
 
 
-def run(calls: list[Call]) -> tuple[float, list[Any]]:
-    forget()
-    searches: dict[int, paths.PathSearch] = {}
-    answers = []
-    begin = time.process_time()
-    for args, start, goal, skip, reach, _ in calls:
-        search = searches.get(id(args))
-        if search is None:
-            search = searches[id(args)] = paths.PathSearch(*args)
-        path = search.query(start, goal, skip=skip, reach=reach)
-        answers.append(None if path is None else path.points)
-    return time.process_time() - begin, answers
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
@@ -79,10 +64,10 @@ def main() -> None:
         off: list[float] = []
         same = True
         for _ in range(args.rounds):
-            t, a = run(calls)
+            t, a = ask(calls)
             on.append(t)
             with full_work(args.off):
-                t, b = run(calls)
+                t, b = ask(calls)
             off.append(t)
             same &= a == b == [c[5] for c in calls]
         m_on, m_off = statistics.median(on), statistics.median(off)
