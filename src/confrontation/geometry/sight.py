@@ -279,17 +279,28 @@ def _all_aside(source: Base, target: Base, near: list[Barrier]) -> bool:
                 continue
             return False
         for outline in barrier.outlines:
-            least, most = math.inf, -math.inf
-            for x, y in outline:
-                px, py = x - sx, y - sy
-                along = px * ux + py * uy
-                if along <= 0:
-                    return False
-                angle = math.atan2(ux * py - uy * px, along)
-                least, most = min(least, angle), max(most, angle)
-            if least <= hi + 1e-7 and most >= lo - 1e-7:
+            span = _span(sx, sy, ux, uy, outline)
+            if span is None or (span[0] <= hi + 1e-7 and span[1] >= lo - 1e-7):
                 return False
     return True
+
+
+def _span(
+    sx: float, sy: float, ux: float, uy: float, outline: list[tuple[float, float]]
+) -> tuple[float, float, float] | None:
+    """The angles (least, most) from the direction (ux, uy) at which (sx, sy) sees the
+    corners of ``outline``, and the farthest corner's distance; None: a corner is not in
+    front (``along`` ≤ 0)."""
+    least, most, far = math.inf, -math.inf, 0.0
+    for x, y in outline:
+        px, py = x - sx, y - sy
+        along = px * ux + py * uy
+        if along <= 0:
+            return None
+        angle = math.atan2(ux * py - uy * px, along)
+        least, most = min(least, angle), max(most, angle)
+        far = max(far, math.hypot(px, py))
+    return least, most, far
 
 
 def _spans(
@@ -305,15 +316,10 @@ def _spans(
     """Does the convex polygon ``outline`` (its corners), seen from (sx, sy) with angles
     taken from the direction (ux, uy), span more than [lo, hi] and lie nearer than
     ``near`` (see :func:`_hidden`)?"""
-    least, most, far = math.inf, -math.inf, 0.0
-    for x, y in outline:
-        px, py = x - sx, y - sy
-        along = px * ux + py * uy
-        if along <= 0:
-            return False
-        angle = math.atan2(ux * py - uy * px, along)
-        least, most = min(least, angle), max(most, angle)
-        far = max(far, math.hypot(px, py))
+    span = _span(sx, sy, ux, uy, outline)
+    if span is None:
+        return False
+    least, most, far = span
     return least < lo - 1e-7 and most > hi + 1e-7 and far < near - 1e-6
 
 
