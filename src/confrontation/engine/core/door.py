@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from confrontation.dice import Roller
+from confrontation.engine.core.collector import fewer_collections
 from confrontation.engine.core.events import Event
 from confrontation.engine.core.questions import Choice, Question
 from confrontation.engine.core.registry import EngineError
@@ -80,25 +81,26 @@ def play(
     or ``until(state)`` holds: agents answer from their player's view, ``dice`` rolls. What
     happens is added to ``events`` and shown to ``on_event``."""
     steps = 0
-    while not door.is_over(state) and (max_steps is None or steps < max_steps):
-        if until is not None and until(state):
-            break
-        pending = door.pending(state)
-        if pending is None:
-            raise EngineError("the game is neither over nor waiting for anything")
-        if pending.player is None:
-            state, happened = door.roll(state, dice)
-        else:
-            agent = agents[pending.player]
-            asked, choices = door.ask(state, agent)
-            choice = agent.choose(door.view(state, pending.player), asked, choices)
-            state, happened = door.step(state, choice)
-        if on_event is not None:
-            for event in happened:
-                on_event(event)
-        if events is not None:
-            events.extend(happened)
-        steps += 1
+    with fewer_collections():  # a game's many short-lived objects: collector.py
+        while not door.is_over(state) and (max_steps is None or steps < max_steps):
+            if until is not None and until(state):
+                break
+            pending = door.pending(state)
+            if pending is None:
+                raise EngineError("the game is neither over nor waiting for anything")
+            if pending.player is None:
+                state, happened = door.roll(state, dice)
+            else:
+                agent = agents[pending.player]
+                asked, choices = door.ask(state, agent)
+                choice = agent.choose(door.view(state, pending.player), asked, choices)
+                state, happened = door.step(state, choice)
+            if on_event is not None:
+                for event in happened:
+                    on_event(event)
+            if events is not None:
+                events.extend(happened)
+            steps += 1
     return state
 
 
