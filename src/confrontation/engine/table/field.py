@@ -22,7 +22,13 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.hooks import has_spot_checks, move_goals, spot_refusal
-from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
+from confrontation.engine.core.state import (
+    FIELD_KEPT,
+    Battleground,
+    Fighter,
+    GameState,
+    SceneryPiece,
+)
 from confrontation.engine.table.kept_sight import changed_bases, stands
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
@@ -780,12 +786,16 @@ _KEYS_SIZE = 1024
 
 
 def field_of(state: GameState) -> Field:
-    """The state's battlefield (cached while the fighters in play keep their places)."""
-    ground = _ground(state)
-    cached = state.scratch.get("field")
+    """The state's battlefield (cached while the fighters in play keep their places).
+
+    Kept on the state (:data:`~.state.FIELD_KEPT`), and carried over by ``evolve`` to the
+    next states while their fighters, battleground and profiles are the same objects (most
+    steps change something else): then no key is built nor looked up."""
+    values = state.__dict__
+    cached = values.get(FIELD_KEPT)
     if cached is not None:
-        assert isinstance(cached, Field)
-        return cached
+        return cached  # type: ignore[no-any-return]
+    ground = _ground(state)
     # a state whose fighters are the very tuple of an earlier state's has the same key
     # (most steps change something else): the key is not built again
     fighters = state.fighters
@@ -803,7 +813,7 @@ def field_of(state: GameState) -> Field:
     hit = _FIELDS.get(key)
     if hit is not None and hit[0] is ground:
         _FIELDS.move_to_end(key)
-        state.scratch["field"] = hit[1]
+        values[FIELD_KEPT] = hit[1]
         return hit[1]
     playing = [f for f in fighters if f.in_play]
     scenery = _scenery_of_ground(ground)
@@ -826,7 +836,7 @@ def field_of(state: GameState) -> Field:
     _FIELDS[key] = (ground, made)
     if len(_FIELDS) > _CACHE_SIZE:
         _FIELDS.popitem(last=False)
-    state.scratch["field"] = made
+    values[FIELD_KEPT] = made
     return made
 
 
