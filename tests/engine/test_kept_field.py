@@ -49,9 +49,7 @@ def _kept_fields(config: GameConfig, steps: int) -> tuple[int, int]:
     return carried, wrong
 
 
-@pytest.mark.parametrize(
-    ("agents", "seed"), [(("greedy", "greedy"), 0), (("random", "random"), 1)]
-)
+@pytest.mark.parametrize(("agents", "seed"), [(("greedy", "greedy"), 0), (("random", "random"), 1)])
 def test_the_kept_field_is_the_fresh_one_along_whole_games(
     agents: tuple[str, str], seed: int
 ) -> None:
@@ -67,7 +65,7 @@ def test_a_broken_carry_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         return True
 
     monkeypatch.setattr(state_module, "same_place", anywhere)
-    carried, wrong = _kept_fields(GameConfig(agents=("random", "random"), seed=1), 3000)
+    _, wrong = _kept_fields(GameConfig(agents=("random", "random"), seed=1), 3000)
     assert wrong > 0
 
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from confrontation.engine.core.door import play
 from confrontation.engine.core import views
+from confrontation.engine.core.door import play
 from confrontation.engine.core.state import FIELD_KEPT, GameState, Phase
 from confrontation.engine.core.views import redact
 from confrontation.engine.step import DOOR, game_roller, start
