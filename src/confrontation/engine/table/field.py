@@ -342,7 +342,11 @@ class Field:
         Bases are bounded by their centre and outer radius; a test in doubt drops the answer.
         """
         now, before = self.battlefield.fighters, old.battlefield.fighters
-        changed = {i for i in now.keys() | before.keys() if now.get(i) != before.get(i)}
+        changed = {
+            i
+            for i in now.keys() | before.keys()
+            if (a := now.get(i)) is not (b := before.get(i)) and a != b  # same base: unchanged
+        }
         self._inherit_contacts(old, changed)
         if not changed:
             self._paths.update(old._paths)
@@ -363,19 +367,23 @@ class Field:
         fighters, and with those of the changed fighters in play who touch them now (the
         same test as :meth:`Battlefield.contacts`: within 0.01 cm, then in contact)."""
         now = self.battlefield.fighters
-        came = [i for i in changed if i in now]
+        # each came base's outer radius once, not once per fighter whose contacts are kept
+        came = [(i, now[i], _reach(now[i])) for i in changed if i in now]
         for fighter_id, known in old._contacts.items():
             if fighter_id in changed:
                 continue
             me = now[fighter_id]
             kept = [i for i in known if i not in changed]
-            kept += [
-                i
-                for i in came
-                if _may_touch(me, now[i], 0.01)
-                and shapely.dwithin(me.polygon, now[i].polygon, 0.01)
-                and in_contact(me, now[i])
-            ]
+            if came:
+                mine = _reach(me)
+                kept += [
+                    i
+                    for i, b, reach in came
+                    # _may_touch(me, b, 0.01), the same sum in the same order
+                    if math.hypot(me.x - b.x, me.y - b.y) <= mine + reach + 0.01 + 1e-6
+                    and shapely.dwithin(me.polygon, b.polygon, 0.01)
+                    and in_contact(me, b)
+                ]
             self._contacts[fighter_id] = sorted(kept)
 
     def _still(
