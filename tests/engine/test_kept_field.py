@@ -82,3 +82,26 @@ def test_evolve_carries_the_field_only_while_its_records_are_the_same() -> None:
     moved = state.fighters[0]
     assert FIELD_KEPT not in state.with_fighters(replace(moved, x=moved.x + 1.0)).__dict__
     assert state.with_fighters(replace(moved, activated=True)).__dict__.get(FIELD_KEPT) is here
+
+
+def test_a_new_field_reuses_the_bases_of_the_same_records_only() -> None:
+    """A new field takes the last field's base of a fighter whose record is the very one it
+    was made of; a moved fighter's base is made again (and a last field that claims the
+    moved record as its own -- a broken key -- gives a base the comparison rejects)."""
+    config = GameConfig(agents=("random", "random"), seed=3)
+    state, _ = start(initial_state(config)[0])
+    agents, dice = make_players(config), game_roller(state)
+    while not any(f.in_play for f in state.fighters) or state.battleground is None:
+        state = play(DOOR, state, agents, dice, max_steps=1)
+    here = field_of(state)
+    mover = next(f for f in state.fighters if f.in_play)
+    moved = replace(mover, x=mover.x + 0.5)
+    after = evolve(state, fighters=tuple(moved if f is mover else f for f in state.fighters))
+    fresh = field_of(after)
+    assert fresh is not here and _fresh_matches(after, fresh)
+    others = [f for f in after.fighters if f.in_play and f is not moved]
+    assert all(fresh.base(f.id) is here.base(f.id) for f in others)
+    farther = replace(moved, x=moved.x + 0.5)
+    fresh._records[mover.id] = farther  # broken: the record of another place, as if his
+    third = evolve(after, fighters=tuple(farther if f is moved else f for f in after.fighters))
+    assert not _fresh_matches(third, field_of(third))  # the old base reused: caught

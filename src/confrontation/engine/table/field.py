@@ -222,6 +222,9 @@ class Field:
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
     _placing: dict[tuple[str, str], ContactSearch] = field(default_factory=dict)
+    #: the fighter records the bases were made of (a next field reuses the base of a record
+    #: it finds there: :func:`field_of`)
+    _records: dict[str, Fighter] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -826,18 +829,24 @@ def field_of(state: GameState) -> Field:
     playing = [f for f in fighters if f.in_play]
     scenery = _scenery_of_ground(ground)
     table = table_of(ground)
-    bases = {f.id: base_of(state, f) for f in playing}
+    last = _LAST.get(id(ground))
+    before = last[1] if last is not None and last[0] is ground else None
+    if before is not None:  # the very record of a fighter of the last field: his base
+        records, olds = before._records, before.battlefield.fighters
+        bases = {f.id: olds[f.id] if records.get(f.id) is f else base_of(state, f) for f in playing}
+    else:
+        bases = {f.id: base_of(state, f) for f in playing}
     made = Field(
         ground=ground,
         table=table,
         scenery=scenery,
         battlefield=Battlefield(table, bases, scenery),
         owners={f.id: f.player for f in playing},
+        _records={f.id: f for f in playing},
     )
-    last = _LAST.get(id(ground))
-    if last is not None and last[0] is ground:
-        made.inherit_paths(last[1])
-        made.inherit_sight(last[1])
+    if before is not None:
+        made.inherit_paths(before)
+        made.inherit_sight(before)
     _LAST[id(ground)] = (ground, made)
     if len(_LAST) > _CACHE_SIZE:
         _LAST.pop(next(iter(_LAST)))
