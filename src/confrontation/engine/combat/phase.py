@@ -123,6 +123,7 @@ from confrontation.engine.core.state import (
 )
 from confrontation.engine.table import passive
 from confrontation.engine.table.field import base_of, has_field, movement
+from confrontation.engine.table.field import enemy_contacts as field_contacts
 from confrontation.rules.characteristics import (
     Characteristic,
     HealthState,
@@ -233,7 +234,41 @@ def contacts(state: GameState) -> list[tuple[str, str]]:
 
 
 def contact_graph(state: GameState) -> nx.Graph:
-    """The enemy-contact graph of the living fighters (VII-A)."""
+    """The enemy-contact graph of the living fighters (VII-A); not to be changed by callers.
+
+    With the rules' own contact finder (``engine.table.field.enemy_contacts``: the contacts
+    of the state's battlefield, made of its fighters, battleground and profiles) the graph is
+    kept per those records and the pursuit contacts made this phase (the very objects): the
+    steps of a combat phase that move nobody share one graph."""
+    if rules_of(state).contacts is not field_contacts:
+        return _contact_graph(state)
+    made_of = graph_records(state)
+    key = tuple(map(id, made_of))
+    found = _GRAPHS.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], made_of, strict=True)):
+        return found[1]
+    graph = _contact_graph(state)
+    if len(_GRAPHS) >= _GRAPHS_SIZE:
+        _GRAPHS.clear()
+    _GRAPHS[key] = (made_of, graph)
+    return graph
+
+
+def graph_records(state: GameState) -> tuple[Any, ...]:
+    """What the contact graph is made of with the rules' contact finder: the fighters, the
+    battleground, the profiles and the pursuit contacts of the phase."""
+    engaged = state.combat.engaged if state.combat is not None else ()
+    return (state.fighters, state.battleground, state.profiles, engaged)
+
+
+_GRAPHS: dict[tuple[int, ...], tuple[tuple[Any, ...], nx.Graph]] = {}
+"""The graphs :func:`contact_graph` kept, by the ids of the records they are made of (kept
+with them, so that the ids are not reused while an entry lives)."""
+_GRAPHS_SIZE = 256
+
+
+def _contact_graph(state: GameState) -> nx.Graph:
+    """:func:`contact_graph` worked out."""
     sides = {f.id: f.player for f in state.fighters if f.alive}
     return enemy_contacts(sides, contacts(state))
 

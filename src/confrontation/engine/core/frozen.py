@@ -35,7 +35,8 @@ def evolve(record: T, **changes: Any) -> T:
 
     Only the dataclass fields are copied: per-instance caches (``cached_property`` or
     :class:`kept` values kept in ``__dict__``) are not carried over to the new record, but
-    for those its class names in ``__evolve_keeps__`` whose one field is not changed."""
+    for those its class names in ``__evolve_keeps__`` whose fields (one, or a tuple of them)
+    are not changed (left out of ``changes``, or given as the very same object)."""
     cls = type(record)
     try:
         plan = _PLANS[cls]
@@ -55,23 +56,33 @@ def evolve(record: T, **changes: Any) -> T:
     else:  # cached values as well: the fields only (a plain loop is the quickest)
         for name in names:
             values[name] = source[name]
-        for cache, field in keeps:  # caches that only read a field left as it was
-            if field not in changes and cache in source:
-                values[cache] = source[cache]
+        for cache, fields in keeps:  # caches that only read fields left as they were
+            if cache in source:
+                for name in fields:
+                    if name in changes and changes[name] is not source[name]:
+                        break
+                else:
+                    values[cache] = source[cache]
     values.update(changes)
     return new
 
 
-_PLANS: dict[type, tuple[frozenset[str], int, tuple[tuple[str, str], ...]] | None] = {}
+_Plan = tuple[frozenset[str], int, tuple[tuple[str, tuple[str, ...]], ...]]
+_PLANS: dict[type, _Plan | None] = {}
 """Per class: its field names, their number and its ``__evolve_keeps__`` (cached value's name
-→ the one field it is made from), or None when ``dataclasses.replace`` must build it."""
+→ the fields it is made from), or None when ``dataclasses.replace`` must build it."""
 
 
-def _plan(cls: type) -> tuple[frozenset[str], int, tuple[tuple[str, str], ...]] | None:
+def _plan(cls: type) -> _Plan | None:
     names = _plain_fields(cls)
     if names is None:
         return None
-    return names, len(names), tuple(getattr(cls, "__evolve_keeps__", {}).items())
+    keeps = getattr(cls, "__evolve_keeps__", {})
+    made = tuple(
+        (cache, (fields,) if isinstance(fields, str) else tuple(fields))
+        for cache, fields in keeps.items()
+    )
+    return names, len(names), made
 
 
 class kept(Generic[R, V]):

@@ -149,10 +149,41 @@ def splits(graph: nx.Graph, melee: Iterable[str]) -> tuple[Split, ...]:
 
     A fighter belongs to one combat only, every fighter of the melee belongs to one, and a
     combat is one fighter against one or several enemies in contact with him.
+
+    The separations depend only on the melee's fighters and the contacts between them: they
+    are kept per (fighters, contacts) (:func:`splits_key`; a melee is separated, its
+    separator's candidates listed and a separation asked for many times over a phase).
     """
     members = frozenset(melee)
+    key = splits_key(graph, members)
+    found = _SPLITS.get(key)
+    if found is None:
+        if len(_SPLITS) >= _SPLITS_SIZE:
+            _SPLITS.clear()
+        found = _SPLITS[key] = all_splits(graph, members)
+    return found
+
+
+def all_splits(graph: nx.Graph, members: frozenset[str]) -> tuple[Split, ...]:
+    """:func:`splits` worked out (every partition of ``members`` into stars, sorted)."""
     found = {tuple(sorted(parts)) for parts in _stars(graph, members)}
     return tuple(sorted(found))
+
+
+_SplitsKey = tuple[frozenset[str], frozenset[tuple[str, str]]]
+
+
+def splits_key(graph: nx.Graph, members: frozenset[str]) -> _SplitsKey:
+    """What :func:`splits` reads of ``graph``: the members and the edges between them (each
+    edge once, as (a, b) with a < b)."""
+    edges = frozenset(
+        (a, b) for a in members if a in graph for b in graph[a] if b in members and a < b
+    )
+    return members, edges
+
+
+_SPLITS: dict[_SplitsKey, tuple[Split, ...]] = {}
+_SPLITS_SIZE = 4096
 
 
 def is_valid_split(graph: nx.Graph, melee: Iterable[str], split: Iterable[Combat]) -> bool:

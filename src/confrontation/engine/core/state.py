@@ -34,6 +34,10 @@ _FIRST_THEN_OTHERS = tuple(
     for n in range(MAX_PLAYERS + 1)
 )
 
+FIELD_KEPT = "_field"
+"""The name under which a :class:`GameState` keeps its battlefield (``field_of``), carried
+over by ``evolve`` while the fighters, battleground and profiles are the same objects."""
+
 NEUTRAL = MAX_PLAYERS
 """The side of the neutral fighters (XX-E): controlled by no player, their choices are made
 by the rules (``engine.neutral``). They have no :class:`Side`, deck or score. Numbered after
@@ -585,12 +589,15 @@ class GameState:
     rules: RulesetId = field(default=CONFEDE, metadata={"omit_default": True})
     """The rules the game is played with (left out of the JSON when they are the default)."""
 
-    __evolve_keeps__: ClassVar[dict[str, str]] = {
+    __evolve_keeps__: ClassVar[dict[str, str | tuple[str, ...]]] = {
         "_fighters_by_id": "fighters",
         "_cards_by_id": "cards",
         "_profiles_by_id": "profiles",
+        FIELD_KEPT: ("fighters", "battleground", "profiles"),
     }
-    """The look-up tables an ``evolve``'d copy keeps while their field is left as it was."""
+    """The look-up tables an ``evolve``'d copy keeps while their fields are left as they were;
+    and the battlefield (``engine.table.field.field_of``), made only of the fighters, the
+    battleground and the profiles: a step that moves nobody keeps it without a look-up."""
 
     @kept
     def scratch(self) -> dict[str, Any]:
@@ -651,16 +658,44 @@ class GameState:
         return any(self.fighter(f).alive for f in self.card(card_id).fighters)
 
     def with_fighters(self, *changed: Fighter) -> GameState:
-        """A copy with these fighters replaced (matched by id)."""
+        """A copy with these fighters replaced (matched by id).
+
+        The copy keeps the battlefield (:data:`FIELD_KEPT`) when no fighter replaced moved,
+        turned, came, went or changed hands (:func:`same_place`): the field's key is made of
+        nothing else."""
         by_id = {f.id: f for f in changed}
         fighters = tuple(by_id.get(f.id, f) for f in self.fighters)
-        return evolve(self, fighters=fighters)
+        copy = evolve(self, fighters=fighters)
+        here = self.__dict__.get(FIELD_KEPT)
+        if here is not None:
+            before = self._fighters_by_id
+            if all(same_place(before.get(f.id), f) for f in changed):
+                copy.__dict__[FIELD_KEPT] = here
+        return copy
 
     def with_side(self, side: Side) -> GameState:
         """A copy with this player's side replaced."""
         sides = list(self.sides)
         sides[side.player] = side
         return evolve(self, sides=tuple(sides))
+
+
+def same_place(before: Fighter | None, after: Fighter) -> bool:
+    """Does ``after`` stand where ``before`` stood, as the battlefield sees him (in play or
+    not, place, facing, level, side, profile)? False for a fighter not there before."""
+    if before is None:
+        return False
+    if before is after:
+        return True
+    return (
+        before.in_play == after.in_play
+        and before.x == after.x
+        and before.y == after.y
+        and before.facing == after.facing
+        and before.altitude == after.altitude
+        and before.player == after.player
+        and before.profile == after.profile
+    )
 
 
 def state_to_data(state: GameState) -> dict[str, Any]:

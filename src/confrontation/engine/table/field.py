@@ -22,7 +22,13 @@ from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.engine.core.hooks import has_spot_checks, move_goals, spot_refusal
-from confrontation.engine.core.state import Battleground, Fighter, GameState, SceneryPiece
+from confrontation.engine.core.state import (
+    FIELD_KEPT,
+    Battleground,
+    Fighter,
+    GameState,
+    SceneryPiece,
+)
 from confrontation.engine.table.kept_sight import changed_bases, stands
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
@@ -216,6 +222,9 @@ class Field:
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
     _placing: dict[tuple[str, str], ContactSearch] = field(default_factory=dict)
+    #: the fighter records the bases were made of (a next field reuses the base of a record
+    #: it finds there: :func:`field_of`)
+    _records: dict[str, Fighter] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -336,7 +345,11 @@ class Field:
         Bases are bounded by their centre and outer radius; a test in doubt drops the answer.
         """
         now, before = self.battlefield.fighters, old.battlefield.fighters
-        changed = {i for i in now.keys() | before.keys() if now.get(i) != before.get(i)}
+        changed = {
+            i
+            for i in now.keys() | before.keys()
+            if (a := now.get(i)) is not (b := before.get(i)) and a != b  # same base: unchanged
+        }
         self._inherit_contacts(old, changed)
         if not changed:
             self._paths.update(old._paths)
@@ -357,19 +370,23 @@ class Field:
         fighters, and with those of the changed fighters in play who touch them now (the
         same test as :meth:`Battlefield.contacts`: within 0.01 cm, then in contact)."""
         now = self.battlefield.fighters
-        came = [i for i in changed if i in now]
+        # each came base's outer radius once, not once per fighter whose contacts are kept
+        came = [(i, now[i], _reach(now[i])) for i in changed if i in now]
         for fighter_id, known in old._contacts.items():
             if fighter_id in changed:
                 continue
             me = now[fighter_id]
             kept = [i for i in known if i not in changed]
-            kept += [
-                i
-                for i in came
-                if _may_touch(me, now[i], 0.01)
-                and shapely.dwithin(me.polygon, now[i].polygon, 0.01)
-                and in_contact(me, now[i])
-            ]
+            if came:
+                mine = _reach(me)
+                kept += [
+                    i
+                    for i, b, reach in came
+                    # _may_touch(me, b, 0.01), the same sum in the same order
+                    if math.hypot(me.x - b.x, me.y - b.y) <= mine + reach + 0.01 + 1e-6
+                    and shapely.dwithin(me.polygon, b.polygon, 0.01)
+                    and in_contact(me, b)
+                ]
             self._contacts[fighter_id] = sorted(kept)
 
     def _still(
@@ -780,12 +797,16 @@ _KEYS_SIZE = 1024
 
 
 def field_of(state: GameState) -> Field:
-    """The state's battlefield (cached while the fighters in play keep their places)."""
-    ground = _ground(state)
-    cached = state.scratch.get("field")
+    """The state's battlefield (cached while the fighters in play keep their places).
+
+    Kept on the state (:data:`~.state.FIELD_KEPT`), and carried over by ``evolve`` to the
+    next states while their fighters, battleground and profiles are the same objects (most
+    steps change something else): then no key is built nor looked up."""
+    values = state.__dict__
+    cached = values.get(FIELD_KEPT)
     if cached is not None:
-        assert isinstance(cached, Field)
-        return cached
+        return cached  # type: ignore[no-any-return]
+    ground = _ground(state)
     # a state whose fighters are the very tuple of an earlier state's has the same key
     # (most steps change something else): the key is not built again
     fighters = state.fighters
@@ -803,30 +824,36 @@ def field_of(state: GameState) -> Field:
     hit = _FIELDS.get(key)
     if hit is not None and hit[0] is ground:
         _FIELDS.move_to_end(key)
-        state.scratch["field"] = hit[1]
+        values[FIELD_KEPT] = hit[1]
         return hit[1]
     playing = [f for f in fighters if f.in_play]
     scenery = _scenery_of_ground(ground)
     table = table_of(ground)
-    bases = {f.id: base_of(state, f) for f in playing}
+    last = _LAST.get(id(ground))
+    before = last[1] if last is not None and last[0] is ground else None
+    if before is not None:  # the very record of a fighter of the last field: his base
+        records, olds = before._records, before.battlefield.fighters
+        bases = {f.id: olds[f.id] if records.get(f.id) is f else base_of(state, f) for f in playing}
+    else:
+        bases = {f.id: base_of(state, f) for f in playing}
     made = Field(
         ground=ground,
         table=table,
         scenery=scenery,
         battlefield=Battlefield(table, bases, scenery),
         owners={f.id: f.player for f in playing},
+        _records={f.id: f for f in playing},
     )
-    last = _LAST.get(id(ground))
-    if last is not None and last[0] is ground:
-        made.inherit_paths(last[1])
-        made.inherit_sight(last[1])
+    if before is not None:
+        made.inherit_paths(before)
+        made.inherit_sight(before)
     _LAST[id(ground)] = (ground, made)
     if len(_LAST) > _CACHE_SIZE:
         _LAST.pop(next(iter(_LAST)))
     _FIELDS[key] = (ground, made)
     if len(_FIELDS) > _CACHE_SIZE:
         _FIELDS.popitem(last=False)
-    state.scratch["field"] = made
+    values[FIELD_KEPT] = made
     return made
 
 
