@@ -53,6 +53,10 @@ enemy; fighters placed by the engine never overlap by more than it)."""
 GRID_CM = 6.0
 """Spacing of the deployment grid (III-B-2)."""
 
+SCREEN_CM = 1e-7
+"""What an exact numpy bound leaves to spare before it settles a test without GEOS
+(:meth:`Field.surely_free`): far more than the rounding of its sums."""
+
 _CACHE_SIZE = 256
 
 
@@ -216,6 +220,8 @@ class Field:
     _crossing: dict[Any, bool] = field(default_factory=dict)
     _beyond: dict[Any, float] = field(default_factory=dict)
     _placing: dict[tuple[str, str], ContactSearch] = field(default_factory=dict)
+    #: arrays of the bases and scenery a spot is screened against (:meth:`spot_screen`)
+    _screens: dict[Any, Any] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -603,6 +609,161 @@ class Field:
                     if ids[k] != mover and distance(base, self.base(ids[k])) < APART_CM:
                         return "in contact with an enemy"
         return None
+
+    def spot_screen(self, mover: str, spots: list[Base], short: list[bool]) -> list[bool | None]:
+        """For each of ``spots`` (``mover``'s base elsewhere, all of one shape and size), what
+        exact bounds show of :meth:`spot_problem` there (on the table, ``enemies_apart``,
+        ``at_most_mov`` the spot's ``short``): True, it finds nothing; False, it finds a
+        problem; None, not known (ask it). Every spot at once in numpy.
+
+        Nothing (:data:`SCREEN_CM` to spare): the spot's box inside the table, every other
+        base separated from it (two squares along one of the four axes of the two; a round
+        base as its circle, which holds its outline), no box of a scenery element he may
+        not stand on meeting its box, every enemy farther than :meth:`spot_problem`'s first
+        test lets through. A problem: a corner (a round base's leftmost, ... point) beyond
+        an edge by 1e-5 cm (the table is grown by 1e-6 only), or the disc inside the spot
+        (:func:`_core`) and one inside another base or a scenery element he may not stand
+        on (:func:`_scenery_core`), both at least 0.5 cm wide, overlapping by 0.05 cm:
+        their lens alone is more than 1e-4 cm² (≥ 0.0105 cm² for two 0.5 cm discs)."""
+        n = len(spots)
+        if not n:
+            return []
+        t = spots[0]
+        if any(
+            s.shape != t.shape or s.width_mm != t.width_mm or s.depth_mm != t.depth_mm
+            for s in spots
+        ):
+            return [None] * n
+        m = SCREEN_CM
+        held = np.array([(s.x, s.y, s.facing) for s in spots], dtype=float)
+        xs, ys = held[:, 0], held[:, 1]
+        square = t.shape != "round"
+        if square:
+            a = np.radians(held[:, 2])
+            ux, uy = np.cos(a), np.sin(a)
+            hd, hw = t.depth / 2.0, t.width / 2.0
+            ex = np.abs(ux) * hd + np.abs(uy) * hw
+            ey = np.abs(uy) * hd + np.abs(ux) * hw
+        else:
+            ex = ey = np.full(n, t.radius)
+        x0, y0, x1, y1 = xs - ex, ys - ey, xs + ex, ys + ey
+        w, h = self.table.width, self.table.height
+        ok = (x0 > m) & (y0 > m) & (x1 < w - m) & (y1 < h - m)
+        bad = (x0 < -1e-5) | (y0 < -1e-5) | (x1 > w + 1e-5) | (y1 > h + 1e-5)
+        core = _core(t)
+        rows = self._screen_rows(mover, _reach(t) + APART_CM + 1e-6 + m, core)
+        if rows is not None:
+            centres, turns, chd, chw, crd, lens, far, rounds = rows
+            # offsets and turns as complex numbers: (dx + i dy) times a conjugate facing
+            # is the offset along (real) and across (imaginary) that facing
+            d = centres - (xs + 1j * ys)[:, None]
+            gaps = np.abs(d)
+            if square:
+                back = (ux - 1j * uy)[:, None]
+                mine = d * back
+                du, dv = np.abs(mine.real), np.abs(mine.imag)
+                turn = turns * back
+                c, s_ = np.abs(turn.real), np.abs(turn.imag)
+                theirs = d * np.conj(turns)
+                dU, dV = np.abs(theirs.real), np.abs(theirs.imag)
+                sat = np.maximum(
+                    np.maximum(du - (hd + c * chd + s_ * chw), dv - (hw + s_ * chd + c * chw)),
+                    np.maximum(dU - (chd + c * hd + s_ * hw), dV - (chw + s_ * hd + c * hw)),
+                )
+                if rounds:  # a round base: its centre's distance to the square, its radius
+                    gap = np.hypot(np.maximum(du - hd, 0.0), np.maximum(dv - hw, 0.0)) - crd
+                    sat = np.where(crd > 0.0, gap, sat)
+            else:
+                theirs = d * np.conj(turns)
+                dU, dV = np.abs(theirs.real), np.abs(theirs.imag)
+                r = t.radius
+                sat = np.hypot(np.maximum(dU - chd, 0.0), np.maximum(dV - chw, 0.0)) - r
+                sat = np.where(crd > 0.0, gaps - r - crd, sat)
+            # an enemy whose centre is near enough to be measured: apart along an axis
+            ok &= ((sat > m) & ((gaps > far) | (sat > APART_CM + m))).all(axis=1)
+            bad |= (gaps < lens).any(axis=1)
+        for flag in (False, True):
+            which = np.array([f is flag for f in short], dtype=bool)
+            scenery = self._screen_scenery(t.size, flag, core)
+            if scenery is None or not which.any():
+                continue
+            boxes, cores = scenery
+            meet = (
+                (boxes[0] <= x1[:, None] + m)
+                & (x0[:, None] - m <= boxes[2])
+                & (boxes[1] <= y1[:, None] + m)
+                & (y0[:, None] - m <= boxes[3])
+            ).any(axis=1)
+            ok &= ~(which & meet)
+            if cores is not None:
+                on = (np.hypot(cores[0] - xs[:, None], cores[1] - ys[:, None]) < cores[2]).any(
+                    axis=1
+                )
+                bad |= which & on
+        answers = zip(ok.tolist(), bad.tolist(), strict=True)
+        return [True if g else False if b else None for g, b in answers]
+
+    def _screen_rows(self, mover: str, apart: float, core: float) -> tuple[Any, ...] | None:
+        """The bases in play but ``mover``'s as arrays of one row (None: none) for
+        :meth:`spot_screen` of a spot whose outer radius plus the clearance is ``apart``
+        and whose core is ``core``: centres and facings (complex), half depths, half widths,
+        radii (0: a square), the centre gaps below which their cores overlap the spot's by
+        0.05 cm (-inf: a core under 0.5 cm), those beyond which an enemy is surely apart
+        (-inf: a friend), whether any is round (kept per mover and spot)."""
+        key = (mover, apart, core)
+        if key not in self._screens:
+            me = self.owners[mover]
+            rows = []
+            for i in self.ids():
+                if i == mover:
+                    continue
+                b = self.base(i)
+                fx, fy = (1.0, 0.0) if b.shape == "round" else b.front
+                rd = b.radius if b.shape == "round" else 0.0
+                hd, hw = (rd, rd) if rd else (b.depth / 2.0, b.width / 2.0)
+                cb = _core(b)
+                lens = core + cb - 0.05 if core >= 0.5 and cb >= 0.5 else -math.inf
+                far = _reach(b) + apart if self.owners[i] != me else -math.inf
+                rows.append((b.x, b.y, fx, fy, hd, hw, rd, lens, far))
+            if not rows:
+                self._screens[key] = None
+            else:
+                a = np.array(rows, dtype=float).T[:, None, :]  # (9, 1, bases)
+                self._screens[key] = (
+                    a[0] + 1j * a[1],
+                    a[2] + 1j * a[3],
+                    a[4],
+                    a[5],
+                    a[6],
+                    a[7],
+                    a[8],
+                    bool((a[6] > 0.0).any()),
+                )
+        found: tuple[Any, ...] | None = self._screens[key]
+        return found
+
+    def _screen_scenery(self, size: str, at_most_mov: bool, core: float) -> tuple[Any, Any] | None:
+        """For :meth:`spot_screen`: the bounding boxes of the scenery a fighter of ``size``
+        may not stand on (an array of four rows: min x, min y, max x, max y; None: no such
+        scenery) and the discs inside them (x, y, and the centre gap below which a spot's
+        core of ``core`` overlaps one by 0.05 cm; None: none 0.5 cm wide, or ``core``
+        under 0.5 cm), kept per field."""
+        key = ("scenery", size, at_most_mov, core)
+        if key not in self._screens:
+            blocked = self._blocked_boxes(size, at_most_mov)
+            found: tuple[Any, Any] | None = None
+            if blocked:
+                boxes = np.array([b for _, b in blocked], dtype=float).T[:, None, :]
+                cores = [
+                    (x, y, core + r - 0.05)
+                    for x, y, r in filter(None, (_scenery_core(shape) for shape, _ in blocked))
+                    if r >= 0.5 and core >= 0.5
+                ]
+                held = np.array(cores, dtype=float).T[:, None, :] if cores else None
+                found = (boxes, held)
+            self._screens[key] = found
+        kept: tuple[Any, Any] | None = self._screens[key]
+        return kept
 
     def _enemies_of(self, player: int) -> tuple[list[str], Any]:
         """The fighters in play not of ``player`` and an array of their centres and outer
@@ -1267,6 +1428,8 @@ def iter_destinations(
     for first in range(0, len(heads), size):
         some = heads[first : first + size]
         bests = _longest_clear(some, (sx, sy), base.width, mov, near, far)
+        # every candidate of the batch first, then the spots' tests all at once
+        found: list[tuple[str, Base, tuple[float, float], float, bool]] = []
         for (label, heading, _, ux, uy), best in zip(some, bests, strict=True):
             for travel in (best, best / 2.0):
                 if travel <= 0.05:
@@ -1284,13 +1447,19 @@ def iter_destinations(
                 moved = math.dist((sx, sy), spot.sight)
                 if moved > potential + 1e-6:
                     continue
-                short = moved <= mov + 1e-6
-                if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
-                    continue
-                if checked and spot_refusal(state, mover, spot) is not None:
-                    continue
-                spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
-                yield spots[key]
+                found.append((label, spot, key, moved, moved <= mov + 1e-6))
+        screen = here.spot_screen(mover, [f[1] for f in found], [f[4] for f in found])
+        for (label, spot, key, moved, short), known in zip(found, screen, strict=True):
+            if key in spots or known is False:
+                continue
+            if known is None and here.spot_problem(
+                mover, spot, enemies_apart=True, at_most_mov=short
+            ):
+                continue
+            if checked and spot_refusal(state, mover, spot) is not None:
+                continue
+            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
+            yield spots[key]
 
 
 _FRACTIONS = (1.0, 0.75, 0.5, 0.25)
