@@ -139,7 +139,7 @@ def test_the_screen_never_contradicts_spot_problem(
 def test_the_screen_is_tight_enough_to_matter() -> None:
     """A 2.5 cm square beside an enemy's: 0.1 cm apart, free; 0.001 cm apart, not known
     (``spot_problem`` measures: too close to an enemy); overlapping by 0.5 cm, taken; touching,
-    not known. Off the table by 1 cm, taken; a round base's circle 0.1 cm clear of an enemy
+    not known. Off the table by 1 cm, taken; 0.01 cm inside its edge, free; a round base's circle 0.1 cm clear of an enemy
     square's corner, free."""
     here = _field(
         [(20.0, 20.0, 90.0, "square", 25.0, 25.0), (40.0, 20.0, 90.0, "square", 25.0, 25.0)], []
@@ -151,8 +151,18 @@ def test_the_screen_is_tight_enough_to_matter() -> None:
         t.moved(40.0 - 2.0, 20.0),
         t.moved(40.0 - 2.5, 20.0),
         t.moved(0.25, 20.0),
+        t.moved(1.25 + 0.01, 40.0),  # 0.01 cm inside the edge
     ]
-    assert here.spot_screen("f0", spots, [False] * 5) == [True, None, False, None, False]
+    assert here.spot_screen("f0", spots, [False] * 6) == [True, None, False, None, False, True]
+    assert here.spot_screen("f0", [t.moved(1.25, 40.0)], [False]) == [None]  # on the edge
+    assert here.spot_problem("f0", t.moved(1.25, 40.0), enemies_apart=True) is None
+    # a 2.5 x 5 cm base facing along x: a square 3.25 cm ahead of its centre overlaps it
+    here = _field(
+        [(20.0, 20.0, 0.0, "square", 25.0, 25.0), (40.0, 20.0, 0.0, "square", 25.0, 50.0)], []
+    )
+    over = here.base("f0").moved(40.0 + 3.25, 20.0, 0.0)
+    assert here.spot_screen("f0", [over], [False]) == [None]
+    assert here.spot_problem("f0", over, enemies_apart=True) == "on another fighter's base"
     corner = math.hypot(1.25, 1.25)
     gap = corner + 1.5 + 0.1  # a 30 mm round base, diagonally off the corner
     round_ = Base(20.0, 40.0, 90.0, "round", 30.0, 30.0)
