@@ -139,8 +139,9 @@ def test_the_screen_never_contradicts_spot_problem(
 def test_the_screen_is_tight_enough_to_matter() -> None:
     """A 2.5 cm square beside an enemy's: 0.1 cm apart, free; 0.001 cm apart, not known
     (``spot_problem`` measures: too close to an enemy); overlapping by 0.5 cm, taken; touching,
-    not known. Off the table by 1 cm, taken; 0.01 cm inside its edge, free; a round base's circle 0.1 cm clear of an enemy
-    square's corner, free."""
+    not known. Off the table by 1 cm, taken; 0.01 cm inside its edge, free; on it, not known.
+    A square overlapping a long base along its length, not known. A round base's circle 0.1 cm
+    clear of an enemy square's corner, free."""
     here = _field(
         [(20.0, 20.0, 90.0, "square", 25.0, 25.0), (40.0, 20.0, 90.0, "square", 25.0, 25.0)], []
     )
