@@ -1,7 +1,8 @@
 """The tenth round's screens of the destinations (dest3, issue 22) never contradict the
 computations they spare: a spot the numpy screen calls free (or taken) is one
-``Field.spot_problem`` finds nothing (or something) at -- on every spot of whole games and on
-random bases, round ones included, and random scenery."""
+``Field.spot_problem`` finds nothing (or something) at, a corridor the exact bounds call met
+(or clear) is one GEOS finds meeting an obstacle (or none) -- on every spot and corridor of
+whole games and on random bases, round ones included, and random scenery."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ import math
 from collections.abc import Iterator
 from typing import Any, cast
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from confrontation.engine.table import field as table_field
-from confrontation.engine.table.field import Field
+from confrontation.engine.table.field import Field, _Obstacles
 from confrontation.geometry.bases import Base
 from confrontation.geometry.field import Battlefield
 from confrontation.geometry.scenery import Scenery
@@ -173,3 +175,126 @@ def test_the_screen_is_tight_enough_to_matter() -> None:
     away = round_.moved(40.0 + gap / math.sqrt(2.0), 20.0 + gap / math.sqrt(2.0))
     assert here.spot_screen("f0", [away], [False]) == [True]
     assert here.spot_problem("f0", away, enemies_apart=True) is None
+
+
+# --- corridors settled by exact bounds (_Obstacles.settle_many) ------------------------------
+
+
+@pytest.fixture
+def settled(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, int]]:
+    """Every corridor settled in the games played checked against GEOS alone (the corridor
+    built and tested), and every longest clear move against the ninth round's (circle
+    bounds, then GEOS); yields how many corridors got each answer (1 met, 0 clear, -1
+    unknown)."""
+    counts = {1: 0, 0: 0, -1: 0}
+    settle, longest = _Obstacles.settle_many, table_field._longest_clear
+
+    def checked(self: _Obstacles, starts: Any, ends: Any, width: float) -> Any:
+        got = settle(self, starts, ends, width)
+        lines = [
+            ((a.real, a.imag), (b.real, b.imag))
+            for a, b in zip(starts.tolist(), ends.tolist(), strict=True)
+        ]
+        geos = table_field._corridor_geos_hits(lines, width, self)
+        for answer, hit in zip(got.tolist(), geos, strict=True):
+            if answer != -1:
+                assert bool(answer) is hit
+            counts[answer] += 1
+        return got
+
+    def checked_longest(
+        heads: list[tuple[str, float, float, float, float]],
+        sight: tuple[float, float],
+        width: float,
+        mov: float,
+        near: _Obstacles,
+        far: _Obstacles,
+    ) -> list[float]:
+        got = longest(heads, sight, width, mov, near, far)
+        kept = near._rects, far._rects
+        near._rects = far._rects = None
+        try:
+            assert got == longest(heads, sight, width, mov, near, far)
+        finally:
+            near._rects, far._rects = kept
+        return got
+
+    monkeypatch.setattr(_Obstacles, "settle_many", checked)
+    monkeypatch.setattr(table_field, "_longest_clear", checked_longest)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    yield counts
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+
+
+def test_every_corridor_settled_in_whole_games_is_as_geos_says(
+    settled: dict[int, int],
+) -> None:
+    play_game(GameConfig(agents=("greedy", "greedy"), seed=1))
+    play_game(GameConfig(agents=("random", "random"), seed=2))
+    total = sum(settled.values())
+    assert total > 1000 and settled[1] > total // 10 and settled[0] > total // 3
+    assert settled[-1] < total // 50  # GEOS builds almost none
+
+
+def _obstacles(
+    bases: list[tuple[float, float, float, str, float, float]],
+    scenery: list[tuple[float, float, float, float, float, str]],
+) -> _Obstacles:
+    here = _field(bases, scenery)
+    placed = [here.base(i) for i in here.ids()]
+    blocked = [e.footprint for e in here.scenery]
+    circles = [(b.x, b.y, table_field._reach(b)) for b in placed]
+    cores = [(b.x, b.y, table_field._core(b)) for b in placed]
+    for shape in blocked:
+        x0, y0, x1, y1 = shape.bounds
+        circles.append(((x0 + x1) / 2.0, (y0 + y1) / 2.0, math.hypot(x1 - x0, y1 - y0) / 2.0))
+        core = table_field._scenery_core(shape)
+        if core is not None:
+            cores.append(core)
+    rects = [
+        (b.x, b.y, 1.0, 0.0, b.radius, b.radius, b.radius)
+        if b.shape == "round"
+        else (b.x, b.y, *b.front, b.depth / 2.0, b.width / 2.0, 0.0)
+        for b in placed
+    ]
+    return _Obstacles(TABLE, [b.polygon for b in placed] + blocked, circles, cores, rects)
+
+
+_ends = st.lists(
+    st.tuples(
+        st.floats(-8.0, 128.0), st.floats(-8.0, 68.0), st.floats(-8.0, 128.0), st.floats(-8.0, 68.0)
+    ),
+    min_size=1,
+    max_size=16,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_bases, _scenery, _ends, st.sampled_from([2.5, 3.75, 5.0]), st.integers(0, 9))
+def test_a_settled_corridor_is_as_geos_says(
+    bases: list[tuple[float, float, float, str, float, float]],
+    scenery: list[tuple[float, float, float, float, float, str]],
+    ends: list[tuple[float, float, float, float]],
+    width: float,
+    aim: int,
+) -> None:
+    """Random segments, some aimed at a base's side (passing within a few mm of it)."""
+    obstacles = _obstacles(bases, [s for s in scenery if s[5] == "impassable"])
+    target = bases[aim % len(bases)]
+    lines = [((a, b), (c, d)) for a, b, c, d in ends]
+    x, y = target[0], target[1]
+    for k, (a, b, _, _) in enumerate(ends):
+        side = width / 2.0 - 0.01 + target[4] / 20.0 + 0.002 * (k - 4)
+        lines.append(((a, b), (x + side, y + (k - 8))))
+    lines = [line for line in lines if math.dist(*line) > 1e-6]
+    if not lines:
+        return
+    starts = np.array([complex(*a) for a, _ in lines])
+    stops = np.array([complex(*b) for _, b in lines])
+    got = obstacles.settle_many(starts, stops, width).tolist()
+    geos = table_field._corridor_geos_hits(lines, width, obstacles)
+    for answer, hit in zip(got, geos, strict=True):
+        if answer != -1:
+            assert bool(answer) is hit

@@ -618,8 +618,9 @@ class Field:
 
         Nothing (:data:`SCREEN_CM` to spare): the spot's box inside the table, every other
         base separated from it (two squares along one of the four axes of the two; a round
-        base as its circle, which holds its outline), no box of a scenery element he may
-        not stand on meeting its box, every enemy farther than :meth:`spot_problem`'s first
+        base as its circle, which holds its outline), every scenery element he may not
+        stand on whose box meets the spot's farther from its centre than its outer radius
+        (GEOS's distance, all at once), every enemy farther than :meth:`spot_problem`'s first
         test lets through. A problem: a corner (a round base's leftmost, ... point) beyond
         an edge by 1e-5 cm (the table is grown by 1e-6 only), or the disc inside the spot
         (:func:`_core`) and one inside another base or a scenery element he may not stand
@@ -687,14 +688,19 @@ class Field:
             scenery = self._screen_scenery(t.size, flag, core)
             if scenery is None or not which.any():
                 continue
-            boxes, cores = scenery
+            boxes, cores, shapes = scenery
             meet = (
                 (boxes[0] <= x1[:, None] + m)
                 & (x0[:, None] - m <= boxes[2])
                 & (boxes[1] <= y1[:, None] + m)
                 & (y0[:, None] - m <= boxes[3])
-            ).any(axis=1)
-            ok &= ~(which & meet)
+                & (which & ok)[:, None]
+            )
+            i, j = np.nonzero(meet)
+            if len(i):
+                # a footprint farther from the spot's centre than its outer radius: clear
+                gaps = shapely.distance(shapely.points(xs[i], ys[i]), shapes[j])
+                ok[i[~(gaps > _reach(t) + m)]] = False
             if cores is not None:
                 on = (np.hypot(cores[0] - xs[:, None], cores[1] - ys[:, None]) < cores[2]).any(
                     axis=1
@@ -742,16 +748,18 @@ class Field:
         found: tuple[Any, ...] | None = self._screens[key]
         return found
 
-    def _screen_scenery(self, size: str, at_most_mov: bool, core: float) -> tuple[Any, Any] | None:
+    def _screen_scenery(
+        self, size: str, at_most_mov: bool, core: float
+    ) -> tuple[Any, Any, Any] | None:
         """For :meth:`spot_screen`: the bounding boxes of the scenery a fighter of ``size``
         may not stand on (an array of four rows: min x, min y, max x, max y; None: no such
         scenery) and the discs inside them (x, y, and the centre gap below which a spot's
         core of ``core`` overlaps one by 0.05 cm; None: none 0.5 cm wide, or ``core``
-        under 0.5 cm), kept per field."""
+        under 0.5 cm) and their footprints (an array), kept per field."""
         key = ("scenery", size, at_most_mov, core)
         if key not in self._screens:
             blocked = self._blocked_boxes(size, at_most_mov)
-            found: tuple[Any, Any] | None = None
+            found: tuple[Any, Any, Any] | None = None
             if blocked:
                 boxes = np.array([b for _, b in blocked], dtype=float).T[:, None, :]
                 cores = [
@@ -760,9 +768,9 @@ class Field:
                     if r >= 0.5 and core >= 0.5
                 ]
                 held = np.array(cores, dtype=float).T[:, None, :] if cores else None
-                found = (boxes, held)
+                found = (boxes, held, _footprints_of([shape for shape, _ in blocked]))
             self._screens[key] = found
-        kept: tuple[Any, Any] | None = self._screens[key]
+        kept: tuple[Any, Any, Any] | None = self._screens[key]
         return kept
 
     def _enemies_of(self, player: int) -> tuple[list[str], Any]:
@@ -1141,8 +1149,12 @@ class _Obstacles:
         shapes: list[BaseGeometry],
         circles: list[Circle],
         cores: list[Circle] | None = None,
+        rects: list[tuple[float, ...]] | None = None,
     ) -> None:
         self.table, self.shapes = table, shapes
+        # the first shapes are bases: (x, y, facing x, facing y, half depth, half width,
+        # radius, 0 for a square) each (:meth:`settle_many`); the others are scenery
+        self._rects = None if rects is None else np.array(rects, dtype=float).reshape(-1, 7)
         self.circles = circles  # (x, y, radius) holding each shape
         held = np.array(circles, dtype=float).reshape(-1, 3)
         self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
@@ -1151,6 +1163,7 @@ class _Obstacles:
         self._core_x, self._core_y = self._cores[None, :, 0], self._cores[None, :, 1]
         self._core_r = self._cores[None, :, 2]
         self._tree: shapely.STRtree | None = None
+        self._kept: dict[Any, Any] = {}
 
     def hits(self, shapes: Any) -> list[bool]:
         """For each of ``shapes``: does it meet an obstacle (one of the shapes or the
@@ -1246,6 +1259,185 @@ class _Obstacles:
         for k, hit in zip(rows, near, strict=True):
             out[k] = hit
         return out
+
+    def settle_many(self, starts: Any, ends: Any, width: float) -> Any:
+        """What exact bounds show of each corridor (the buffer of the segment from
+        ``starts[k]`` to ``ends[k]``, complex numbers, by ``width / 2 - 0.01``, see
+        :func:`_corridor_hits`): 1, it meets an obstacle; 0, it meets none; -1, not known
+        (ask GEOS). Every corridor and obstacle at once, 1e-6 cm to spare. The buffer holds
+        every point within ``rad = width / 2 - 0.01`` of the segment x 0.998 (its outline's
+        corners lie on the circles round the ends, 64 to a turn) and none farther than
+        ``rad``. A square base is measured exactly (the distance from the segment to its
+        rectangle, 0 when the segment enters it); a round one as its circle, which holds
+        its outline, and holds a circle 0.998 as wide; a scenery element by the circle
+        round its box and the disc inside it (:func:`_scenery_core`); the table's edges as
+        :meth:`surely_hit_many` does, or as seen to lie more than ``rad`` inside them.
+        Scenery the circle and the disc do not settle is measured by GEOS (the distance from
+        the segment to its footprint: cheaper than building the buffer). Needs ``rects``."""
+        assert self._rects is not None
+        m = 1e-6
+        rad = width / 2.0 - 0.01
+        inner = rad * 0.998
+        a, b = starts, ends
+        w, h = self.table.width, self.table.height
+        # the table: clear when both ends lie farther than ``rad`` inside every edge; met
+        # when a point within ``inner`` beyond the end lies beyond an edge (inside the 50 cm
+        # outside)
+        reach = rad + m
+        clear = (
+            (reach < a.real)
+            & (a.real < w - reach)
+            & (reach < a.imag)
+            & (a.imag < h - reach)
+            & (reach < b.real)
+            & (b.real < w - reach)
+            & (reach < b.imag)
+            & (b.imag < h - reach)
+        )
+        lo, hi_x, hi_y = -50.0 + m, w + 50.0 - m, h + 50.0 - m
+        bx, by = b.real, b.imag
+        in_x, in_y = (lo < bx) & (bx < hi_x), (lo < by) & (by < hi_y)
+        hit = (
+            in_y
+            & (
+                ((lo < bx - inner) & (bx - inner < -m))
+                | ((w + m < bx + inner) & (bx + inner < hi_x))
+            )
+        ) | (
+            in_x
+            & (
+                ((lo < by - inner) & (by - inner < -m))
+                | ((h + m < by + inner) & (by + inner < hi_y))
+            )
+        )
+        # one distance from each segment to each centre (bases, circles round scenery, discs
+        # inside it): below ``hits`` the corridor surely meets the obstacle, beyond ``opens``
+        # it surely misses it, between the two the pair is measured (a square exactly, a
+        # round base by its circle, scenery by GEOS)
+        xs, ys, hits, opens = self._thresholds(rad, inner, m)
+        if len(xs):
+            gaps = _point_gaps(a, b, xs, ys)
+            hit |= (gaps < hits).any(axis=1)
+            i, k = np.nonzero(gaps <= opens)
+            if len(i):
+                rects = self._rects
+                nb = len(rects)
+                base = k < nb
+                bi, bk = i[base], k[base]
+                if len(bi):
+                    rd = rects[bk, 6]
+                    exact = _rect_gaps(a[bi], b[bi], rects[bk])
+                    round_ = rd > 0.0
+                    found = np.where(round_, gaps[bi, bk] - rd, exact)
+                    close = np.where(round_, gaps[bi, bk] - rd * 0.998, exact)
+                    hit[bi[close < inner - m]] = True
+                    blocked = bi[found <= rad + m]
+                else:
+                    blocked = bi
+                si, sk = i[~base], k[~base] - nb
+                keep = ~hit[si]
+                si, sk = si[keep], sk[keep]
+                if len(si):
+                    lines = shapely.linestrings(
+                        np.stack([a.real[si], a.imag[si], b.real[si], b.imag[si]], axis=1).reshape(
+                            -1, 2, 2
+                        )
+                    )
+                    far = shapely.distance(lines, _footprints_of(self.shapes[nb:])[sk])
+                    hit[si[far < inner - m]] = True
+                    blocked = np.concatenate([blocked, si[far <= rad + m]])
+                clear[blocked] = False  # clear: every pair measured is
+        return np.where(hit, 1, np.where(clear, 0, -1))
+
+    def _thresholds(self, rad: float, inner: float, m: float) -> tuple[Any, ...]:
+        """For :meth:`settle_many` (kept per corridor radius): the centres measured from,
+        the distances below which the corridor surely meets each obstacle and those beyond
+        which it surely misses it, in columns: the bases (``rects``; their cores and outer
+        circles), the scenery (the circles round their boxes), the discs inside the scenery
+        (``cores`` beyond the bases')."""
+        key = (rad, inner, m)
+        found = self._kept.get(key)
+        if found is None:
+            assert self._rects is not None
+            rects = self._rects
+            nb = len(rects)
+            hd, hw, rd = rects[:, 4], rects[:, 5], rects[:, 6]
+            round_ = rd > 0.0
+            ring = np.array(self.circles[nb:], dtype=float).reshape(-1, 3)
+            cores = self._cores[nb:]
+            xs = np.concatenate([rects[:, 0], ring[:, 0], cores[:, 0]])
+            ys = np.concatenate([rects[:, 1], ring[:, 1], cores[:, 1]])
+            no = np.full(len(ring), -np.inf)
+            hits = np.concatenate(
+                [
+                    np.where(round_, rd * 0.998, np.minimum(hd, hw)) + (inner - m),
+                    no,
+                    cores[:, 2] + (inner - m),
+                ]
+            )
+            opens = np.concatenate(
+                [
+                    np.where(round_, rd, np.hypot(hd, hw)) + (rad + m),
+                    ring[:, 2] + (rad + m),
+                    np.full(len(cores), -np.inf),
+                ]
+            )
+            found = self._kept[key] = (xs, ys, hits[None, :], opens[None, :])
+        return found
+
+
+def _footprints_of(shapes: list[BaseGeometry]) -> Any:
+    """``shapes`` as an array (of objects)."""
+    out = np.empty(len(shapes), dtype=object)
+    out[:] = shapes
+    return out
+
+
+def _rect_gaps(a: Any, b: Any, rects: Any) -> Any:
+    """The distance from each segment ``a[k]``-``b[k]`` (complex numbers) to the rectangle of
+    ``rects[k]`` (x, y, facing x, facing y, half depth, half width, ...): 0 when the
+    segment enters it, else the nearest of its corners to the segment and of the
+    segment's ends to it."""
+    centre = rects[:, 0] + 1j * rects[:, 1]
+    back = rects[:, 2] - 1j * rects[:, 3]
+    hd, hw = rects[:, 4], rects[:, 5]
+    # the segment in the rectangle's frame: x along its facing, y across
+    la, lb = (a - centre) * back, (b - centre) * back
+    ax, ay, bx, by = la.real, la.imag, lb.real, lb.imag
+    dx, dy = bx - ax, by - ay
+    norm = np.maximum(dx * dx + dy * dy, 1e-300)
+    gap = np.minimum(
+        np.hypot(np.maximum(np.abs(ax) - hd, 0.0), np.maximum(np.abs(ay) - hw, 0.0)),
+        np.hypot(np.maximum(np.abs(bx) - hd, 0.0), np.maximum(np.abs(by) - hw, 0.0)),
+    )
+    for qx, qy in ((hd, hw), (hd, -hw), (-hd, hw), (-hd, -hw)):
+        t = np.minimum(np.maximum(((qx - ax) * dx + (qy - ay) * dy) / norm, 0.0), 1.0)
+        gap = np.minimum(gap, np.hypot(ax + t * dx - qx, ay + t * dy - qy))
+    # Liang-Barsky: the part of the segment inside both slabs of the rectangle is not empty
+    enter, leave = np.zeros_like(ax), np.ones_like(ax)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, d, half in ((ax, dx, hd), (ay, dy, hw)):
+            t1, t2 = (-half - p) / d, (half - p) / d
+            inside = np.abs(p) <= half
+            flat = d == 0.0
+            enter = np.maximum(
+                enter, np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2))
+            )
+            leave = np.minimum(
+                leave, np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2))
+            )
+    return np.where(enter <= leave, 0.0, gap)
+
+
+def _point_gaps(a: Any, b: Any, xs: Any, ys: Any) -> Any:
+    """The distance from each point (``xs``, ``ys``) to each segment ``a[k]``-``b[k]``
+    (complex numbers): an array of one row per segment."""
+    ax, ay = a.real[:, None], a.imag[:, None]
+    dx, dy = b.real[:, None] - ax, b.imag[:, None] - ay
+    px, py = xs[None, :] - ax, ys[None, :] - ay
+    norm = np.maximum(dx * dx + dy * dy, 1e-300)
+    t = np.minimum(np.maximum((px * dx + py * dy) / norm, 0.0), 1.0)
+    return np.hypot(px - t * dx, py - t * dy)
 
 
 Circle = tuple[float, float, float]
@@ -1391,6 +1583,12 @@ def iter_destinations(
     polygons = [b.polygon for b in bases]
     circles = [(b.x, b.y, _reach(b)) for b in bases]
     cores = [(b.x, b.y, _core(b)) for b in bases]
+    rects = [
+        (b.x, b.y, 1.0, 0.0, b.radius, b.radius, b.radius)
+        if b.shape == "round"
+        else (b.x, b.y, *b.front, b.depth / 2.0, b.width / 2.0, 0.0)
+        for b in bases
+    ]
 
     def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
         round_, inner = list(circles), list(cores)
@@ -1400,7 +1598,7 @@ def iter_destinations(
             core = _scenery_core(shape)
             if core is not None:
                 inner.append(core)
-        return _Obstacles(here.table, polygons + blocked, round_, inner)
+        return _Obstacles(here.table, polygons + blocked, round_, inner, rects)
 
     # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
     far = obstacles_of(here.blocked_for(base.size, False))
@@ -1425,6 +1623,7 @@ def iter_destinations(
         ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
         heads.append((label, heading, reach, ux, uy))
     size = len(heads) if batch is None else max(batch, 1)
+    half = base.depth / 2.0
     for first in range(0, len(heads), size):
         some = heads[first : first + size]
         bests = _longest_clear(some, (sx, sy), base.width, mov, near, far)
@@ -1440,7 +1639,13 @@ def iter_destinations(
                     # the nearest enemy (the first of equals), as min(enemies, key=...) finds
                     ex, ey = min(centres, key=lambda c: math.dist(c, sight))
                     facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
-                spot = rounded(placed(base, sight, facing))
+                # rounded(placed(base, sight, facing)): the same operations, one base built
+                a = math.radians(facing)
+                spot = base.moved(
+                    round(sight[0] - math.cos(a) * half, 2),
+                    round(sight[1] - math.sin(a) * half, 2),
+                    round(facing, 1) % 360.0,
+                )
                 key = (round(spot.x, 1), round(spot.y, 1))
                 if key in spots:
                     continue
@@ -1478,6 +1683,8 @@ def _longest_clear(
     tested against ``near``, longer ones against ``far`` (V-A). (The cheap bound of every
     move's corridor is taken at once for each set of obstacles, then the corridors it
     cannot clear are tested a fraction at a time, as :func:`_corridors_clear` would.)"""
+    if heads and near._rects is not None and far._rects is not None:
+        return _longest_settled(heads, sight, width, mov, near, far)
     sx, sy = sight
     # every move's corridor, its obstacles and whether the cheap bound clears it
     plan: list[list[tuple[Segment | None, _Obstacles, bool | None]]] = []
@@ -1526,6 +1733,74 @@ def _longest_clear(
             if ok:
                 bests[k] = heads[k][2] * fraction
         left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+    return bests
+
+
+def _longest_settled(
+    heads: list[tuple[str, float, float, float, float]],
+    sight: tuple[float, float],
+    width: float,
+    mov: float,
+    near: _Obstacles,
+    far: _Obstacles,
+) -> list[float]:
+    """:func:`_longest_clear` with every corridor of every heading and fraction settled at
+    once by :meth:`_Obstacles.settle_many` (one numpy pass per set of obstacles); GEOS
+    builds only the corridors it leaves unknown, a fraction at a time, for the headings no
+    longer fraction has cleared (each built as :func:`_corridor` builds it)."""
+    sx, sy = sight
+    rows = np.array([h[2:] for h in heads], dtype=float)  # reach, ux, uy
+    travel = np.array(_FRACTIONS, dtype=float)[:, None] * rows[None, :, 0]  # (fraction, head)
+    # the same products and sums as the plain loop: the same ends
+    ex, ey = sx + rows[None, :, 1] * travel, sy + rows[None, :, 2] * travel
+    half = width / 2.0
+    dx, dy = ex - sx, ey - sy
+    length = np.sqrt(dx * dx + dy * dy)
+    # no corridor (nothing to test) when the move is no longer than half the width; a length
+    # within 1e-9 of that is left to _corridor itself
+    none = length <= half
+    doubt = np.abs(length - half) < 1e-9
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ax = sx + dx / length * half
+        ay = sy + dy / length * half
+    # 0 clear, 1 hit, -1 unknown; a heading's corridors against near or far
+    state = np.full(travel.shape, -1, dtype=int)
+    short = travel <= mov + 1e-6
+    tested = ~none & ~doubt
+    for obstacles, which in ((near, short), (far, ~short)) if near is not far else ((far, None),):
+        pick = tested if which is None else tested & which
+        if pick.any():
+            state[pick] = obstacles.settle_many((ax + 1j * ay)[pick], (ex + 1j * ey)[pick], width)
+    state[none & ~doubt] = 0
+    known = state.tolist()
+    bests = [0.0] * len(heads)
+    left = list(range(len(heads)))
+    for n, fraction in enumerate(_FRACTIONS):
+        clear = [True] * len(left)
+        doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]] = {}
+        for i, k in enumerate(left):
+            answer = known[n][k]
+            if answer == 1:
+                clear[i] = False
+            elif answer == -1:
+                head = heads[k]
+                t = head[2] * fraction
+                line = _corridor((sx, sy), (sx + head[3] * t, sy + head[4] * t), width)
+                if line is None:
+                    continue
+                obstacles = far if near is far or t > mov + 1e-6 else near
+                doubt_ = doubts.setdefault(id(obstacles), (obstacles, [], []))
+                doubt_[1].append(line)
+                doubt_[2].append(i)
+        for obstacles, lines, where in doubts.values():
+            for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
+                clear[i] = not hit
+        for k, ok in zip(left, clear, strict=True):
+            if ok:
+                bests[k] = heads[k][2] * fraction
+        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+        if not left:
+            break
     return bests
 
 
