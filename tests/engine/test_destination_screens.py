@@ -298,3 +298,29 @@ def test_a_settled_corridor_is_as_geos_says(
     for answer, hit in zip(got, geos, strict=True):
         if answer != -1:
             assert bool(answer) is hit
+
+
+def test_the_corridor_bounds_are_tight_enough_to_matter() -> None:
+    """A 5 cm square at (60, 30) and an impassable 10 x 10 cm block at (20, 30): a corridor
+    0.5 cm wide cutting the square's corner is met (its ends and the corners are farther
+    than its radius); corridors 2.5 cm wide (radius 1.24, 0.998 of it 1.2375) passing 1.22
+    cm from the block are met, 1.2385 cm not known, 1.26 cm clear; ending 1.239 cm from
+    the table's edge not known, 1.2401 cm clear."""
+    obstacles = _obstacles(
+        [(60.0, 30.0, 0.0, "square", 50.0, 50.0)], [(20.0, 30.0, 10.0, 10.0, 0.0, "impassable")]
+    )
+    cut = 2.5 + 2.5 - 0.5  # x + y along the line cutting the corner (62.5, 32.5) by 0.5 cm
+    corner = ((60.0 + cut - 3.0, 30.0 + 3.0), (60.0 + 3.0, 30.0 + cut - 3.0))
+    lines = [corner]
+    for gap in (1.22, 1.2385, 1.26):  # above the block's top side (y = 35)
+        lines.append(((16.0, 35.0 + gap), (24.0, 35.0 + gap)))
+    for gap in (1.239, 1.2401):  # ending near the table's right edge
+        lines.append(((100.0, 50.0), (120.0 - gap, 50.0)))
+    starts = np.array([complex(*a) for a, _ in lines])
+    stops = np.array([complex(*b) for _, b in lines])
+    got = obstacles.settle_many(starts[:1], stops[:1], 0.5).tolist()
+    got += obstacles.settle_many(starts[1:], stops[1:], 2.5).tolist()
+    assert got == [1, 1, -1, 0, -1, 0]
+    geos = table_field._corridor_geos_hits(lines[:1], 0.5, obstacles)
+    geos += table_field._corridor_geos_hits(lines[1:], 2.5, obstacles)
+    assert [geos[k] for k in (0, 1, 3, 5)] == [True, True, False, False]

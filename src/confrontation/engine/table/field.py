@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -1149,7 +1149,7 @@ class _Obstacles:
         shapes: list[BaseGeometry],
         circles: list[Circle],
         cores: list[Circle] | None = None,
-        rects: list[tuple[float, ...]] | None = None,
+        rects: Sequence[tuple[float, ...]] | None = None,
     ) -> None:
         self.table, self.shapes = table, shapes
         # the first shapes are bases: (x, y, facing x, facing y, half depth, half width,
