@@ -1285,32 +1285,22 @@ class _Obstacles:
         # when a point within ``inner`` beyond the end lies beyond an edge (inside the 50 cm
         # outside)
         reach = rad + m
+        xy = np.stack([a.real, b.real, a.imag, b.imag])  # (4, segments)
         clear = (
-            (reach < a.real)
-            & (a.real < w - reach)
-            & (reach < a.imag)
-            & (a.imag < h - reach)
-            & (reach < b.real)
-            & (b.real < w - reach)
-            & (reach < b.imag)
-            & (b.imag < h - reach)
+            (np.minimum(xy[0], xy[1]) > reach)
+            & (np.maximum(xy[0], xy[1]) < w - reach)
+            & (np.minimum(xy[2], xy[3]) > reach)
+            & (np.maximum(xy[2], xy[3]) < h - reach)
         )
-        lo, hi_x, hi_y = -50.0 + m, w + 50.0 - m, h + 50.0 - m
-        bx, by = b.real, b.imag
-        in_x, in_y = (lo < bx) & (bx < hi_x), (lo < by) & (by < hi_y)
-        hit = (
-            in_y
-            & (
-                ((lo < bx - inner) & (bx - inner < -m))
-                | ((w + m < bx + inner) & (bx + inner < hi_x))
+        hit = np.zeros(len(a), dtype=bool)
+        if not clear.all():
+            lo, hi_x, hi_y = -50.0 + m, w + 50.0 - m, h + 50.0 - m
+            bx, by = xy[1], xy[3]
+            in_x, in_y = (lo < bx) & (bx < hi_x), (lo < by) & (by < hi_y)
+            left, right, down, up = bx - inner, bx + inner, by - inner, by + inner
+            hit = (in_y & (((lo < left) & (left < -m)) | ((w + m < right) & (right < hi_x)))) | (
+                in_x & (((lo < down) & (down < -m)) | ((h + m < up) & (up < hi_y)))
             )
-        ) | (
-            in_x
-            & (
-                ((lo < by - inner) & (by - inner < -m))
-                | ((h + m < by + inner) & (by + inner < hi_y))
-            )
-        )
         # one distance from each segment to each centre (bases, circles round scenery, discs
         # inside it): below ``hits`` the corridor surely meets the obstacle, beyond ``opens``
         # it surely misses it, between the two the pair is measured (a square exactly, a
@@ -1407,27 +1397,29 @@ def _rect_gaps(a: Any, b: Any, rects: Any) -> Any:
     ax, ay, bx, by = la.real, la.imag, lb.real, lb.imag
     dx, dy = bx - ax, by - ay
     norm = np.maximum(dx * dx + dy * dy, 1e-300)
-    gap = np.minimum(
-        np.hypot(np.maximum(np.abs(ax) - hd, 0.0), np.maximum(np.abs(ay) - hw, 0.0)),
-        np.hypot(np.maximum(np.abs(bx) - hd, 0.0), np.maximum(np.abs(by) - hw, 0.0)),
-    )
-    for qx, qy in ((hd, hw), (hd, -hw), (-hd, hw), (-hd, -hw)):
-        t = np.minimum(np.maximum(((qx - ax) * dx + (qy - ay) * dy) / norm, 0.0), 1.0)
-        gap = np.minimum(gap, np.hypot(ax + t * dx - qx, ay + t * dy - qy))
+    half = np.stack([hd, hw])  # (2, pairs): x then y
+    ends = np.stack([ax, ay, bx, by])
+    out = np.maximum(np.abs(ends) - np.concatenate([half, half]), 0.0)
+    gap = np.minimum(np.hypot(out[0], out[1]), np.hypot(out[2], out[3]))
+    # the four corners at once (pairs, 4)
+    qx, qy = hd[:, None] * _SIGNS[0], hw[:, None] * _SIGNS[1]
+    ax_, ay_, dx_, dy_ = ax[:, None], ay[:, None], dx[:, None], dy[:, None]
+    t = np.minimum(np.maximum(((qx - ax_) * dx_ + (qy - ay_) * dy_) / norm[:, None], 0.0), 1.0)
+    gap = np.minimum(gap, np.hypot(ax_ + t * dx_ - qx, ay_ + t * dy_ - qy).min(axis=1))
     # Liang-Barsky: the part of the segment inside both slabs of the rectangle is not empty
-    enter, leave = np.zeros_like(ax), np.ones_like(ax)
+    p, d = ends[:2], np.stack([dx, dy])
     with np.errstate(divide="ignore", invalid="ignore"):
-        for p, d, half in ((ax, dx, hd), (ay, dy, hw)):
-            t1, t2 = (-half - p) / d, (half - p) / d
-            inside = np.abs(p) <= half
-            flat = d == 0.0
-            enter = np.maximum(
-                enter, np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2))
-            )
-            leave = np.minimum(
-                leave, np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2))
-            )
-    return np.where(enter <= leave, 0.0, gap)
+        t1, t2 = (-half - p) / d, (half - p) / d
+    inside = np.abs(p) <= half
+    flat = d == 0.0
+    enter = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2)).max(axis=0)
+    leave = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2)).min(axis=0)
+    met = np.maximum(enter, 0.0) <= np.minimum(leave, 1.0)
+    return np.where(met, 0.0, gap)
+
+
+#: the signs of a rectangle's corners (x, then y)
+_SIGNS = np.array([[1.0, 1.0, -1.0, -1.0], [1.0, -1.0, 1.0, -1.0]])[:, None, :]
 
 
 def _point_gaps(a: Any, b: Any, xs: Any, ys: Any) -> Any:
