@@ -684,7 +684,7 @@ class Field:
             ok &= ((sat > m) & ((gaps > far) | (sat > APART_CM + m))).all(axis=1)
             bad |= (gaps < lens).any(axis=1)
         for flag in (False, True):
-            which = np.array([f is flag for f in short], dtype=bool)
+            which = np.array([bool(f) is flag for f in short], dtype=bool)
             scenery = self._screen_scenery(t.size, flag, core)
             if scenery is None or not which.any():
                 continue
@@ -719,30 +719,22 @@ class Field:
         key = (mover, apart, core)
         if key not in self._screens:
             me = self.owners[mover]
-            rows = []
-            for i in self.ids():
-                if i == mover:
-                    continue
-                b = self.base(i)
-                fx, fy = (1.0, 0.0) if b.shape == "round" else b.front
-                rd = b.radius if b.shape == "round" else 0.0
-                hd, hw = (rd, rd) if rd else (b.depth / 2.0, b.width / 2.0)
-                cb = _core(b)
-                lens = core + cb - 0.05 if core >= 0.5 and cb >= 0.5 else -math.inf
-                far = _reach(b) + apart if self.owners[i] != me else -math.inf
-                rows.append((b.x, b.y, fx, fy, hd, hw, rd, lens, far))
-            if not rows:
+            ids = [i for i in self.ids() if i != mover]
+            if not ids:
                 self._screens[key] = None
             else:
-                a = np.array(rows, dtype=float).T[:, None, :]  # (9, 1, bases)
+                a = np.array([_row_of(self.base(i)) for i in ids], dtype=float).T[:, None, :]
+                foe = np.array([self.owners[i] != me for i in ids], dtype=bool)[None, :]
+                cores = a[8]
+                lens = np.where((cores >= 0.5) & (core >= 0.5), core + cores - 0.05, -np.inf)
                 self._screens[key] = (
                     a[0] + 1j * a[1],
                     a[2] + 1j * a[3],
                     a[4],
                     a[5],
                     a[6],
-                    a[7],
-                    a[8],
+                    lens,
+                    np.where(foe, a[7] + apart, -np.inf),
                     bool((a[6] > 0.0).any()),
                 )
         found: tuple[Any, ...] | None = self._screens[key]
@@ -882,6 +874,28 @@ def _reach(base: Base) -> float:
     if base.shape == "round":
         return base.radius
     return math.hypot(base.width, base.depth) / 2.0
+
+
+_ROWS: dict[Base, tuple[float, ...]] = {}
+
+
+def _row_of(base: Base) -> tuple[float, ...]:
+    """A base as one row (kept per base value): centre (x, y), facing (unit x, y; a round
+    base's (1, 0)), half depth, half width (a round base's radius), radius (0: a square),
+    :func:`_reach`, :func:`_core`."""
+    found = _ROWS.get(base)
+    if found is None:
+        if len(_ROWS) >= _OUTER_BOXES_SIZE:
+            _ROWS.clear()
+        if base.shape == "round":
+            r = base.radius
+            found = (base.x, base.y, 1.0, 0.0, r, r, r, _reach(base), _core(base))
+        else:
+            fx, fy = base.front
+            hd, hw = base.depth / 2.0, base.width / 2.0
+            found = (base.x, base.y, fx, fy, hd, hw, 0.0, _reach(base), _core(base))
+        _ROWS[base] = found
+    return found
 
 
 def _core(base: Base) -> float:
@@ -1574,14 +1588,10 @@ def iter_destinations(
     skip = {mover, *pass_through}
     bases = [here.base(i) for i in here.ids() if i not in skip]
     polygons = [b.polygon for b in bases]
-    circles = [(b.x, b.y, _reach(b)) for b in bases]
-    cores = [(b.x, b.y, _core(b)) for b in bases]
-    rects = [
-        (b.x, b.y, 1.0, 0.0, b.radius, b.radius, b.radius)
-        if b.shape == "round"
-        else (b.x, b.y, *b.front, b.depth / 2.0, b.width / 2.0, 0.0)
-        for b in bases
-    ]
+    rows = [_row_of(b) for b in bases]  # kept per base: those who did not move are known
+    circles = [(r[0], r[1], r[7]) for r in rows]
+    cores = [(r[0], r[1], r[8]) for r in rows]
+    rects = [r[:7] for r in rows]
 
     def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
         round_, inner = list(circles), list(cores)
@@ -1661,6 +1671,7 @@ def iter_destinations(
 
 
 _FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+_FRACTION_COLUMN = np.array(_FRACTIONS, dtype=float)[:, None]
 
 
 def _longest_clear(
@@ -1743,28 +1754,29 @@ def _longest_settled(
     longer fraction has cleared (each built as :func:`_corridor` builds it)."""
     sx, sy = sight
     rows = np.array([h[2:] for h in heads], dtype=float)  # reach, ux, uy
-    travel = np.array(_FRACTIONS, dtype=float)[:, None] * rows[None, :, 0]  # (fraction, head)
-    # the same products and sums as the plain loop: the same ends
-    ex, ey = sx + rows[None, :, 1] * travel, sy + rows[None, :, 2] * travel
+    travel = _FRACTION_COLUMN * rows[:, 0]  # (fraction, head)
+    start = complex(sx, sy)
+    # the ends (the same products and sums as the plain loop, for the bounds only: GEOS's
+    # segments are built by _corridor) as complex numbers
+    step = (rows[:, 1] + 1j * rows[:, 2]) * travel
+    ends = start + step
     half = width / 2.0
-    dx, dy = ex - sx, ey - sy
-    length = np.sqrt(dx * dx + dy * dy)
+    length = np.abs(step)
     # no corridor (nothing to test) when the move is no longer than half the width; a length
     # within 1e-9 of that is left to _corridor itself
     none = length <= half
-    doubt = np.abs(length - half) < 1e-9
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ax = sx + dx / length * half
-        ay = sy + dy / length * half
+    tested = length > half + 1e-9
+    starts = start + step * (half / np.maximum(length, 1e-300))
     # 0 clear, 1 hit, -1 unknown; a heading's corridors against near or far
-    state = np.full(travel.shape, -1, dtype=int)
-    short = travel <= mov + 1e-6
-    tested = ~none & ~doubt
-    for obstacles, which in ((near, short), (far, ~short)) if near is not far else ((far, None),):
-        pick = tested if which is None else tested & which
-        if pick.any():
-            state[pick] = obstacles.settle_many((ax + 1j * ay)[pick], (ex + 1j * ey)[pick], width)
-    state[none & ~doubt] = 0
+    state = np.where(none & (length < half - 1e-9), 0, -1)
+    if near is far:
+        if tested.any():
+            state[tested] = far.settle_many(starts[tested], ends[tested], width)
+    else:
+        short = travel <= mov + 1e-6
+        for obstacles, pick in ((near, tested & short), (far, tested & ~short)):
+            if pick.any():
+                state[pick] = obstacles.settle_many(starts[pick], ends[pick], width)
     known = state.tolist()
     bests = [0.0] * len(heads)
     left = list(range(len(heads)))
