@@ -324,3 +324,22 @@ def test_the_corridor_bounds_are_tight_enough_to_matter() -> None:
     geos = table_field._corridor_geos_hits(lines[:1], 0.5, obstacles)
     geos += table_field._corridor_geos_hits(lines[1:], 2.5, obstacles)
     assert [geos[k] for k in (0, 1, 3, 5)] == [True, True, False, False]
+
+
+_point = st.tuples(st.floats(0.0, 120.0), st.floats(0.0, 60.0))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_point, max_size=12), st.lists(_point, max_size=8), st.booleans())
+def test_the_nearest_enemy_of_many_moves_is_mins(
+    points: list[tuple[float, float]], centres: list[tuple[float, float]], twins: bool
+) -> None:
+    """``_nearest`` finds what ``min`` finds, the first of equals included (``twins``: two
+    centres equally far from every point, mirrored about it, and repeated ones)."""
+    if twins and points and centres:
+        x, y = points[0]
+        cx, cy = centres[0]
+        centres = [*centres, (2.0 * x - cx, 2.0 * y - cy), centres[0]]
+    got = table_field._nearest(points, centres)
+    want = [min(centres, key=lambda c: math.dist(c, p)) if centres else None for p in points]
+    assert got == want

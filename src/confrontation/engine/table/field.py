@@ -1631,31 +1631,33 @@ def iter_destinations(
         some = heads[first : first + size]
         bests = _longest_clear(some, (sx, sy), base.width, mov, near, far)
         # every candidate of the batch first, then the spots' tests all at once
+        moves = [
+            (label, heading, (sx + ux * travel, sy + uy * travel))
+            for (label, heading, _, ux, uy), best in zip(some, bests, strict=True)
+            for travel in (best, best / 2.0)
+            if travel > 0.05
+        ]
+        nearest = _nearest([m[2] for m in moves], centres)
         found: list[tuple[str, Base, tuple[float, float], float, bool]] = []
-        for (label, heading, _, ux, uy), best in zip(some, bests, strict=True):
-            for travel in (best, best / 2.0):
-                if travel <= 0.05:
-                    continue
-                sight = (sx + ux * travel, sy + uy * travel)
-                facing = heading
-                if centres:
-                    # the nearest enemy (the first of equals), as min(enemies, key=...) finds
-                    ex, ey = min(centres, key=lambda c: math.dist(c, sight))
-                    facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
-                # rounded(placed(base, sight, facing)): the same operations, one base built
-                a = math.radians(facing)
-                spot = base.moved(
-                    round(sight[0] - math.cos(a) * half, 2),
-                    round(sight[1] - math.sin(a) * half, 2),
-                    round(facing, 1) % 360.0,
-                )
-                key = (round(spot.x, 1), round(spot.y, 1))
-                if key in spots:
-                    continue
-                moved = math.dist((sx, sy), spot.sight)
-                if moved > potential + 1e-6:
-                    continue
-                found.append((label, spot, key, moved, moved <= mov + 1e-6))
+        for (label, heading, sight), foe in zip(moves, nearest, strict=True):
+            facing = heading
+            if foe is not None:
+                ex, ey = foe
+                facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
+            # rounded(placed(base, sight, facing)): the same operations, one base built
+            a = math.radians(facing)
+            spot = base.moved(
+                round(sight[0] - math.cos(a) * half, 2),
+                round(sight[1] - math.sin(a) * half, 2),
+                round(facing, 1) % 360.0,
+            )
+            key = (round(spot.x, 1), round(spot.y, 1))
+            if key in spots:
+                continue
+            moved = math.dist((sx, sy), spot.sight)
+            if moved > potential + 1e-6:
+                continue
+            found.append((label, spot, key, moved, moved <= mov + 1e-6))
         screen = here.spot_screen(mover, [f[1] for f in found], [f[4] for f in found])
         for (label, spot, key, moved, short), known in zip(found, screen, strict=True):
             if key in spots or known is False:
@@ -1668,6 +1670,30 @@ def iter_destinations(
                 continue
             spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
             yield spots[key]
+
+
+def _nearest(
+    points: list[tuple[float, float]], centres: list[tuple[float, float]]
+) -> list[tuple[float, float] | None]:
+    """For each point the nearest of ``centres`` (the first of equals), as
+    ``min(centres, key=lambda c: math.dist(c, point))`` finds it (None: no centres): every
+    distance at once in numpy; a point whose two nearest are within 1e-9 cm of each other
+    (numpy's distances may differ from math.dist's in the last bit) is left to ``min``."""
+    if not centres or not points:
+        return [None] * len(points)
+    if len(centres) == 1:
+        return [centres[0]] * len(points)
+    gaps = np.hypot(
+        *(np.array(points)[:, None, :] - np.array(centres)[None, :, :]).transpose(2, 0, 1)
+    )
+    order = np.argpartition(gaps, 1, axis=1)[:, :2]
+    two = np.take_along_axis(gaps, order, axis=1)
+    first = np.argmin(gaps, axis=1).tolist()
+    close = (np.abs(two[:, 0] - two[:, 1]) <= 1e-9).tolist()
+    return [
+        min(centres, key=lambda c: math.dist(c, point)) if tie else centres[k]
+        for point, k, tie in zip(points, first, close, strict=True)
+    ]
 
 
 _FRACTIONS = (1.0, 0.75, 0.5, 0.25)
