@@ -142,7 +142,8 @@ def test_the_screen_is_tight_enough_to_matter() -> None:
     """A 2.5 cm square beside an enemy's: 0.1 cm apart, free; 0.001 cm apart, not known
     (``spot_problem`` measures: too close to an enemy); overlapping by 0.5 cm, taken; touching,
     not known. Off the table by 1 cm, taken; 0.01 cm inside its edge, free; on it, not known.
-    A square overlapping a long base along its length, not known. A round base's circle 0.1 cm
+    A square overlapping a long base along its length, or a corner 0.1 cm deep, taken; 0.01
+    cm deep, not known. A round base's circle 0.1 cm
     clear of an enemy square's corner, free."""
     here = _field(
         [(20.0, 20.0, 90.0, "square", 25.0, 25.0), (40.0, 20.0, 90.0, "square", 25.0, 25.0)], []
@@ -164,8 +165,14 @@ def test_the_screen_is_tight_enough_to_matter() -> None:
         [(20.0, 20.0, 0.0, "square", 25.0, 25.0), (40.0, 20.0, 0.0, "square", 25.0, 50.0)], []
     )
     over = here.base("f0").moved(40.0 + 3.25, 20.0, 0.0)
-    assert here.spot_screen("f0", [over], [False]) == [None]
+    assert here.spot_screen("f0", [over], [False]) == [False]  # its corners inside
     assert here.spot_problem("f0", over, enemies_apart=True) == "on another fighter's base"
+    # squares turned 45°, overlapping corner to corner by 0.1 cm / 0.01 cm along x
+    corner = 1.25 * math.sqrt(2.0)
+    deep = here.base("f0").moved(40.0 + 2.5 + corner - 0.1, 20.0, 45.0)
+    shallow = here.base("f0").moved(40.0 + 2.5 + corner - 0.01, 20.0, 45.0)
+    assert here.spot_screen("f0", [deep, shallow], [False, False]) == [False, None]
+    assert here.spot_problem("f0", deep, enemies_apart=True) == "on another fighter's base"
     corner = math.hypot(1.25, 1.25)
     gap = corner + 1.5 + 0.1  # a 30 mm round base, diagonally off the corner
     round_ = Base(20.0, 40.0, 90.0, "round", 30.0, 30.0)

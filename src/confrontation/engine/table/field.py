@@ -683,6 +683,19 @@ class Field:
             # an enemy whose centre is near enough to be measured: apart along an axis
             ok &= ((sat > m) & ((gaps > far) | (sat > APART_CM + m))).all(axis=1)
             bad |= (gaps < lens).any(axis=1)
+            if square:
+                # two squares not apart, the spot not settled: a corner of either, 0.02 cm
+                # inside both sides, 0.02 cm inside the other square -- a disc of 0.02 cm
+                # (1.26e-3 cm²) on both
+                i, k = np.nonzero((sat <= m) & (crd <= 0.0) & ~(ok | bad)[:, None])
+                if len(i):
+                    bad[
+                        i[
+                            _corner_inside(
+                                d[i, k], back[i, 0], turns[0, k], hd, hw, chd[0, k], chw[0, k]
+                            )
+                        ]
+                    ] = True
         for flag in (False, True):
             which = np.array([bool(f) is flag for f in short], dtype=bool)
             scenery = self._screen_scenery(t.size, flag, core)
@@ -874,6 +887,29 @@ def _reach(base: Base) -> float:
     if base.shape == "round":
         return base.radius
     return math.hypot(base.width, base.depth) / 2.0
+
+
+#: the corners of a square, as complex multiples of its half depth (real) and half width
+_CORNERS = np.array([1 + 1j, 1 - 1j, -1 + 1j, -1 - 1j])
+_DEPTH_CM = 0.02
+
+
+def _corner_inside(d: Any, back: Any, turns: Any, hd: float, hw: float, chd: Any, chw: Any) -> Any:
+    """For pairs of squares (the spot's half depth ``hd`` and width ``hw``, facing the
+    conjugate of ``back``; the other's centre ``d`` away, facing ``turns``, half extents
+    ``chd``, ``chw``): does a corner of either, :data:`_DEPTH_CM` inside its two sides, lie
+    that far inside the other?"""
+    r = _DEPTH_CM
+    # the spot's corners in the other's frame
+    mine = (hd - r) * _CORNERS.real + 1j * (hw - r) * _CORNERS.imag  # (4,)
+    spot = np.conj(back)[:, None]
+    there = (mine[None, :] * spot - d[:, None]) * np.conj(turns)[:, None]
+    inside = (np.abs(there.real) <= (chd - r)[:, None]) & (np.abs(there.imag) <= (chw - r)[:, None])
+    # the other's corners in the spot's frame
+    theirs = (chd - r)[:, None] * _CORNERS.real + 1j * (chw - r)[:, None] * _CORNERS.imag
+    here = (theirs * turns[:, None] + d[:, None]) * back[:, None]
+    inside |= (np.abs(here.real) <= hd - r) & (np.abs(here.imag) <= hw - r)
+    return inside.any(axis=1)
 
 
 _ROWS: dict[Base, tuple[float, ...]] = {}
