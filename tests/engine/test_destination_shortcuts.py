@@ -267,8 +267,28 @@ def test_every_corridor_of_whole_games_is_tested_as_geos_would(
         counts[2] += len(lines)
         return got
 
+    longest = table_field._longest_clear
+
+    def ninth_round_longest(
+        heads: list[tuple[str, float, float, float, float]],
+        sight: tuple[float, float],
+        width: float,
+        mov: float,
+        near: _Obstacles,
+        far: _Obstacles,
+    ) -> list[float]:
+        """``_longest_clear`` by this round's bounds (the tenth round's exact screen,
+        ``_Obstacles.settle_many``, is checked in tests/engine/test_destination_screens.py)."""
+        kept = near._rects, far._rects
+        near._rects = far._rects = None
+        try:
+            return longest(heads, sight, width, mov, near, far)
+        finally:
+            near._rects, far._rects = kept
+
     monkeypatch.setattr(_Obstacles, "surely_hit_many", checked_sure)
     monkeypatch.setattr(table_field, "_corridor_hits", checked_hits)
+    monkeypatch.setattr(table_field, "_longest_clear", ninth_round_longest)
     table_field._FIELDS.clear()
     table_field._LAST.clear()
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -58,6 +58,10 @@ enemy; fighters placed by the engine never overlap by more than it)."""
 
 GRID_CM = 6.0
 """Spacing of the deployment grid (III-B-2)."""
+
+SCREEN_CM = 1e-7
+"""What an exact numpy bound leaves to spare before it settles a test without GEOS
+(:meth:`Field.surely_free`): far more than the rounding of its sums."""
 
 _CACHE_SIZE = 256
 
@@ -225,6 +229,8 @@ class Field:
     #: the fighter records the bases were made of (a next field reuses the base of a record
     #: it finds there: :func:`field_of`)
     _records: dict[str, Fighter] = field(default_factory=dict)
+    #: arrays of the bases and scenery a spot is screened against (:meth:`spot_screen`)
+    _screens: dict[Any, Any] = field(default_factory=dict)
 
     def base(self, fighter_id: str) -> Base:
         return self.battlefield.fighters[fighter_id]
@@ -621,6 +627,174 @@ class Field:
                         return "in contact with an enemy"
         return None
 
+    def spot_screen(self, mover: str, spots: list[Base], short: list[bool]) -> list[bool | None]:
+        """For each of ``spots`` (``mover``'s base elsewhere, all of one shape and size), what
+        exact bounds show of :meth:`spot_problem` there (on the table, ``enemies_apart``,
+        ``at_most_mov`` the spot's ``short``): True, it finds nothing; False, it finds a
+        problem; None, not known (ask it). Every spot at once in numpy.
+
+        Nothing (:data:`SCREEN_CM` to spare): the spot's box inside the table, every other
+        base separated from it (two squares along one of the four axes of the two; a round
+        base as its circle, which holds its outline), every scenery element he may not
+        stand on whose box meets the spot's farther from its centre than its outer radius
+        (GEOS's distance, all at once), every enemy farther than :meth:`spot_problem`'s first
+        test lets through. A problem: a corner (a round base's leftmost, ... point) beyond
+        an edge by 1e-5 cm (the table is grown by 1e-6 only), or the disc inside the spot
+        (:func:`_core`) and one inside another base or a scenery element he may not stand
+        on (:func:`_scenery_core`), both at least 0.5 cm wide, overlapping by 0.05 cm:
+        their lens alone is more than 1e-4 cm² (≥ 0.0105 cm² for two 0.5 cm discs)."""
+        n = len(spots)
+        if not n:
+            return []
+        t = spots[0]
+        if any(
+            s.shape != t.shape or s.width_mm != t.width_mm or s.depth_mm != t.depth_mm
+            for s in spots
+        ):
+            return [None] * n
+        m = SCREEN_CM
+        held = np.array([(s.x, s.y, s.facing) for s in spots], dtype=float)
+        xs, ys = held[:, 0], held[:, 1]
+        square = t.shape != "round"
+        if square:
+            a = np.radians(held[:, 2])
+            ux, uy = np.cos(a), np.sin(a)
+            hd, hw = t.depth / 2.0, t.width / 2.0
+            ex = np.abs(ux) * hd + np.abs(uy) * hw
+            ey = np.abs(uy) * hd + np.abs(ux) * hw
+        else:
+            ex = ey = np.full(n, t.radius)
+        x0, y0, x1, y1 = xs - ex, ys - ey, xs + ex, ys + ey
+        w, h = self.table.width, self.table.height
+        ok = (x0 > m) & (y0 > m) & (x1 < w - m) & (y1 < h - m)
+        bad = (x0 < -1e-5) | (y0 < -1e-5) | (x1 > w + 1e-5) | (y1 > h + 1e-5)
+        core = _core(t)
+        rows = self._screen_rows(mover, _reach(t) + APART_CM + 1e-6 + m, core)
+        if rows is not None:
+            centres, turns, chd, chw, crd, lens, far, rounds = rows
+            # offsets and turns as complex numbers: (dx + i dy) times a conjugate facing
+            # is the offset along (real) and across (imaginary) that facing
+            d = centres - (xs + 1j * ys)[:, None]
+            gaps = np.abs(d)
+            if square:
+                back = (ux - 1j * uy)[:, None]
+                mine = d * back
+                du, dv = np.abs(mine.real), np.abs(mine.imag)
+                turn = turns * back
+                c, s_ = np.abs(turn.real), np.abs(turn.imag)
+                theirs = d * np.conj(turns)
+                dU, dV = np.abs(theirs.real), np.abs(theirs.imag)
+                sat = np.maximum(
+                    np.maximum(du - (hd + c * chd + s_ * chw), dv - (hw + s_ * chd + c * chw)),
+                    np.maximum(dU - (chd + c * hd + s_ * hw), dV - (chw + s_ * hd + c * hw)),
+                )
+                if rounds:  # a round base: its centre's distance to the square, its radius
+                    gap = np.hypot(np.maximum(du - hd, 0.0), np.maximum(dv - hw, 0.0)) - crd
+                    sat = np.where(crd > 0.0, gap, sat)
+            else:
+                theirs = d * np.conj(turns)
+                dU, dV = np.abs(theirs.real), np.abs(theirs.imag)
+                r = t.radius
+                sat = np.hypot(np.maximum(dU - chd, 0.0), np.maximum(dV - chw, 0.0)) - r
+                sat = np.where(crd > 0.0, gaps - r - crd, sat)
+            # an enemy whose centre is near enough to be measured: apart along an axis
+            ok &= ((sat > m) & ((gaps > far) | (sat > APART_CM + m))).all(axis=1)
+            bad |= (gaps < lens).any(axis=1)
+            if square:
+                # two squares not apart, the spot not settled: a corner of either, 0.02 cm
+                # inside both sides, 0.02 cm inside the other square -- a disc of 0.02 cm
+                # (1.26e-3 cm²) on both
+                i, k = np.nonzero((sat <= m) & (crd <= 0.0) & ~(ok | bad)[:, None])
+                if len(i):
+                    bad[
+                        i[
+                            _corner_inside(
+                                d[i, k], back[i, 0], turns[0, k], hd, hw, chd[0, k], chw[0, k]
+                            )
+                        ]
+                    ] = True
+        for flag in (False, True):
+            which = np.array([bool(f) is flag for f in short], dtype=bool)
+            scenery = self._screen_scenery(t.size, flag, core)
+            if scenery is None or not which.any():
+                continue
+            boxes, cores, shapes = scenery
+            meet = (
+                (boxes[0] <= x1[:, None] + m)
+                & (x0[:, None] - m <= boxes[2])
+                & (boxes[1] <= y1[:, None] + m)
+                & (y0[:, None] - m <= boxes[3])
+                & (which & ok)[:, None]
+            )
+            i, j = np.nonzero(meet)
+            if len(i):
+                # a footprint farther from the spot's centre than its outer radius: clear
+                gaps = shapely.distance(shapely.points(xs[i], ys[i]), shapes[j])
+                ok[i[~(gaps > _reach(t) + m)]] = False
+            if cores is not None:
+                on = (np.hypot(cores[0] - xs[:, None], cores[1] - ys[:, None]) < cores[2]).any(
+                    axis=1
+                )
+                bad |= which & on
+        answers = zip(ok.tolist(), bad.tolist(), strict=True)
+        return [True if g else False if b else None for g, b in answers]
+
+    def _screen_rows(self, mover: str, apart: float, core: float) -> tuple[Any, ...] | None:
+        """The bases in play but ``mover``'s as arrays of one row (None: none) for
+        :meth:`spot_screen` of a spot whose outer radius plus the clearance is ``apart``
+        and whose core is ``core``: centres and facings (complex), half depths, half widths,
+        radii (0: a square), the centre gaps below which their cores overlap the spot's by
+        0.05 cm (-inf: a core under 0.5 cm), those beyond which an enemy is surely apart
+        (-inf: a friend), whether any is round (kept per mover and spot)."""
+        key = (mover, apart, core)
+        if key not in self._screens:
+            me = self.owners[mover]
+            ids = [i for i in self.ids() if i != mover]
+            if not ids:
+                self._screens[key] = None
+            else:
+                a = np.array([_row_of(self.base(i)) for i in ids], dtype=float).T[:, None, :]
+                foe = np.array([self.owners[i] != me for i in ids], dtype=bool)[None, :]
+                cores = a[8]
+                lens = np.where((cores >= 0.5) & (core >= 0.5), core + cores - 0.05, -np.inf)
+                self._screens[key] = (
+                    a[0] + 1j * a[1],
+                    a[2] + 1j * a[3],
+                    a[4],
+                    a[5],
+                    a[6],
+                    lens,
+                    np.where(foe, a[7] + apart, -np.inf),
+                    bool((a[6] > 0.0).any()),
+                )
+        found: tuple[Any, ...] | None = self._screens[key]
+        return found
+
+    def _screen_scenery(
+        self, size: str, at_most_mov: bool, core: float
+    ) -> tuple[Any, Any, Any] | None:
+        """For :meth:`spot_screen`: the bounding boxes of the scenery a fighter of ``size``
+        may not stand on (an array of four rows: min x, min y, max x, max y; None: no such
+        scenery) and the discs inside them (x, y, and the centre gap below which a spot's
+        core of ``core`` overlaps one by 0.05 cm; None: none 0.5 cm wide, or ``core``
+        under 0.5 cm) and their footprints (an array), kept per field."""
+        key = ("scenery", size, at_most_mov, core)
+        if key not in self._screens:
+            blocked = self._blocked_boxes(size, at_most_mov)
+            found: tuple[Any, Any, Any] | None = None
+            if blocked:
+                boxes = np.array([b for _, b in blocked], dtype=float).T[:, None, :]
+                cores = [
+                    (x, y, core + r - 0.05)
+                    for x, y, r in filter(None, (_scenery_core(shape) for shape, _ in blocked))
+                    if r >= 0.5 and core >= 0.5
+                ]
+                held = np.array(cores, dtype=float).T[:, None, :] if cores else None
+                found = (boxes, held, _footprints_of([shape for shape, _ in blocked]))
+            self._screens[key] = found
+        kept: tuple[Any, Any, Any] | None = self._screens[key]
+        return kept
+
     def _enemies_of(self, player: int) -> tuple[list[str], Any]:
         """The fighters in play not of ``player`` and an array of their centres and outer
         radii (x, y, reach), one row each."""
@@ -730,6 +904,51 @@ def _reach(base: Base) -> float:
     if base.shape == "round":
         return base.radius
     return math.hypot(base.width, base.depth) / 2.0
+
+
+#: the corners of a square, as complex multiples of its half depth (real) and half width
+_CORNERS = np.array([1 + 1j, 1 - 1j, -1 + 1j, -1 - 1j])
+_DEPTH_CM = 0.02
+
+
+def _corner_inside(d: Any, back: Any, turns: Any, hd: float, hw: float, chd: Any, chw: Any) -> Any:
+    """For pairs of squares (the spot's half depth ``hd`` and width ``hw``, facing the
+    conjugate of ``back``; the other's centre ``d`` away, facing ``turns``, half extents
+    ``chd``, ``chw``): does a corner of either, :data:`_DEPTH_CM` inside its two sides, lie
+    that far inside the other?"""
+    r = _DEPTH_CM
+    # the spot's corners in the other's frame
+    mine = (hd - r) * _CORNERS.real + 1j * (hw - r) * _CORNERS.imag  # (4,)
+    spot = np.conj(back)[:, None]
+    there = (mine[None, :] * spot - d[:, None]) * np.conj(turns)[:, None]
+    inside = (np.abs(there.real) <= (chd - r)[:, None]) & (np.abs(there.imag) <= (chw - r)[:, None])
+    # the other's corners in the spot's frame
+    theirs = (chd - r)[:, None] * _CORNERS.real + 1j * (chw - r)[:, None] * _CORNERS.imag
+    here = (theirs * turns[:, None] + d[:, None]) * back[:, None]
+    inside |= (np.abs(here.real) <= hd - r) & (np.abs(here.imag) <= hw - r)
+    return inside.any(axis=1)
+
+
+_ROWS: dict[Base, tuple[float, ...]] = {}
+
+
+def _row_of(base: Base) -> tuple[float, ...]:
+    """A base as one row (kept per base value): centre (x, y), facing (unit x, y; a round
+    base's (1, 0)), half depth, half width (a round base's radius), radius (0: a square),
+    :func:`_reach`, :func:`_core`."""
+    found = _ROWS.get(base)
+    if found is None:
+        if len(_ROWS) >= _OUTER_BOXES_SIZE:
+            _ROWS.clear()
+        if base.shape == "round":
+            r = base.radius
+            found = (base.x, base.y, 1.0, 0.0, r, r, r, _reach(base), _core(base))
+        else:
+            fx, fy = base.front
+            hd, hw = base.depth / 2.0, base.width / 2.0
+            found = (base.x, base.y, fx, fy, hd, hw, 0.0, _reach(base), _core(base))
+        _ROWS[base] = found
+    return found
 
 
 def _core(base: Base) -> float:
@@ -952,12 +1171,13 @@ def _headings(here: Field, mover: str) -> list[tuple[str, float, float]]:
         sight = Point(sx, sy)
         gaps = shapely.distance(_footprints(here.scenery), sight).tolist()
         nearest = sorted(range(len(gaps)), key=gaps.__getitem__)[:NEAREST]
-        for k in nearest:
-            element = here.scenery[k]
-            ring = _ring(element, base.depth / 2.0 + 0.5)
-            p = ring.interpolate(ring.project(sight))
-            heading = math.degrees(math.atan2(p.y - sy, p.x - sx))
-            out.append((f"to {element.name}", heading, math.hypot(p.x - sx, p.y - sy)))
+        # ring.interpolate(ring.project(sight)) of each: the same GEOS calls, in bulk
+        rings = _footprints_of([_ring(here.scenery[k], base.depth / 2.0 + 0.5) for k in nearest])
+        along = shapely.line_locate_point(rings, sight)
+        points = shapely.get_coordinates(shapely.line_interpolate_point(rings, along)).tolist()
+        for k, (px, py) in zip(nearest, points, strict=True):
+            heading = math.degrees(math.atan2(py - sy, px - sx))
+            out.append((f"to {here.scenery[k].name}", heading, math.hypot(px - sx, py - sy)))
     cx, cy = here.table.width / 2.0, here.table.height / 2.0
     out.append(
         ("to the centre", math.degrees(math.atan2(cy - sy, cx - sx)), math.hypot(cx - sx, cy - sy))
@@ -1007,8 +1227,12 @@ class _Obstacles:
         shapes: list[BaseGeometry],
         circles: list[Circle],
         cores: list[Circle] | None = None,
+        rects: Sequence[tuple[float, ...]] | None = None,
     ) -> None:
         self.table, self.shapes = table, shapes
+        # the first shapes are bases: (x, y, facing x, facing y, half depth, half width,
+        # radius, 0 for a square) each (:meth:`settle_many`); the others are scenery
+        self._rects = None if rects is None else np.array(rects, dtype=float).reshape(-1, 7)
         self.circles = circles  # (x, y, radius) holding each shape
         held = np.array(circles, dtype=float).reshape(-1, 3)
         self._cx, self._cy, self._r = held[:, 0], held[:, 1], held[:, 2]
@@ -1017,6 +1241,7 @@ class _Obstacles:
         self._core_x, self._core_y = self._cores[None, :, 0], self._cores[None, :, 1]
         self._core_r = self._cores[None, :, 2]
         self._tree: shapely.STRtree | None = None
+        self._kept: dict[Any, Any] = {}
 
     def hits(self, shapes: Any) -> list[bool]:
         """For each of ``shapes``: does it meet an obstacle (one of the shapes or the
@@ -1112,6 +1337,177 @@ class _Obstacles:
         for k, hit in zip(rows, near, strict=True):
             out[k] = hit
         return out
+
+    def settle_many(self, starts: Any, ends: Any, width: float) -> Any:
+        """What exact bounds show of each corridor (the buffer of the segment from
+        ``starts[k]`` to ``ends[k]``, complex numbers, by ``width / 2 - 0.01``, see
+        :func:`_corridor_hits`): 1, it meets an obstacle; 0, it meets none; -1, not known
+        (ask GEOS). Every corridor and obstacle at once, 1e-6 cm to spare. The buffer holds
+        every point within ``rad = width / 2 - 0.01`` of the segment x 0.998 (its outline's
+        corners lie on the circles round the ends, 64 to a turn) and none farther than
+        ``rad``. A square base is measured exactly (the distance from the segment to its
+        rectangle, 0 when the segment enters it); a round one as its circle, which holds
+        its outline, and holds a circle 0.998 as wide; a scenery element by the circle
+        round its box and the disc inside it (:func:`_scenery_core`); the table's edges as
+        :meth:`surely_hit_many` does, or as seen to lie more than ``rad`` inside them.
+        Scenery the circle and the disc do not settle is measured by GEOS (the distance from
+        the segment to its footprint: cheaper than building the buffer). Needs ``rects``."""
+        assert self._rects is not None
+        m = 1e-6
+        rad = width / 2.0 - 0.01
+        inner = rad * 0.998
+        a, b = starts, ends
+        w, h = self.table.width, self.table.height
+        # the table: clear when both ends lie farther than ``rad`` inside every edge; met
+        # when a point within ``inner`` beyond the end lies beyond an edge (inside the 50 cm
+        # outside)
+        reach = rad + m
+        xy = np.stack([a.real, b.real, a.imag, b.imag])  # (4, segments)
+        clear = (
+            (np.minimum(xy[0], xy[1]) > reach)
+            & (np.maximum(xy[0], xy[1]) < w - reach)
+            & (np.minimum(xy[2], xy[3]) > reach)
+            & (np.maximum(xy[2], xy[3]) < h - reach)
+        )
+        hit = np.zeros(len(a), dtype=bool)
+        if not clear.all():
+            lo, hi_x, hi_y = -50.0 + m, w + 50.0 - m, h + 50.0 - m
+            bx, by = xy[1], xy[3]
+            in_x, in_y = (lo < bx) & (bx < hi_x), (lo < by) & (by < hi_y)
+            left, right, down, up = bx - inner, bx + inner, by - inner, by + inner
+            hit = (in_y & (((lo < left) & (left < -m)) | ((w + m < right) & (right < hi_x)))) | (
+                in_x & (((lo < down) & (down < -m)) | ((h + m < up) & (up < hi_y)))
+            )
+        # one distance from each segment to each centre (bases, circles round scenery, discs
+        # inside it): below ``hits`` the corridor surely meets the obstacle, beyond ``opens``
+        # it surely misses it, between the two the pair is measured (a square exactly, a
+        # round base by its circle, scenery by GEOS)
+        xs, ys, hits, opens = self._thresholds(rad, inner, m)
+        if len(xs):
+            gaps = _point_gaps(a, b, xs, ys)
+            hit |= (gaps < hits).any(axis=1)
+            i, k = np.nonzero(gaps <= opens)
+            if len(i):
+                rects = self._rects
+                nb = len(rects)
+                base = k < nb
+                bi, bk = i[base], k[base]
+                if len(bi):
+                    rd = rects[bk, 6]
+                    exact = _rect_gaps(a[bi], b[bi], rects[bk])
+                    round_ = rd > 0.0
+                    found = np.where(round_, gaps[bi, bk] - rd, exact)
+                    close = np.where(round_, gaps[bi, bk] - rd * 0.998, exact)
+                    hit[bi[close < inner - m]] = True
+                    blocked = bi[found <= rad + m]
+                else:
+                    blocked = bi
+                si, sk = i[~base], k[~base] - nb
+                keep = ~hit[si]
+                si, sk = si[keep], sk[keep]
+                if len(si):
+                    lines = shapely.linestrings(
+                        np.stack([a.real[si], a.imag[si], b.real[si], b.imag[si]], axis=1).reshape(
+                            -1, 2, 2
+                        )
+                    )
+                    far = shapely.distance(lines, _footprints_of(self.shapes[nb:])[sk])
+                    hit[si[far < inner - m]] = True
+                    blocked = np.concatenate([blocked, si[far <= rad + m]])
+                clear[blocked] = False  # clear: every pair measured is
+        return np.where(hit, 1, np.where(clear, 0, -1))
+
+    def _thresholds(self, rad: float, inner: float, m: float) -> tuple[Any, ...]:
+        """For :meth:`settle_many` (kept per corridor radius): the centres measured from,
+        the distances below which the corridor surely meets each obstacle and those beyond
+        which it surely misses it, in columns: the bases (``rects``; their cores and outer
+        circles), the scenery (the circles round their boxes), the discs inside the scenery
+        (``cores`` beyond the bases')."""
+        key = (rad, inner, m)
+        found = self._kept.get(key)
+        if found is None:
+            assert self._rects is not None
+            rects = self._rects
+            nb = len(rects)
+            hd, hw, rd = rects[:, 4], rects[:, 5], rects[:, 6]
+            round_ = rd > 0.0
+            ring = np.array(self.circles[nb:], dtype=float).reshape(-1, 3)
+            cores = self._cores[nb:]
+            xs = np.concatenate([rects[:, 0], ring[:, 0], cores[:, 0]])
+            ys = np.concatenate([rects[:, 1], ring[:, 1], cores[:, 1]])
+            no = np.full(len(ring), -np.inf)
+            hits = np.concatenate(
+                [
+                    np.where(round_, rd * 0.998, np.minimum(hd, hw)) + (inner - m),
+                    no,
+                    cores[:, 2] + (inner - m),
+                ]
+            )
+            opens = np.concatenate(
+                [
+                    np.where(round_, rd, np.hypot(hd, hw)) + (rad + m),
+                    ring[:, 2] + (rad + m),
+                    np.full(len(cores), -np.inf),
+                ]
+            )
+            found = self._kept[key] = (xs, ys, hits[None, :], opens[None, :])
+        return found
+
+
+def _footprints_of(shapes: list[BaseGeometry]) -> Any:
+    """``shapes`` as an array (of objects)."""
+    out = np.empty(len(shapes), dtype=object)
+    out[:] = shapes
+    return out
+
+
+def _rect_gaps(a: Any, b: Any, rects: Any) -> Any:
+    """The distance from each segment ``a[k]``-``b[k]`` (complex numbers) to the rectangle of
+    ``rects[k]`` (x, y, facing x, facing y, half depth, half width, ...): 0 when the
+    segment enters it, else the nearest of its corners to the segment and of the
+    segment's ends to it."""
+    centre = rects[:, 0] + 1j * rects[:, 1]
+    back = rects[:, 2] - 1j * rects[:, 3]
+    hd, hw = rects[:, 4], rects[:, 5]
+    # the segment in the rectangle's frame: x along its facing, y across
+    la, lb = (a - centre) * back, (b - centre) * back
+    ax, ay, bx, by = la.real, la.imag, lb.real, lb.imag
+    dx, dy = bx - ax, by - ay
+    norm = np.maximum(dx * dx + dy * dy, 1e-300)
+    half = np.stack([hd, hw])  # (2, pairs): x then y
+    ends = np.stack([ax, ay, bx, by])
+    out = np.maximum(np.abs(ends) - np.concatenate([half, half]), 0.0)
+    gap = np.minimum(np.hypot(out[0], out[1]), np.hypot(out[2], out[3]))
+    # the four corners at once (pairs, 4)
+    qx, qy = hd[:, None] * _SIGNS[0], hw[:, None] * _SIGNS[1]
+    ax_, ay_, dx_, dy_ = ax[:, None], ay[:, None], dx[:, None], dy[:, None]
+    t = np.minimum(np.maximum(((qx - ax_) * dx_ + (qy - ay_) * dy_) / norm[:, None], 0.0), 1.0)
+    gap = np.minimum(gap, np.hypot(ax_ + t * dx_ - qx, ay_ + t * dy_ - qy).min(axis=1))
+    # Liang-Barsky: the part of the segment inside both slabs of the rectangle is not empty
+    p, d = ends[:2], np.stack([dx, dy])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t1, t2 = (-half - p) / d, (half - p) / d
+    inside = np.abs(p) <= half
+    flat = d == 0.0
+    enter = np.where(flat, np.where(inside, -np.inf, np.inf), np.minimum(t1, t2)).max(axis=0)
+    leave = np.where(flat, np.where(inside, np.inf, -np.inf), np.maximum(t1, t2)).min(axis=0)
+    met = np.maximum(enter, 0.0) <= np.minimum(leave, 1.0)
+    return np.where(met, 0.0, gap)
+
+
+#: the signs of a rectangle's corners (x, then y)
+_SIGNS = np.array([[1.0, 1.0, -1.0, -1.0], [1.0, -1.0, 1.0, -1.0]])[:, None, :]
+
+
+def _point_gaps(a: Any, b: Any, xs: Any, ys: Any) -> Any:
+    """The distance from each point (``xs``, ``ys``) to each segment ``a[k]``-``b[k]``
+    (complex numbers): an array of one row per segment."""
+    ax, ay = a.real[:, None], a.imag[:, None]
+    dx, dy = b.real[:, None] - ax, b.imag[:, None] - ay
+    px, py = xs[None, :] - ax, ys[None, :] - ay
+    norm = np.maximum(dx * dx + dy * dy, 1e-300)
+    t = np.minimum(np.maximum((px * dx + py * dy) / norm, 0.0), 1.0)
+    return np.hypot(px - t * dx, py - t * dy)
 
 
 Circle = tuple[float, float, float]
@@ -1244,7 +1640,10 @@ def iter_destinations(
 
     The spots come in the order of :func:`destinations`, computed lazily: the moves of
     ``batch`` headings at a time (None: all at once), so that a caller who needs only the
-    first few stops early (the corridor tests of a heading depend on nothing else)."""
+    first few stops early (the corridor tests of a heading depend on nothing else). A batch's
+    corridors and spots are each settled at once by exact numpy bounds
+    (:meth:`_Obstacles.settle_many`, :meth:`Field.spot_screen`); GEOS answers only what they
+    leave unknown."""
     here = field_of(state)
     base = here.base(mover)
     if potential <= 0:
@@ -1255,8 +1654,10 @@ def iter_destinations(
     skip = {mover, *pass_through}
     bases = [here.base(i) for i in here.ids() if i not in skip]
     polygons = [b.polygon for b in bases]
-    circles = [(b.x, b.y, _reach(b)) for b in bases]
-    cores = [(b.x, b.y, _core(b)) for b in bases]
+    rows = [_row_of(b) for b in bases]  # kept per base: those who did not move are known
+    circles = [(r[0], r[1], r[7]) for r in rows]
+    cores = [(r[0], r[1], r[8]) for r in rows]
+    rects = [r[:7] for r in rows]
 
     def obstacles_of(blocked: list[BaseGeometry]) -> _Obstacles:
         round_, inner = list(circles), list(cores)
@@ -1266,7 +1667,7 @@ def iter_destinations(
             core = _scenery_core(shape)
             if core is not None:
                 inner.append(core)
-        return _Obstacles(here.table, polygons + blocked, round_, inner)
+        return _Obstacles(here.table, polygons + blocked, round_, inner, rects)
 
     # V-A: moves of at most MOV x 1 cross landforms of his size, longer ones go round them
     far = obstacles_of(here.blocked_for(base.size, False))
@@ -1291,36 +1692,78 @@ def iter_destinations(
         ux, uy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
         heads.append((label, heading, reach, ux, uy))
     size = len(heads) if batch is None else max(batch, 1)
+    half = base.depth / 2.0
     for first in range(0, len(heads), size):
         some = heads[first : first + size]
         bests = _longest_clear(some, (sx, sy), base.width, mov, near, far)
-        for (label, heading, _, ux, uy), best in zip(some, bests, strict=True):
-            for travel in (best, best / 2.0):
-                if travel <= 0.05:
-                    continue
-                sight = (sx + ux * travel, sy + uy * travel)
-                facing = heading
-                if centres:
-                    # the nearest enemy (the first of equals), as min(enemies, key=...) finds
-                    ex, ey = min(centres, key=lambda c: math.dist(c, sight))
-                    facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
-                spot = rounded(placed(base, sight, facing))
-                key = (round(spot.x, 1), round(spot.y, 1))
-                if key in spots:
-                    continue
-                moved = math.dist((sx, sy), spot.sight)
-                if moved > potential + 1e-6:
-                    continue
-                short = moved <= mov + 1e-6
-                if here.spot_problem(mover, spot, enemies_apart=True, at_most_mov=short):
-                    continue
-                if checked and spot_refusal(state, mover, spot) is not None:
-                    continue
-                spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
-                yield spots[key]
+        # every candidate of the batch first, then the spots' tests all at once
+        moves = [
+            (label, heading, (sx + ux * travel, sy + uy * travel))
+            for (label, heading, _, ux, uy), best in zip(some, bests, strict=True)
+            for travel in (best, best / 2.0)
+            if travel > 0.05
+        ]
+        nearest = _nearest([m[2] for m in moves], centres)
+        found: list[tuple[str, Base, tuple[float, float], float, bool]] = []
+        for (label, heading, sight), foe in zip(moves, nearest, strict=True):
+            facing = heading
+            if foe is not None:
+                ex, ey = foe
+                facing = math.degrees(math.atan2(ey - sight[1], ex - sight[0]))
+            # rounded(placed(base, sight, facing)): the same operations, one base built
+            a = math.radians(facing)
+            spot = base.moved(
+                round(sight[0] - math.cos(a) * half, 2),
+                round(sight[1] - math.sin(a) * half, 2),
+                round(facing, 1) % 360.0,
+            )
+            key = (round(spot.x, 1), round(spot.y, 1))
+            if key in spots:
+                continue
+            moved = math.dist((sx, sy), spot.sight)
+            if moved > potential + 1e-6:
+                continue
+            found.append((label, spot, key, moved, moved <= mov + 1e-6))
+        screen = here.spot_screen(mover, [f[1] for f in found], [f[4] for f in found])
+        for (label, spot, key, moved, short), known in zip(found, screen, strict=True):
+            if key in spots or known is False:
+                continue
+            if known is None and here.spot_problem(
+                mover, spot, enemies_apart=True, at_most_mov=short
+            ):
+                continue
+            if checked and spot_refusal(state, mover, spot) is not None:
+                continue
+            spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
+            yield spots[key]
+
+
+def _nearest(
+    points: list[tuple[float, float]], centres: list[tuple[float, float]]
+) -> list[tuple[float, float] | None]:
+    """For each point the nearest of ``centres`` (the first of equals), as
+    ``min(centres, key=lambda c: math.dist(c, point))`` finds it (None: no centres): every
+    distance at once in numpy; a point whose two nearest are within 1e-9 cm of each other
+    (numpy's distances may differ from math.dist's in the last bit) is left to ``min``."""
+    if not centres or not points:
+        return [None] * len(points)
+    if len(centres) == 1:
+        return [centres[0]] * len(points)
+    gaps = np.hypot(
+        *(np.array(points)[:, None, :] - np.array(centres)[None, :, :]).transpose(2, 0, 1)
+    )
+    order = np.argpartition(gaps, 1, axis=1)[:, :2]
+    two = np.take_along_axis(gaps, order, axis=1)
+    first = np.argmin(gaps, axis=1).tolist()
+    close = (np.abs(two[:, 0] - two[:, 1]) <= 1e-9).tolist()
+    return [
+        min(centres, key=lambda c: math.dist(c, point)) if tie else centres[k]
+        for point, k, tie in zip(points, first, close, strict=True)
+    ]
 
 
 _FRACTIONS = (1.0, 0.75, 0.5, 0.25)
+_FRACTION_COLUMN = np.array(_FRACTIONS, dtype=float)[:, None]
 
 
 def _longest_clear(
@@ -1336,6 +1779,8 @@ def _longest_clear(
     tested against ``near``, longer ones against ``far`` (V-A). (The cheap bound of every
     move's corridor is taken at once for each set of obstacles, then the corridors it
     cannot clear are tested a fraction at a time, as :func:`_corridors_clear` would.)"""
+    if heads and near._rects is not None and far._rects is not None:
+        return _longest_settled(heads, sight, width, mov, near, far)
     sx, sy = sight
     # every move's corridor, its obstacles and whether the cheap bound clears it
     plan: list[list[tuple[Segment | None, _Obstacles, bool | None]]] = []
@@ -1384,6 +1829,85 @@ def _longest_clear(
             if ok:
                 bests[k] = heads[k][2] * fraction
         left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+    return bests
+
+
+def _longest_settled(
+    heads: list[tuple[str, float, float, float, float]],
+    sight: tuple[float, float],
+    width: float,
+    mov: float,
+    near: _Obstacles,
+    far: _Obstacles,
+) -> list[float]:
+    """:func:`_longest_clear` with every corridor of every heading and fraction settled at
+    once by :meth:`_Obstacles.settle_many` (one numpy pass per set of obstacles); GEOS
+    builds only the corridors it leaves unknown, a fraction at a time, for the headings no
+    longer fraction has cleared (each built as :func:`_corridor` builds it)."""
+    sx, sy = sight
+    rows = np.array([h[2:] for h in heads], dtype=float)  # reach, ux, uy
+    travel = _FRACTION_COLUMN * rows[:, 0]  # (fraction, head)
+    start = complex(sx, sy)
+    # the ends (the same products and sums as the plain loop, for the bounds only: GEOS's
+    # segments are built by _corridor) as complex numbers
+    step = (rows[:, 1] + 1j * rows[:, 2]) * travel
+    ends = start + step
+    half = width / 2.0
+    length = np.abs(step)
+    # no corridor (nothing to test) when the move is no longer than half the width; a length
+    # within 1e-9 of that is left to _corridor itself
+    none = length <= half
+    tested = length > half + 1e-9
+    starts = start + step * (half / np.maximum(length, 1e-300))
+    # 0 clear, 1 hit, -1 unknown; a heading's corridors against near or far
+    state = np.where(none & (length < half - 1e-9), 0, -1)
+    # a move of about half the width (a quarter of a 5 cm reach for a 2.5 cm base): its
+    # corridor as _corridor builds it (none, or a sliver), settled with the others
+    for n, k in zip(*np.nonzero((state == -1) & ~tested), strict=True):
+        head, t = heads[k], float(travel[n, k])
+        line = _corridor((sx, sy), (sx + head[3] * t, sy + head[4] * t), width)
+        if line is None:
+            state[n, k] = 0
+        else:
+            starts[n, k], ends[n, k] = complex(*line[0]), complex(*line[1])
+            tested[n, k] = True
+    if near is far:
+        if tested.any():
+            state[tested] = far.settle_many(starts[tested], ends[tested], width)
+    else:
+        short = travel <= mov + 1e-6
+        for obstacles, pick in ((near, tested & short), (far, tested & ~short)):
+            if pick.any():
+                state[pick] = obstacles.settle_many(starts[pick], ends[pick], width)
+    known = state.tolist()
+    bests = [0.0] * len(heads)
+    left = list(range(len(heads)))
+    for n, fraction in enumerate(_FRACTIONS):
+        clear = [True] * len(left)
+        doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]] = {}
+        for i, k in enumerate(left):
+            answer = known[n][k]
+            if answer == 1:
+                clear[i] = False
+            elif answer == -1:
+                head = heads[k]
+                t = head[2] * fraction
+                line = _corridor((sx, sy), (sx + head[3] * t, sy + head[4] * t), width)
+                if line is None:
+                    continue
+                obstacles = far if near is far or t > mov + 1e-6 else near
+                doubt_ = doubts.setdefault(id(obstacles), (obstacles, [], []))
+                doubt_[1].append(line)
+                doubt_[2].append(i)
+        for obstacles, lines, where in doubts.values():
+            for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
+                clear[i] = not hit
+        for k, ok in zip(left, clear, strict=True):
+            if ok:
+                bests[k] = heads[k][2] * fraction
+        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+        if not left:
+            break
     return bests
 
 
