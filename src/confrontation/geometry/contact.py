@@ -202,7 +202,7 @@ class _Edge:
         if blocker.is_empty or len(ks) == 0:
             return np.zeros(len(ks), dtype=bool)
         if room is not None:
-            r = _outer_radius(self.mover) + 1e-6
+            r = outer_radius(self.mover) + 1e-6
             bx, by = self.approx_cx[ks], self.approx_cy[ks]
             x0, y0, x1, y1 = bx - r, by - r, bx + r, by + r
             ix0, iy0, ix1, iy1 = room.inside
@@ -278,7 +278,7 @@ class _Room:
     inside: tuple[float, float, float, float]
 
 
-def _outer_radius(base: Base) -> float:
+def outer_radius(base: Base) -> float:
     """The distance from a base's centre to its farthest point."""
     if base.shape == "round":
         return base.radius
@@ -395,9 +395,30 @@ def _near(
         return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
 
     return (
-        [o for o in others if meets(o.polygon.bounds)],
+        [o for o in _maybe_near(others, (x0, y0, x1, y1)) if meets(o.polygon.bounds)],
         [g for g in obstacles if meets(g.bounds)],
     )
+
+
+#: slack (cm) of :func:`_maybe_near`'s screen: far more than the rounding of a corner
+_NEAR_SLACK_CM = 1e-6
+
+
+def _maybe_near(others: Sequence[Base], window: tuple[float, float, float, float]) -> list[Base]:
+    """The bases of ``others`` whose footprint's box may meet ``window`` (in their order):
+    one numpy pass over the centres, each base taken as the box of its outer circle (a
+    footprint lies within its outer radius of the centre), with
+    :data:`_NEAR_SLACK_CM` to spare. The others' boxes cannot meet the window, so the exact
+    box test of :func:`_near` need only be asked of these: the same list, without building
+    and measuring every base of a big army."""
+    if len(others) < 8:
+        return list(others)
+    x0, y0, x1, y1 = window
+    xs = np.fromiter((o.x for o in others), float, len(others))
+    ys = np.fromiter((o.y for o in others), float, len(others))
+    rs = np.fromiter((outer_radius(o) for o in others), float, len(others)) + _NEAR_SLACK_CM
+    keep = (xs - rs <= x1) & (xs + rs >= x0) & (ys - rs <= y1) & (ys + rs >= y0)
+    return [others[k] for k in np.flatnonzero(keep).tolist()]
 
 
 def nearest_contact_position(

@@ -1,0 +1,138 @@
+"""The screens of the tenth speed round (pursuit2) drop nothing that counts: the numpy screen
+of the bases near a contact search (``contact._maybe_near``) keeps every base the exact box
+test of ``contact._near`` keeps, and the numpy screen of a pursuer's enemies
+(``pursuit.within_reach``) drops only enemies :func:`pursuit_placement` would refuse --
+checked on random bases and on every call of whole games, and shown to catch broken
+screens."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fast_equivalence import fighters
+
+from confrontation.engine.combat import pursuit
+from confrontation.engine.core.state import GameState
+from confrontation.engine.table import field as table_field
+from confrontation.geometry import Base, contact
+from confrontation.sim.game import GameConfig, play_game
+
+Window = tuple[float, float, float, float]
+
+
+def _near_in_full(others: Sequence[Base], window: Window) -> list[Base]:
+    """The exact box test of ``contact._near`` asked of every base."""
+    x0, y0, x1, y1 = window
+    return [
+        o
+        for o in others
+        if (b := o.polygon.bounds)[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0
+    ]
+
+
+def _screened(others: Sequence[Base], window: Window) -> list[Base]:
+    """The screen, then the exact test: what ``contact._near`` keeps."""
+    return _near_in_full(contact._maybe_near(others, window), window)
+
+
+@pytest.mark.rule("II-E-1")
+@settings(max_examples=80, deadline=None)
+@given(
+    fighters(n_max=14),
+    st.floats(0, 120),
+    st.floats(0, 120),
+    st.floats(0.1, 12),
+    st.floats(0.1, 12),
+)
+def test_the_near_screen_keeps_every_base_the_box_test_keeps(
+    placed: dict[str, Base], x: float, y: float, w: float, h: float
+) -> None:
+    others = list(placed.values())
+    window = (x, y, x + w, y + h)
+    assert _screened(others, window) == _near_in_full(others, window)
+
+
+def _corners_in(window: Window) -> list[Base]:
+    """Square bases turned 45 degrees right of ``window``, each with only its corner (a
+    point at its outer radius from the centre) 1e-4 cm inside the window."""
+    _, y0, x1, y1 = window
+    out = []
+    for k in range(10):
+        b = Base.of("normal", "square", 0, 0, 45.0)
+        r = contact.outer_radius(b)
+        out.append(b.moved(x1 + r - 1e-4, y0 + k * (y1 - y0) / 9))
+    return out
+
+
+def test_a_broken_near_screen_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    window = (10.0, 10.0, 20.0, 20.0)
+    others = _corners_in(window)
+    assert len(_near_in_full(others, window)) == 10
+    assert _screened(others, window) == _near_in_full(others, window)
+    # a screen that takes a base for its inscribed circle drops bases the box test keeps
+    monkeypatch.setattr(contact, "outer_radius", lambda b: b.width / 2.0)
+    assert _screened(others, window) != _near_in_full(others, window)
+
+
+@pytest.fixture
+def checked_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every ``_near`` and every pursuit screen of the games played checked against the full
+    computation; yields [near calls, near bases screened out, pursuit calls, enemies
+    dropped, enemies engaged that a screen by centres would have dropped]."""
+    counts = [0, 0, 0, 0, 0]
+    maybe_near = contact._maybe_near
+    within_reach = pursuit.within_reach
+    placement = pursuit.pursuit_placement
+
+    def near_checked(others: Sequence[Base], window: Window) -> list[Base]:
+        got = maybe_near(others, window)
+        assert _near_in_full(got, window) == _near_in_full(others, window)
+        counts[0] += 1
+        counts[1] += len(others) - len(got)
+        return got
+
+    def reach_checked(
+        state: GameState, fighter: str, enemies: list[str], reach: float
+    ) -> list[str]:
+        got = within_reach(state, fighter, enemies, reach)
+        assert got == [e for e in enemies if e in got]  # their order
+        for enemy in sorted(set(enemies) - set(got)):
+            assert placement(state, fighter, enemy, reach) is None
+        # a broken screen (each enemy taken for its centre) would drop enemies he can engage
+        here = table_field.field_of(state)
+        sx, sy = here.base(fighter).sight
+        for enemy in got:
+            e = here.base(enemy)
+            if math.hypot(e.x - sx, e.y - sy) > reach + 1e-5:
+                counts[4] += placement(state, fighter, enemy, reach) is not None
+        counts[2] += 1
+        counts[3] += len(enemies) - len(got)
+        return got
+
+    monkeypatch.setattr(contact, "_maybe_near", near_checked)
+    monkeypatch.setattr(pursuit, "within_reach", reach_checked)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    yield counts
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+
+
+def _play(seeds: Sequence[int], agents: tuple[str, str]) -> None:
+    for seed in seeds:
+        play_game(GameConfig(agents=agents, seed=seed))
+
+
+def test_every_screen_of_whole_games_drops_nothing_that_counts(
+    checked_screens: list[int],
+) -> None:
+    _play((0, 1, 2), ("greedy", "greedy"))
+    _play((2,), ("random", "random"))
+    near, dropped, pursuits, skipped, missed = checked_screens
+    assert near > 50 and dropped > 200
+    assert pursuits > 10 and skipped > 20
+    assert missed > 0  # the check above would catch a screen by centres
