@@ -10,18 +10,21 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shapely.geometry.base import BaseGeometry
 from test_fast_equivalence import fighters
 
 from confrontation.engine.combat import pursuit
 from confrontation.engine.core.state import GameState
 from confrontation.engine.table import field as table_field
-from confrontation.geometry import Base, contact
+from confrontation.geometry import Base, Table, contact
 from confrontation.sim.game import GameConfig, play_game
 
 Window = tuple[float, float, float, float]
+TABLE = Table()
 
 
 def _near_in_full(others: Sequence[Base], window: Window) -> list[Base]:
@@ -136,3 +139,79 @@ def test_every_screen_of_whole_games_drops_nothing_that_counts(
     assert near > 50 and dropped > 200
     assert pursuits > 10 and skipped > 20
     assert missed > 0  # the check above would catch a screen by centres
+
+
+@pytest.fixture
+def checked_deep_screens(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Every screen of a contact search in the games played (with its boxes and discs)
+    checked against the screen by GEOS alone; yields [screens, candidates flagged,
+    candidates a screen taking bases for their outer discs would flag wrongly]."""
+    counts = [0, 0, 0]
+    screen = contact._Edge.surely_blocked
+
+    def checked(
+        edge: contact._Edge,
+        ks: np.ndarray,
+        blocker: BaseGeometry,
+        room: contact._Room | None = None,
+    ) -> np.ndarray:
+        got = screen(edge, ks, blocker, room)
+        if room is not None:
+            full = screen(edge, ks, blocker)
+            assert got.tolist() == full.tolist()
+            counts[0] += 1
+            counts[1] += int(got.sum())
+            # discs as large as the bases' outer circles flag free places as blocked
+            wrong = contact._Room(
+                room.boxes,
+                room.inside,
+                np.array(
+                    [(x, y, r / math.cos(math.pi / 4)) for x, y, r in room.discs.tolist()]
+                ).reshape(-1, 3),
+            )
+            counts[2] += int((screen(edge, ks, blocker, wrong) & ~full).sum())
+        return got
+
+    monkeypatch.setattr(contact._Edge, "surely_blocked", checked)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    yield counts
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+
+
+def test_the_disc_screen_of_whole_games_flags_what_geos_flags(
+    checked_deep_screens: list[int],
+) -> None:
+    _play((0, 1), ("greedy", "greedy"))
+    _play((2,), ("random", "random"))
+    screens, flagged, wrong = checked_deep_screens
+    assert screens > 50 and flagged > 1000
+    assert wrong > 0  # the comparison catches a screen whose discs are too large
+
+
+def test_a_deep_overlap_is_flagged_without_geos(monkeypatch: pytest.MonkeyPatch) -> None:
+    mover = Base.of("normal", "square", 50, 10)
+    target = Base.of("large", "square", 50, 30)
+    # a neighbour of the target where a place in contact would stand
+    neighbour = Base.of("normal", "square", 50, 30 - 3.75 - 1.25, 90)
+    search = contact.ContactSearch(mover, target, [neighbour], table=TABLE.area)
+    blocker = search.blocker()
+    assert search.room is not None and len(search.room.discs) == 1
+    edge = contact._Edge(mover, target, mover.sight)
+    ks = np.arange(edge.count)
+    full = edge.surely_blocked(ks, blocker)
+    asked: list[int] = []
+    screen = contact._Edge.surely_blocked
+
+    def counted(
+        e: contact._Edge, k: np.ndarray, b: BaseGeometry, room: contact._Room | None = None
+    ) -> np.ndarray:
+        if room is None:
+            asked.append(len(k))
+        return screen(e, k, b, room)
+
+    monkeypatch.setattr(contact._Edge, "surely_blocked", counted)
+    got = edge.surely_blocked(ks, blocker, search.room)
+    assert got.tolist() == full.tolist() and full.sum() > 10
+    assert sum(asked) < int(full.sum())  # the deep ones never reached GEOS
