@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pytest
+import ref_contact_31
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry.base import BaseGeometry
@@ -215,3 +216,22 @@ def test_a_deep_overlap_is_flagged_without_geos(monkeypatch: pytest.MonkeyPatch)
     got = edge.surely_blocked(ks, blocker, search.room)
     assert got.tolist() == full.tolist() and full.sum() > 10
     assert sum(asked) < int(full.sum())  # the deep ones never reached GEOS
+
+
+@pytest.mark.rule("II-E-1", "V-B-3")
+@settings(max_examples=60, deadline=None)
+@given(fighters(n_max=2), st.floats(-20, 140), st.floats(-20, 140))
+def test_the_candidates_built_from_arrays_are_the_old_ones(
+    placed: dict[str, Base], rx: float, ry: float
+) -> None:
+    """``_Edge`` without its per-place lists gives every candidate of the frozen search, the
+    same numbers of the same types (a numpy scalar stays one: events show them), and the
+    same approximate places."""
+    mover, target = list(placed.values())[:2]
+    new = contact._Edge(mover, target, (rx, ry))
+    old = ref_contact_31._Edge(mover, target, (rx, ry))
+    assert new.count == old.count
+    made = [new.make(k) for k in range(new.count)]
+    assert repr(made) == repr([old.make(k) for k in range(old.count)])
+    for name in ("approx_x", "approx_y", "approx_cx", "approx_cy", "approx_facing"):
+        assert getattr(new, name).tolist() == getattr(old, name).tolist()

@@ -9,6 +9,7 @@ contact is bilateral (II-E), so both are (docs/rulings.md, II-E).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
@@ -147,32 +148,40 @@ class _Edge:
             self.approx_y = target.y + uy * target.radius
             self.approx_facing = np.degrees(phi) + 180.0
         else:
+            # each side: its places 0.5 mm apart (numpy scalars, as ``list(np.arange(...))``
+            # gives them) then the one nearest ``ref`` (a float); candidate k is found by
+            # its side's first index, without lists of every place
             self.sides: list[tuple[float, float, float, float, float, float, float]] = []
-            self.side_of: list[int] = []
-            self.us: list[float] = []
-            xs, ys, ux_, uy_, fs = [], [], [], [], []
+            self.steps: list[np.ndarray] = []
+            self.ends: list[float] = []
+            self.starts: list[int] = []
+            us_, rows = [], []
+            count = 0
             for p0, p1 in target.sides():
                 tx, ty = p1[0] - p0[0], p1[1] - p0[1]
                 length = math.hypot(tx, ty)
                 tx, ty = tx / length, ty / length
                 nx, ny = ty, -tx  # outward normal (corners are counter-clockwise)
-                us = list(np.arange(0.0, length + 1e-9, 0.05))
+                steps = np.arange(0.0, length + 1e-9, 0.05)
                 u_ref = (ref[0] - p0[0]) * tx + (ref[1] - p0[1]) * ty
-                us.append(min(max(u_ref, 0.0), length))
+                end = min(max(u_ref, 0.0), length)
                 facing = math.degrees(math.atan2(-ny, -nx))
-                self.side_of += [len(self.sides)] * len(us)
+                self.starts.append(count)
                 self.sides.append((p0[0], p0[1], tx, ty, nx, ny, facing))
-                self.us += us
-                u = np.array(us, dtype=float)
-                xs.append(p0[0] + tx * u)
-                ys.append(p0[1] + ty * u)
-                ux_.append(np.full(len(us), nx))
-                uy_.append(np.full(len(us), ny))
-                fs.append(np.full(len(us), facing))
-            self.count = len(self.us)
-            self.approx_x, self.approx_y = np.concatenate(xs), np.concatenate(ys)
-            ux, uy = np.concatenate(ux_), np.concatenate(uy_)
-            self.approx_facing = np.concatenate(fs)
+                self.steps.append(steps)
+                self.ends.append(end)
+                us_.append(steps)
+                us_.append(np.array((end,)))
+                rows.append((len(steps) + 1, p0[0], p0[1], tx, ty, nx, ny, facing))
+                count += len(steps) + 1
+            self.count = count
+            u = np.concatenate(us_)
+            table = np.array(rows)
+            per = table[:, 0].astype(int)
+            p0x, p0y, tx_, ty_, ux, uy, self.approx_facing = (
+                np.repeat(table[:, j], per) for j in range(1, 8)
+            )
+            self.approx_x, self.approx_y = p0x + tx_ * u, p0y + ty_ * u
         self.approx_cx = self.approx_x + ux * hd
         self.approx_cy = self.approx_y + uy * hd
 
@@ -185,8 +194,11 @@ class _Edge:
             sx, sy = target.x + ux * target.radius, target.y + uy * target.radius
             cx, cy = sx + ux * half_depth, sy + uy * half_depth
             return mover.moved(cx, cy, math.degrees(phi) + 180.0)
-        p0x, p0y, tx, ty, nx, ny, facing = self.sides[self.side_of[k]]
-        u = self.us[k]
+        side = bisect.bisect_right(self.starts, k) - 1
+        p0x, p0y, tx, ty, nx, ny, facing = self.sides[side]
+        j = k - self.starts[side]
+        steps = self.steps[side]
+        u = steps[j] if j < len(steps) else self.ends[side]
         sx, sy = p0x + tx * u, p0y + ty * u
         return mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing)
 
