@@ -63,8 +63,8 @@ def main() -> None:
     parser.add_argument("--only", help="one workload: greedy, random or 750")
     args = parser.parse_args()
     # before the first game: the ruleset takes pursuit.table_pursuits when it is built
-    pursuit.table_pursuits = _timed("pursuits", pursuit.table_pursuits)  # type: ignore[assignment]
-    pursuit.pursuit_placement = _timed("placements", pursuit.pursuit_placement)  # type: ignore[assignment]
+    pursuit.table_pursuits = _timed("pursuits", pursuit.table_pursuits)
+    pursuit.pursuit_placement = _timed("placements", pursuit.pursuit_placement)
     pursuit.iter_destinations = _timed_steps("free moves", pursuit.iter_destinations)  # type: ignore[attr-defined]
     table_field.Field.contact_position = _timed(  # type: ignore[method-assign]
         "contact", table_field.Field.contact_position
