@@ -235,3 +235,73 @@ def test_the_candidates_built_from_arrays_are_the_old_ones(
     assert repr(made) == repr([old.make(k) for k in range(old.count)])
     for name in ("approx_x", "approx_y", "approx_cx", "approx_cy", "approx_facing"):
         assert getattr(new, name).tolist() == getattr(old, name).tolist()
+
+
+_KINDS = ["small", "normal", "large", "cavalry", "ophidian", "very-large", "war-machine", "titan"]
+_SQUARE_SIZE = {"cavalry": "normal", "ophidian": "large", "war-machine": "very-large"}
+
+
+def _square(kind: str, x: float, y: float, facing: float) -> Base:
+    size = _SQUARE_SIZE.get(kind, kind)
+    return Base.of(size, "square", x, y, facing, kind=kind)
+
+
+@pytest.mark.rule("II-E-1")
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(_KINDS),
+    st.sampled_from(_KINDS),
+    st.floats(0, 360),
+    st.floats(0, 360),
+    st.floats(-15, 15),
+    st.floats(-15, 15),
+)
+def test_every_candidate_of_two_square_bases_is_in_contact(
+    mover_kind: str, target_kind: str, facing: float, turned: float, rx: float, ry: float
+) -> None:
+    """The claim of ``contact._flush``: the full contact test keeps every candidate."""
+    mover = _square(mover_kind, 10, 10, turned)
+    target = _square(target_kind, 40, 40, facing)
+    assert contact._flush(mover, target)
+    edge = contact._Edge(mover, target, (40 + rx, 40 + ry))
+    cands = [edge.make(k) for k in range(edge.count)]
+    assert contact._in_contact_with(cands, target).all()
+    assert all(ref_contact_31.in_contact(c, target) for c in cands)
+    # the test can fail: the same places slid along their side by 60 % of their width
+    slid = [
+        c.moved(c.x - c.front[1] * 0.6 * c.width, c.y + c.front[0] * 0.6 * c.width) for c in cands
+    ]
+    assert not all(ref_contact_31.in_contact(c, target) for c in slid)
+
+
+def test_the_contact_test_skipped_for_square_bases_keeps_all_in_whole_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_flush`` asked in whole games (greedy and random): where it
+    says yes, the full test it skips keeps every candidate."""
+    flush = contact._flush
+    in_contact_with = contact._in_contact_with
+    checked = [0, 0]
+
+    def never(mover: Base, target: Base) -> bool:
+        checked[0] += flush(mover, target)
+        return False
+
+    def full(cands: list[Base], target: Base) -> np.ndarray:
+        got = in_contact_with(cands, target)
+        if cands and flush(cands[0], target):
+            assert got.all()
+            checked[1] += len(cands)
+        return got
+
+    monkeypatch.setattr(contact, "_flush", never)
+    monkeypatch.setattr(contact, "_in_contact_with", full)
+    table_field._FIELDS.clear()
+    table_field._LAST.clear()
+    try:
+        _play((0, 1), ("greedy", "greedy"))
+        _play((2,), ("random", "random"))
+    finally:
+        table_field._FIELDS.clear()
+        table_field._LAST.clear()
+    assert checked[0] > 50 and checked[1] > 300

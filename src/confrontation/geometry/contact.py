@@ -364,6 +364,15 @@ def _in_contact_with(cands: list[Base], target: Base) -> np.ndarray:
     return out
 
 
+def _flush(mover: Base, target: Base) -> bool:
+    """Is every candidate of ``mover`` round ``target`` in contact with it, so that
+    :func:`_in_contact_with` need not be asked? Two square bases on one level: a candidate's
+    front side lies along a side of the target (its sight on that side, facing it: a gap of
+    rounding only, far under the tolerance), its middle on the side, so at least half of its
+    front side touches the target (II-E-1: the half side of one of the two suffices)."""
+    return mover.shape == "square" and target.shape == "square" and mover.level == target.level
+
+
 def _blocker(
     others: Sequence[Base], obstacles: Sequence[BaseGeometry], table: BaseGeometry | None
 ) -> BaseGeometry:
@@ -573,7 +582,10 @@ class _Walk:
                 self.ordered = None
                 break
             self.batch *= 2
-            chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
+            if not _flush(self.search.mover, target):
+                chunk = [
+                    c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok
+                ]
             start = len(self.free)
             self.free += [c for c, ok in zip(chunk, _free(chunk, blocker), strict=True) if ok]
             for c in self.free[start:]:
