@@ -9,11 +9,12 @@ contact is bilateral (II-E), so both are (docs/rulings.md, II-E).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
@@ -147,32 +148,40 @@ class _Edge:
             self.approx_y = target.y + uy * target.radius
             self.approx_facing = np.degrees(phi) + 180.0
         else:
+            # each side: its places 0.5 mm apart (numpy scalars, as ``list(np.arange(...))``
+            # gives them) then the one nearest ``ref`` (a float); candidate k is found by
+            # its side's first index, without lists of every place
             self.sides: list[tuple[float, float, float, float, float, float, float]] = []
-            self.side_of: list[int] = []
-            self.us: list[float] = []
-            xs, ys, ux_, uy_, fs = [], [], [], [], []
+            self.steps: list[np.ndarray] = []
+            self.ends: list[float] = []
+            self.starts: list[int] = []
+            us_, rows = [], []
+            count = 0
             for p0, p1 in target.sides():
                 tx, ty = p1[0] - p0[0], p1[1] - p0[1]
                 length = math.hypot(tx, ty)
                 tx, ty = tx / length, ty / length
                 nx, ny = ty, -tx  # outward normal (corners are counter-clockwise)
-                us = list(np.arange(0.0, length + 1e-9, 0.05))
+                steps = np.arange(0.0, length + 1e-9, 0.05)
                 u_ref = (ref[0] - p0[0]) * tx + (ref[1] - p0[1]) * ty
-                us.append(min(max(u_ref, 0.0), length))
+                end = min(max(u_ref, 0.0), length)
                 facing = math.degrees(math.atan2(-ny, -nx))
-                self.side_of += [len(self.sides)] * len(us)
+                self.starts.append(count)
                 self.sides.append((p0[0], p0[1], tx, ty, nx, ny, facing))
-                self.us += us
-                u = np.array(us, dtype=float)
-                xs.append(p0[0] + tx * u)
-                ys.append(p0[1] + ty * u)
-                ux_.append(np.full(len(us), nx))
-                uy_.append(np.full(len(us), ny))
-                fs.append(np.full(len(us), facing))
-            self.count = len(self.us)
-            self.approx_x, self.approx_y = np.concatenate(xs), np.concatenate(ys)
-            ux, uy = np.concatenate(ux_), np.concatenate(uy_)
-            self.approx_facing = np.concatenate(fs)
+                self.steps.append(steps)
+                self.ends.append(end)
+                us_.append(steps)
+                us_.append(np.array((end,)))
+                rows.append((len(steps) + 1, p0[0], p0[1], tx, ty, nx, ny, facing))
+                count += len(steps) + 1
+            self.count = count
+            u = np.concatenate(us_)
+            table = np.array(rows)
+            per = table[:, 0].astype(int)
+            p0x, p0y, tx_, ty_, ux, uy, self.approx_facing = (
+                np.repeat(table[:, j], per) for j in range(1, 8)
+            )
+            self.approx_x, self.approx_y = p0x + tx_ * u, p0y + ty_ * u
         self.approx_cx = self.approx_x + ux * hd
         self.approx_cy = self.approx_y + uy * hd
 
@@ -185,8 +194,11 @@ class _Edge:
             sx, sy = target.x + ux * target.radius, target.y + uy * target.radius
             cx, cy = sx + ux * half_depth, sy + uy * half_depth
             return mover.moved(cx, cy, math.degrees(phi) + 180.0)
-        p0x, p0y, tx, ty, nx, ny, facing = self.sides[self.side_of[k]]
-        u = self.us[k]
+        side = bisect.bisect_right(self.starts, k) - 1
+        p0x, p0y, tx, ty, nx, ny, facing = self.sides[side]
+        j = k - self.starts[side]
+        steps = self.steps[side]
+        u = steps[j] if j < len(steps) else self.ends[side]
         sx, sy = p0x + tx * u, p0y + ty * u
         return mover.moved(sx + nx * half_depth, sy + ny * half_depth, facing)
 
@@ -202,7 +214,7 @@ class _Edge:
         if blocker.is_empty or len(ks) == 0:
             return np.zeros(len(ks), dtype=bool)
         if room is not None:
-            r = _outer_radius(self.mover) + 1e-6
+            r = outer_radius(self.mover) + 1e-6
             bx, by = self.approx_cx[ks], self.approx_cy[ks]
             x0, y0, x1, y1 = bx - r, by - r, bx + r, by + r
             ix0, iy0, ix1, iy1 = room.inside
@@ -216,6 +228,13 @@ class _Edge:
                     & (y1[:, None] >= b[None, :, 1])
                 ).any(axis=1)
             out = np.zeros(len(ks), dtype=bool)
+            if len(room.discs) and doubt.any():
+                # deep in a base: the two inscribed discs overlap (no GEOS call needed)
+                d = room.discs
+                gap = np.hypot(bx[:, None] - d[None, :, 0], by[:, None] - d[None, :, 1])
+                deep = (gap < inner_radius(self.mover) - _DEEP_CM + d[None, :, 2]).any(axis=1)
+                out |= deep
+                doubt &= ~deep
             if doubt.any():
                 out[doubt] = self.surely_blocked(ks[doubt], blocker)
             return out
@@ -272,13 +291,30 @@ class _Edge:
 class _Room:
     """Boxes for the screen of :meth:`_Edge.surely_blocked`: (minx, miny, maxx, maxy) of
     each shape merged into a blocker but the outside of the table (one row each), and the
-    table's box (a box inside it meets no outside; infinite without a table)."""
+    table's box (a box inside it meets no outside; infinite without a table); ``discs``:
+    (x, y, r) of a disc inside each base merged into the blocker and inside the blocker
+    (its inscribed disc, less the blocker's shrinking by the tolerance)."""
 
     boxes: np.ndarray
     inside: tuple[float, float, float, float]
+    discs: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
 
-def _outer_radius(base: Base) -> float:
+def inner_radius(base: Base) -> float:
+    """The radius of the largest disc about a base's centre inside its footprint (a round
+    base's polygon has ``4 * ROUND_QUAD_SEGS`` sides, its corners on the circle)."""
+    if base.shape == "round":
+        return base.radius * math.cos(math.pi / (4 * ROUND_QUAD_SEGS))
+    return min(base.width, base.depth) / 2.0
+
+
+#: how deep (cm) two inscribed discs must overlap for :meth:`_Edge.surely_blocked` to take
+#: the candidate for blocked without asking GEOS: far more than the footprints' shrinking
+#: (:data:`_SHRINK_CM`), the rounding of the approximate places and of the outlines
+_DEEP_CM = 1e-4
+
+
+def outer_radius(base: Base) -> float:
     """The distance from a base's centre to its farthest point."""
     if base.shape == "round":
         return base.radius
@@ -326,6 +362,15 @@ def _in_contact_with(cands: list[Base], target: Base) -> np.ndarray:
         else:
             out[k] = half_side_touching(c, target) or half_side_touching(target, c)
     return out
+
+
+def _flush(mover: Base, target: Base) -> bool:
+    """Is every candidate of ``mover`` round ``target`` in contact with it, so that
+    :func:`_in_contact_with` need not be asked? Two square bases on one level: a candidate's
+    front side lies along a side of the target (its sight on that side, facing it: a gap of
+    rounding only, far under the tolerance), its middle on the side, so at least half of its
+    front side touches the target (II-E-1: the half side of one of the two suffices)."""
+    return mover.shape == "square" and target.shape == "square" and mover.level == target.level
 
 
 def _blocker(
@@ -395,9 +440,30 @@ def _near(
         return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
 
     return (
-        [o for o in others if meets(o.polygon.bounds)],
+        [o for o in _maybe_near(others, (x0, y0, x1, y1)) if meets(o.polygon.bounds)],
         [g for g in obstacles if meets(g.bounds)],
     )
+
+
+#: slack (cm) of :func:`_maybe_near`'s screen: far more than the rounding of a corner
+_NEAR_SLACK_CM = 1e-6
+
+
+def _maybe_near(others: Sequence[Base], window: tuple[float, float, float, float]) -> list[Base]:
+    """The bases of ``others`` whose footprint's box may meet ``window`` (in their order):
+    one numpy pass over the centres, each base taken as the box of its outer circle (a
+    footprint lies within its outer radius of the centre), with
+    :data:`_NEAR_SLACK_CM` to spare. The others' boxes cannot meet the window, so the exact
+    box test of :func:`_near` need only be asked of these: the same list, without building
+    and measuring every base of a big army."""
+    if len(others) < 8:
+        return list(others)
+    x0, y0, x1, y1 = window
+    xs = np.fromiter((o.x for o in others), float, len(others))
+    ys = np.fromiter((o.y for o in others), float, len(others))
+    rs = np.fromiter((outer_radius(o) for o in others), float, len(others)) + _NEAR_SLACK_CM
+    keep = (xs - rs <= x1) & (xs + rs >= x0) & (ys - rs <= y1) & (ys + rs >= y0)
+    return [others[k] for k in np.flatnonzero(keep).tolist()]
 
 
 def nearest_contact_position(
@@ -462,7 +528,8 @@ class ContactSearch:
             if inside is not None:
                 rows = [b.polygon.bounds for b in bases] + [g.bounds for g in shapes]
                 boxes = np.array(rows, dtype=float).reshape(-1, 4)
-                self.room = _Room(boxes, inside)
+                discs = [(b.x, b.y, inner_radius(b) - CONTACT_TOLERANCE_CM) for b in bases]
+                self.room = _Room(boxes, inside, np.array(discs, dtype=float).reshape(-1, 3))
         return self._blocker
 
     def pushable(self) -> Sequence[int]:
@@ -515,7 +582,10 @@ class _Walk:
                 self.ordered = None
                 break
             self.batch *= 2
-            chunk = [c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok]
+            if not _flush(self.search.mover, target):
+                chunk = [
+                    c for c, ok in zip(chunk, _in_contact_with(chunk, target), strict=True) if ok
+                ]
             start = len(self.free)
             self.free += [c for c, ok in zip(chunk, _free(chunk, blocker), strict=True) if ok]
             for c in self.free[start:]:
