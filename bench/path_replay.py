@@ -126,7 +126,7 @@ def _away_bends(call: Call) -> tuple[int, int]:
         q.pieces.append(paths._framed(table, width / 2.0))
     if not paths._blocker(q) or not paths._goal_set(q):
         return 0, 0
-    corners, _ = paths._turning_corners(q)
+    corners, _ = paths._turning_corners(q, paths._convex_corners(q))
     away = skipped = 0
     for a, p, w in zip(answer, answer[1:], answer[2:], strict=False):
         rows = corners[(corners[:, 0] == p[0]) & (corners[:, 1] == p[1])]

@@ -44,6 +44,9 @@ CLEAR_EPS = 1e-4
 STRAIGHT_MARGIN = 1e-3
 #: a goal set of at most this many edges: its nearest point found in plain arithmetic
 FEW_GOAL_EDGES = 16
+#: a corner is left out of a bounded A* when its lower bound passes the bound by this much
+#: (cm): far more than the rounding of the bound and of the A*'s costs
+CORNER_MARGIN = 1e-6
 #: a bounded search stops when its lower bound passes the reach by this much (cm): more
 #: than the rounding between the bound and the found path's :attr:`Path.length`
 REACH_SLACK = 1e-7
@@ -549,7 +552,9 @@ class _Question:
         segs = np.empty((len(qs), 2, 2))
         segs[:, 0] = p
         segs[:, 1] = qs
-        hits: np.ndarray = shapely.intersects(blocker, shapely.linestrings(segs))
+        # shapely.intersects(blocker, shapely.linestrings(segs)) without the wrappers
+        lines = shapely.lib.linestrings(segs, _NAN_ALLOW)
+        hits: np.ndarray = shapely.lib.intersects(blocker, lines)
         return ~hits
 
     def clear(self, p: tuple[float, float], e: tuple[float, float]) -> bool:
@@ -592,7 +597,11 @@ def _search(
         q.pieces.append(_framed(table, width / 2.0))
     if not _blocker(q) or not _goal_set(q):
         return None
-    corners, heur = _turning_corners(q)
+    corners = _convex_corners(q)
+    if q.reach < math.inf and len(corners):
+        # a corner every way through which is longer than the reach is never queued
+        corners = corners[_lower_bounds(q, corners) <= q.bound + CORNER_MARGIN]
+    corners, heur = _turning_corners(q, corners)
     return _astar(q, corners, heur)
 
 
@@ -709,11 +718,30 @@ def _goal_set(q: _Question) -> bool:
     return not shapely.contains_xy(q.blocker, q.gp.x, q.gp.y)
 
 
-def _turning_corners(q: _Question) -> tuple[np.ndarray, np.ndarray]:
-    """Step 6, the corners a path may turn at (the inflated obstacles' convex corners outside
-    the blocker) and each one's distance to the goal set (the A*'s heuristic)."""
+def _convex_corners(q: _Question) -> np.ndarray:
+    """The inflated obstacles' convex corners (rows of :func:`_corners`)."""
     inflated = q.pieces[: q.n_obstacles]
-    corners = np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
+    return np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
+
+
+def _lower_bounds(q: _Question, corners: np.ndarray) -> np.ndarray:
+    """For each corner, a lower bound of every way from the start to the goal set through
+    it: its distance to the start and to the goal set's bounding box (plain numpy, within
+    rounding of the true distances: :data:`CORNER_MARGIN` covers that)."""
+    if not len(corners):
+        return np.zeros(0)
+    x, y = corners[:, 0], corners[:, 1]
+    x0, y0, x1, y1 = shapely.bounds(q.goal_set).tolist()
+    dx = np.maximum(np.maximum(x0 - x, x - x1), 0.0)
+    dy = np.maximum(np.maximum(y0 - y, y - y1), 0.0)
+    out: np.ndarray = np.hypot(x - q.start[0], y - q.start[1]) + np.hypot(dx, dy)
+    return out
+
+
+def _turning_corners(q: _Question, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Step 6, the corners a path may turn at (of ``corners``, the inflated obstacles' convex
+    corners, those outside the blocker) and each one's distance to the goal set (the A*'s
+    heuristic)."""
     if len(corners):
         ok = ~shapely.contains_xy(q.blocker, corners[:, 0], corners[:, 1])
         corners = corners[ok]
@@ -785,14 +813,16 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             # eager search returned its best goal when its entry came off the heap); if not,
             # the same corner's next goal leg (by cost) is queued
             v, gc, at, came, end, more = legs[k]
-            if end is not None and q.clear(at, end):
-                goal_parent, goal_end = v, end
-                break
             if more is None:
-                # the nearest goal point is blocked: the corner's other goal legs
+                # the corner's first goal leg, and its other goal legs (tried below when the
+                # first is blocked), tested together: one GEOS call (almost every first goal
+                # leg is blocked, and most corners try several others)
                 side = None if v < 0 else corners[v, 2:6]
                 assert end is not None
                 more = _other_goal_legs(edges, at, end, gc, f, side, came)
+                if more.test(q, at, end):
+                    goal_parent, goal_end = v, end
+                    break
             # tried in turn by cost: at once while no other entry of the heap comes first,
             # else queued (the lazy search's order, without a trip through the heap each)
             while (nxt := more.peek()) is not None and nxt[0] <= bound:
@@ -800,8 +830,9 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
                     legs.append((v, gc, at, came, None, more))
                     heapq.heappush(heap, (nxt[0], -3, o, -1, len(legs) - 1))
                     break
+                clear = more.clear[more.at]
                 more.advance()
-                if q.clear(at, nxt[1:]):
+                if clear:
                     goal_parent, goal_end = v, nxt[1:]
                     break
             if goal_parent != -2:
@@ -931,12 +962,18 @@ def _other_goal_legs(
         froms = [(px - s0, py - s1), (px - s2, py - s3)]
         if came is not None:
             froms.append((px - came[0], py - came[1]))
-    found: list[tuple[float, float, float]] = []
+    # each candidate's cost at once (the same arithmetic as building the points first), the
+    # nearest point ``end`` itself left out
+    ex, ey = end
+    hypot = math.hypot
+    legs: list[tuple[float, float, float]] = []
     for ax, ay, abx, aby, den, lo in edges:
         apx, apy = px - ax, py - ay
         t = (apx * abx + apy * aby) / den if den > 0 else 0.0
         t = min(max(t, lo), 1.0 - lo)
-        found.append((0.0, ax + t * abx, ay + t * aby))
+        x, y = ax + t * abx, ay + t * aby
+        if hypot(x - ex, y - ey) > 1e-9:
+            legs.append((max(gc + hypot(x - px, y - py), first), x, y))
         side = apx * aby - apy * abx
         for dx, dy in froms:
             cross = abx * dy - aby * dx
@@ -944,13 +981,9 @@ def _other_goal_legs(
                 continue
             w = (apx * dy - apy * dx) / cross
             if lo <= w <= 1.0 - lo:
-                found.append((0.0, ax + w * abx, ay + w * aby))
-    ex, ey = end
-    legs = [
-        (max(gc + math.hypot(x - px, y - py), first), x, y)
-        for _, x, y in found
-        if math.hypot(x - ex, y - ey) > 1e-9
-    ]
+                x, y = ax + w * abx, ay + w * aby
+                if hypot(x - ex, y - ey) > 1e-9:
+                    legs.append((max(gc + hypot(x - px, y - py), first), x, y))
     legs.sort()
     return _GoalLegs(legs)
 
@@ -962,6 +995,19 @@ class _GoalLegs:
     def __init__(self, legs: list[tuple[float, float, float]]) -> None:
         self.legs = legs
         self.at = 0
+        #: whether each leg is clear (:meth:`test`)
+        self.clear: list[bool] = []
+
+    def test(self, q: _Question, p: tuple[float, float], first: tuple[float, float]) -> bool:
+        """Test the legs from ``p`` and the leg to ``first`` (the nearest goal point) in one
+        GEOS call (the same test as :meth:`_Question.clear` on each); is the first clear?"""
+        ends = np.empty((len(self.legs) + 1, 2))
+        ends[0] = first
+        if self.legs:
+            ends[1:] = np.array(self.legs)[:, 1:]
+        clear = q.visible(p, ends).tolist()
+        self.clear = clear[1:]
+        return bool(clear[0])
 
     def peek(self) -> tuple[float, float, float] | None:
         """The next leg, None when none is left."""
