@@ -331,23 +331,49 @@ def status_key(state: GameState) -> tuple[Any, ...]:
     found: tuple[Any, ...] | None = state.scratch.get("status-key")
     if found is None:
         here = field_of(state)
-        fighters = tuple(
-            (
-                f.id,
-                f.player,
-                f.profile,
-                f.wounds,
-                f.stunned,
-                f.charged,
-                f.cover,
-                f.must_cover,
-                worth(state, f),
-            )
-            for f in state.fighters
-            if f.in_play
-        )
+        fighters = tuple(_status_row(state, f) for f in state.fighters if f.in_play)
         found = state.scratch["status-key"] = (here, state.profiles, state.rules, fighters)
     return found
+
+
+def _status_row(state: GameState, f: Fighter) -> tuple[Any, ...]:
+    """One fighter's part of :func:`status_key`, kept per fighter record (records are
+    shared by the states a move or an announcement leaves them in) while the scenario
+    record and the profiles are the same objects and the scenario has no victory
+    conditions (then :func:`worth` reads nothing else of the state)."""
+    scenario = scenario_of(state)
+    if scenario is not None and scenario.conditions:
+        return _status_row_now(state, f)
+    kept = _ROWS
+    if kept[0] is not state.scenario or kept[1] is not state.profiles or len(kept[2]) > 8192:
+        kept[:] = [state.scenario, state.profiles, {}]
+    rows: dict[int, tuple[Fighter, tuple[Any, ...]]] = kept[2]
+    hit = rows.get(id(f))
+    if hit is not None and hit[0] is f:
+        if CHECK_KEPT:
+            assert hit[1] == _status_row_now(state, f), f.id
+        return hit[1]
+    row = _status_row_now(state, f)
+    rows[id(f)] = (f, row)  # the record held: its id stays its own
+    return row
+
+
+_ROWS: list[Any] = [None, None, {}]
+"""The scenario record and profiles :func:`_status_row`'s kept rows are for, and the rows."""
+
+
+def _status_row_now(state: GameState, f: Fighter) -> tuple[Any, ...]:
+    return (
+        f.id,
+        f.player,
+        f.profile,
+        f.wounds,
+        f.stunned,
+        f.charged,
+        f.cover,
+        f.must_cover,
+        worth(state, f),
+    )
 
 
 def kept(state: GameState) -> dict[Any, Any]:
