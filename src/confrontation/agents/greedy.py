@@ -1611,7 +1611,25 @@ def _expected_split(
     state: GameState, board: CombatState, foe: str, against: str
 ) -> tuple[int, int]:
     """The split an opponent still to allocate is expected to choose (his best answer to an
-    even split of ``against``'s dice)."""
+    even split of ``against``'s dice), kept on the state's scratch per combat record: a
+    question scores every split of ``against``'s and each asks the same answer again (it
+    reads the state, the record and the two fighters only)."""
+    kept: dict[tuple[int, str, str], tuple[CombatState, tuple[int, int]]] = (
+        state.scratch.setdefault("expected-splits", {})
+    )
+    hit = kept.get((id(board), foe, against))
+    if hit is not None and hit[0] is board:
+        if assess.CHECK_KEPT:
+            assert hit[1] == _expected_split_now(state, board, foe, against), (foe, against)
+        return hit[1]
+    split = _expected_split_now(state, board, foe, against)
+    kept[(id(board), foe, against)] = (board, split)  # the record held: its id stays its own
+    return split
+
+
+def _expected_split_now(
+    state: GameState, board: CombatState, foe: str, against: str
+) -> tuple[int, int]:
     dice = combat_dice_of(board, foe)
     options = [(dice - d, d) for d in range(dice + 1)]
     return max(
