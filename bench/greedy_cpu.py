@@ -19,13 +19,24 @@ from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
 from engine_bench import Timed, scaled_army
 
 
+class Judging(Timed):
+    """:class:`engine_bench.Timed` that says, as the agent it times does, whether it judges
+    the legal choices without their wording (``judges_choices``): without it the engine
+    describes every option, working out every lazy part of the activation lists (their
+    sight questions) before the agent is asked, and the agent sees plain lists."""
+
+    def __init__(self, inner: object) -> None:
+        super().__init__(inner)  # type: ignore[arg-type]
+        self.judges_choices = getattr(inner, "judges_choices", False)
+
+
 def played(configs: list[GameConfig]) -> tuple[float, float, str]:
     """The agents' CPU, the games' CPU and the events' hash of ``configs``."""
-    timed: list[Timed] = []
+    timed: list[Judging] = []
     original = sim_game.make_agent
 
     def make(name: str, **kw: object) -> object:
-        agent = Timed(original(name, **kw))  # type: ignore[arg-type]
+        agent = Judging(original(name, **kw))  # type: ignore[arg-type]
         timed.append(agent)
         return agent
 

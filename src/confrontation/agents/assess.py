@@ -331,19 +331,20 @@ def status_key(state: GameState) -> tuple[Any, ...]:
     found: tuple[Any, ...] | None = state.scratch.get("status-key")
     if found is None:
         here = field_of(state)
-        fighters = tuple(_status_row(state, f) for f in state.fighters if f.in_play)
-        found = state.scratch["status-key"] = (here, state.profiles, state.rules, fighters)
+        scenario = scenario_of(state)
+        if scenario is not None and scenario.conditions:
+            rows = tuple(_status_row_now(state, f) for f in state.fighters if f.in_play)
+        else:
+            rows = tuple(_status_row(state, f) for f in state.fighters if f.in_play)
+        found = state.scratch["status-key"] = (here, state.profiles, state.rules, rows)
     return found
 
 
 def _status_row(state: GameState, f: Fighter) -> tuple[Any, ...]:
     """One fighter's part of :func:`status_key`, kept per fighter record (records are
     shared by the states a move or an announcement leaves them in) while the scenario
-    record and the profiles are the same objects and the scenario has no victory
-    conditions (then :func:`worth` reads nothing else of the state)."""
-    scenario = scenario_of(state)
-    if scenario is not None and scenario.conditions:
-        return _status_row_now(state, f)
+    record and the profiles are the same objects; for a scenario without victory
+    conditions only (then :func:`worth` reads nothing else of the state)."""
     kept = _ROWS
     if kept[0] is not state.scenario or kept[1] is not state.profiles or len(kept[2]) > 8192:
         kept[:] = [state.scenario, state.profiles, {}]
