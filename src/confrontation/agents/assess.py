@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
+import numpy as np
+
 from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
 from confrontation.geometry.bases import Base
@@ -329,23 +331,50 @@ def status_key(state: GameState) -> tuple[Any, ...]:
     found: tuple[Any, ...] | None = state.scratch.get("status-key")
     if found is None:
         here = field_of(state)
-        fighters = tuple(
-            (
-                f.id,
-                f.player,
-                f.profile,
-                f.wounds,
-                f.stunned,
-                f.charged,
-                f.cover,
-                f.must_cover,
-                worth(state, f),
-            )
-            for f in state.fighters
-            if f.in_play
-        )
-        found = state.scratch["status-key"] = (here, state.profiles, state.rules, fighters)
+        scenario = scenario_of(state)
+        if scenario is not None and scenario.conditions:
+            rows = tuple(_status_row_now(state, f) for f in state.fighters if f.in_play)
+        else:
+            rows = tuple(_status_row(state, f) for f in state.fighters if f.in_play)
+        found = state.scratch["status-key"] = (here, state.profiles, state.rules, rows)
     return found
+
+
+def _status_row(state: GameState, f: Fighter) -> tuple[Any, ...]:
+    """One fighter's part of :func:`status_key`, kept per fighter record (records are
+    shared by the states a move or an announcement leaves them in) while the scenario
+    record and the profiles are the same objects; for a scenario without victory
+    conditions only (then :func:`worth` reads nothing else of the state)."""
+    kept = _ROWS
+    if kept[0] is not state.scenario or kept[1] is not state.profiles or len(kept[2]) > 8192:
+        kept[:] = [state.scenario, state.profiles, {}]
+    rows: dict[int, tuple[Fighter, tuple[Any, ...]]] = kept[2]
+    hit = rows.get(id(f))
+    if hit is not None and hit[0] is f:
+        if CHECK_KEPT:
+            assert hit[1] == _status_row_now(state, f), f.id
+        return hit[1]
+    row = _status_row_now(state, f)
+    rows[id(f)] = (f, row)  # the record held: its id stays its own
+    return row
+
+
+_ROWS: list[Any] = [None, None, {}]
+"""The scenario record and profiles :func:`_status_row`'s kept rows are for, and the rows."""
+
+
+def _status_row_now(state: GameState, f: Fighter) -> tuple[Any, ...]:
+    return (
+        f.id,
+        f.player,
+        f.profile,
+        f.wounds,
+        f.stunned,
+        f.charged,
+        f.cover,
+        f.must_cover,
+        worth(state, f),
+    )
 
 
 def kept(state: GameState) -> dict[Any, Any]:
@@ -541,15 +570,29 @@ def shot_value_bound(state: GameState, shooter: str, target: str, *, unmoving: b
     return max(_shot_values(state, shooter, target, unmoving, (False, True)))
 
 
-def best_of(items: Sequence[T], bound: Callable[[T], float], exact: Callable[[T], float]) -> float:
+def best_of(
+    items: Sequence[T],
+    bound: Callable[[T], float],
+    exact: Callable[[T], float],
+    floor: float = -math.inf,
+) -> float:
     """``max(exact(i) for i in items)`` (``default`` 0.0) when ``bound(i) >= exact(i)``
     always: the exact values are computed from the largest bound down, only while a bound
-    is above the best value found (those below cannot change the maximum)."""
+    is above the best value found (those below cannot change the maximum). With ``floor``,
+    a maximum below it is not wanted: when the bounds left are all below ``floor`` and no
+    value found reaches it, a value below ``floor`` is returned (the largest bound, or the
+    best value found), with no more exact value worked out."""
     bounds = sorted(((bound(i), k) for k, i in enumerate(items)), reverse=True)
     best: float | None = None
     for b, k in bounds:
         if best is not None and b <= best:
             break
+        if b < floor:  # every value left is below floor, and so is every one found
+            below = b if best is None else max(best, b)
+            if CHECK_KEPT:
+                fresh = max((exact(i) for i in items), default=0.0)
+                assert fresh < floor, (fresh, floor)
+            return below
         value = exact(items[k])
         best = value if best is None else max(best, value)
     return 0.0 if best is None else best
@@ -563,10 +606,71 @@ def maybe_in_range(state: GameState, shooter: Fighter, foes: Sequence[Fighter]) 
     ranges = state.profile(shooter.profile).ranges
     if not ranges:
         return list(foes)
+    return not_surely_apart(state, shooter.id, foes, max(ranges))
+
+
+def not_surely_apart(
+    state: GameState, fighter_id: str, others: Sequence[Fighter], cm: float
+) -> list[Fighter]:
+    """``others`` but those :func:`surely_apart` from ``fighter_id`` by more than ``cm``
+    (the same list, in its order), told for all of them at once from the field's centres
+    (:func:`centres`); a pair within 1e-9 cm of the bound is told by :func:`surely_apart`
+    itself (numpy's ``hypot`` may round otherwise than ``math.hypot``)."""
+    if not others:
+        return []
     here = field_of(state)
-    mine = here.base(shooter.id)
-    longest = max(ranges)
-    return [e for e in foes if not surely_apart(mine, here.base(e.id), longest)]
+    kept = centres(here)
+    me = kept.index[fighter_id]
+    rows = np.fromiter((kept.index[e.id] for e in others), dtype=np.intp, count=len(others))
+    slack = (kept.radius[me] + kept.radius[rows]) + 1e-6
+    bound = cm + slack
+    apart = np.hypot(kept.x[rows] - kept.x[me], kept.y[rows] - kept.y[me])
+    near = apart <= bound
+    doubt = np.abs(apart - bound) <= 1e-9
+    if doubt.any():
+        mine = here.base(fighter_id)
+        for k in np.nonzero(doubt)[0].tolist():
+            near[k] = not surely_apart(mine, here.base(others[k].id), cm)
+    if CHECK_KEPT:
+        mine = here.base(fighter_id)
+        fresh = [not surely_apart(mine, here.base(e.id), cm) for e in others]
+        assert fresh == near.tolist(), (fighter_id, cm)
+    return [e for e, k in zip(others, near.tolist(), strict=True) if k]
+
+
+@dataclass(frozen=True)
+class Centres:
+    """The centres and outer radii (:func:`_outer_radius`) of one field's bases, as arrays
+    (``index``: a fighter's row), for bounds over many pairs at once."""
+
+    index: dict[str, int]
+    x: np.ndarray
+    y: np.ndarray
+    radius: np.ndarray
+
+
+def centres(here: Any) -> Centres:
+    """The :class:`Centres` of ``here`` (a ``Field``: one arrangement of the fighters, whose
+    bases never change), kept for the last few fields."""
+    hit = _CENTRES.get(id(here))
+    if hit is not None and hit[0] is here:
+        found: Centres = hit[1]
+        return found
+    ids = list(here.ids())
+    bases = [here.base(i) for i in ids]
+    found = Centres(
+        {i: k for k, i in enumerate(ids)},
+        np.array([b.x for b in bases], dtype=float),
+        np.array([b.y for b in bases], dtype=float),
+        np.array([_outer_radius(b) for b in bases], dtype=float),
+    )
+    if len(_CENTRES) >= 8:
+        _CENTRES.pop(next(iter(_CENTRES)))
+    _CENTRES[id(here)] = (here, found)  # the field held: its id stays its own
+    return found
+
+
+_CENTRES: dict[int, tuple[Any, Centres]] = {}
 
 
 def in_range(state: GameState, shooter: str, target: str) -> bool:
@@ -644,18 +748,22 @@ def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:
         return 0.0
     # a destination question scores every place with the same state and fighter: his
     # charged values and each enemy's duel against them are worked out once per state
+    # (and the enemies still to act, each with how far from him a charge is feared)
     key = f"threat:{fighter.id}"
     found = state.scratch.get(key)
     if found is None or found[0] is not fighter:
-        found = state.scratch[key] = (fighter, blow_of(state, fighter, charged=True), {})
+        waiting = [
+            (enemy, (charge_reach(state, enemy) + 1.0) + 3.0)
+            for enemy in enemies_in_play(state, fighter.player)
+            if not enemy.activated
+        ]
+        found = (fighter, blow_of(state, fighter, charged=True), {}, waiting)
+        state.scratch[key] = found
     me_charged: Blow = found[1]
     balances: dict[str, float] = found[2]
     worst = 0.0
-    for enemy in enemies_in_play(state, fighter.player):
-        if enemy.activated:
-            continue
-        reach = charge_reach(state, enemy) + 1.0
-        if math.dist((enemy.x, enemy.y), (x, y)) > reach + 3.0:
+    for enemy, feared in found[3]:
+        if math.dist((enemy.x, enemy.y), (x, y)) > feared:
             continue
         balance = balances.get(enemy.id)
         if balance is None:

@@ -35,6 +35,7 @@ from confrontation.agents.assess import (
     is_prey,
     keep,
     maybe_in_range,
+    not_surely_apart,
     shot_value,
     shot_value_bound,
     spares,
@@ -320,11 +321,10 @@ class GreedyAgent:
         are those, of scoring every announcement first."""
         wrecks: list[tuple[float, Choice]] = []  # C3: assaults on scenery (no path asked)
         queue: list[tuple[float, tuple[int, int], Choice | Deferred | _Unscored]] = []
+        deferred: dict[str, list[tuple[int, Deferred]]] = {}  # per fighter
         for i, part in enumerate(parts_of(legal)):
             if isinstance(part, Deferred):
-                fighter, target = state.fighter(part.key[0]), state.fighter(part.key[1])
-                if _near(state, fighter, target):  # else no announcement of it is worth any
-                    queue.append((-_assault_bound(state, fighter, target), (i, -1), part))
+                deferred.setdefault(part.key[0], []).append((i, part))
             elif isinstance(part, AssaultScenery):
                 value = wreck_value(state, part.fighter, part.element)
                 if value is not None:
@@ -332,9 +332,14 @@ class GreedyAgent:
             elif isinstance(part, Announce) and part.action == "run":
                 queue.append((-RUN_BOUND, (i, -1), _Unscored(part)))  # scored when first
             elif isinstance(part, Announce):
-                score = announce_worth(state, part)
+                score = _kept_worth(state, part)
                 if score is not None:
                     queue.append((-score, (i, 0), part))
+        for fighter_id, parts in deferred.items():
+            for i, part in _maybe_near(state, fighter_id, parts):
+                bound = _kept_bound(state, fighter_id, part.key[1])
+                if bound is not None:  # else no announcement of it is worth any
+                    queue.append((-bound, (i, -1), part))
         heapq.heapify(queue)
         found: list[tuple[tuple[int, int], float, Announce]] = []  # paths asked, reaching
         top: float | None = None
@@ -349,7 +354,7 @@ class GreedyAgent:
                 continue
             if isinstance(item, Deferred):
                 for k, c in enumerate(item.choices()):
-                    score = announce_worth(state, c) if isinstance(c, Announce) else None
+                    score = _kept_worth(state, c) if isinstance(c, Announce) else None
                     if score is not None:
                         heapq.heappush(queue, (-score, (i, k), c))
                 continue
@@ -388,6 +393,9 @@ class GreedyAgent:
         action = state.activation.current.action
         assert action is not None
         mover = state.fighter(action.fighter)
+        if not has_conditions(state):  # (with conditions the goal is his aims)
+            spots = [(c.x, c.y) for c in legal if isinstance(c, Place)]
+            _prime_objectives(state, mover.player, [(mover.x, mover.y), *spots])
         here = position_value(state, mover, mover.x, mover.y)
 
         def score(c: Choice) -> float:
@@ -781,6 +789,35 @@ def area_shape(state: GameState, area: Area) -> BaseGeometry:
 
 
 def _objective_distance(state: GameState, player: int, x: float, y: float) -> float | None:
+    primed: dict[tuple[float, float], float | None] | None = state.scratch.get(
+        f"objective-at:{player}"
+    )
+    if primed is not None:
+        found = primed.get((x, y), _MISSING)
+        if found is not _MISSING:
+            if assess.CHECK_KEPT:
+                assert found == _objective_distance_now(state, player, x, y), (x, y, found)
+            return found  # type: ignore[return-value]
+    return _objective_distance_now(state, player, x, y)
+
+
+_MISSING = object()
+
+
+def _prime_objectives(state: GameState, player: int, points: Sequence[tuple[float, float]]) -> None:
+    """Measure :func:`_objective_distance` of every one of ``points`` at once
+    (:func:`_objective_distances`: the same GEOS distances, equal values) and keep them on
+    the state's scratch, where :func:`_objective_distance` finds them: a destination
+    question scores every place of its list with the same state."""
+    found = _objective_distances(state, player, points)
+    primed = state.scratch.setdefault(f"objective-at:{player}", {})
+    if found is None:
+        primed.update((p, None) for p in points)
+    else:
+        primed.update(zip(points, found, strict=True))
+
+
+def _objective_distance_now(state: GameState, player: int, x: float, y: float) -> float | None:
     areas = objectives(state, player)
     if not areas:
         return None
@@ -1056,12 +1093,18 @@ def _fighter_eagerness(state: GameState, fighter: Fighter) -> float:
             maybe_in_range(state, fighter, foes),
             lambda e: shot_value_bound(state, fighter.id, e.id, unmoving=True),
             lambda e: shot_value(state, fighter.id, e.id, unmoving=True),
+            floor=SHOT_WORTH_TAKING,  # below it the shot's value is not read: no sight
         )
         if best >= SHOT_WORTH_TAKING:
             return 5.0 + best / 10.0
     reach = charge_reach(state, fighter)
     mine = blow_of(state, fighter)
-    near = [e for e in foes if not farther_than(state, fighter.id, e.id, reach)]
+    # farther_than's two tests: the centres' bound for every enemy at once, then the gap
+    near = [
+        e
+        for e in not_surely_apart(state, fighter.id, foes, reach)
+        if gap(state, fighter.id, e.id) <= reach
+    ]
     if near:
         edge = max(duel(mine, charged_blow(state, fighter, e)) for e in near)
         if edge >= CHARGE_MARGIN:
@@ -1163,6 +1206,47 @@ class _Unscored:
     choice: Announce
 
 
+def _kept_worth(state: GameState, choice: Announce) -> float | None:
+    """:func:`announce_worth` of an assault, kept while the state's
+    :func:`.assess.status_key` is the same when the scenario has no victory conditions: it
+    then reads the field (the straight reach, the contacts), the two fighters' profiles and
+    values (``blow_of``: profile, wounds, Stunned, charge penalty), the target's worth and
+    the best shot (itself kept on the status), all in the key. Every announcement question
+    of an activation (nobody moves between them) scores the same assaults of the card's
+    fighters again. A run reads the goal (the round, the tokens): worked out each time."""
+    if choice.action == "run" or has_conditions(state):
+        return announce_worth(state, choice)
+    return keep(state, ("announce", choice), lambda: announce_worth(state, choice))
+
+
+def _maybe_near(
+    state: GameState, fighter_id: str, parts: list[tuple[int, Deferred]]
+) -> list[tuple[int, Deferred]]:
+    """``parts`` (deferred assaults of ``fighter_id``) but those on enemies whose bases are
+    surely farther apart than his charge reach (:func:`.assess.not_surely_apart`, every
+    target at once): :func:`_near` is False for them (its first test, ``farther_than``)."""
+    fighter = state.fighter(fighter_id)
+    targets = [state.fighter(part.key[1]) for _, part in parts]
+    near = {
+        e.id for e in not_surely_apart(state, fighter_id, targets, charge_reach(state, fighter))
+    }
+    return [(i, part) for i, part in parts if part.key[1] in near]
+
+
+def _kept_bound(state: GameState, fighter_id: str, target_id: str) -> float | None:
+    """:func:`_assault_bound` of ``fighter_id`` on ``target_id`` (None: not :func:`_near`,
+    no announcement of it is worth any), kept while :func:`.assess.status_key` is the same
+    (both read only the field, the profiles and the two fighters' values and worths)."""
+
+    def work() -> float | None:
+        fighter, target = state.fighter(fighter_id), state.fighter(target_id)
+        if not _near(state, fighter, target):
+            return None
+        return _assault_bound(state, fighter, target)
+
+    return keep(state, ("assault-bound", fighter_id, target_id), work)
+
+
 def _assault_bound(state: GameState, fighter: Fighter, target: Fighter) -> float:
     """At least :func:`announce_worth` of every announcement of an assault free of contact of
     ``fighter`` on ``target`` (a charge, with or without the assault shot, or an
@@ -1188,7 +1272,7 @@ def announce_worth(state: GameState, choice: Announce) -> float | None:
         return None  # the agent does not disengage (V-C): he fights where he stands
     profile = state.profile(fighter.profile)
     if choice.action == "run":
-        if profile.shooter and _best_shot(state, fighter) >= SHOT_WORTH_TAKING:
+        if profile.shooter and _shot_reaches(state, fighter, SHOT_WORTH_TAKING):
             return None
         return _run_value(state, fighter)
     assert choice.target is not None
@@ -1204,10 +1288,8 @@ def announce_worth(state: GameState, choice: Announce) -> float | None:
         value -= _leaving(state, fighter, target)
     if choice.shoot:
         value += 0.2 if not helpers else -1.0
-    if profile.shooter:
-        shot = _best_shot(state, fighter)
-        if shot >= value:
-            return None
+    if profile.shooter and _shot_reaches(state, fighter, value):
+        return None  # his best shot is worth as much
     return value if value >= CHARGE_MARGIN else None
 
 
@@ -1304,6 +1386,28 @@ def _best_shot(state: GameState, fighter: Fighter) -> float:
     """The best shot value at an enemy he sees (0.0: none), kept while the state's
     :func:`.assess.status_key` is the same (it reads the field's sight and the shot values)."""
     return keep(state, ("best-shot", fighter.id), lambda: _best_shot_now(state, fighter))
+
+
+def _shot_reaches(state: GameState, fighter: Fighter, value: float) -> bool:
+    """``_best_shot(state, fighter) >= value``, told without the sight when even the best
+    bound (:func:`_best_shot_bound`) is below ``value``: the best shot is never above it."""
+    if _best_shot_bound(state, fighter) < value:
+        if assess.CHECK_KEPT:
+            assert _best_shot(state, fighter) < value, (fighter.id, value)
+        return False
+    return _best_shot(state, fighter) >= value
+
+
+def _best_shot_bound(state: GameState, fighter: Fighter) -> float:
+    """At least :func:`_best_shot`: the largest :func:`.assess.shot_value_bound` (no sight)
+    of the enemies maybe in range (0.0: none), kept as :func:`_best_shot` is."""
+
+    def work() -> float:
+        foes = maybe_in_range(state, fighter, enemies_in_play(state, fighter.player))
+        bounds = [shot_value_bound(state, fighter.id, e.id, unmoving=True) for e in foes]
+        return max(bounds, default=0.0)
+
+    return keep(state, ("best-shot-bound", fighter.id), work)
 
 
 def _best_shot_now(state: GameState, fighter: Fighter) -> float:
@@ -1507,7 +1611,25 @@ def _expected_split(
     state: GameState, board: CombatState, foe: str, against: str
 ) -> tuple[int, int]:
     """The split an opponent still to allocate is expected to choose (his best answer to an
-    even split of ``against``'s dice)."""
+    even split of ``against``'s dice), kept on the state's scratch per combat record: a
+    question scores every split of ``against``'s and each asks the same answer again (it
+    reads the state, the record and the two fighters only)."""
+    kept: dict[tuple[int, str, str], tuple[CombatState, tuple[int, int]]] = (
+        state.scratch.setdefault("expected-splits", {})
+    )
+    hit = kept.get((id(board), foe, against))
+    if hit is not None and hit[0] is board:
+        if assess.CHECK_KEPT:
+            assert hit[1] == _expected_split_now(state, board, foe, against), (foe, against)
+        return hit[1]
+    split = _expected_split_now(state, board, foe, against)
+    kept[(id(board), foe, against)] = (board, split)  # the record held: its id stays its own
+    return split
+
+
+def _expected_split_now(
+    state: GameState, board: CombatState, foe: str, against: str
+) -> tuple[int, int]:
     dice = combat_dice_of(board, foe)
     options = [(dice - d, d) for d in range(dice + 1)]
     return max(
