@@ -1822,14 +1822,29 @@ def _longest_clear(
                 doubt = doubts.setdefault(id(obstacles), (obstacles, [], []))
                 doubt[1].append(line)
                 doubt[2].append(i)
-        for obstacles, lines, where in doubts.values():
-            for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
-                clear[i] = not hit
-        for k, ok in zip(left, clear, strict=True):
-            if ok:
-                bests[k] = heads[k][2] * fraction
-        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+        left = _geos_settled(doubts, clear, left, width, heads, fraction, bests)
     return bests
+
+
+def _geos_settled(
+    doubts: dict[int, tuple[_Obstacles, list[Segment], list[int]]],
+    clear: list[bool],
+    left: list[int],
+    width: float,
+    heads: list[tuple[str, float, float, float, float]],
+    fraction: float,
+    bests: list[float],
+) -> list[int]:
+    """The corridors still in doubt built by GEOS (``doubts``: per set of obstacles, the
+    lines and their places in ``clear``); every heading of ``left`` whose corridor is clear
+    gets ``fraction`` of its reach in ``bests``: the headings still blocked are returned."""
+    for obstacles, lines, where in doubts.values():
+        for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
+            clear[i] = not hit
+    for k, ok in zip(left, clear, strict=True):
+        if ok:
+            bests[k] = heads[k][2] * fraction
+    return [k for k, ok in zip(left, clear, strict=True) if not ok]
 
 
 def _longest_settled(
@@ -1899,13 +1914,7 @@ def _longest_settled(
                 doubt_ = doubts.setdefault(id(obstacles), (obstacles, [], []))
                 doubt_[1].append(line)
                 doubt_[2].append(i)
-        for obstacles, lines, where in doubts.values():
-            for i, hit in zip(where, _corridor_geos_hits(lines, width, obstacles), strict=True):
-                clear[i] = not hit
-        for k, ok in zip(left, clear, strict=True):
-            if ok:
-                bests[k] = heads[k][2] * fraction
-        left = [k for k, ok in zip(left, clear, strict=True) if not ok]
+        left = _geos_settled(doubts, clear, left, width, heads, fraction, bests)
         if not left:
             break
     return bests
