@@ -557,6 +557,17 @@ class _Question:
         hits: np.ndarray = shapely.lib.intersects(blocker, lines)
         return ~hits
 
+    def clear_flat(self, flat: list[float]) -> list[bool]:
+        """Which segments ``flat`` (x0, y0, x1, y1 each, one flat list) the blocker leaves
+        clear: :meth:`visible`'s GEOS test, with one numpy array built from a list."""
+        blocker = self.blocker
+        assert blocker is not None
+        if blocker.is_empty:
+            return [True] * (len(flat) // 4)
+        lines = shapely.lib.linestrings(np.array(flat).reshape(-1, 2, 2), _NAN_ALLOW)
+        clear: list[bool] = (~shapely.lib.intersects(blocker, lines)).tolist()
+        return clear
+
     def clear(self, p: tuple[float, float], e: tuple[float, float]) -> bool:
         """Is the segment from ``p`` to ``e`` clear of the blocker? (One segment of
         :meth:`visible`, the same GEOS test, without the array wrappers.)"""
@@ -865,26 +876,15 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
         # the tangent test: the cross products with the previous and the next corner
         c = vx * (sides_y - p[1]) - vy * (sides_x - p[0])
         idx = np.nonzero((c[0] * c[1] >= -1e-12) & unclosed)[0]
-        if u >= 0:
-            # the bitangent graph: a shortest path bending at this corner leaves it tangent
-            # to its obstacle too, and turns round that obstacle (not away from it)
-            idx = idx[_taut_from(corners[u], at, vx[idx], vy[idx])]
-        # the rest only for the tangent corners not closed (the same values, fewer of them)
-        step = np.hypot(vx[idx], vy[idx])
-        reached = gc + step
-        h = heur[idx]
-        keep = step > 1e-9
-        if bound < math.inf:
-            keep &= reached + h <= bound
-        idx, reached, h = idx[keep], reached[keep], h[keep]
-        if len(idx) == 0:
+        came = None if u < 0 else at
+        batch = (_legs_plain if len(idx) <= FEW_LEGS else _legs_numpy)(
+            idx, vx, vy, None if u < 0 else corners[u], came, heur, gc, bound
+        )
+        if batch is None:
             continue
-        fq = reached + h
-        by = np.lexsort((idx, fq))
-        idx, fs_ = idx[by], fq[by]
         order += 1
-        batches.append((fs_.tolist(), idx.tolist(), reached[by].tolist(), u, p))
-        heapq.heappush(heap, (float(fs_[0]), int(idx[0]), order, len(batches) - 1, 0))
+        batches.append((*batch, u, p))
+        heapq.heappush(heap, (batch[0][0], batch[1][0], order, len(batches) - 1, 0))
     if goal_parent == -2:
         return None
     pts = [goal_end]
@@ -895,6 +895,88 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     pts.append(start)
     pts.reverse()
     return Path(tuple(pts))
+
+
+#: an expansion's legs to at most this many tangent corners are screened in plain
+#: arithmetic (:func:`_legs_plain`), to more in numpy (:func:`_legs_numpy`)
+FEW_LEGS = 16
+
+#: an expansion's legs: their f, their corners, their costs, sorted by (f, corner)
+_Batch = tuple[list[float], list[int], list[float]]
+
+
+def _legs_numpy(
+    idx: np.ndarray,
+    vx: np.ndarray,
+    vy: np.ndarray,
+    corner: np.ndarray | None,
+    came: tuple[float, float] | None,
+    heur: np.ndarray,
+    gc: float,
+    bound: float,
+) -> _Batch | None:
+    """The legs queued by an expansion at ``corner`` (None: the start), reached at cost
+    ``gc`` from ``came``, among the tangent corners ``idx`` not closed (``vx``, ``vy``: the
+    legs to all corners): taut at ``corner`` (the bitangent graph: a shortest path bending
+    there leaves it tangent to its obstacle too, and turns round that obstacle), not empty,
+    within the bound. None: no leg."""
+    if corner is not None:
+        assert came is not None
+        idx = idx[_taut_from(corner, came, vx[idx], vy[idx])]
+    step = np.hypot(vx[idx], vy[idx])
+    reached = gc + step
+    h = heur[idx]
+    keep = step > 1e-9
+    if bound < math.inf:
+        keep &= reached + h <= bound
+    idx, reached, h = idx[keep], reached[keep], h[keep]
+    if len(idx) == 0:
+        return None
+    fq = reached + h
+    by = np.lexsort((idx, fq))
+    return fq[by].tolist(), idx[by].tolist(), reached[by].tolist()
+
+
+def _legs_plain(
+    idx: np.ndarray,
+    vx: np.ndarray,
+    vy: np.ndarray,
+    corner: np.ndarray | None,
+    came: tuple[float, float] | None,
+    heur: np.ndarray,
+    gc: float,
+    bound: float,
+) -> _Batch | None:
+    """:func:`_legs_numpy` for a few corners, in plain arithmetic: the same operations
+    (each correctly rounded, as numpy's), but the legs' lengths (numpy's ``hypot``)."""
+    if not len(idx):
+        return None
+    dx, dy = vx[idx], vy[idx]
+    steps = np.hypot(dx, dy).tolist()
+    hs = heur[idx].tolist()
+    if corner is not None:
+        assert came is not None
+        x, y, ax, ay, bx, by = corner.tolist()
+        ax, ay, bx, by = ax - x, ay - y, bx - x, by - y
+        inx, iny = x - came[0], y - came[1]
+        side = inx * (ay + by) - iny * (ax + bx)
+    legs: list[tuple[float, int, float]] = []
+    for i, lx, ly, step, h in zip(idx.tolist(), dx.tolist(), dy.tolist(), steps, hs, strict=True):
+        if corner is not None and (
+            (lx * ay - ly * ax) * (lx * by - ly * bx) < -1e-12
+            or (inx * ly - iny * lx) * side < -1e-12
+        ):
+            continue  # not taut (see :func:`_taut_from`)
+        if step <= 1e-9:
+            continue
+        reached = gc + step
+        f = reached + h
+        if f <= bound:
+            legs.append((f, i, reached))
+    if not legs:
+        return None
+    legs.sort()
+    return [e[0] for e in legs], [e[1] for e in legs], [e[2] for e in legs]
 
 
 #: a goal edge: (ax, ay, bx - ax, by - ay, its squared length, the fraction of it kept
@@ -1001,13 +1083,13 @@ class _GoalLegs:
     def test(self, q: _Question, p: tuple[float, float], first: tuple[float, float]) -> bool:
         """Test the legs from ``p`` and the leg to ``first`` (the nearest goal point) in one
         GEOS call (the same test as :meth:`_Question.clear` on each); is the first clear?"""
-        ends = np.empty((len(self.legs) + 1, 2))
-        ends[0] = first
-        if self.legs:
-            ends[1:] = np.array(self.legs)[:, 1:]
-        clear = q.visible(p, ends).tolist()
+        px, py = p
+        flat = [px, py, first[0], first[1]]
+        for _, x, y in self.legs:
+            flat += (px, py, x, y)
+        clear = q.clear_flat(flat)
         self.clear = clear[1:]
-        return bool(clear[0])
+        return clear[0]
 
     def peek(self) -> tuple[float, float, float] | None:
         """The next leg, None when none is left."""
