@@ -564,7 +564,7 @@ class _Question:
         assert blocker is not None
         if blocker.is_empty:
             return [True] * (len(flat) // 4)
-        lines = shapely.lib.linestrings(np.array(flat).reshape(-1, 2, 2), _NAN_ALLOW)
+        lines = shapely.lib.linestrings(np.array(flat, dtype=float).reshape(-1, 2, 2), _NAN_ALLOW)
         clear: list[bool] = (~shapely.lib.intersects(blocker, lines)).tolist()
         return clear
 
@@ -575,7 +575,9 @@ class _Question:
         assert blocker is not None
         if blocker.is_empty:
             return True
-        seg = shapely.lib.linestrings(np.array((p, e), dtype=float), _NAN_ALLOW)
+        seg = shapely.lib.linestrings(
+            np.array((p[0], p[1], e[0], e[1]), dtype=float).reshape(2, 2), _NAN_ALLOW
+        )
         return not bool(shapely.lib.intersects(blocker, seg))
 
     def goal_point(self, p: tuple[float, float]) -> tuple[float, float]:
@@ -899,7 +901,7 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
 
 #: an expansion's legs to at most this many tangent corners are screened in plain
 #: arithmetic (:func:`_legs_plain`), to more in numpy (:func:`_legs_numpy`)
-FEW_LEGS = 16
+FEW_LEGS = 48
 
 #: an expansion's legs: their f, their corners, their costs, sorted by (f, corner)
 _Batch = tuple[list[float], list[int], list[float]]
