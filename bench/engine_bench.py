@@ -7,8 +7,9 @@ plugged in yet, so a bench-only combat phase resolves nothing). The chess refere
 uniformly random legal moves with ``chess.Board`` until the game ends.
 Whole games (issue 22), each a ratio to python-chess random plies per CPU-second measured
 first in the same run (CPU time, ``time.process_time``: the machine is shared):
-- random-v-random whole games (``play_game`` defaults: Conquest, 250 AP): engine steps (every
-  ``ChoiceMade`` / ``DieRolled``) per CPU-second ÷ chess plies per CPU-second;
+- random-v-random whole games (``play_game`` defaults: Conquest, 250 AP), after an untimed
+  warm-up game: engine steps (every ``ChoiceMade`` / ``DieRolled``) per CPU-second ÷ chess
+  plies per CPU-second;
 - a greedy-v-greedy game's CPU in chess plies (how many random plies chess plays in it);
 - army scaling: greedy-v-greedy at 750 AP (:func:`scaled_army`: the default armies' cards
   three times over, valid for the I-D validator at 750 AP) against 250 AP, CPU ratio;
@@ -144,8 +145,16 @@ def _steps(events: Sequence[object]) -> int:
     return sum(isinstance(e, ChoiceMade | DieRolled) for e in events)
 
 
+WARM_UP_SEED = 100
+"""The untimed game played first (as ``games_hash.py`` does): the first game of a process
+loads the catalogue, the scenario, the layouts and lazy imports (0.2-0.4 CPU-s), which
+chess, timed warm, does not pay."""
+
+
 def random_rate(seeds: Sequence[int]) -> tuple[float, int]:
-    """(steps per CPU-second, steps) of random-v-random whole games."""
+    """(steps per CPU-second, steps) of random-v-random whole games, after an untimed
+    warm-up game (:data:`WARM_UP_SEED`)."""
+    play_game(GameConfig(agents=("random", "random"), seed=WARM_UP_SEED))
     steps = 0
     begin = time.process_time()
     for seed in seeds:

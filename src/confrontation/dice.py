@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from math import comb
 from typing import Protocol, TypeVar, runtime_checkable
 
@@ -683,8 +683,15 @@ def p_success(
     need = needed_final(difficulty) - value
     if need <= 1:
         return Fraction(1)
-    dist = natural_distribution(dice, policy, target=need, cap=need - 1)
-    return dist.at_least(need)
+    return _p_natural_at_least(need, dice, policy)
+
+
+@lru_cache(maxsize=4096)
+def _p_natural_at_least(need: int, dice: int, policy: RaisePolicy) -> Fraction:
+    """P(natural result ≥ ``need``) of ``dice`` d6 under ``policy`` (aiming at ``need``),
+    kept per question: the agents' odds ask a few dozen of them about a thousand times a
+    greedy game (a sum of Fractions each)."""
+    return natural_distribution(dice, policy, target=need, cap=need - 1).at_least(need)
 
 
 def raised_naturals(chains: tuple[tuple[int, ...], ...], target: int) -> dict[int, Fraction]:

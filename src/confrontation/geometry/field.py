@@ -11,7 +11,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from shapely.strtree import STRtree
 
@@ -72,37 +72,55 @@ def _scenery_barrier(element: Scenery) -> Barrier:
 
 @dataclass
 class Battlefield:
-    """Where everything stands. ``fighters`` maps an id to its base."""
+    """Where everything stands. ``fighters`` maps an id to its base.
+
+    What the queries share is built on the first query that needs it (most battlefields
+    answer a few questions: a move's path, or no sight at all): the barriers and their
+    numbers for sight, the tree for contacts, the fighters per level for paths."""
 
     table: Table
     fighters: Mapping[str, Base]
     scenery: tuple[Scenery, ...] = ()
     _ids: list[str] = field(init=False, repr=False)
-    _tree: STRtree = field(init=False, repr=False)
-    _barriers: list[Barrier] = field(init=False, repr=False)
     _index: dict[str, int] = field(init=False, repr=False)
-    _level_ids: dict[int, list[str]] = field(init=False, repr=False)
-    _level_index: dict[int, dict[str, int]] = field(init=False, repr=False)
     _searches: dict[tuple[int, float, tuple[bool, ...]], PathSearch] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._ids = list(self.fighters)
-        self._barriers = [_base_barrier(self.fighters[i]) for i in self._ids]
-        self._barriers += [_scenery_barrier(s) for s in self.scenery]
-        self._keys: list[Base | Scenery] = [self.fighters[i] for i in self._ids]
-        self._keys += list(self.scenery)
-        self._key_ids = [_key_id(k) for k in self._keys]
-        self._tree = STRtree([b.shape for b in self._barriers])
         self._index = {i: k for k, i in enumerate(self._ids)}
-        levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
-        self._level_ids = {
-            lv: [i for i in self._ids if self.fighters[i].level == lv] for lv in levels
-        }
-        self._level_index = {
-            lv: {i: k for k, i in enumerate(ids)} for lv, ids in self._level_ids.items()
-        }
         self._searches = {}
         self._corridors: Corridors | None = None
+
+    @cached_property
+    def _keys(self) -> list[Base | Scenery]:
+        """The fighters' bases (in ``_ids`` order), then the scenery."""
+        return [*(self.fighters[i] for i in self._ids), *self.scenery]
+
+    @cached_property
+    def _barriers(self) -> list[Barrier]:
+        """II-D-3: what may block sight, one per :attr:`_keys`."""
+        barriers = [_base_barrier(self.fighters[i]) for i in self._ids]
+        return barriers + [_scenery_barrier(s) for s in self.scenery]
+
+    @cached_property
+    def _key_ids(self) -> list[int]:
+        """The sight keys' number of each of :attr:`_keys` (:func:`_key_id`)."""
+        return [_key_id(k) for k in self._keys]
+
+    @cached_property
+    def _tree(self) -> STRtree:
+        """The barriers' shapes, for contacts (II-E)."""
+        return STRtree([b.shape for b in self._barriers])
+
+    @cached_property
+    def _level_ids(self) -> dict[int, list[str]]:
+        """The fighters at each level (0 and 1 always), for paths (V-A)."""
+        levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
+        return {lv: [i for i in self._ids if self.fighters[i].level == lv] for lv in levels}
+
+    @cached_property
+    def _level_index(self) -> dict[int, dict[str, int]]:
+        return {lv: {i: k for k, i in enumerate(ids)} for lv, ids in self._level_ids.items()}
 
     def distance(self, a: str, b: str) -> float:
         return distance(self.fighters[a], self.fighters[b])
