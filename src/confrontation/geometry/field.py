@@ -13,13 +13,14 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from shapely.strtree import STRtree
+import shapely
 
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import (
     ContactPlacement,
     in_contact,
     nearest_contact_position,
+    outer_radius,
 )
 from confrontation.geometry.measure import distance
 from confrontation.geometry.paths import Path, PathSearch
@@ -42,6 +43,8 @@ _SEES: OrderedDict[tuple[int, int, tuple[int, ...]], bool] = OrderedDict()
 _KEY_IDS: dict[Base | Scenery, int] = {}
 _KEY_IDS_SIZE = 50_000
 _NEXT_ID = itertools.count()
+#: slack (cm) of :meth:`Battlefield.contacts`' screen by centres, far above any rounding
+NEAR_SLACK_CM = 1e-6
 
 
 def _key_id(key: Base | Scenery) -> int:
@@ -78,7 +81,6 @@ class Battlefield:
     fighters: Mapping[str, Base]
     scenery: tuple[Scenery, ...] = ()
     _ids: list[str] = field(init=False, repr=False)
-    _tree: STRtree = field(init=False, repr=False)
     _barriers: list[Barrier] = field(init=False, repr=False)
     _index: dict[str, int] = field(init=False, repr=False)
     _level_ids: dict[int, list[str]] = field(init=False, repr=False)
@@ -92,7 +94,6 @@ class Battlefield:
         self._keys: list[Base | Scenery] = [self.fighters[i] for i in self._ids]
         self._keys += list(self.scenery)
         self._key_ids = [_key_id(k) for k in self._keys]
-        self._tree = STRtree([b.shape for b in self._barriers])
         self._index = {i: k for k, i in enumerate(self._ids)}
         levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
         self._level_ids = {
@@ -111,15 +112,20 @@ class Battlefield:
         return in_contact(self.fighters[a], self.fighters[b])
 
     def contacts(self, a: str) -> list[str]:
-        """Ids of the fighters in contact with ``a``."""
+        """Ids of the fighters in contact with ``a`` (II-E), in the battlefield's order: those
+        whose footprint lies within 0.01 cm of his and :func:`in_contact` with him. A fighter
+        whose centre is farther than the two outer radii and 0.01 cm (and
+        :data:`NEAR_SLACK_CM`) is not measured: no point of his footprint is that near."""
         me = self.fighters[a]
-        near = self._tree.query(me.polygon, predicate="dwithin", distance=0.01)
-        n = len(self._ids)
-        return [
-            self._ids[i]
-            for i in near
-            if i < n and self._ids[i] != a and in_contact(me, self.fighters[self._ids[i]])
-        ]
+        reach = outer_radius(me) + 0.01 + NEAR_SLACK_CM
+        out = []
+        for i in self._ids:
+            b = self.fighters[i]
+            if i == a or math.hypot(b.x - me.x, b.y - me.y) > reach + outer_radius(b):
+                continue
+            if shapely.dwithin(me.polygon, b.polygon, 0.01) and in_contact(me, b):
+                out.append(i)
+        return out
 
     def sight(self, source: str, target: str) -> Sight:
         """II-D-3: ``source`` looking at ``target`` past every other fighter and scenery."""
