@@ -13,13 +13,14 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from shapely.strtree import STRtree
+import shapely
 
 from confrontation.geometry.bases import Base
 from confrontation.geometry.contact import (
     ContactPlacement,
     in_contact,
     nearest_contact_position,
+    outer_radius,
 )
 from confrontation.geometry.measure import distance
 from confrontation.geometry.paths import Path, PathSearch
@@ -42,6 +43,8 @@ _SEES: OrderedDict[tuple[int, int, tuple[int, ...]], bool] = OrderedDict()
 _KEY_IDS: dict[Base | Scenery, int] = {}
 _KEY_IDS_SIZE = 50_000
 _NEXT_ID = itertools.count()
+#: slack (cm) of :meth:`Battlefield.contacts`' screen by centres, far above any rounding
+NEAR_SLACK_CM = 1e-6
 
 
 def _key_id(key: Base | Scenery) -> int:
@@ -76,7 +79,7 @@ class Battlefield:
 
     What the queries share is built on the first query that needs it (most battlefields
     answer a few questions: a move's path, or no sight at all): the barriers and their
-    numbers for sight, the tree for contacts, the fighters per level for paths."""
+    numbers for sight, the fighters per level for paths."""
 
     table: Table
     fighters: Mapping[str, Base]
@@ -108,11 +111,6 @@ class Battlefield:
         return [_key_id(k) for k in self._keys]
 
     @cached_property
-    def _tree(self) -> STRtree:
-        """The barriers' shapes, for contacts (II-E)."""
-        return STRtree([b.shape for b in self._barriers])
-
-    @cached_property
     def _level_ids(self) -> dict[int, list[str]]:
         """The fighters at each level (0 and 1 always), for paths (V-A)."""
         levels = sorted({b.level for b in self.fighters.values()} | {0, 1})
@@ -129,15 +127,20 @@ class Battlefield:
         return in_contact(self.fighters[a], self.fighters[b])
 
     def contacts(self, a: str) -> list[str]:
-        """Ids of the fighters in contact with ``a``."""
+        """Ids of the fighters in contact with ``a`` (II-E), in the battlefield's order: those
+        whose footprint lies within 0.01 cm of his and :func:`in_contact` with him. A fighter
+        whose centre is farther than the two outer radii and 0.01 cm (and
+        :data:`NEAR_SLACK_CM`) is not measured: no point of his footprint is that near."""
         me = self.fighters[a]
-        near = self._tree.query(me.polygon, predicate="dwithin", distance=0.01)
-        n = len(self._ids)
-        return [
-            self._ids[i]
-            for i in near
-            if i < n and self._ids[i] != a and in_contact(me, self.fighters[self._ids[i]])
-        ]
+        reach = outer_radius(me) + 0.01 + NEAR_SLACK_CM
+        out = []
+        for i in self._ids:
+            b = self.fighters[i]
+            if i == a or math.hypot(b.x - me.x, b.y - me.y) > reach + outer_radius(b):
+                continue
+            if shapely.dwithin(me.polygon, b.polygon, 0.01) and in_contact(me, b):
+                out.append(i)
+        return out
 
     def sight(self, source: str, target: str) -> Sight:
         """II-D-3: ``source`` looking at ``target`` past every other fighter and scenery."""

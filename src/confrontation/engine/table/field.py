@@ -1651,8 +1651,7 @@ def iter_destinations(
     me = here.owners[mover]
     enemies = [here.base(o) for o in here.ids() if here.owners[o] != me]
     centres = [(e.x, e.y) for e in enemies]
-    skip = {mover, *pass_through}
-    bases = [here.base(i) for i in here.ids() if i not in skip]
+    bases = _swept_bases(here, base, potential, {mover, *pass_through})
     polygons = [b.polygon for b in bases]
     rows = [_row_of(b) for b in bases]  # kept per base: those who did not move are known
     circles = [(r[0], r[1], r[7]) for r in rows]
@@ -1736,6 +1735,27 @@ def iter_destinations(
                 continue
             spots[key] = Spot(spot.x, spot.y, spot.facing, label, round(moved, 2))
             yield spots[key]
+
+
+SWEEP_SLACK_CM = 1e-3
+"""Slack (cm) of :func:`_swept_bases`, far above the rounding of a corner or a hypot."""
+
+
+def _swept_bases(here: Field, base: Base, potential: float, skip: set[str]) -> list[Base]:
+    """The bases but those of ``skip`` (in the field's order) that a straight move of at most
+    ``potential`` cm of ``base``'s sight may sweep (V-A): every corridor of
+    :func:`iter_destinations` lies within ``potential`` plus half his width of his sight
+    (:func:`_corridor`), every base within its outer radius of its centre. A base farther
+    meets no corridor, so the corridors' answers are the same without it."""
+    sx, sy = base.sight
+    limit = potential + base.width / 2.0 + SWEEP_SLACK_CM
+    out = []
+    for i in here.ids():
+        if i not in skip:
+            b = here.base(i)
+            if math.hypot(b.x - sx, b.y - sy) <= limit + _reach(b):
+                out.append(b)
+    return out
 
 
 def _nearest(
