@@ -335,9 +335,33 @@ def status_key(state: GameState) -> tuple[Any, ...]:
         if scenario is not None and scenario.conditions:
             rows = tuple(_status_row_now(state, f) for f in state.fighters if f.in_play)
         else:
-            rows = tuple(_status_row(state, f) for f in state.fighters if f.in_play)
+            rows = _status_rows(state)
         found = state.scratch["status-key"] = (here, state.profiles, state.rules, rows)
     return found
+
+
+def _status_rows(state: GameState) -> tuple[tuple[Any, ...], ...]:
+    """The in-play fighters' :func:`_status_row`, kept for the last tuple of fighter records
+    (held: its id stays its own) while the scenario record and profiles are the same
+    objects: the states of a strategic phase, of announcements and of most steps share
+    their fighters' tuple. A scenario without victory conditions only (as
+    :func:`_status_row`)."""
+    last = _LAST_ROWS
+    fighters = state.fighters
+    if last[0] is fighters and last[1] is state.scenario and last[2] is state.profiles:
+        rows: tuple[tuple[Any, ...], ...] = last[3]
+        if CHECK_KEPT:
+            fresh = tuple(_status_row_now(state, f) for f in fighters if f.in_play)
+            assert rows == fresh, "status rows"
+        return rows
+    rows = tuple(_status_row(state, f) for f in fighters if f.in_play)
+    last[:] = [fighters, state.scenario, state.profiles, rows]
+    return rows
+
+
+_LAST_ROWS: list[Any] = [None, None, None, ()]
+"""The fighters' tuple, scenario record and profiles :func:`_status_rows` last worked for,
+and the rows."""
 
 
 def _status_row(state: GameState, f: Fighter) -> tuple[Any, ...]:
@@ -732,12 +756,40 @@ def charge_reach(state: GameState, fighter: Fighter) -> float:
     return 2.0 * state.profile(fighter.profile).mov
 
 
-def enemies_in_play(state: GameState, player: int) -> list[Fighter]:
-    return [f for f in state.fighters if f.player != player and f.in_play]
+def enemies_in_play(state: GameState, player: int) -> tuple[Fighter, ...]:
+    """``player``'s enemies in play, in the fighters' order (:func:`_in_play`)."""
+    return _in_play(state, player)[0]
 
 
-def friends_in_play(state: GameState, player: int) -> list[Fighter]:
-    return [f for f in state.fighters if f.player == player and f.in_play]
+def friends_in_play(state: GameState, player: int) -> tuple[Fighter, ...]:
+    """``player``'s fighters in play, in the fighters' order (:func:`_in_play`)."""
+    return _in_play(state, player)[1]
+
+
+def _in_play(state: GameState, player: int) -> tuple[tuple[Fighter, ...], tuple[Fighter, ...]]:
+    """``player``'s enemies and friends in play, kept for the last tuple of fighter records
+    (held: its id stays its own): they read those records only, and most states share
+    their fighters' tuple with the state before."""
+    fighters = state.fighters
+    if _IN_PLAY[0] is not fighters:
+        _IN_PLAY[:] = [fighters, {}]
+    split: dict[int, tuple[tuple[Fighter, ...], tuple[Fighter, ...]]] = _IN_PLAY[1]
+    found = split.get(player)
+    if found is None:
+        found = split[player] = (
+            tuple(f for f in fighters if f.player != player and f.in_play),
+            tuple(f for f in fighters if f.player == player and f.in_play),
+        )
+    if CHECK_KEPT:
+        assert found == (
+            tuple(f for f in fighters if f.player != player and f.in_play),
+            tuple(f for f in fighters if f.player == player and f.in_play),
+        ), player
+    return found
+
+
+_IN_PLAY: list[Any] = [None, {}]
+"""The fighters' tuple :func:`_in_play` last worked for, and its answers per player."""
 
 
 def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:

@@ -89,6 +89,7 @@ from confrontation.engine.core.questions import (
 from confrontation.engine.core.state import (
     NEUTRAL,
     ActivationStage,
+    Card,
     Fighter,
     GameState,
     Phase,
@@ -1059,11 +1060,17 @@ def eagerness(state: GameState, card_id: str) -> float:
     5+: a shooter with a target in range; 4+: an enemy within charge reach he beats;
     2: nobody near (move up); 1: held in contact or facing a stronger enemy in reach (let
     the enemy come: being charged costs less than charging what beats him)."""
+    card = state.card(card_id)
     if not has_field(state):
-        card = state.card(card_id)
         return 3.0 if state.profile(card.profile).shooter else 2.0
+    # kept with the card's fighters: the rest it reads (who is in play, each one's
+    # eagerness) is the status's (the strategic phase scores every card left again)
+    return keep(state, ("card-eager", card.fighters), lambda: _card_eagerness(state, card))
+
+
+def _card_eagerness(state: GameState, card: Card) -> float:
     best = 0.0
-    for fid in state.card(card_id).fighters:
+    for fid in card.fighters:
         fighter = state.fighter(fid)
         if not fighter.in_play:
             continue
