@@ -15,15 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
-import numpy as np
-
 from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
 from confrontation.geometry.bases import Base
 from confrontation.geometry.sight import Sight
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
-from confrontation.rules.shooting import range_band, shot_distribution
+from confrontation.rules.shooting import RangeBand, range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
 from confrontation.scenarios.control import fighter_value, scenario_of
 from confrontation.scenarios.victory import fulfils, prey, spared
@@ -494,12 +492,7 @@ def _pair_shot_values(
     here = field_of(state)
     me, it = state.fighter(shooter), state.fighter(target)
     answers = _pair_answers(state)
-    mine, theirs = here.base(shooter), here.base(target)
-    reach = ("band", mine, theirs, me.profile)  # VI-A-1: what the range reads
-    band = answers.get(reach, _MISSING)
-    if band is _MISSING:
-        ranges = state.profile(me.profile).ranges
-        band = answers[reach] = range_band(shot_distance(here, shooter, target), ranges)
+    band = _band(state, me, it)
     if band is None:
         found = [0.0] * len(partials)
     else:
@@ -536,6 +529,31 @@ def _pair_shot_values(
         fresh = _shot_values_now(state, shooter, target, unmoving, partials)
         assert fresh == found, (shooter, target, partials, found, fresh)
     return found
+
+
+def _band(state: GameState, me: Fighter, it: Fighter) -> RangeBand | None:
+    """VI-A-1: the range band of ``me``'s shot at ``it``. It reads the two bases and ``me``'s
+    ranges only, and a base is its fighter's record's (``field.base_of``, given the
+    profiles): kept per pair of records, else per pair of bases (:func:`_pair_answers`)."""
+    answers = _pair_answers(state)
+    mark = ("band-of", id(me), id(it))
+    hit = answers.get(mark)
+    if hit is not None and hit[0] is me and hit[1] is it:
+        band: RangeBand | None = hit[2]
+        if CHECK_KEPT:
+            assert band == _band_now(state, me, it), (me.id, it.id, band)
+        return band
+    here = field_of(state)
+    reach = ("band", here.base(me.id), here.base(it.id), me.profile)
+    found = answers.get(reach, _MISSING)
+    band = answers[reach] = _band_now(state, me, it) if found is _MISSING else found
+    answers[mark] = (me, it, band)  # the records held: their ids stay theirs
+    return band
+
+
+def _band_now(state: GameState, me: Fighter, it: Fighter) -> RangeBand | None:
+    here = field_of(state)
+    return range_band(shot_distance(here, me.id, it.id), state.profile(me.profile).ranges)
 
 
 _MISSING = object()
@@ -637,57 +655,42 @@ def not_surely_apart(
     state: GameState, fighter_id: str, others: Sequence[Fighter], cm: float
 ) -> list[Fighter]:
     """``others`` but those :func:`surely_apart` from ``fighter_id`` by more than ``cm``
-    (the same list, in its order), told for all of them at once from the field's centres
-    (:func:`centres`); a pair within 1e-9 cm of the bound is told by :func:`surely_apart`
-    itself (numpy's ``hypot`` may round otherwise than ``math.hypot``)."""
+    (the same list, in its order): :func:`surely_apart`'s sums in its order, read from the
+    field's centres and radii (:func:`centres`) with no base looked up."""
     if not others:
         return []
-    here = field_of(state)
-    kept = centres(here)
-    me = kept.index[fighter_id]
-    rows = np.fromiter((kept.index[e.id] for e in others), dtype=np.intp, count=len(others))
-    slack = (kept.radius[me] + kept.radius[rows]) + 1e-6
-    bound = cm + slack
-    apart = np.hypot(kept.x[rows] - kept.x[me], kept.y[rows] - kept.y[me])
-    near = apart <= bound
-    doubt = np.abs(apart - bound) <= 1e-9
-    if doubt.any():
-        mine = here.base(fighter_id)
-        for k in np.nonzero(doubt)[0].tolist():
-            near[k] = not surely_apart(mine, here.base(others[k].id), cm)
+    kept = centres(field_of(state))
+    x, y, r = kept[fighter_id]
+    near = []
+    for e in others:
+        ex, ey, er = kept[e.id]
+        if math.hypot(x - ex, y - ey) <= cm + (r + er + 1e-6):
+            near.append(e)
     if CHECK_KEPT:
+        here = field_of(state)
         mine = here.base(fighter_id)
-        fresh = [not surely_apart(mine, here.base(e.id), cm) for e in others]
-        assert fresh == near.tolist(), (fighter_id, cm)
-    return [e for e, k in zip(others, near.tolist(), strict=True) if k]
+        assert near == [e for e in others if not surely_apart(mine, here.base(e.id), cm)], (
+            fighter_id,
+            cm,
+        )
+    return near
 
 
-@dataclass(frozen=True)
-class Centres:
-    """The centres and outer radii (:func:`_outer_radius`) of one field's bases, as arrays
-    (``index``: a fighter's row), for bounds over many pairs at once."""
-
-    index: dict[str, int]
-    x: np.ndarray
-    y: np.ndarray
-    radius: np.ndarray
+Centres = dict[str, tuple[float, float, float]]
+"""Each fighter's base centre and outer radius (:func:`_outer_radius`) in one field."""
 
 
 def centres(here: Any) -> Centres:
-    """The :class:`Centres` of ``here`` (a ``Field``: one arrangement of the fighters, whose
+    """The :data:`Centres` of ``here`` (a ``Field``: one arrangement of the fighters, whose
     bases never change), kept for the last few fields."""
     hit = _CENTRES.get(id(here))
     if hit is not None and hit[0] is here:
         found: Centres = hit[1]
         return found
-    ids = list(here.ids())
-    bases = [here.base(i) for i in ids]
-    found = Centres(
-        {i: k for k, i in enumerate(ids)},
-        np.array([b.x for b in bases], dtype=float),
-        np.array([b.y for b in bases], dtype=float),
-        np.array([_outer_radius(b) for b in bases], dtype=float),
-    )
+    found = {}
+    for i in here.ids():
+        b = here.base(i)
+        found[i] = (b.x, b.y, _outer_radius(b))
     if len(_CENTRES) >= 8:
         _CENTRES.pop(next(iter(_CENTRES)))
     _CENTRES[id(here)] = (here, found)  # the field held: its id stays its own
@@ -699,9 +702,7 @@ _CENTRES: dict[int, tuple[Any, Centres]] = {}
 
 def in_range(state: GameState, shooter: str, target: str) -> bool:
     """Within the weapon's long range (VI-A-1)."""
-    here = field_of(state)
-    ranges = state.profile(state.fighter(shooter).profile).ranges
-    return range_band(shot_distance(here, shooter, target), ranges) is not None
+    return _band(state, state.fighter(shooter), state.fighter(target)) is not None
 
 
 # --- reach and threats -----------------------------------------------------------------------
