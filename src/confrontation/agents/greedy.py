@@ -12,6 +12,8 @@ import heapq
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from typing import Any
 
 import numpy as np
 import shapely
@@ -1476,7 +1478,7 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     if tokens:
         goals.append(min(tokens))
     if foes:
-        near = min(math.dist((x, y), (e.x, e.y)) for e in foes)
+        near = _nearest(state, fighter.player, (x, y))
         if profile.shooter and profile.ranges:
             goals.append(max(near - profile.ranges[1], 0.0))
         else:
@@ -1484,6 +1486,28 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     if not goals:
         return math.dist((x, y), _centre(state))
     return min(goals)
+
+
+def _nearest(state: GameState, player: int, spot: tuple[float, float]) -> float:
+    """The straight distance from ``spot`` to the nearest centre of ``player``'s enemies in
+    play (at least one): ``math.dist`` to each centre, the centres kept for the last tuple
+    of fighter records (a destination question measures every place against them)."""
+    fighters = state.fighters
+    if _CENTRES_OF[0] is not fighters:
+        _CENTRES_OF[:] = [fighters, {}]
+    kept: dict[int, list[tuple[float, float]]] = _CENTRES_OF[1]
+    points = kept.get(player)
+    if points is None:
+        points = kept[player] = [(e.x, e.y) for e in enemies_in_play(state, player)]
+    near = min(map(math.dist, repeat(spot, len(points)), points))
+    if assess.CHECK_KEPT:
+        assert near == min(math.dist(spot, (e.x, e.y)) for e in enemies_in_play(state, player))
+    return near
+
+
+_CENTRES_OF: list[Any] = [None, {}]
+"""The fighters' tuple :func:`_nearest` last worked for, and the enemies' centres per
+player."""
 
 
 def position_value(
