@@ -98,7 +98,7 @@ from confrontation.engine.core.state import (
     StrategicProgress,
 )
 from confrontation.engine.setup.scenery import templates as scenery_templates
-from confrontation.engine.table.field import current, field_of, has_field
+from confrontation.engine.table.field import Field, current, field_of, has_field, pass_through
 from confrontation.geometry.bases import size_rank
 from confrontation.geometry.measure import beyond
 from confrontation.odds.exact import attack_stop_natural
@@ -1378,17 +1378,36 @@ def _near(state: GameState, fighter: Fighter, target: Fighter) -> bool:
 
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
-    from confrontation.engine.table.field import pass_through
-
     if not _near(state, fighter, target):
         return False
     reach = charge_reach(state, fighter)
     here = field_of(state)
     # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
     mov = state.profile(fighter.profile).mov
-    through = pass_through(state, here, fighter.id)
+    through = _passable(state, here, fighter.id)
     path = here.move_path(fighter.id, target.id, through, mov=mov, potential=reach, reach=reach)
     return path is not None and path.length <= reach
+
+
+def _passable(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
+    """V-A: ``field.pass_through`` (the friends ``mover`` may pass through), kept for the last
+    tuple of fighter records and field: it reads the field's fighters, owners and contacts
+    and the records' ``activated`` flags only (an activation's announcement questions ask
+    it again for the same movers)."""
+    fighters = state.fighters
+    if _PASSABLE[0] is not fighters or _PASSABLE[1] is not here:
+        _PASSABLE[:] = [fighters, here, {}]
+    kept: dict[str, tuple[str, ...]] = _PASSABLE[2]
+    found = kept.get(mover)
+    if found is None:
+        found = kept[mover] = pass_through(state, here, mover)
+    elif assess.CHECK_KEPT:
+        assert found == pass_through(state, here, mover), mover
+    return found
+
+
+_PASSABLE: list[Any] = [None, None, {}]
+"""The fighters' tuple and field :func:`_passable` last worked for, and its answers."""
 
 
 def _best_shot(state: GameState, fighter: Fighter) -> float:
