@@ -43,6 +43,8 @@ def test_kept_answers_are_the_fresh_ones_over_whole_games(
     config = GameConfig(scenario=scenario, seed=seed)
     asked: Counter[str] = Counter()
     for module, name in [
+        (greedy, "eagerness"),
+        (greedy, "_card_eagerness"),
         (greedy, "fighter_eagerness"),
         (greedy, "_best_shot"),
         (assess, "_shot_values"),
@@ -63,7 +65,8 @@ def test_kept_answers_are_the_fresh_ones_over_whole_games(
     assert 0 < asked["_pair_shot_values"] < asked["_shot_values"]
     assert 0 < asked["_duel_now"] < asked["duel"]
     # the kept answers were used: fewer fresh computations than questions
-    assert 0 < asked["_fighter_eagerness"] < asked["fighter_eagerness"]
+    assert 0 < asked["_card_eagerness"] < asked["eagerness"]
+    assert 0 < asked["_fighter_eagerness"] <= asked["fighter_eagerness"]
     assert 0 < asked["_shot_values_now"] < asked["_shot_values"]
     assert asked["_best_shot_now"] <= asked["_best_shot"]
     monkeypatch.setattr(assess, "CHECK_KEPT", True)
@@ -121,6 +124,38 @@ def test_a_wrong_kept_answer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(assess, "CHECK_KEPT", True)
     with pytest.raises(AssertionError):
         greedy.fighter_eagerness(state, fighter)
+
+
+def test_wrong_kept_card_eagerness_status_rows_and_fighters_in_play_are_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The checks of a card's eagerness kept per status, of the status rows kept for a
+    tuple of fighter records and of the fighters in play kept for it can fail: each
+    altered by hand is read unchecked, and found different with ``CHECK_KEPT``."""
+    state = _playing(1)
+    card = next(c for c in state.cards_of(0) if c.fighters)
+    one = next(f for f in state.fighters if f.in_play)
+    try:
+        right = greedy.eagerness(state, card.id)
+        assess.kept(state)[("card-eager", card.fighters)] = right + 1.0
+        assert greedy.eagerness(state, card.id) == right + 1.0
+        rows = assess._status_rows(state)
+        assess._LAST_ROWS[3] = rows[1:]
+        assert assess._status_rows(state) == rows[1:]
+        foes, friends = assess._in_play(state, one.player)
+        assess._IN_PLAY[1][one.player] = (friends, foes)
+        assert assess.enemies_in_play(state, one.player) == friends
+        monkeypatch.setattr(assess, "CHECK_KEPT", True)
+        with pytest.raises(AssertionError):
+            greedy.eagerness(state, card.id)
+        with pytest.raises(AssertionError):
+            assess._status_rows(state)
+        with pytest.raises(AssertionError):
+            assess.enemies_in_play(state, one.player)
+    finally:  # the altered answers must not reach other tests
+        assess._KEPT.clear()
+        assess._LAST_ROWS[:] = [None, None, None, ()]
+        assess._IN_PLAY[:] = [None, {}]
 
 
 def test_wrong_kept_duels_gaps_and_shot_values_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:

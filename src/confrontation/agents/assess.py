@@ -15,15 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
-import numpy as np
-
 from confrontation.engine.core.state import KILLED_LEVELS, NEUTRAL, Fighter, GameState, Phase
 from confrontation.engine.table.field import current, field_of, has_field, shot_distance
 from confrontation.geometry.bases import Base
 from confrontation.geometry.sight import Sight
 from confrontation.odds.exact import attack_odds
 from confrontation.rules.characteristics import Characteristic
-from confrontation.rules.shooting import range_band, shot_distribution
+from confrontation.rules.shooting import RangeBand, range_band, shot_distribution
 from confrontation.rules.wounds import WoundResult
 from confrontation.scenarios.control import fighter_value, scenario_of
 from confrontation.scenarios.victory import fulfils, prey, spared
@@ -335,9 +333,33 @@ def status_key(state: GameState) -> tuple[Any, ...]:
         if scenario is not None and scenario.conditions:
             rows = tuple(_status_row_now(state, f) for f in state.fighters if f.in_play)
         else:
-            rows = tuple(_status_row(state, f) for f in state.fighters if f.in_play)
+            rows = _status_rows(state)
         found = state.scratch["status-key"] = (here, state.profiles, state.rules, rows)
     return found
+
+
+def _status_rows(state: GameState) -> tuple[tuple[Any, ...], ...]:
+    """The in-play fighters' :func:`_status_row`, kept for the last tuple of fighter records
+    (held: its id stays its own) while the scenario record and profiles are the same
+    objects: the states of a strategic phase, of announcements and of most steps share
+    their fighters' tuple. A scenario without victory conditions only (as
+    :func:`_status_row`)."""
+    last = _LAST_ROWS
+    fighters = state.fighters
+    if last[0] is fighters and last[1] is state.scenario and last[2] is state.profiles:
+        rows: tuple[tuple[Any, ...], ...] = last[3]
+        if CHECK_KEPT:
+            fresh = tuple(_status_row_now(state, f) for f in fighters if f.in_play)
+            assert rows == fresh, "status rows"
+        return rows
+    rows = tuple(_status_row(state, f) for f in fighters if f.in_play)
+    last[:] = [fighters, state.scenario, state.profiles, rows]
+    return rows
+
+
+_LAST_ROWS: list[Any] = [None, None, None, ()]
+"""The fighters' tuple, scenario record and profiles :func:`_status_rows` last worked for,
+and the rows."""
 
 
 def _status_row(state: GameState, f: Fighter) -> tuple[Any, ...]:
@@ -470,12 +492,7 @@ def _pair_shot_values(
     here = field_of(state)
     me, it = state.fighter(shooter), state.fighter(target)
     answers = _pair_answers(state)
-    mine, theirs = here.base(shooter), here.base(target)
-    reach = ("band", mine, theirs, me.profile)  # VI-A-1: what the range reads
-    band = answers.get(reach, _MISSING)
-    if band is _MISSING:
-        ranges = state.profile(me.profile).ranges
-        band = answers[reach] = range_band(shot_distance(here, shooter, target), ranges)
+    band = _band(state, me, it)
     if band is None:
         found = [0.0] * len(partials)
     else:
@@ -512,6 +529,31 @@ def _pair_shot_values(
         fresh = _shot_values_now(state, shooter, target, unmoving, partials)
         assert fresh == found, (shooter, target, partials, found, fresh)
     return found
+
+
+def _band(state: GameState, me: Fighter, it: Fighter) -> RangeBand | None:
+    """VI-A-1: the range band of ``me``'s shot at ``it``. It reads the two bases and ``me``'s
+    ranges only, and a base is its fighter's record's (``field.base_of``, given the
+    profiles): kept per pair of records, else per pair of bases (:func:`_pair_answers`)."""
+    answers = _pair_answers(state)
+    mark = ("band-of", id(me), id(it))
+    hit = answers.get(mark)
+    if hit is not None and hit[0] is me and hit[1] is it:
+        band: RangeBand | None = hit[2]
+        if CHECK_KEPT:
+            assert band == _band_now(state, me, it), (me.id, it.id, band)
+        return band
+    here = field_of(state)
+    reach = ("band", here.base(me.id), here.base(it.id), me.profile)
+    found = answers.get(reach, _MISSING)
+    band = answers[reach] = _band_now(state, me, it) if found is _MISSING else found
+    answers[mark] = (me, it, band)  # the records held: their ids stay theirs
+    return band
+
+
+def _band_now(state: GameState, me: Fighter, it: Fighter) -> RangeBand | None:
+    here = field_of(state)
+    return range_band(shot_distance(here, me.id, it.id), state.profile(me.profile).ranges)
 
 
 _MISSING = object()
@@ -613,57 +655,42 @@ def not_surely_apart(
     state: GameState, fighter_id: str, others: Sequence[Fighter], cm: float
 ) -> list[Fighter]:
     """``others`` but those :func:`surely_apart` from ``fighter_id`` by more than ``cm``
-    (the same list, in its order), told for all of them at once from the field's centres
-    (:func:`centres`); a pair within 1e-9 cm of the bound is told by :func:`surely_apart`
-    itself (numpy's ``hypot`` may round otherwise than ``math.hypot``)."""
+    (the same list, in its order): :func:`surely_apart`'s sums in its order, read from the
+    field's centres and radii (:func:`centres`) with no base looked up."""
     if not others:
         return []
-    here = field_of(state)
-    kept = centres(here)
-    me = kept.index[fighter_id]
-    rows = np.fromiter((kept.index[e.id] for e in others), dtype=np.intp, count=len(others))
-    slack = (kept.radius[me] + kept.radius[rows]) + 1e-6
-    bound = cm + slack
-    apart = np.hypot(kept.x[rows] - kept.x[me], kept.y[rows] - kept.y[me])
-    near = apart <= bound
-    doubt = np.abs(apart - bound) <= 1e-9
-    if doubt.any():
-        mine = here.base(fighter_id)
-        for k in np.nonzero(doubt)[0].tolist():
-            near[k] = not surely_apart(mine, here.base(others[k].id), cm)
+    kept = centres(field_of(state))
+    x, y, r = kept[fighter_id]
+    near = []
+    for e in others:
+        ex, ey, er = kept[e.id]
+        if math.hypot(x - ex, y - ey) <= cm + (r + er + 1e-6):
+            near.append(e)
     if CHECK_KEPT:
+        here = field_of(state)
         mine = here.base(fighter_id)
-        fresh = [not surely_apart(mine, here.base(e.id), cm) for e in others]
-        assert fresh == near.tolist(), (fighter_id, cm)
-    return [e for e, k in zip(others, near.tolist(), strict=True) if k]
+        assert near == [e for e in others if not surely_apart(mine, here.base(e.id), cm)], (
+            fighter_id,
+            cm,
+        )
+    return near
 
 
-@dataclass(frozen=True)
-class Centres:
-    """The centres and outer radii (:func:`_outer_radius`) of one field's bases, as arrays
-    (``index``: a fighter's row), for bounds over many pairs at once."""
-
-    index: dict[str, int]
-    x: np.ndarray
-    y: np.ndarray
-    radius: np.ndarray
+Centres = dict[str, tuple[float, float, float]]
+"""Each fighter's base centre and outer radius (:func:`_outer_radius`) in one field."""
 
 
 def centres(here: Any) -> Centres:
-    """The :class:`Centres` of ``here`` (a ``Field``: one arrangement of the fighters, whose
+    """The :data:`Centres` of ``here`` (a ``Field``: one arrangement of the fighters, whose
     bases never change), kept for the last few fields."""
     hit = _CENTRES.get(id(here))
     if hit is not None and hit[0] is here:
         found: Centres = hit[1]
         return found
-    ids = list(here.ids())
-    bases = [here.base(i) for i in ids]
-    found = Centres(
-        {i: k for k, i in enumerate(ids)},
-        np.array([b.x for b in bases], dtype=float),
-        np.array([b.y for b in bases], dtype=float),
-        np.array([_outer_radius(b) for b in bases], dtype=float),
-    )
+    found = {}
+    for i in here.ids():
+        b = here.base(i)
+        found[i] = (b.x, b.y, _outer_radius(b))
     if len(_CENTRES) >= 8:
         _CENTRES.pop(next(iter(_CENTRES)))
     _CENTRES[id(here)] = (here, found)  # the field held: its id stays its own
@@ -675,9 +702,7 @@ _CENTRES: dict[int, tuple[Any, Centres]] = {}
 
 def in_range(state: GameState, shooter: str, target: str) -> bool:
     """Within the weapon's long range (VI-A-1)."""
-    here = field_of(state)
-    ranges = state.profile(state.fighter(shooter).profile).ranges
-    return range_band(shot_distance(here, shooter, target), ranges) is not None
+    return _band(state, state.fighter(shooter), state.fighter(target)) is not None
 
 
 # --- reach and threats -----------------------------------------------------------------------
@@ -732,12 +757,40 @@ def charge_reach(state: GameState, fighter: Fighter) -> float:
     return 2.0 * state.profile(fighter.profile).mov
 
 
-def enemies_in_play(state: GameState, player: int) -> list[Fighter]:
-    return [f for f in state.fighters if f.player != player and f.in_play]
+def enemies_in_play(state: GameState, player: int) -> tuple[Fighter, ...]:
+    """``player``'s enemies in play, in the fighters' order (:func:`_in_play`)."""
+    return _in_play(state, player)[0]
 
 
-def friends_in_play(state: GameState, player: int) -> list[Fighter]:
-    return [f for f in state.fighters if f.player == player and f.in_play]
+def friends_in_play(state: GameState, player: int) -> tuple[Fighter, ...]:
+    """``player``'s fighters in play, in the fighters' order (:func:`_in_play`)."""
+    return _in_play(state, player)[1]
+
+
+def _in_play(state: GameState, player: int) -> tuple[tuple[Fighter, ...], tuple[Fighter, ...]]:
+    """``player``'s enemies and friends in play, kept for the last tuple of fighter records
+    (held: its id stays its own): they read those records only, and most states share
+    their fighters' tuple with the state before."""
+    fighters = state.fighters
+    if _IN_PLAY[0] is not fighters:
+        _IN_PLAY[:] = [fighters, {}]
+    split: dict[int, tuple[tuple[Fighter, ...], tuple[Fighter, ...]]] = _IN_PLAY[1]
+    found = split.get(player)
+    if found is None:
+        found = split[player] = (
+            tuple(f for f in fighters if f.player != player and f.in_play),
+            tuple(f for f in fighters if f.player == player and f.in_play),
+        )
+    if CHECK_KEPT:
+        assert found == (
+            tuple(f for f in fighters if f.player != player and f.in_play),
+            tuple(f for f in fighters if f.player == player and f.in_play),
+        ), player
+    return found
+
+
+_IN_PLAY: list[Any] = [None, {}]
+"""The fighters' tuple :func:`_in_play` last worked for, and its answers per player."""
 
 
 def threat_at(state: GameState, fighter: Fighter, x: float, y: float) -> float:

@@ -12,6 +12,8 @@ import heapq
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from typing import Any
 
 import numpy as np
 import shapely
@@ -89,13 +91,14 @@ from confrontation.engine.core.questions import (
 from confrontation.engine.core.state import (
     NEUTRAL,
     ActivationStage,
+    Card,
     Fighter,
     GameState,
     Phase,
     StrategicProgress,
 )
 from confrontation.engine.setup.scenery import templates as scenery_templates
-from confrontation.engine.table.field import current, field_of, has_field
+from confrontation.engine.table.field import Field, current, field_of, has_field, pass_through
 from confrontation.geometry.bases import size_rank
 from confrontation.geometry.measure import beyond
 from confrontation.odds.exact import attack_stop_natural
@@ -1059,11 +1062,17 @@ def eagerness(state: GameState, card_id: str) -> float:
     5+: a shooter with a target in range; 4+: an enemy within charge reach he beats;
     2: nobody near (move up); 1: held in contact or facing a stronger enemy in reach (let
     the enemy come: being charged costs less than charging what beats him)."""
+    card = state.card(card_id)
     if not has_field(state):
-        card = state.card(card_id)
         return 3.0 if state.profile(card.profile).shooter else 2.0
+    # kept with the card's fighters: the rest it reads (who is in play, each one's
+    # eagerness) is the status's (the strategic phase scores every card left again)
+    return keep(state, ("card-eager", card.fighters), lambda: _card_eagerness(state, card))
+
+
+def _card_eagerness(state: GameState, card: Card) -> float:
     best = 0.0
-    for fid in state.card(card_id).fighters:
+    for fid in card.fighters:
         fighter = state.fighter(fid)
         if not fighter.in_play:
             continue
@@ -1369,17 +1378,36 @@ def _near(state: GameState, fighter: Fighter, target: Fighter) -> bool:
 
 def _reachable(state: GameState, fighter: Fighter, target: Fighter) -> bool:
     """V-B-3: the assault reaches (the agent judges distances as a practised player)."""
-    from confrontation.engine.table.field import pass_through
-
     if not _near(state, fighter, target):
         return False
     reach = charge_reach(state, fighter)
     here = field_of(state)
     # V-A, CLARIFICATIONS §9: across landforms of his size only within MOV x 1
     mov = state.profile(fighter.profile).mov
-    through = pass_through(state, here, fighter.id)
+    through = _passable(state, here, fighter.id)
     path = here.move_path(fighter.id, target.id, through, mov=mov, potential=reach, reach=reach)
     return path is not None and path.length <= reach
+
+
+def _passable(state: GameState, here: Field, mover: str) -> tuple[str, ...]:
+    """V-A: ``field.pass_through`` (the friends ``mover`` may pass through), kept for the last
+    tuple of fighter records and field: it reads the field's fighters, owners and contacts
+    and the records' ``activated`` flags only (an activation's announcement questions ask
+    it again for the same movers)."""
+    fighters = state.fighters
+    if _PASSABLE[0] is not fighters or _PASSABLE[1] is not here:
+        _PASSABLE[:] = [fighters, here, {}]
+    kept: dict[str, tuple[str, ...]] = _PASSABLE[2]
+    found = kept.get(mover)
+    if found is None:
+        found = kept[mover] = pass_through(state, here, mover)
+    elif assess.CHECK_KEPT:
+        assert found == pass_through(state, here, mover), mover
+    return found
+
+
+_PASSABLE: list[Any] = [None, None, {}]
+"""The fighters' tuple and field :func:`_passable` last worked for, and its answers."""
 
 
 def _best_shot(state: GameState, fighter: Fighter) -> float:
@@ -1469,7 +1497,7 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     if tokens:
         goals.append(min(tokens))
     if foes:
-        near = min(math.dist((x, y), (e.x, e.y)) for e in foes)
+        near = _nearest(state, fighter.player, (x, y))
         if profile.shooter and profile.ranges:
             goals.append(max(near - profile.ranges[1], 0.0))
         else:
@@ -1477,6 +1505,28 @@ def goal_distance(state: GameState, fighter: Fighter, x: float, y: float) -> flo
     if not goals:
         return math.dist((x, y), _centre(state))
     return min(goals)
+
+
+def _nearest(state: GameState, player: int, spot: tuple[float, float]) -> float:
+    """The straight distance from ``spot`` to the nearest centre of ``player``'s enemies in
+    play (at least one): ``math.dist`` to each centre, the centres kept for the last tuple
+    of fighter records (a destination question measures every place against them)."""
+    fighters = state.fighters
+    if _CENTRES_OF[0] is not fighters:
+        _CENTRES_OF[:] = [fighters, {}]
+    kept: dict[int, list[tuple[float, float]]] = _CENTRES_OF[1]
+    points = kept.get(player)
+    if points is None:
+        points = kept[player] = [(e.x, e.y) for e in enemies_in_play(state, player)]
+    near = min(map(math.dist, repeat(spot, len(points)), points))
+    if assess.CHECK_KEPT:
+        assert near == min(math.dist(spot, (e.x, e.y)) for e in enemies_in_play(state, player))
+    return near
+
+
+_CENTRES_OF: list[Any] = [None, {}]
+"""The fighters' tuple :func:`_nearest` last worked for, and the enemies' centres per
+player."""
 
 
 def position_value(
