@@ -5,9 +5,6 @@ merges the same groups as ``_eroded_union`` of all of them."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pytest
 import shapely
 from hypothesis import given, settings
@@ -92,69 +89,3 @@ def test_an_inflated_piece_erodes_and_finds_its_corners_as_the_full_computation(
     assert shapely.equals_exact(
         frame.eroded, paths._frame(TABLE.area, r + 0.5).buffer(-paths.CLEAR_EPS), 0.0
     )
-
-
-def _near_ends_in_full(q: paths._Question, obstacles: list[BaseGeometry], hw: float) -> bool:
-    """Step 3 as the tenth round computed it: GEOS asked about every obstacle."""
-    sp, gp = q.sp, q.gp
-    raw = np.array(obstacles, dtype=object)
-    kept = np.zeros(0, dtype=int)
-    if len(raw):
-        kept = np.nonzero(~shapely.is_empty(raw) & ~shapely.contains(raw, sp))[0]
-    shapes = raw[kept]
-    start_gaps = shapely.distance(shapes, sp)
-    goal_gaps = shapely.distance(shapes, gp) if gp is not None else None
-    if gp is not None:
-        inside = shapely.contains(shapes, gp)
-        if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
-            return False
-    if q.reach < math.inf and len(shapes):
-        near = paths._within_ellipse(shapes, q.start, q.goal, hw, q.reach, start_gaps, goal_gaps)
-        shapes, start_gaps = shapes[near], start_gaps[near]
-        goal_gaps = goal_gaps[near] if goal_gaps is not None else None
-    for k, o in enumerate(shapes.tolist()):
-        r = min(hw, float(start_gaps[k]) - 2 * paths.CLEAR_EPS)
-        if goal_gaps is not None:
-            r = min(r, float(goal_gaps[k]) - 2 * paths.CLEAR_EPS)
-        q.pieces.append(paths._inflated(o, max(r, 0.0)))
-    q.n_obstacles = len(shapes)
-    return True
-
-
-@pytest.mark.rule("V-A")
-@settings(max_examples=120, deadline=None)
-@given(
-    fighters(n_max=14),
-    scenery(),
-    st.sampled_from([2.5, 3.0, 4.0]),
-    st.sampled_from([math.inf, 0.5, 3.0, 10.0, 25.0, 60.0]),
-    st.booleans(),
-    st.data(),
-)
-def test_the_obstacles_near_the_ends_screened_by_their_boxes_are_the_full_ones(
-    placed: dict[str, Base],
-    elements: tuple[Scenery, ...],
-    width: float,
-    reach: float,
-    to_point: bool,
-    data: st.DataObject,
-) -> None:
-    ids = list(placed)
-    mover = placed[ids[0]]
-    target = data.draw(st.sampled_from(ids[1:]))
-    goal: tuple[float, float] | Base = placed[target]
-    if to_point:
-        # a point near a base (at its edge, inside it, or in the open)
-        b = placed[target]
-        goal = (b.x + data.draw(st.floats(-4, 4)), b.y + data.draw(st.floats(-4, 4)))
-    obstacles = [placed[i].polygon for i in ids if i != target or to_point]
-    obstacles += [s.footprint for s in elements]
-    obstacles.append(shapely.Polygon())  # an empty shape is never an obstacle
-    # from the mover's sight (on its base's edge) or its centre (its base holds it: left out)
-    start = mover.sight if data.draw(st.booleans()) else (mover.x, mover.y)
-    screened = paths._Question(start, goal, reach)
-    full = paths._Question(start, goal, reach)
-    hw = width / 2.0
-    assert paths._near_ends(screened, obstacles, hw) == _near_ends_in_full(full, obstacles, hw)
-    assert [id(p) for p in screened.pieces] == [id(p) for p in full.pieces]
-    assert screened.n_obstacles == full.n_obstacles

@@ -93,15 +93,13 @@ def _within_ellipse(
 BOX_MARGIN = 1e-9
 
 
-def _any_within(
-    shapes: np.ndarray, other: BaseGeometry, gap: float, boxes: np.ndarray | None = None
-) -> bool:
+def _any_within(shapes: np.ndarray, other: BaseGeometry, gap: float) -> bool:
     """Is any of ``shapes`` at most ``gap`` from ``other``? (``shapely.distance`` of each,
     asked only of the shapes whose bounding box is within ``gap`` of ``other``'s: two shapes
-    are at least as far apart as their boxes.) ``boxes``: the shapes' boxes, when known."""
+    are at least as far apart as their boxes.)"""
     if not len(shapes):
         return False
-    b = shapely.bounds(shapes) if boxes is None else boxes
+    b = shapely.bounds(shapes)
     ox0, oy0, ox1, oy1 = other.bounds
     dx = np.maximum(np.maximum(b[:, 0] - ox1, ox0 - b[:, 2]), 0.0)
     dy = np.maximum(np.maximum(b[:, 1] - oy1, oy0 - b[:, 3]), 0.0)
@@ -259,19 +257,7 @@ class PathSearch:
         #: questions answered by the search (steps 3-7) and by the straight line (step 2)
         self.queries = 0
         self.straight = 0
-        self._shapes: tuple[np.ndarray, np.ndarray, np.ndarray, BaseGeometry | None] | None = None
-
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, BaseGeometry | None]:
-        """The obstacles as an array, which are empty, their bounding boxes (NaN: empty)
-        and the table shrunk for the straight answer: made once per battlefield."""
-        if self._shapes is None:
-            obstacles, width, table = self._args
-            raw = np.array(obstacles, dtype=object)
-            empty = shapely.is_empty(raw) if len(raw) else np.zeros(0, dtype=bool)
-            boxes = shapely.bounds(raw) if len(raw) else np.zeros((0, 4))
-            inner = None if table is None else _inner(table, width)
-            self._shapes = (raw, empty, boxes, inner)
-        return self._shapes
+        self._shapes: tuple[np.ndarray, np.ndarray, BaseGeometry | None] | None = None
 
     def _straight(
         self, start: tuple[float, float], goal: tuple[float, float] | Base, skip: Collection[int]
@@ -286,8 +272,13 @@ class PathSearch:
         clear, and every path by a corner is longer by far more than rounding. For a goal
         base, the nearest point of its edge must also be left by the obstacles near it (its
         reachable edge is then computed as the search computes it)."""
-        _, width, table = self._args
-        raw, empty, boxes, inner = self._arrays()
+        obstacles, width, table = self._args
+        if self._shapes is None:
+            raw = np.array(obstacles, dtype=object)
+            empty = shapely.is_empty(raw) if len(raw) else np.zeros(0, dtype=bool)
+            inner = None if table is None else _inner(table, width)
+            self._shapes = (raw, empty, inner)
+        raw, empty, inner = self._shapes
         if isinstance(goal, Base):
             tgt = goal.polygon
             if tgt.intersects(Point(start)):
@@ -304,20 +295,21 @@ class PathSearch:
             return None
         hw = width / 2.0
         # the obstacles the search keeps: not empty, not skipped, not holding the start
-        use = ~empty
-        if skip:
-            use[list(skip)] = False
-        # only a shape whose box holds the start may hold it
-        doubt = use & _holding_box(boxes, start)
-        use[doubt] = ~shapely.contains_xy(raw[doubt], start[0], start[1])
-        kept, kept_boxes = raw[use], boxes[use]
+        kept = np.zeros(0, dtype=object)
+        if len(raw):
+            use = ~empty
+            if skip:
+                use[list(skip)] = False
+            kept = raw[use]
+            if len(kept):
+                kept = kept[~shapely.contains_xy(kept, start[0], start[1])]
         clear = hw + STRAIGHT_MARGIN
-        if _any_within(kept, seg, clear, kept_boxes):
+        if _any_within(kept, seg, clear):
             return None
         if tgt is None:
             return Path((start, end))
         edge_cut = inner is not None and not inner.contains(tgt)
-        if _any_within(kept, tgt, clear, kept_boxes):
+        if _any_within(kept, tgt, clear):
             edge_cut = True
         if edge_cut:
             # obstacles or the table's edge may cut the goal base's edge: its reachable part
@@ -354,10 +346,8 @@ class PathSearch:
             return straight
         self.queries += 1
         obstacles, width, table = self._args
-        kept = [i for i in range(len(obstacles)) if i not in skip]
-        keep = [obstacles[i] for i in kept]
-        boxes = self._arrays()[2][kept]
-        return _search(start, goal, keep, width, table=table, reach=reach, boxes=boxes)
+        keep = [o for i, o in enumerate(obstacles) if i not in skip]
+        return _search(start, goal, keep, width, table=table, reach=reach)
 
 
 _INNER: dict[tuple[int, float], tuple[BaseGeometry, BaseGeometry]] = {}
@@ -697,14 +687,13 @@ def _search(
     *,
     table: BaseGeometry | None = None,
     reach: float = math.inf,
-    boxes: np.ndarray | None = None,
 ) -> Path | None:
     """Steps 3-7 of :class:`PathSearch`: the obstacles that count, inflated
     (:func:`_near_ends`); merged into what blocks (:func:`_blocker`); where the path may end
     (:func:`_goal_set`); the corners it may turn at (:func:`_turning_corners`); the bounded
-    A* (:func:`_astar`). ``boxes``: the obstacles' bounding boxes, when known."""
+    A* (:func:`_astar`)."""
     q = _Question(start, goal, reach)
-    if not _near_ends(q, obstacles, width / 2.0, boxes):
+    if not _near_ends(q, obstacles, width / 2.0):
         return None
     if table is not None:
         q.pieces.append(_framed(table, width / 2.0))
@@ -718,92 +707,42 @@ def _search(
     return _astar(q, corners, heur)
 
 
-def _near_ends(
-    q: _Question, obstacles: Sequence[BaseGeometry], hw: float, boxes: np.ndarray | None = None
-) -> bool:
+def _near_ends(q: _Question, obstacles: Sequence[BaseGeometry], hw: float) -> bool:
     """Step 3, the obstacles inflated by ``hw`` (``q.pieces``): not those holding the start
     (the fighter is leaving them), not those outside the ellipse of a bounded search
     (:func:`_within_ellipse`); one nearer than ``hw`` to the start or a goal point keeps only
-    that clearance. False: a goal point inside an obstacle. ``boxes``: the obstacles'
-    bounding boxes, when known: GEOS is asked only about the shapes their boxes leave in
-    doubt (a shape is at least as far from a point as its box)."""
+    that clearance. False: a goal point inside an obstacle."""
     sp, gp = q.sp, q.gp
     raw = np.array(obstacles, dtype=object)
-    if boxes is None:
-        boxes = shapely.bounds(raw) if len(raw) else np.zeros((0, 4))
-    use = ~shapely.is_empty(raw) if len(raw) else np.zeros(0, dtype=bool)
-    doubt = use & _holding_box(boxes, q.start)
-    use[doubt] = ~shapely.contains(raw[doubt], sp)
-    shapes, boxes = raw[use], boxes[use]
+    kept = np.zeros(0, dtype=int)
+    if len(raw):
+        kept = np.nonzero(~shapely.is_empty(raw) & ~shapely.contains(raw, sp))[0]
+    shapes = raw[kept]
+    start_gaps = shapely.distance(shapes, sp)
+    gaps = start_gaps.tolist()
+    goal_gaps_ = None
     if gp is not None:
-        doubt = _holding_box(boxes, q.goal)  # type: ignore[arg-type]
-        inside = shapely.contains(shapes[doubt], gp)
-        if inside.any() and not shapely.contains(shapely.boundary(shapes[doubt][inside]), gp).all():
+        inside = shapely.contains(shapes, gp)
+        if inside.any() and not shapely.contains(shapely.boundary(shapes[inside]), gp).all():
             return False
-    start_gaps, goal_gaps = _end_gaps(q, shapes, boxes, hw)
+        goal_gaps_ = shapely.distance(shapes, gp)
+        goal_gaps = goal_gaps_.tolist()
     if q.reach < math.inf and len(shapes):
         # the distances just measured (the same GEOS calls the ellipse test would make)
-        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach, start_gaps, goal_gaps)
-        shapes, start_gaps, goal_gaps = shapes[near], start_gaps[near], goal_gaps[near]
-    # each obstacle inflated (cached per shape and radius) and eroded for the tests
-    for o, gap, goal_gap in zip(
-        shapes.tolist(), start_gaps.tolist(), goal_gaps.tolist(), strict=True
-    ):
-        r = hw
-        r = min(r, gap - 2 * CLEAR_EPS)
+        near = _within_ellipse(shapes, q.start, q.goal, hw, q.reach, start_gaps, goal_gaps_)
+        shapes = shapes[near]
+        gaps = [g for g, k in zip(gaps, near.tolist(), strict=True) if k]
         if gp is not None:
-            r = min(r, goal_gap - 2 * CLEAR_EPS)
+            goal_gaps = [g for g, k in zip(goal_gaps, near.tolist(), strict=True) if k]
+    # each obstacle inflated (cached per shape and radius) and eroded for the tests
+    for k, o in enumerate(shapes.tolist()):
+        r = hw
+        r = min(r, gaps[k] - 2 * CLEAR_EPS)
+        if gp is not None:
+            r = min(r, goal_gaps[k] - 2 * CLEAR_EPS)
         q.pieces.append(_inflated(o, max(r, 0.0)))
     q.n_obstacles = len(shapes)
     return True
-
-
-def _holding_box(boxes: np.ndarray, p: tuple[float, float]) -> np.ndarray:
-    """Which ``boxes`` hold the point ``p`` (on their edge included; NaN boxes: none)."""
-    x, y = p
-    out: np.ndarray = (
-        (boxes[:, 0] <= x) & (x <= boxes[:, 2]) & (boxes[:, 1] <= y) & (y <= boxes[:, 3])
-    )
-    return out
-
-
-def _box_gaps(boxes: np.ndarray, other: tuple[float, float, float, float]) -> np.ndarray:
-    """Each box's distance to the box ``other`` (a point: a box of no size): a lower bound
-    of the distance between what they hold, within rounding (:data:`BOX_MARGIN`)."""
-    x0, y0, x1, y1 = other
-    dx = np.maximum(np.maximum(boxes[:, 0] - x1, x0 - boxes[:, 2]), 0.0)
-    dy = np.maximum(np.maximum(boxes[:, 1] - y1, y0 - boxes[:, 3]), 0.0)
-    out: np.ndarray = np.hypot(dx, dy)
-    return out
-
-
-def _end_gaps(
-    q: _Question, shapes: np.ndarray, boxes: np.ndarray, hw: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Each shape's distance to the start and to the goal (a point, or the goal base's
-    polygon), measured by GEOS where step 3 needs it: a shape nearer than ``hw`` (plus
-    2 :data:`CLEAR_EPS`) to the start or a goal point (its clearance is cut), or in a
-    bounded search one the ellipse test may keep. The others, whose boxes already say
-    they are farther (:func:`_box_gaps`), are given an infinite distance: it answers both
-    tests as the measured one would."""
-    start_box = (q.start[0], q.start[1], q.start[0], q.start[1])
-    goal_box = q.target.bounds if q.target is not None else (*q.goal, *q.goal)  # type: ignore[misc]
-    to_start, to_goal = _box_gaps(boxes, start_box), _box_gaps(boxes, goal_box)
-    cut = hw + 2 * CLEAR_EPS + BOX_MARGIN
-    need = to_start <= cut
-    if q.gp is not None:
-        need |= to_goal <= cut
-    if q.reach < math.inf:
-        lower = np.maximum(to_start - hw, 0.0) + np.maximum(to_goal - hw, 0.0)
-        need |= lower <= q.reach + PRUNE_MARGIN + 2 * BOX_MARGIN
-    start_gaps = np.full(len(shapes), math.inf)
-    goal_gaps = np.full(len(shapes), math.inf)
-    if need.any():
-        start_gaps[need] = shapely.distance(shapes[need], q.sp)
-        end = q.gp if q.gp is not None else q.target
-        if q.gp is not None or q.reach < math.inf:
-            goal_gaps[need] = shapely.distance(shapes[need], end)
-    return start_gaps, goal_gaps
 
 
 _TARGETS: OrderedDict[int, tuple[Polygon, BaseGeometry]] = OrderedDict()
