@@ -25,7 +25,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import shapely
@@ -315,11 +315,10 @@ class PathSearch:
             # obstacles or the table's edge may cut the goal base's edge: its reachable part
             # is computed as the search does, and the straight answer only stands if the
             # nearest point is still there
-            pieces = [_inflated(o, hw) for o in kept.tolist()]
-            if table is not None:
-                pieces.append(_framed(table, hw))
-            # only the groups near the goal base cut its edge
-            others = _eroded_union(pieces, tgt.bounds)
+            # only the groups near the goal base cut its edge (only their pieces inflated)
+            frame = None if table is None else _framed(table, hw)
+            near = _groups_meeting(kept.tolist(), hw, frame, tgt.bounds)
+            others = _eroded_union(near, tgt.bounds)
             goal_set = ring.difference(others) if not others.is_empty else ring
             if goal_set.is_empty:
                 return None
@@ -372,13 +371,24 @@ def _inner(table: BaseGeometry, width: float) -> BaseGeometry:
 @dataclass(frozen=True)
 class _Inflated:
     """An obstacle inflated by a radius, eroded by :data:`CLEAR_EPS`, and its convex
-    corners (see :func:`_corners`)."""
+    corners (see :func:`_corners`); the last two made when first asked for (a piece merged
+    with others is never eroded alone; the straight answer's check asks for no corner)."""
 
     shape: BaseGeometry
-    eroded: BaseGeometry
-    corners: np.ndarray
     #: the shape's bounding box (minx, miny, maxx, maxy)
     box: tuple[float, float, float, float]
+    #: the table's frame: a box no shape inside which meets it (None: any may)
+    free: tuple[float, float, float, float] | None = None
+    #: a shape with no corner to turn at (the table's frame)
+    cornerless: bool = False
+
+    @cached_property
+    def eroded(self) -> BaseGeometry:
+        return self.shape.buffer(-CLEAR_EPS)
+
+    @cached_property
+    def corners(self) -> np.ndarray:
+        return np.zeros((0, 6)) if self.cornerless else _corners(self.shape)
 
 
 _INFLATED: OrderedDict[tuple[int, float], tuple[BaseGeometry, _Inflated]] = OrderedDict()
@@ -393,7 +403,7 @@ def _inflated(o: BaseGeometry, r: float) -> _Inflated:
     if hit is not None and hit[0] is o:
         return hit[1]
     g = _inflate(o, r)
-    made = _Inflated(g, g.buffer(-CLEAR_EPS), _corners(g), g.bounds)
+    made = _Inflated(g, g.bounds)
     _INFLATED[key] = (o, made)  # the entry keeps ``o`` alive: its id is not reused
     if len(_INFLATED) > _INFLATED_SIZE:
         _INFLATED.popitem(last=False)
@@ -407,9 +417,19 @@ def _framed(table: BaseGeometry, hw: float) -> _Inflated:
     if hit is not None and hit[0] is table:
         return hit[1]
     g = _frame(table, hw)
-    made = _Inflated(g, g.buffer(-CLEAR_EPS), np.zeros((0, 6)), g.bounds)
+    made = _Inflated(g, g.bounds, _free_box(table, hw), cornerless=True)
     _INFLATED[key] = (table, made)
     return made
+
+
+def _free_box(table: BaseGeometry, hw: float) -> tuple[float, float, float, float] | None:
+    """The box of the table shrunk by ``hw`` (the hole of :func:`_frame`) when that hole is
+    the box: a shape strictly inside it does not meet the frame. None otherwise."""
+    hole = table.buffer(-hw, join_style="mitre")
+    if hole.is_empty or not hole.equals(box(*hole.bounds)):
+        return None
+    x0, y0, x1, y1 = hole.bounds
+    return (x0, y0, x1, y1)
 
 
 _GROUPS: OrderedDict[tuple[int, ...], tuple[list[BaseGeometry], BaseGeometry]] = OrderedDict()
@@ -474,6 +494,88 @@ def _touching(pieces: Sequence[_Inflated]) -> tuple[np.ndarray, np.ndarray]:
 
 def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+#: an obstacle inflated by a radius r lies inside its box grown by r and this (cm): far
+#: more than the rounding of the buffer's arcs
+GROW_MARGIN = 1e-6
+
+
+def _groups_meeting(
+    obstacles: list[BaseGeometry],
+    hw: float,
+    frame: _Inflated | None,
+    window: tuple[float, float, float, float],
+) -> list[_Inflated]:
+    """Of the ``obstacles`` inflated by ``hw`` and the table's ``frame`` (last), the pieces
+    of the groups of touching pieces one of whose boxes meets ``window``, in order: what
+    ``_eroded_union(all pieces, window)`` builds, from the same pieces. A flood fill from
+    the pieces whose box meets the window through the pieces they touch; an obstacle is
+    inflated only when its grown box (:data:`GROW_MARGIN`) meets a member's box or the
+    window, so the obstacles far from those groups are never inflated."""
+    n = len(obstacles)
+    boxes = shapely.bounds(np.array(obstacles, dtype=object)) if n else np.zeros((0, 4))
+    grow = hw + GROW_MARGIN
+    lo_x, lo_y = boxes[:, 0] - grow, boxes[:, 1] - grow
+    hi_x, hi_y = boxes[:, 2] + grow, boxes[:, 3] + grow
+    made: dict[int, _Inflated] = {} if frame is None else {n: frame}
+
+    def piece(i: int) -> _Inflated:
+        got = made.get(i)
+        if got is None:
+            got = made[i] = _inflated(obstacles[i], hw)
+        return got
+
+    def near(b: tuple[float, float, float, float]) -> list[int]:
+        hit = (lo_x <= b[2]) & (b[0] <= hi_x) & (lo_y <= b[3]) & (b[1] <= hi_y)
+        return np.nonzero(hit)[0].tolist()
+
+    members = {i for i in near(window) if _boxes_meet(piece(i).box, window)}
+    if frame is not None and _boxes_meet(frame.box, window):
+        members.add(n)
+    todo = sorted(members)
+    while todo:
+        i = todo.pop()
+        if i == n:  # the frame: the obstacles not strictly inside its free box may meet it
+            free = frame.free  # type: ignore[union-attr]
+            close = list(range(n)) if free is None else _leaving(lo_x, lo_y, hi_x, hi_y, free)
+        else:
+            close = near(piece(i).box)
+            if frame is not None and n not in members:
+                close.append(n)
+        for j in close:
+            if j not in members and _touch(piece(min(i, j)), piece(max(i, j))):
+                members.add(j)
+                todo.append(j)
+    return [made[i] for i in sorted(members)]
+
+
+def _leaving(
+    lo_x: np.ndarray,
+    lo_y: np.ndarray,
+    hi_x: np.ndarray,
+    hi_y: np.ndarray,
+    free: tuple[float, float, float, float],
+) -> list[int]:
+    """The boxes not strictly inside ``free``."""
+    x0, y0, x1, y1 = free
+    inside = (lo_x > x0) & (lo_y > y0) & (hi_x < x1) & (hi_y < y1)
+    return np.nonzero(~inside)[0].tolist()
+
+
+def _touch(first: _Inflated, second: _Inflated) -> bool:
+    """Do two pieces' shapes meet? (:func:`_touching`'s test of the pair, ``first`` the
+    piece that comes first, from and into its cache.)"""
+    si, sj = first.shape, second.shape
+    hit = _TOUCH.get((id(si), id(sj)))
+    if hit is not None and hit[0] is si and hit[1] is sj:
+        return hit[2]
+    shapely.prepare(si)
+    yes = bool(shapely.intersects(si, sj))
+    if len(_TOUCH) >= _TOUCH_SIZE:
+        _TOUCH.clear()
+    _TOUCH[(id(si), id(sj))] = (si, sj, yes)
+    return yes
 
 
 def _eroded_union(
