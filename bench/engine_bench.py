@@ -6,13 +6,16 @@ drawing) and games on a table (set-up, deployment, movement, shooting; chapter V
 plugged in yet, so a bench-only combat phase resolves nothing). The chess reference plays
 uniformly random legal moves with ``chess.Board`` until the game ends.
 Whole games (issue 22), each a ratio to python-chess random plies per CPU-second measured
-first in the same run (CPU time, ``time.process_time``: the machine is shared):
+in the same run (CPU time, ``time.process_time``: the machine is shared), in slices between
+the games (:class:`Reference`): each game is weighed by the chess rate measured right before
+and right after it, since this virtual machine's speed drifts over a run:
 - random-v-random whole games (``play_game`` defaults: Conquest, 250 AP), after an untimed
   warm-up game: engine steps (every ``ChoiceMade`` / ``DieRolled``) per CPU-second ÷ chess
   plies per CPU-second;
 - a greedy-v-greedy game's CPU in chess plies (how many random plies chess plays in it);
 - army scaling: greedy-v-greedy at 750 AP (:func:`scaled_army`: the default armies' cards
-  three times over, valid for the I-D validator at 750 AP) against 250 AP, CPU ratio;
+  three times over, valid for the I-D validator at 750 AP) against 250 AP, the ratio of their
+  costs in chess plies;
 - with ``--mcts``: the default mcts agent's thinking CPU a game against greedy, in chess plies.
 Run: ``PYTHONPATH=src .venv/bin/python bench/engine_bench.py [--quick] [--mcts] [--games-only]``
 (or ``make bench``).
@@ -151,16 +154,50 @@ loads the catalogue, the scenario, the layouts and lazy imports (0.2-0.4 CPU-s),
 chess, timed warm, does not pay."""
 
 
-def random_rate(seeds: Sequence[int]) -> tuple[float, int]:
-    """(steps per CPU-second, steps) of random-v-random whole games, after an untimed
+class Reference:
+    """python-chess random plies per CPU-second, measured in slices of ``seconds`` between the
+    engine's games: this shared virtual machine's speed drifts within a run (chess alone moved
+    from 8,400 to 12,400 plies per CPU-second between two runs a minute apart), so a game's
+    CPU is turned into chess plies at the rate measured right before and right after it. The
+    chess game goes on from slice to slice (a new one when it ends)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.roller = SeededRoller(7)
+        self.board = chess.Board()
+        self.rates = [self._slice()]
+
+    def _slice(self) -> float:
+        plies = 0
+        begin = time.process_time()
+        while time.process_time() - begin < self.seconds:
+            if self.board.is_game_over(claim_draw=False):
+                self.board = chess.Board()
+            moves = list(self.board.legal_moves)
+            self.board.push(moves[uniform_index(self.roller, len(moves))])
+            plies += 1
+        return plies / (time.process_time() - begin)
+
+    def plies(self, cpu: float) -> float:
+        """The chess plies worth ``cpu`` engine seconds just measured (a new slice after)."""
+        self.rates.append(self._slice())
+        return cpu * (self.rates[-2] + self.rates[-1]) / 2
+
+    def span(self) -> str:
+        return f"{min(self.rates):,.0f}-{max(self.rates):,.0f}"
+
+
+def random_rate(seeds: Sequence[int], ref: Reference) -> tuple[float, int]:
+    """(steps per chess ply, steps) of random-v-random whole games, after an untimed
     warm-up game (:data:`WARM_UP_SEED`)."""
     play_game(GameConfig(agents=("random", "random"), seed=WARM_UP_SEED))
-    steps = 0
-    begin = time.process_time()
+    steps, plies = 0, 0.0
     for seed in seeds:
+        begin = time.process_time()
         result = play_game(GameConfig(agents=("random", "random"), seed=seed))
+        plies += ref.plies(time.process_time() - begin)
         steps += _steps(result.events)
-    return steps / (time.process_time() - begin), steps
+    return steps / plies, steps
 
 
 def game_cpu(config: GameConfig) -> float:
@@ -168,6 +205,11 @@ def game_cpu(config: GameConfig) -> float:
     begin = time.process_time()
     play_game(config)
     return time.process_time() - begin
+
+
+def game_plies(config: GameConfig, ref: Reference) -> float:
+    """One game's CPU in chess plies (:meth:`Reference.plies`)."""
+    return ref.plies(game_cpu(config))
 
 
 def _toml_value(value: object) -> str:
@@ -274,32 +316,30 @@ def main() -> None:
     if not args.games_only:
         step_workloads()
     base = args.seed
-    chess_s = chess_rate(3.0 if args.quick else 5.0)
-    print(f"python-chess: {chess_s:,.0f} random plies/CPU-s")
+    ref = Reference(0.5 if args.quick else 1.0)
     n = 3 if args.quick else 6
-    rate, steps = random_rate(range(base, base + n))
+    rate, steps = random_rate(range(base, base + n), ref)
+    print(f"random v random, {n} games: {steps} steps; ratio to chess {rate:.3f}")
+    seeds = range(base, base + (2 if args.quick else 4))
+    greedy = [game_plies(GameConfig(seed=s), ref) for s in seeds]
     print(
-        f"random v random, {n} games: {rate:,.0f} steps/CPU-s ({steps} steps); "
-        f"ratio to chess {rate / chess_s:.3f}"
-    )
-    greedy = [game_cpu(GameConfig(seed=s)) for s in range(base, base + (2 if args.quick else 4))]
-    mean = sum(greedy) / len(greedy)
-    print(
-        f"greedy v greedy, 250 AP, {len(greedy)} games: {mean:.2f} CPU-s a game "
-        f"= {mean * chess_s:,.0f} chess plies"
+        f"greedy v greedy, 250 AP, {len(greedy)} games: "
+        f"{sum(greedy) / len(greedy):,.0f} chess plies a game"
     )
     with tempfile.TemporaryDirectory() as folder:
         big = tuple(str(scaled_army(a, 3, Path(folder))) for a in DEFAULT_ARMIES)
         sizes = [sum(c.count for c in load_army(Path(p)).cards) for p in big]
         small = [sum(c.count for c in load_army(army_path(a)).cards) for a in DEFAULT_ARMIES]
         seeds = range(base, base + (1 if args.quick else 2))
-        one = sum(game_cpu(GameConfig(seed=s)) for s in seeds)
-        three = sum(game_cpu(GameConfig(seed=s, armies=big)) for s in seeds)
+        one = sum(game_plies(GameConfig(seed=s), ref) for s in seeds)
+        three = sum(game_plies(GameConfig(seed=s, armies=big), ref) for s in seeds)
     print(
         f"scaling, greedy v greedy, {len(seeds)} games: 250 AP ({'+'.join(map(str, small))} "
-        f"fighters) {one:.2f} CPU-s, 750 AP ({'+'.join(map(str, sizes))} fighters) "
-        f"{three:.2f} CPU-s; ratio 3×/1× {three / one:.1f}"
+        f"fighters) {one:,.0f} chess plies, 750 AP ({'+'.join(map(str, sizes))} fighters) "
+        f"{three:,.0f}; ratio 3×/1× {three / one:.1f}"
     )
+    print(f"python-chess, {len(ref.rates)} slices between the games: {ref.span()} plies/CPU-s")
+    chess_s = sum(ref.rates) / len(ref.rates)
     if args.mcts:
         seeds = range(base + 1000, base + 1000 + args.mcts_games)
         think = mcts_thinking(seeds, args.mcts_rounds)

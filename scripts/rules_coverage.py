@@ -207,8 +207,15 @@ def marker_section(argument: str) -> str:
     return match["id"] if match else argument
 
 
-def collect_markers(tests: Path, root: Path) -> MarkerReport:
-    """Collect ``tests`` with pytest (no test runs) and return every ``rule`` marker use."""
+def collect_markers(tests: Path, root: Path, kept: Path | None = None) -> MarkerReport:
+    """Collect ``tests`` with pytest (no test runs) and return every ``rule`` marker use.
+    ``kept``: a file of an earlier collection to read instead, written by this one when it
+    does not exist yet (``make rules-check`` checks five documents with one collection)."""
+    if kept is not None and kept.exists():
+        try:
+            return _marker_report(json.loads(kept.read_text(encoding="utf-8")))
+        except (ValueError, KeyError, TypeError) as error:
+            raise UsageError(f"--markers-file {kept}: not a marker collection ({error})") from None
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "markers.json"
         env = dict(os.environ)
@@ -235,6 +242,13 @@ def collect_markers(tests: Path, root: Path) -> MarkerReport:
             reason = tail[-1] if tail else f"exit status {result.returncode}"
             raise UsageError(f"collecting {tests} with pytest failed: {reason}")
         data = json.loads(out.read_text(encoding="utf-8"))
+    if kept is not None:
+        kept.write_text(json.dumps(data), encoding="utf-8")
+    return _marker_report(data)
+
+
+def _marker_report(data: dict[str, Any]) -> MarkerReport:
+    """The marker uses and collection errors of a collection's JSON."""
     uses: list[tuple[str, str, str]] = []
     for item in data["items"]:
         for arguments in item["rules"]:
@@ -434,6 +448,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="PREFIXES",
         help="comma-separated: II-A,II-B requires II-A, II-A-x, II-B, II-B-x",
     )
+    parser.add_argument(
+        "--markers-file",
+        type=Path,
+        metavar="FILE",
+        help="reuse the test collection kept in FILE; collect and keep it there if missing",
+    )
     parser.add_argument("--index", type=Path, default=DEFAULT_INDEX, help=argparse.SUPPRESS)
     parser.add_argument("--src", type=Path, default=ROOT / "src", help=argparse.SUPPRESS)
     parser.add_argument("--tests", type=Path, default=ROOT / "tests", help=argparse.SUPPRESS)
@@ -458,7 +478,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"{directory}: no such directory")
 
     citations = source_citations(args.src, citation_pattern(ids), ROOT)
-    markers = collect_markers(args.tests, ROOT)
+    markers = collect_markers(args.tests, ROOT, args.markers_file)
     rows = compute(sections, citations, markers)
     unknown = unknown_markers(markers.uses, ids)
     missing_required = [r.section.id for r in rows if r.section.id in required and not r.settled]

@@ -316,3 +316,27 @@ def test_a_section_declared_not_applicable_is_settled_not_covered(
     (other / "src" / "na.py").write_text("# II-A: not applicable (another game's rule)\n")
     assert coverage.main([*args, "--require-prefix", "II-A"]) == 1
     assert "required section II-A is not cited in code" in capsys.readouterr().err
+
+
+def test_a_kept_collection_is_written_once_and_read_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--markers-file``: the first run collects and keeps the markers; a later run reads
+    them and does not collect (a test added meanwhile is not seen), and a broken file is a
+    one-line usage error."""
+    args = _project(tmp_path, GOOD_TESTS)
+    kept = tmp_path / "markers.json"
+    assert coverage.main([*args, "--json", "--markers-file", str(kept)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert kept.exists()
+    more = GOOD_TESTS + '\n    @pytest.mark.rule("II-A")\n    def test_c():\n        pass\n'
+    (tmp_path / "tests" / "test_sample.py").write_text(textwrap.dedent(more), encoding="utf-8")
+    assert coverage.main([*args, "--json", "--markers-file", str(kept)]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert coverage.main([*args, "--json"]) == 0
+    fresh = {r["id"]: r["tests"] for r in json.loads(capsys.readouterr().out)["sections"]}
+    assert fresh["II-A"] == 1
+    kept.write_text("[1, 2", encoding="utf-8")
+    assert coverage.main([*args, "--markers-file", str(kept)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a marker collection" in err
