@@ -105,3 +105,35 @@ def test_a_chart_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --chart") and len(result.stderr.splitlines()) == 1
+
+
+def test_the_three_panel_chart_keeps_every_label_inside_the_picture(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Wins by army, by side and the match-up matrix: no title, tick name or axis label is cut
+    off at the picture's edge (the matrix's x label was, under tight_layout)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    drawn: list[Figure] = []
+    close = plt.close
+    monkeypatch.setattr(plt, "close", drawn.append)
+    chart = tmp_path / "chart.png"
+    args = simulate("--allow-invalid", "--armies", *armies(tmp_path), "--games", "2")
+    result = runner.invoke(app, [*args, "--chart", str(chart)])
+    assert result.exit_code == 0, result.output
+    figure = drawn[0]
+    figure.canvas.draw()  # laid out as when saved
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    frame = figure.bbox
+    texts = [t for t in figure.findobj(Text) if t.get_text() and t.get_visible()]
+    assert "against this army" in [t.get_text() for t in texts]
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        inside = frame.x0 - 1 <= box.x0 and box.x1 <= frame.x1 + 1
+        assert inside and frame.y0 - 1 <= box.y0 and box.y1 <= frame.y1 + 1, text.get_text()
+    close(figure)

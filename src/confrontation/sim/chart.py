@@ -12,8 +12,14 @@ class ChartError(Exception):
     """The chart cannot be written (one line)."""
 
 
+def _label(name: str) -> str:
+    """An army as the chart names it: a list given as a file by its file name's stem (the
+    whole path would squeeze the panels), a bundled list by its id."""
+    return Path(name).stem if name.endswith(".toml") else name
+
+
 def _bars(axes: object, records: list[WinRecord], title: str) -> None:
-    names = [r.name for r in records]
+    names = [_label(r.name) for r in records]
     rates = [100 * r.win_rate for r in records]
     low = [max(0.0, 100 * (r.win_rate - r.interval[0])) for r in records]
     high = [max(0.0, 100 * (r.interval[1] - r.win_rate)) for r in records]
@@ -36,7 +42,9 @@ def write_chart(result: BatchResult, path: Path, title: str) -> None:
     names = [r.name for r in armies]
     matrix = len(names) > 2 and bool(pairs)
     panels = 3 if matrix else 2
-    figure, axes = plt.subplots(1, panels, figsize=(5.5 * panels, 4.8))
+    # constrained layout keeps the rotated names, the axis labels and the colour bar inside
+    # the picture (tight_layout gave up on the match-up matrix: its x label was cut off)
+    figure, axes = plt.subplots(1, panels, figsize=(5.5 * panels, 4.8), layout="constrained")
     _bars(axes[0], armies, "Wins by army")
     _bars(axes[1], by_side(result), "Wins by side")
     if matrix:
@@ -48,8 +56,9 @@ def write_chart(result: BatchResult, path: Path, title: str) -> None:
                 grid[i][j] = 100 * pair.wins[0] / pair.games
                 grid[j][i] = 100 * pair.wins[1] / pair.games
         image = axes[2].imshow(grid, cmap="RdYlGn", vmin=0, vmax=100)
-        axes[2].set_xticks(range(size), names, rotation=30, ha="right")
-        axes[2].set_yticks(range(size), names)
+        labels = [_label(n) for n in names]
+        axes[2].set_xticks(range(size), labels, rotation=30, ha="right")
+        axes[2].set_yticks(range(size), labels)
         axes[2].set_xlabel("against this army")
         axes[2].set_ylabel("this army")
         axes[2].set_title("Games won by the row's army (%)")
@@ -59,7 +68,6 @@ def write_chart(result: BatchResult, path: Path, title: str) -> None:
                     axes[2].text(j, i, f"{grid[i][j]:.0f}", ha="center", va="center")
         figure.colorbar(image, ax=axes[2])
     figure.suptitle(title)
-    figure.tight_layout()
     try:
         figure.savefig(path, format="png")
     except (OSError, ValueError) as error:
