@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import Field, _Obstacles
 from confrontation.geometry.bases import Base
+from confrontation.geometry.contact import outer_radius
 from confrontation.geometry.field import Battlefield
 from confrontation.geometry.scenery import Scenery
 from confrontation.geometry.table import Table
@@ -252,7 +253,7 @@ def _obstacles(
     here = _field(bases, scenery)
     placed = [here.base(i) for i in here.ids()]
     blocked = [e.footprint for e in here.scenery]
-    circles = [(b.x, b.y, table_field._reach(b)) for b in placed]
+    circles = [(b.x, b.y, outer_radius(b)) for b in placed]
     cores = [(b.x, b.y, table_field._core(b)) for b in placed]
     for shape in blocked:
         x0, y0, x1, y1 = shape.bounds

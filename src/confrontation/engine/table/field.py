@@ -32,7 +32,12 @@ from confrontation.engine.core.state import (
 from confrontation.engine.table.kept_sight import changed_bases, stands
 from confrontation.engine.table.layouts import ground_layout, layout_table
 from confrontation.geometry.bases import Base, size_rank
-from confrontation.geometry.contact import ContactPlacement, ContactSearch, in_contact
+from confrontation.geometry.contact import (
+    ContactPlacement,
+    ContactSearch,
+    in_contact,
+    outer_radius,
+)
 from confrontation.geometry.field import Battlefield
 from confrontation.geometry.measure import distance, point_distance
 from confrontation.geometry.paths import Path
@@ -377,14 +382,14 @@ class Field:
         same test as :meth:`Battlefield.contacts`: within 0.01 cm, then in contact)."""
         now = self.battlefield.fighters
         # each came base's outer radius once, not once per fighter whose contacts are kept
-        came = [(i, now[i], _reach(now[i])) for i in changed if i in now]
+        came = [(i, now[i], outer_radius(now[i])) for i in changed if i in now]
         for fighter_id, known in old._contacts.items():
             if fighter_id in changed:
                 continue
             me = now[fighter_id]
             kept = [i for i in known if i not in changed]
             if came:
-                mine = _reach(me)
+                mine = outer_radius(me)
                 kept += [
                     i
                     for i, b, reach in came
@@ -417,7 +422,7 @@ class Field:
             length = found.length
             legs = list(zip(found.points, found.points[1:], strict=False))
             for b in came:
-                clear = _reach(b) + hw + 1e-3
+                clear = outer_radius(b) + hw + 1e-3
                 if any(_segment_gap(a, z, b.x, b.y) <= clear for a, z in legs):
                     return False
         elif reach == math.inf:
@@ -426,7 +431,7 @@ class Field:
             length = reach
         sx, sy = m.sight
         for b in left:
-            r = _reach(b) + hw + 1e-3
+            r = outer_radius(b) + hw + 1e-3
             if isinstance(goal, str):
                 to_goal = point_distance(self.base(goal), b.x, b.y)
             else:
@@ -620,7 +625,7 @@ class Field:
             if ids:
                 # bases whose centres are farther apart than their outer radii and the
                 # clearance cannot be that close: not measured (every enemy at once)
-                far = held[:, 2] + (_reach(base) + APART_CM + 1e-6)
+                far = held[:, 2] + (outer_radius(base) + APART_CM + 1e-6)
                 gaps = np.hypot(held[:, 0] - base.x, held[:, 1] - base.y)
                 for k in np.flatnonzero(gaps <= far).tolist():
                     if ids[k] != mover and distance(base, self.base(ids[k])) < APART_CM:
@@ -669,7 +674,7 @@ class Field:
         ok = (x0 > m) & (y0 > m) & (x1 < w - m) & (y1 < h - m)
         bad = (x0 < -1e-5) | (y0 < -1e-5) | (x1 > w + 1e-5) | (y1 > h + 1e-5)
         core = _core(t)
-        rows = self._screen_rows(mover, _reach(t) + APART_CM + 1e-6 + m, core)
+        rows = self._screen_rows(mover, outer_radius(t) + APART_CM + 1e-6 + m, core)
         if rows is not None:
             centres, turns, chd, chw, crd, lens, far, rounds = rows
             # offsets and turns as complex numbers: (dx + i dy) times a conjugate facing
@@ -730,7 +735,7 @@ class Field:
             if len(i):
                 # a footprint farther from the spot's centre than its outer radius: clear
                 gaps = shapely.distance(shapely.points(xs[i], ys[i]), shapes[j])
-                ok[i[~(gaps > _reach(t) + m)]] = False
+                ok[i[~(gaps > outer_radius(t) + m)]] = False
             if cores is not None:
                 on = (np.hypot(cores[0] - xs[:, None], cores[1] - ys[:, None]) < cores[2]).any(
                     axis=1
@@ -800,7 +805,7 @@ class Field:
         radii (x, y, reach), one row each."""
         if player not in self._sides:
             ids = [i for i in self.ids() if self.owners[i] != player]
-            rows = [(b.x, b.y, _reach(b)) for b in map(self.base, ids)]
+            rows = [(b.x, b.y, outer_radius(b)) for b in map(self.base, ids)]
             self._sides[player] = (ids, np.array(rows, dtype=float).reshape(-1, 3))
         return self._sides[player]
 
@@ -896,14 +901,7 @@ def _may_touch(a: Base, b: Base, gap: float) -> bool:
     """Could the two bases be within ``gap`` of each other? False when their centres are
     farther apart than their outer radii and ``gap`` (1e-6 cm to spare): then no shape
     test is needed."""
-    return math.hypot(a.x - b.x, a.y - b.y) <= _reach(a) + _reach(b) + gap + 1e-6
-
-
-def _reach(base: Base) -> float:
-    """The distance from a base's centre to its farthest point."""
-    if base.shape == "round":
-        return base.radius
-    return math.hypot(base.width, base.depth) / 2.0
+    return math.hypot(a.x - b.x, a.y - b.y) <= outer_radius(a) + outer_radius(b) + gap + 1e-6
 
 
 #: the corners of a square, as complex multiples of its half depth (real) and half width
@@ -942,11 +940,11 @@ def _row_of(base: Base) -> tuple[float, ...]:
             _ROWS.clear()
         if base.shape == "round":
             r = base.radius
-            found = (base.x, base.y, 1.0, 0.0, r, r, r, _reach(base), _core(base))
+            found = (base.x, base.y, 1.0, 0.0, r, r, r, outer_radius(base), _core(base))
         else:
             fx, fy = base.front
             hd, hw = base.depth / 2.0, base.width / 2.0
-            found = (base.x, base.y, fx, fy, hd, hw, 0.0, _reach(base), _core(base))
+            found = (base.x, base.y, fx, fy, hd, hw, 0.0, outer_radius(base), _core(base))
         _ROWS[base] = found
     return found
 
@@ -1753,7 +1751,7 @@ def _swept_bases(here: Field, base: Base, potential: float, skip: set[str]) -> l
     for i in here.ids():
         if i not in skip:
             b = here.base(i)
-            if math.hypot(b.x - sx, b.y - sy) <= limit + _reach(b):
+            if math.hypot(b.x - sx, b.y - sy) <= limit + outer_radius(b):
                 out.append(b)
     return out
 
