@@ -6,6 +6,7 @@ old one."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 import ref_contact_31
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shapely.geometry import box
 from test_fast_equivalence import fighters, scenery
 
 from confrontation.engine.table import field as table_field
@@ -155,3 +157,68 @@ def test_the_boxed_screen_flags_what_the_full_screen_flags(
     ks = np.arange(edge.count)
     boxed = edge.surely_blocked(ks, blocker, search.room)
     assert boxed.tolist() == edge.surely_blocked(ks, blocker).tolist()
+
+
+def _ring() -> tuple[Base, list[Base], Base]:
+    """A large target ringed by four fighters, and the place a newcomer takes by pushing."""
+    target = Base.of("large", "square", 50, 30)
+    ring = [
+        Base.of("normal", "square", 50, 26.875, 90),
+        Base.of("normal", "square", 50, 33.125, 270),
+        Base.of("normal", "square", 46.875, 30, 0),
+        Base.of("normal", "square", 53.125, 30, 180),
+    ]
+    mover = Base.of("normal", "square", 50, 10)
+    placed = ContactSearch(mover, target, ring, table=TABLE.area, pushable=[0, 1, 2, 3]).nearest()
+    assert placed is not None and placed.pushed
+    return target, ring, placed.base
+
+
+#: far from the ring: bases and a shape no push can meet
+FAR = [Base.of("normal", "square", 10.0 + 4 * k, 80.0) for k in range(10)]
+
+
+@pytest.mark.rule("II-E-1")
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(44.0, 56.0), st.floats(22.0, 38.0)), max_size=8),
+    st.floats(-0.4, 0.3),
+    st.booleans(),
+)
+def test_a_push_looks_only_at_what_it_could_meet(
+    extra: list[tuple[float, float]], dx: float, rock: bool
+) -> None:
+    """``_push`` builds its blocker of the bases and shapes near the pushed fighter alone
+    (``_near_push``): the same pushes as the old search, which merged every base on the
+    table, with bystanders close enough to block a push and far ones alike."""
+    target, ring, place = _ring()
+    others = ring + [Base.of("small", "round", x, y) for x, y in extra] + FAR
+    obstacles = [box(5.0, 5.0, 8.0, 8.0)] + ([box(47.0, 22.0, 48.2, 24.0)] if rock else [])
+    new = place.moved(place.x + dx, place.y)
+    got = _push(new, target, others, [0, 1, 2, 3], obstacles, TABLE.area)
+    assert got == ref_contact_31._push(new, target, others, [0, 1, 2, 3], obstacles, TABLE.area)
+
+
+@pytest.mark.rule("II-E-1")
+def test_a_near_bystander_still_blocks_a_push() -> None:
+    """The case the screen must not lose: a base just beyond the pushed fighter, where the
+    push would go, is in its blocker (and far bases change nothing)."""
+    target, ring, place = _ring()
+    alone = _push(place, target, ring, [0, 1, 2, 3], [], TABLE.area)
+    assert alone is not None
+    assert _push(place, target, ring + FAR, [0, 1, 2, 3], [], TABLE.area) == alone
+    (i, moved), *_ = alone
+    pushed = ring[i]
+    # a bystander where the push went, just clear of the pushed fighter's old place
+    away = (moved.x - pushed.x, moved.y - pushed.y)
+    size = math.hypot(*away)
+    by = pushed.moved(pushed.x + away[0] / size * 2.6, pushed.y + away[1] / size * 2.6)
+    crowded = [*ring, by]
+    got = _push(place, target, crowded, [0, 1, 2, 3], [], TABLE.area)
+    assert got != alone
+    assert got == ref_contact_31._push(place, target, crowded, [0, 1, 2, 3], [], TABLE.area)
+    # the same with a rock where the push went
+    rock = by.polygon.envelope
+    got = _push(place, target, ring, [0, 1, 2, 3], [rock], TABLE.area)
+    assert got != alone
+    assert got == ref_contact_31._push(place, target, ring, [0, 1, 2, 3], [rock], TABLE.area)

@@ -634,6 +634,26 @@ class _Walk:
         return self.room
 
 
+def _near_push(
+    pushed: Base, rest: Sequence[Base], obstacles: Sequence[BaseGeometry]
+) -> tuple[list[Base], list[BaseGeometry]]:
+    """The bases and shapes a push of ``pushed`` (at most :data:`MAX_PUSH_CM`) could meet:
+    those whose box meets the pushed base's box grown by the push and the tolerance (as
+    :func:`_near`: the blocker is eroded by the tolerance, so near the tried places it is
+    made of these alone; a big army's other bases are left out of its union, II-E-1)."""
+    grow = MAX_PUSH_CM + 4 * CONTACT_TOLERANCE_CM
+    x0, y0, x1, y1 = pushed.polygon.bounds
+    x0, y0, x1, y1 = x0 - grow, y0 - grow, x1 + grow, y1 + grow
+
+    def meets(b: tuple[float, float, float, float]) -> bool:
+        return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
+
+    return (
+        [b for b in _maybe_near(rest, (x0, y0, x1, y1)) if meets(b.polygon.bounds)],
+        [g for g in obstacles if meets(g.bounds)],
+    )
+
+
 #: how far (cm) and which ways (radians) a fighter is tried pushed, in this order
 _PUSH_RADII = np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
 _PUSH_ANGLES = np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
@@ -655,7 +675,7 @@ def _push(
         if not shapely.intersects(new.polygon.buffer(-CONTACT_TOLERANCE_CM), o.polygon):
             continue
         rest = [b for j, b in enumerate(current) if j != i] + [new, target]
-        blocker = _blocker(rest, obstacles, table)
+        blocker = _blocker(*_near_push(o, rest, obstacles), table)
         # the first free move in contact, shortest first: tested one ring at a time
         best = None
         for r in _PUSH_RADII:
