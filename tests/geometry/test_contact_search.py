@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 import ref_contact_31
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
@@ -20,7 +21,18 @@ from test_fast_equivalence import fighters, scenery
 from confrontation.engine.table import field as table_field
 from confrontation.engine.table.field import Field
 from confrontation.geometry import Base, Battlefield, Scenery, Table, in_contact
-from confrontation.geometry.contact import ContactPlacement, ContactSearch, _Edge, _push
+from confrontation.geometry.bases import Shape
+from confrontation.geometry.contact import (
+    _PUSH_COS,
+    _PUSH_RADII,
+    _PUSH_SIN,
+    ContactPlacement,
+    ContactSearch,
+    _Edge,
+    _moved_polygons,
+    _polygons,
+    _push,
+)
 from confrontation.sim.game import GameConfig, play_game
 
 TABLE = Table()
@@ -222,3 +234,42 @@ def test_a_near_bystander_still_blocks_a_push() -> None:
     got = _push(place, target, ring, [0, 1, 2, 3], [rock], TABLE.area)
     assert got != alone
     assert got == ref_contact_31._push(place, target, ring, [0, 1, 2, 3], [rock], TABLE.area)
+
+
+@pytest.mark.rule("II-E-1")
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["round", "square"]),
+    st.sampled_from(["small", "normal", "large", "very-large"]),
+    st.floats(0.0, 360.0),
+    st.floats(5.0, 115.0),
+    st.floats(5.0, 115.0),
+)
+def test_pushed_places_built_in_bulk_are_the_bases_footprints(
+    shape: Shape, size: str, facing: float, x: float, y: float
+) -> None:
+    """``_moved_polygons`` gives, vertex for vertex, the footprints of the moved bases that
+    the pushes used to build one by one (``_polygons`` of ``Base.moved``)."""
+    base = Base.of(size, shape, x, y, facing)
+    xs = x + _PUSH_RADII[:, None] * _PUSH_COS[None, :]
+    ys = y + _PUSH_RADII[:, None] * _PUSH_SIN[None, :]
+    bulk = _moved_polygons(base, xs.ravel(), ys.ravel())
+    one_by_one = _polygons([base.moved(a, b) for a, b in zip(xs.ravel(), ys.ravel(), strict=True)])
+    for got, want in zip(bulk, one_by_one, strict=True):
+        assert np.array_equal(shapely.get_coordinates(got), shapely.get_coordinates(want))
+
+
+@pytest.mark.rule("II-E-1")
+def test_pushes_are_the_nearest_whichever_ring_frees_them() -> None:
+    """The first ring and the farther ones, tried in batches: the push found is the
+    nearest, as when every place was tried ring after ring."""
+    target, ring, place = _ring()
+    lengths = set()
+    for dy in (-0.61, -0.55, -0.3, 0.0):
+        new = place.moved(place.x, place.y + dy)
+        got = _push(new, target, ring, [0, 1, 2, 3], [], TABLE.area)
+        assert got == ref_contact_31._push(new, target, ring, [0, 1, 2, 3], [], TABLE.area)
+        assert got
+        (i, pushed), *_ = got
+        lengths.add(round(math.hypot(pushed.x - ring[i].x, pushed.y - ring[i].y), 3))
+    assert {0.05, 0.1} <= lengths and len(lengths) == 4

@@ -657,6 +657,12 @@ def _near_push(
 #: how far (cm) and which ways (radians) a fighter is tried pushed, in this order
 _PUSH_RADII = np.arange(0.05, MAX_PUSH_CM + 1e-9, 0.05)
 _PUSH_ANGLES = np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+#: each way's cosine and sine (``math``'s, as the pushes were first written)
+_PUSH_COS = np.array([math.cos(a) for a in _PUSH_ANGLES])
+_PUSH_SIN = np.array([math.sin(a) for a in _PUSH_ANGLES])
+#: the rings tried in one batch, in turn: the first ring alone (most pushes that succeed,
+#: succeed there), then all the others
+_PUSH_BATCHES = ((0, 1), (1, len(_PUSH_RADII)))
 
 
 def _push(
@@ -667,7 +673,10 @@ def _push(
     obstacles: Sequence[BaseGeometry],
     table: BaseGeometry | None,
 ) -> tuple[tuple[int, Base], ...] | None:
-    """Push the fighters overlapping ``new`` by the least distance that frees them."""
+    """Push the fighters overlapping ``new`` by the least distance that frees them
+    (II-E-1): each to the first free place in contact of the rings of
+    :data:`_PUSH_RADII` (nearest ring first, each ring in the order of
+    :data:`_PUSH_ANGLES`)."""
     current = list(others)
     moved: list[tuple[int, Base]] = []
     for i in push:
@@ -676,19 +685,51 @@ def _push(
             continue
         rest = [b for j, b in enumerate(current) if j != i] + [new, target]
         blocker = _blocker(*_near_push(o, rest, obstacles), table)
-        # the first free move in contact, shortest first: tested one ring at a time
-        best = None
-        for r in _PUSH_RADII:
-            moves = [o.moved(o.x + r * math.cos(a), o.y + r * math.sin(a)) for a in _PUSH_ANGLES]
-            clear = _free(moves, blocker)
-            best = next(
-                (m for m, ok in zip(moves, clear, strict=True) if ok and in_contact(m, target)),
-                None,
-            )
-            if best is not None:
-                break
+        best = _first_push(o, target, blocker)
         if best is None:
             return None
         current[i] = best
         moved.append((i, best))
     return tuple(moved)
+
+
+def _first_push(o: Base, target: Base, blocker: BaseGeometry) -> Base | None:
+    """The first place of ``o``'s pushes, in order, free of ``blocker`` and in contact with
+    ``target``: the places' footprints built and tested in bulk (:func:`_moved_polygons`),
+    a batch of rings at a time (:data:`_PUSH_BATCHES`), only the free ones made bases."""
+    # o.x + r * cos(a), as o.moved(o.x + r * math.cos(a), ...) was asked place by place
+    xs = o.x + _PUSH_RADII[:, None] * _PUSH_COS[None, :]
+    ys = o.y + _PUSH_RADII[:, None] * _PUSH_SIN[None, :]
+    for lo, hi in _PUSH_BATCHES:
+        bx, by = xs[lo:hi].ravel(), ys[lo:hi].ravel()
+        if blocker.is_empty:
+            free = np.arange(len(bx))
+        else:
+            free = np.flatnonzero(~shapely.intersects(blocker, _moved_polygons(o, bx, by)))
+        for k in free.tolist():
+            m = o.moved(bx[k], by[k])
+            if in_contact(m, target):
+                return m
+    return None
+
+
+def _moved_polygons(base: Base, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``base``'s footprint at each place (``xs[k]``, ``ys[k]``), built in bulk: the same
+    shapes as :func:`_polygons` of ``base.moved(xs[k], ys[k])`` (a square's corners by the
+    sums of ``bases._corners``, in its order, on whole arrays)."""
+    if base.shape == "round":
+        out: np.ndarray = shapely.buffer(
+            shapely.points(xs, ys), base.width_mm / 20.0, quad_segs=ROUND_QUAD_SEGS
+        )
+        return out
+    a = math.radians(base.facing)
+    fx, fy = math.cos(a), math.sin(a)
+    lx, ly = -fy, fx  # left of the facing direction
+    hw, hd = base.width_mm / 10.0 / 2.0, base.depth_mm / 10.0 / 2.0
+    rings = np.empty((len(xs), 4, 2))
+    rings[:, 0, 0], rings[:, 0, 1] = xs + fx * hd - lx * hw, ys + fy * hd - ly * hw
+    rings[:, 1, 0], rings[:, 1, 1] = xs + fx * hd + lx * hw, ys + fy * hd + ly * hw
+    rings[:, 2, 0], rings[:, 2, 1] = xs - fx * hd + lx * hw, ys - fy * hd + ly * hw
+    rings[:, 3, 0], rings[:, 3, 1] = xs - fx * hd - lx * hw, ys - fy * hd - ly * hw
+    polys: np.ndarray = shapely.polygons(rings)
+    return polys
