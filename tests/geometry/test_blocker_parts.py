@@ -12,6 +12,7 @@ import pytest
 import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from test_fast_equivalence import TABLE, fighters, scenery
 
@@ -113,3 +114,28 @@ def test_the_blocker_from_the_kept_parts_is_the_plain_one(
     # and the same coordinates in the same order (what the goal set and the A* read)
     for got, plain in ((q.others, others), (q.near_others, near_others), (q.blocker, blocker)):
         assert np.array_equal(shapely.get_coordinates(got), shapely.get_coordinates(plain))
+
+
+_xy = st.tuples(
+    st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=True),
+    st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=True),
+)
+
+
+@pytest.mark.rule("V-A")
+@settings(max_examples=300, deadline=None)
+@given(_xy, _xy)
+def test_the_points_and_segments_without_wrappers_are_shapelys(
+    a: tuple[float, float], b: tuple[float, float]
+) -> None:
+    """The start point and the straight segment (``paths._point``, ``paths._segment``) are
+    the geometries ``Point`` and ``LineString`` make: the same type, the same coordinates."""
+    assert type(paths._point(a)) is type(Point(a))
+    assert (
+        shapely.get_coordinates(paths._point(a)).tobytes()
+        == shapely.get_coordinates(Point(a)).tobytes()
+    )
+    got, want = paths._segment(a, b), LineString([a, b])
+    assert type(got) is type(want)
+    assert shapely.get_coordinates(got).tobytes() == shapely.get_coordinates(want).tobytes()
+    assert shapely.equals_exact(got, want, 0.0)
