@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
-import shapely
 
 from confrontation.geometry import paths
 from path_replay import Call, ask
@@ -29,21 +28,22 @@ def full_work(which: str = "target,window") -> Iterator[None]:
     every obstacle ("target"); every group built for the straight answer's goal set
     ("window")."""
     saved: dict[str, Callable[..., Any]] = {
-        k: getattr(paths, k) for k in ("_near_box", "_eroded_union")
+        k: getattr(paths, k) for k in ("_near_parts", "_eroded_parts")
     }
-    eroded_union = saved["_eroded_union"]
+    eroded_parts = saved["_eroded_parts"]
 
-    def all_near(others: Any, window: Any) -> tuple[np.ndarray, np.ndarray]:
-        polys = shapely.get_parts(np.array([others], dtype=object))
-        return polys, np.ones(len(polys), dtype=bool)
+    def all_near(polys: np.ndarray, window: Any) -> np.ndarray:
+        return np.ones(len(polys), dtype=bool)
 
     def no_window(pieces: Any, window: Any = None) -> Any:
-        return eroded_union(pieces)
+        return eroded_parts(pieces)
 
+    # (twelfth round: step 4 asks ``_near_parts`` and ``_eroded_parts``, which
+    # ``_near_box`` and ``_eroded_union`` are now made of)
     if "target" in which:
-        paths._near_box = all_near
+        paths._near_parts = all_near
     if "window" in which:
-        paths._eroded_union = no_window
+        paths._eroded_parts = no_window
     try:
         yield
     finally:

@@ -60,6 +60,19 @@ PRUNE_MARGIN = 1e-2
 _NAN_ALLOW = np.intc(0)
 
 
+def _point(p: tuple[float, float]) -> Point:
+    """``Point(p)`` without the wrappers (the same GEOS point, a third of the time)."""
+    made: Point = shapely.lib.points(np.array((float(p[0]), float(p[1]))), _NAN_ALLOW)
+    return made
+
+
+def _segment(a: tuple[float, float], b: tuple[float, float]) -> LineString:
+    """``LineString([a, b])`` without the wrappers (the same GEOS line)."""
+    xy = np.array((float(a[0]), float(a[1]), float(b[0]), float(b[1]))).reshape(2, 2)
+    made: LineString = shapely.lib.linestrings(xy, _NAN_ALLOW)
+    return made
+
+
 def _within_ellipse(
     shapes: np.ndarray,
     start: tuple[float, float],
@@ -279,18 +292,19 @@ class PathSearch:
             inner = None if table is None else _inner(table, width)
             self._shapes = (raw, empty, inner)
         raw, empty, inner = self._shapes
+        sp = _point(start)
         if isinstance(goal, Base):
             tgt = goal.polygon
-            if tgt.intersects(Point(start)):
+            if tgt.intersects(sp):
                 return None
             ring = tgt.exterior
-            c = np.asarray(shapely.shortest_line(ring, Point(start)).coords)[0]
+            c = np.asarray(shapely.shortest_line(ring, sp).coords)[0]
             end = (float(c[0]), float(c[1]))
         else:
             tgt, end = None, (float(goal[0]), float(goal[1]))
         if math.dist(start, end) <= 1e-9:
             return None
-        seg = LineString([start, end])
+        seg = _segment(start, end)
         if inner is not None and not inner.contains(seg):
             return None
         hw = width / 2.0
@@ -322,7 +336,7 @@ class PathSearch:
             goal_set = ring.difference(others) if not others.is_empty else ring
             if goal_set.is_empty:
                 return None
-            c = np.asarray(shapely.shortest_line(goal_set, Point(start)).coords)[0]
+            c = np.asarray(shapely.shortest_line(goal_set, sp).coords)[0]
             if math.dist((float(c[0]), float(c[1])), end) > 1e-9:
                 return None
             end = (float(c[0]), float(c[1]))
@@ -454,30 +468,54 @@ def _eroded_group(shapes: list[BaseGeometry]) -> BaseGeometry:
 _TOUCH: dict[tuple[int, int], tuple[BaseGeometry, BaseGeometry, bool]] = {}
 _TOUCH_SIZE = 50_000
 
+#: at most this many boxes: their meeting pairs found in plain arithmetic (:func:`_box_pairs`)
+FEW_BOXES = 24
+
+
+def _box_pairs(boxes: list[tuple[float, float, float, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (i, j), i < j, of ``boxes`` that meet (closed boxes), in row order: a few
+    boxes in plain arithmetic (the same comparisons), more as an m x m numpy matrix."""
+    m = len(boxes)
+    if m > FEW_BOXES:
+        bx = np.array(boxes).reshape(m, 4)
+        meet = (
+            (bx[:, None, 0] <= bx[None, :, 2])
+            & (bx[None, :, 0] <= bx[:, None, 2])
+            & (bx[:, None, 1] <= bx[None, :, 3])
+            & (bx[None, :, 1] <= bx[:, None, 3])
+        )
+        a, b = np.nonzero(np.triu(meet, 1))
+        return a, b
+    first: list[int] = []
+    second: list[int] = []
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        for j in range(i + 1, m):
+            u0, v0, u1, v1 = boxes[j]
+            if x0 <= u1 and u0 <= x1 and y0 <= v1 and v0 <= y1:
+                first.append(i)
+                second.append(j)
+    return np.array(first, dtype=np.intp), np.array(second, dtype=np.intp)
+
 
 def _touching(pieces: Sequence[_Inflated]) -> tuple[np.ndarray, np.ndarray]:
     """The pairs (i, j), i < j, of ``pieces`` whose shapes meet: those whose bounding boxes
     meet and ``intersects`` (shape i prepared, as an STRtree query of the shapes with the
     predicate "intersects" tests them). Each pair's answer is kept across questions (by the
     shape objects: most pieces are the same objects from one question to the next)."""
-    m = len(pieces)
-    boxes = np.array([p.box for p in pieces]).reshape(m, 4)
-    meet = (
-        (boxes[:, None, 0] <= boxes[None, :, 2])
-        & (boxes[None, :, 0] <= boxes[:, None, 2])
-        & (boxes[:, None, 1] <= boxes[None, :, 3])
-        & (boxes[None, :, 1] <= boxes[:, None, 3])
-    )
-    a, b = np.nonzero(np.triu(meet, 1))
-    out = np.zeros(len(a), dtype=bool)
+    a, b = _box_pairs([p.box for p in pieces])
+    shapes = [p.shape for p in pieces]
+    ids = [id(s) for s in shapes]
+    get = _TOUCH.get
+    found_: list[bool] = []
     todo: list[int] = []
     for k, (i, j) in enumerate(zip(a.tolist(), b.tolist(), strict=True)):
-        si, sj = pieces[i].shape, pieces[j].shape
-        hit = _TOUCH.get((id(si), id(sj)))
-        if hit is not None and hit[0] is si and hit[1] is sj:
-            out[k] = hit[2]
+        hit = get((ids[i], ids[j]))
+        if hit is not None and hit[0] is shapes[i] and hit[1] is shapes[j]:
+            found_.append(hit[2])
         else:
+            found_.append(False)
             todo.append(k)
+    out = np.array(found_, dtype=bool)
     if todo:
         first = np.array([pieces[i].shape for i in a[todo].tolist()], dtype=object)
         second = np.array([pieces[j].shape for j in b[todo].tolist()], dtype=object)
@@ -589,6 +627,16 @@ def _eroded_union(
     (the rest of the union lies outside the window)."""
     if not pieces:
         return shapely.GeometryCollection()
+    out = shapely.multipolygons(_eroded_parts(pieces, window))
+    shapely.prepare(out)
+    return out
+
+
+def _eroded_parts(
+    pieces: Sequence[_Inflated], window: tuple[float, float, float, float] | None = None
+) -> np.ndarray:
+    """The polygons of :func:`_eroded_union` (not empty), in its order: the parts it is made
+    of, for a caller that splits it again (:func:`_blocker`)."""
     a, b = _touching(pieces)
     # connected groups of shapes that meet (union-find on the touching pairs)
     root = list(range(len(pieces)))
@@ -616,10 +664,8 @@ def _eroded_union(
         else:
             parts.append(_eroded_group([pieces[i].shape for i in members]))
     polys = shapely.get_parts(np.array(parts, dtype=object))
-    polys = polys[~shapely.is_empty(polys)]
-    out = shapely.multipolygons(polys)
-    shapely.prepare(out)
-    return out
+    kept: np.ndarray = polys[~shapely.is_empty(polys)]
+    return kept
 
 
 class _Question:
@@ -630,9 +676,9 @@ class _Question:
     ) -> None:
         self.start, self.goal, self.reach = start, goal, reach
         self.bound = reach + REACH_SLACK
-        self.sp = Point(start)
+        self.sp = _point(start)
         #: the goal point (None: a goal base, ``target``)
-        self.gp: Point | None = None if isinstance(goal, Base) else Point(goal)
+        self.gp: Point | None = None if isinstance(goal, Base) else _point(goal)
         self.target: Polygon | None = goal.polygon if isinstance(goal, Base) else None
         #: the obstacles inflated (step 3), the table's frame last
         self.pieces: list[_Inflated] = []
@@ -777,14 +823,21 @@ def _eroded_target(target: Polygon) -> BaseGeometry:
 def _blocker(q: _Question) -> bool:
     """Step 4, the inflated shapes merged and eroded (``q.others``) and, with a goal base,
     merged with it (``q.blocker``). False: the start is blocked."""
-    q.others = others = _eroded_union(q.pieces)
+    if not q.pieces:
+        q.others = others = _eroded_union(q.pieces)
+        polys = shapely.get_parts(np.array([others], dtype=object))
+    else:
+        # the parts kept (not split again from the multipolygon: the same polygons)
+        polys = _eroded_parts(q.pieces)
+        q.others = others = shapely.multipolygons(polys)
     blocker = others
     if q.target is not None:
         # one shape (not two tests): a last leg may end on the cut edge, where the answer
         # depends on the exact shape of the merged boundary
-        polys, near = _near_box(others, q.target.bounds)
-        q.near_others = others if near.all() else shapely.multipolygons(polys[near])
-        blocker = _with_target(others, polys, near, _eroded_target(q.target))
+        near = _near_parts(polys, q.target.bounds)
+        near_others = others if near.all() else shapely.multipolygons(polys[near])
+        q.near_others = near_others
+        blocker = _with_target(others, polys, near, _eroded_target(q.target), near_others)
     shapely.prepare(blocker)
     q.blocker = blocker
     return not shapely.contains_xy(blocker, *q.start)
@@ -795,23 +848,35 @@ def _near_box(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``others``' polygons, and which of them have a box meeting ``window``."""
     polys = shapely.get_parts(np.array([others], dtype=object))
+    return polys, _near_parts(polys, window)
+
+
+def _near_parts(polys: np.ndarray, window: tuple[float, float, float, float]) -> np.ndarray:
+    """Which of ``polys`` have a box meeting ``window``."""
     if not len(polys):
-        return polys, np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=bool)
     b = shapely.bounds(polys)
     x0, y0, x1, y1 = window
     near: np.ndarray = (b[:, 0] <= x1) & (x0 <= b[:, 2]) & (b[:, 1] <= y1) & (y0 <= b[:, 3])
-    return polys, near
+    return near
 
 
 def _with_target(
-    others: BaseGeometry, polys: np.ndarray, near: np.ndarray, target: BaseGeometry
+    others: BaseGeometry,
+    polys: np.ndarray,
+    near: np.ndarray,
+    target: BaseGeometry,
+    near_others: BaseGeometry | None = None,
 ) -> BaseGeometry:
     """``others`` (disjoint polygons ``polys``) merged with the eroded goal base ``target``:
     only the polygons ``near`` it (their box meets the goal base's) are put through the
-    union (the others are disjoint from it and come out of a union unchanged)."""
+    union (the others are disjoint from it and come out of a union unchanged).
+    ``near_others``: those polygons as one multipolygon, when already made."""
     if not len(polys) or near.all():
         return shapely.union(others, target)
-    merged = shapely.union(shapely.multipolygons(polys[near]), target)
+    if near_others is None:
+        near_others = shapely.multipolygons(polys[near])
+    merged = shapely.union(near_others, target)
     out = np.concatenate((polys[~near], shapely.get_parts(np.array([merged], dtype=object))))
     return shapely.multipolygons(out)
 
