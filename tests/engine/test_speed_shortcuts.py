@@ -56,6 +56,7 @@ def _no_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(greedy.GreedyAgent, "judges_choices", False)
     monkeypatch.setattr(RandomAgent, "judges_choices", False)
     monkeypatch.setattr(greedy, "fighter_eagerness", greedy._fighter_eagerness)
+    monkeypatch.setattr(movement, "BOUNDED_ASSAULT", False)
     monkeypatch.setattr(greedy, "_best_shot", greedy._best_shot_now)
     monkeypatch.setattr(assess, "_shot_values", assess._shot_values_now)
     monkeypatch.setattr(greedy.GreedyAgent, "_announce", _eager_announce)

@@ -639,6 +639,23 @@ def _path(
     )
 
 
+BOUNDED_ASSAULT = True
+"""Search an assault's path within the potential first (:func:`_assault_path`); off in the
+tests that play games both ways."""
+
+
+def _assault_path(state: GameState, here: Field, target: str) -> Path | None:
+    """V-B-3: :func:`_path` to ``target``, asked first within the potential: a path found
+    within a reach is the one found without it (``Field.path``), and the bounded search
+    leaves out what lies beyond the reach; only an assault that falls short (its path
+    measured, then followed for the whole potential) needs the unbounded search."""
+    if BOUNDED_ASSAULT:
+        within = _path(state, here, target, reach=action_of(state).potential + 1e-6)
+        if within is not None:
+            return within
+    return _path(state, here, target)
+
+
 def _placements(state: GameState, here: Field, mover: str, target: str) -> list[ContactPlacement]:
     """Places in contact with ``target`` (V-B-3), the nearest first, then one in contact
     with each other enemy close enough to be charged too ("charging several enemies")."""
@@ -696,7 +713,7 @@ def assault(state: GameState) -> Transition:
     if not state.fighter(target).in_play:
         return _target_gone(state)
     here = field_of(state)
-    path = _path(state, here, target)
+    path = _assault_path(state, here, target)
     measured = None if path is None else round(path.length, 2)
     if path is not None and path.length <= action.potential + 1e-6:
         placements = _placements(state, here, action.fighter, target)
