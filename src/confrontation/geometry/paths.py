@@ -720,6 +720,33 @@ def _search(
     if q.reach < math.inf and len(corners):
         # a corner every way through which is longer than the reach is never queued
         corners = corners[_lower_bounds(q, corners) <= q.bound + CORNER_MARGIN]
+    elif len(corners) > GUESS_CORNERS:
+        # first within a guessed reach, among the corners that may lie on a way that short:
+        # a path found well within it is the answer (a bounded search finds the same path
+        # whenever it is within the reach); else the search among all corners
+        assert q.goal_set is not None
+        guess = GUESS_STRETCH * float(q.goal_set.distance(q.sp)) + GUESS_MARGIN
+        q.bound = guess + REACH_SLACK
+        lower = _lower_bounds(q, corners)
+        found = _bounded_astar(q, corners[lower <= q.bound + CORNER_MARGIN])
+        q.bound = math.inf
+        if found is not None and found.length <= guess - GUESS_SURE:
+            return found
+    return _bounded_astar(q, corners)
+
+
+#: an unbounded search among more corners than this first looks within a guessed reach:
+#: GUESS_STRETCH times the straight distance to the goal set plus GUESS_MARGIN (cm)
+GUESS_CORNERS = 0
+GUESS_STRETCH = 1.5
+GUESS_MARGIN = 2.0
+#: a path found within the guess is taken when this much (cm) shorter than it: far more than
+#: the rounding between the A*'s costs and :attr:`Path.length`
+GUESS_SURE = 1e-6
+
+
+def _bounded_astar(q: _Question, corners: np.ndarray) -> Path | None:
+    """Steps 6 and 7 on ``corners`` (with their last column, convex or not)."""
     corners, heur = _turning_corners(q, corners)
     q.convex = corners[:, 6] > 0.0
     return _astar(q, corners[:, :6], heur)
