@@ -75,11 +75,14 @@ def test_a_hiding_corner_is_found_and_a_visible_goal_is_not_hidden() -> None:
 
 @pytest.mark.rule("V-A")
 def test_a_non_convex_piece_hides_nothing() -> None:
-    """An L-shaped wall: its pieces are not convex, no corner of them is used."""
+    """An L-shaped wall, a square wall round a yard (a hole): their pieces are not convex,
+    no corner of them is used."""
     ell = shapely.Polygon([(50, 20), (60, 20), (60, 24), (54, 24), (54, 40), (50, 40)])
+    yard = shapely.box(70, 10, 90, 30).difference(shapely.box(73, 13, 87, 27))
     mover = Base.of("normal", "square", 20.0, 30.0, 0.0)
-    q = _question(mover.sight, (90.0, 30.0), [ell], mover.width, TABLE.area)
+    q = _question(mover.sight, (100.0, 50.0), [ell, yard], mover.width, TABLE.area)
     assert q is not None
+    assert len(q.pieces[1].shape.interiors) == 1
     assert not paths._convex_flags(q).any()
 
 

@@ -881,10 +881,10 @@ def _is_convex(piece: _Inflated) -> bool:
     if hit is not None and hit[0] is piece:
         return hit[1]
     shape = piece.shape
-    yes = (
-        shape.geom_type == "Polygon"
-        and not shape.interiors
-        and len(piece.corners) == len(shape.exterior.coords) - 1
+    # a hole's vertices would be counted too (a polygon with one has more than its corners)
+    yes = bool(
+        shapely.get_type_id(shape) == 3
+        and len(piece.corners) == shapely.get_num_coordinates(shape) - 1
     )
     _CONVEX[id(piece)] = (piece, yes)  # the entry keeps the piece alive: its id stays its
     if len(_CONVEX) > _INFLATED_SIZE:
@@ -895,9 +895,8 @@ def _is_convex(piece: _Inflated) -> bool:
 def _convex_flags(q: _Question) -> np.ndarray:
     """For each row of :func:`_convex_corners`, 1.0 if its piece is convex, else 0.0."""
     inflated = q.pieces[: q.n_obstacles]
-    if not inflated:
-        return np.zeros(0)
-    return np.concatenate([np.full(len(c.corners), float(_is_convex(c))) for c in inflated])
+    flags = [float(_is_convex(c)) for c in inflated]
+    return np.repeat(flags, [len(c.corners) for c in inflated]) if inflated else np.zeros(0)
 
 
 #: a goal leg is known to be blocked when it passes a point this deep (cm) inside its
