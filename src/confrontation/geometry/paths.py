@@ -243,7 +243,8 @@ class PathSearch:
     4. what blocks: those merged, with the goal base (:func:`_blocker`);
     5. the goal set: where a path may end (:func:`_goal_set`);
     6. the corners a path may turn at (:func:`_turning_corners`);
-    7. the bounded A* (:func:`_astar`).
+    7. the bounded A* (:func:`_astar`); an unbounded one first within a guessed reach
+       (:func:`_search`).
 
     ``table``: the sight stays half a width inside its edges."""
 
