@@ -256,7 +256,8 @@ class PathSearch:
     4. what blocks: those merged, with the goal base (:func:`_blocker`);
     5. the goal set: where a path may end (:func:`_goal_set`);
     6. the corners a path may turn at (:func:`_turning_corners`);
-    7. the bounded A* (:func:`_astar`).
+    7. the bounded A* (:func:`_astar`); an unbounded one first within a guessed reach
+       (:func:`_search`).
 
     ``table``: the sight stays half a width inside its edges."""
 
@@ -690,6 +691,9 @@ class _Question:
         self.near_others: BaseGeometry | None = None
         #: where a path may end (step 5)
         self.goal_set: BaseGeometry | None = None
+        #: which corners given to the A* are on a convex piece (:func:`_hides_goal`; None:
+        #: not known, no goal leg is skipped)
+        self.convex: np.ndarray | None = None
 
     def visible(self, p: tuple[float, float], qs: np.ndarray) -> np.ndarray:
         """Which segments from ``p`` to each of ``qs`` the blocker leaves clear."""
@@ -758,12 +762,41 @@ def _search(
         q.pieces.append(_framed(table, width / 2.0))
     if not _blocker(q) or not _goal_set(q):
         return None
-    corners = _convex_corners(q)
+    # each corner with a last column: is its piece convex? (kept through the screens)
+    corners = np.column_stack((_convex_corners(q), _convex_flags(q)))
     if q.reach < math.inf and len(corners):
         # a corner every way through which is longer than the reach is never queued
         corners = corners[_lower_bounds(q, corners) <= q.bound + CORNER_MARGIN]
+    elif len(corners) > GUESS_CORNERS:
+        # first within a guessed reach, among the corners that may lie on a way that short:
+        # a path found well within it is the answer (a bounded search finds the same path
+        # whenever it is within the reach); else the search among all corners
+        assert q.goal_set is not None
+        guess = GUESS_STRETCH * float(q.goal_set.distance(q.sp)) + GUESS_MARGIN
+        q.bound = guess + REACH_SLACK
+        lower = _lower_bounds(q, corners)
+        found = _bounded_astar(q, corners[lower <= q.bound + CORNER_MARGIN])
+        q.bound = math.inf
+        if found is not None and found.length <= guess - GUESS_SURE:
+            return found
+    return _bounded_astar(q, corners)
+
+
+#: an unbounded search among more corners than this first looks within a guessed reach:
+#: GUESS_STRETCH times the straight distance to the goal set plus GUESS_MARGIN (cm)
+GUESS_CORNERS = 0
+GUESS_STRETCH = 1.5
+GUESS_MARGIN = 2.0
+#: a path found within the guess is taken when this much (cm) shorter than it: far more than
+#: the rounding between the A*'s costs and :attr:`Path.length`
+GUESS_SURE = 1e-6
+
+
+def _bounded_astar(q: _Question, corners: np.ndarray) -> Path | None:
+    """Steps 6 and 7 on ``corners`` (with their last column, convex or not)."""
     corners, heur = _turning_corners(q, corners)
-    return _astar(q, corners, heur)
+    q.convex = corners[:, 6] > 0.0
+    return _astar(q, corners[:, :6], heur)
 
 
 def _near_ends(q: _Question, obstacles: Sequence[BaseGeometry], hw: float) -> bool:
@@ -904,6 +937,78 @@ def _convex_corners(q: _Question) -> np.ndarray:
     return np.vstack([c.corners for c in inflated]) if inflated else np.zeros((0, 6))
 
 
+_CONVEX: OrderedDict[int, tuple[_Inflated, bool]] = OrderedDict()
+
+
+def _is_convex(piece: _Inflated) -> bool:
+    """Is ``piece``'s shape one convex polygon (no hole, every vertex a corner of
+    :func:`_corners`)? (Cached per piece object, as the pieces themselves.)"""
+    hit = _CONVEX.get(id(piece))
+    if hit is not None and hit[0] is piece:
+        return hit[1]
+    shape = piece.shape
+    # a hole's vertices would be counted too (a polygon with one has more than its corners)
+    yes = bool(
+        shapely.get_type_id(shape) == 3
+        and len(piece.corners) == shapely.get_num_coordinates(shape) - 1
+    )
+    _CONVEX[id(piece)] = (piece, yes)  # the entry keeps the piece alive: its id stays its
+    if len(_CONVEX) > _INFLATED_SIZE:
+        _CONVEX.popitem(last=False)
+    return yes
+
+
+def _convex_flags(q: _Question) -> np.ndarray:
+    """For each row of :func:`_convex_corners`, 1.0 if its piece is convex, else 0.0."""
+    inflated = q.pieces[: q.n_obstacles]
+    flags = [float(_is_convex(c)) for c in inflated]
+    return np.repeat(flags, [len(c.corners) for c in inflated]) if inflated else np.zeros(0)
+
+
+#: a goal leg is known to be blocked when it passes a point this deep (cm) inside its
+#: corner's own convex piece: ten times :data:`CLEAR_EPS`, far more than the rounding of
+#: the blocker's shapes
+HIDDEN_DEPTH = 1e-3
+
+
+def _goal_disc(q: _Question) -> tuple[float, float, float]:
+    """A disc (x, y, radius) holding the whole goal set (its vertices, with a margin)."""
+    xy = shapely.get_coordinates(q.goal_set)
+    x0, y0 = xy.min(axis=0).tolist()
+    x1, y1 = xy.max(axis=0).tolist()
+    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    rho = float(np.hypot(xy[:, 0] - cx, xy[:, 1] - cy).max())
+    return cx, cy, rho * (1.0 + 1e-9) + 1e-9
+
+
+def _hides_goal(corner: list[float], disc: tuple[float, float, float]) -> bool:
+    """Is every goal leg from ``corner`` (a row of :func:`_corners` of a convex piece)
+    blocked by the corner's own piece? True when every point g of the ``disc`` (which holds
+    the goal set) lies inside the corner's cone by an angle of sine at least s = 2 d / h
+    (d = :data:`HIDDEN_DEPTH`, h the distance from the corner to the chord of its two
+    neighbours) and at least h / 2 away: the leg then passes, h / 2 from the corner, a point
+    at least d inside the triangle of the corner and its neighbours, itself inside the
+    convex piece, so inside the blocker (the piece eroded by :data:`CLEAR_EPS`) by far more
+    than rounding. False: not known (the leg is tested)."""
+    x, y, ax, ay, bx, by = corner
+    ax, ay, bx, by = ax - x, ay - y, bx - x, by - y
+    chord = math.hypot(bx - ax, by - ay)
+    if chord <= 0.0:
+        return False
+    h = (bx * ay - by * ax) / chord  # the piece is on the left of its edges (ccw)
+    cx, cy, rho = disc
+    wx, wy = cx - x, cy - y
+    far = math.hypot(wx, wy)
+    if h <= 0.0 or far - rho < h / 2.0:
+        return False
+    need = 2.0 * HIDDEN_DEPTH / h * (far + rho) + rho
+    # the cross products with the unit edges: the disc's centre inside the cone from the
+    # next corner's edge round to the previous one's, by more than ``need``
+    return (bx * wy - by * wx) / math.hypot(bx, by) >= need and (wx * ay - wy * ax) / math.hypot(
+        ax, ay
+    ) >= need
+
+
 def _lower_bounds(q: _Question, corners: np.ndarray) -> np.ndarray:
     """For each corner, a lower bound of every way from the start to the goal set through
     it: its distance to the start and to the goal set's bounding box (plain numpy, within
@@ -940,7 +1045,10 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     leg from an expanded corner, ties going to the leg queued first; a goal leg ends the
     search when taken off the heap clear, before any corner whose f equals its cost (a
     blocked one gives way to the corner's other goal legs, :func:`_other_goal_legs`, by
-    cost); the search stops once the lower bound passes the reach (``q.bound``)."""
+    cost); the search stops once the lower bound passes the reach (``q.bound``). A corner
+    of a convex piece that hides the whole goal set (:func:`_hides_goal`) queues no goal
+    leg: they would all be blocked, and an entry that leads nowhere changes no other's
+    order."""
     start, bound = q.start, q.bound
     assert q.goal_set is not None
     xy = corners[:, :2]
@@ -986,6 +1094,10 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     #: batches: (f, corners, costs, leg start node, leg start point)
     batches: list[tuple[list[float], list[int], list[float], int, tuple[float, float]]] = []
     goal_parent, goal_end = -2, (0.0, 0.0)
+    # corners on a convex piece, and a disc round the goal set (made when first needed):
+    # an expanded corner that hides the goal set behind its own piece queues no goal leg
+    convex = None if q.convex is None or len(q.convex) != n else q.convex.tolist()
+    disc: tuple[float, float, float] | None = None
     while heap:
         f, u, o, src, k = heapq.heappop(heap)
         if u == -3:
@@ -1035,10 +1147,17 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
             cost[u], parent[u] = gc, v
         else:
             p, gc = start, 0.0
-        end = _nearest_on(edges, p) if few else q.goal_point(p)  # type: ignore[arg-type]
         order += 1
-        legs.append((u, gc, p, None if u < 0 else at, end, None))
-        heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
+        if u >= 0 and convex is not None and convex[u]:
+            if disc is None:
+                disc = _goal_disc(q)
+            hidden = _hides_goal(corners[u].tolist(), disc)
+        else:
+            hidden = False
+        if not hidden:  # (a hidden corner's goal legs are all blocked: none is queued)
+            end = _nearest_on(edges, p) if few else q.goal_point(p)  # type: ignore[arg-type]
+            legs.append((u, gc, p, None if u < 0 else at, end, None))
+            heapq.heappush(heap, (gc + math.dist(p, end), -3, order, -1, len(legs) - 1))
         if n == 0:
             continue
         vx, vy = cx - p[0], cy - p[1]
