@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 
 
 def free_port() -> int:
@@ -53,8 +53,8 @@ def serve(db: str, log: Path, port: int | None = None, timeout: float = 60.0) ->
             while True:
                 if process.poll() is not None:
                     raise RuntimeError(f"the server stopped: {log.read_text()[-2000:]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{base}/api/options", timeout=5).status_code == 200:
+                with contextlib.suppress(httpx2.HTTPError):
+                    if httpx2.get(f"{base}/api/options", timeout=5).status_code == 200:
                         break
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"the server did not answer in {timeout} s")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-import httpx
+import httpx2
 import pytest
 from browser_support import SHOTS, settled, turn
 from playwright.sync_api import Page, expect
@@ -111,11 +111,11 @@ def test_a_c4_game_replayed_round_by_round(server: str, page: Page) -> None:
         "seed": 3,
         "rounds": 3,
     }
-    made = httpx.post(f"{server}/api/games", json=body, timeout=30)
+    made = httpx2.post(f"{server}/api/games", json=body, timeout=30)
     assert made.status_code == 201, made.text
     game = made.json()["id"]
     deadline = time.monotonic() + 240
-    while httpx.get(f"{server}/api/games/{game}", timeout=30).json()["status"] != "over":
+    while httpx2.get(f"{server}/api/games/{game}", timeout=30).json()["status"] != "over":
         assert time.monotonic() < deadline, "the AI game did not end"
         time.sleep(0.2)
     page.goto(f"{server}/games/{game}/replay")

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from server_support import postgres, serve
 
@@ -28,7 +28,7 @@ ARMIES = [{"id": "akkylannie-crusade"}, {"id": "bran-o-kor-horde"}]
 
 def start(base: str, seed: int) -> int:
     body = {"armies": ARMIES, "seats": ["random", "random"], "seed": seed, "rounds": ROUNDS}
-    response = httpx.post(f"{base}/api/games", json=body, timeout=120)
+    response = httpx2.post(f"{base}/api/games", json=body, timeout=120)
     assert response.status_code == 201, response.text
     game_id: int = response.json()["id"]
     return game_id
@@ -45,7 +45,7 @@ def load(db: str, log: Path) -> dict[str, float]:
         assert len(set(ids)) == GAMES
         deadline = time.monotonic() + 240
         while True:
-            listed = {g["id"]: g for g in httpx.get(f"{base}/api/games", timeout=60).json()}
+            listed = {g["id"]: g for g in httpx2.get(f"{base}/api/games", timeout=60).json()}
             if all(listed[i]["status"] == FINISHED for i in ids):
                 break
             assert time.monotonic() < deadline, "the games did not all end in time"
@@ -53,10 +53,10 @@ def load(db: str, log: Path) -> dict[str, float]:
         timings["finished"] = time.monotonic() - began
         records: dict[int, str] = {}
         for game_id in ids:
-            view: dict[str, Any] = httpx.get(f"{base}/api/games/{game_id}", timeout=60).json()
+            view: dict[str, Any] = httpx2.get(f"{base}/api/games/{game_id}", timeout=60).json()
             assert view["status"] == "over" and view["error"] is None, view["error"]
             assert view["round"] == ROUNDS
-            got = httpx.get(f"{base}/api/games/{game_id}/record.jsonl", timeout=60)
+            got = httpx2.get(f"{base}/api/games/{game_id}/record.jsonl", timeout=60)
             assert got.status_code == 200
             records[game_id] = got.text
             assert listed[game_id]["events"] == len(got.text.splitlines())

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from web_support import new_game, settle
@@ -34,7 +34,7 @@ def client(db: str) -> Iterator[TestClient]:
         yield test_client
 
 
-def one_line(response: httpx.Response, status: int) -> str:
+def one_line(response: httpx2.Response, status: int) -> str:
     assert response.status_code == status, response.text
     detail: str = response.json()["detail"]
     assert detail and "\n" not in detail

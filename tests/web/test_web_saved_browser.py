@@ -9,7 +9,7 @@ import re
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from browser_support import SHOTS
 from playwright.sync_api import Page, expect
@@ -26,7 +26,7 @@ ARMIES = [{"id": "akkylannie-crusade"}, {"id": "bran-o-kor-horde"}]
 
 def start(base: str, seats: list[str], seed: int) -> dict[str, object]:
     body = {"armies": ARMIES, "seats": seats, "seed": seed, "rounds": 2}
-    response = httpx.post(f"{base}/api/games", json=body, timeout=60)
+    response = httpx2.post(f"{base}/api/games", json=body, timeout=60)
     assert response.status_code == 201, response.text
     made: dict[str, object] = response.json()
     return made
@@ -34,7 +34,7 @@ def start(base: str, seats: list[str], seed: int) -> dict[str, object]:
 
 def over(base: str, game_id: object) -> None:
     deadline = time.monotonic() + 120
-    while httpx.get(f"{base}/api/games/{game_id}", timeout=60).json()["status"] != "over":
+    while httpx2.get(f"{base}/api/games/{game_id}", timeout=60).json()["status"] != "over":
         assert time.monotonic() < deadline, f"game {game_id} did not end"
         time.sleep(0.2)
 
@@ -60,11 +60,11 @@ def test_saved_games_on_the_page(page: Page, tmp_path: Path) -> None:
         page.once("dialog", lambda dialog: dialog.dismiss())
         page.click(f"#game-{doomed} button.delete")
         expect(page.locator(f"#game-{doomed}")).to_be_visible()
-        assert doomed in [g["id"] for g in httpx.get(f"{base}/api/games").json()]
+        assert doomed in [g["id"] for g in httpx2.get(f"{base}/api/games").json()]
         page.once("dialog", lambda dialog: dialog.accept())
         page.click(f"#game-{doomed} button.delete")
         expect(page.locator(f"#game-{doomed}")).to_have_count(0)
-        assert doomed not in [g["id"] for g in httpx.get(f"{base}/api/games").json()]
+        assert doomed not in [g["id"] for g in httpx2.get(f"{base}/api/games").json()]
         page.screenshot(path=str(SHOTS / "games.png"), full_page=True)
 
         # the replay: the slider goes back to the deployment; the downloads follow it
@@ -94,5 +94,5 @@ def test_saved_games_on_the_page(page: Page, tmp_path: Path) -> None:
         page.click(f"#game-{person['id']} button.resume")
         page.wait_for_url(seat_url)
         expect(page.locator("#status")).to_have_class(re.compile("your-turn"))
-        listed = {g["id"]: g for g in httpx.get(f"{base}/api/games").json()}
+        listed = {g["id"]: g for g in httpx2.get(f"{base}/api/games").json()}
         assert listed[person["id"]]["status"] == "running" and listed[person["id"]]["hosted"]
