@@ -24,7 +24,7 @@ from confrontation.sim.game import GameConfig, play_game
 
 def games(search: ModuleType, agents: tuple[str, str], seeds: range) -> tuple[float, str]:
     """CPU seconds and events' hash of the games of ``seeds`` with ``search``'s path search."""
-    field.PathSearch = search.PathSearch  # type: ignore[misc]
+    field.PathSearch = search.PathSearch  # type: ignore[attr-defined]
     digest = hashlib.sha256()
     begin = time.process_time()
     for seed in seeds:
@@ -52,7 +52,7 @@ def main() -> None:
             cpu, digest = games(trees[which], agents, range(6))
             spent[which].append(cpu)
             hashes[which].add(digest)
-    field.PathSearch = paths.PathSearch  # type: ignore[misc]
+    field.PathSearch = paths.PathSearch  # type: ignore[attr-defined]
     theirs, ours = spent
     print(
         f"{args.agents}: other {' '.join(f'{t:.2f}' for t in theirs)}; this tree"

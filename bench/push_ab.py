@@ -83,7 +83,7 @@ def recorded() -> list[tuple[Any, ...]]:
             for seed in (0, 1, 2):
                 play_game(GameConfig(seed=seed, armies=big))
     finally:
-        contact._push = real  # type: ignore[assignment]
+        contact._push = real
     return calls
 
 

@@ -51,7 +51,7 @@ def _path(real: Callable[..., Any], self: Any, mover: str, goal: Any, **kw: Any)
     caller = _caller()
     answer = "none" if found is None else "found"
     COUNTS[f"path search {caller} {answer}"] += 1
-    ends = (mover, goal, kw.get("move_at_most_mov"), self.fighters[mover])
+    ends: tuple[Any, ...] = (mover, goal, kw.get("move_at_most_mov"), self.fighters[mover])
     ends += (self.fighters[goal],) if isinstance(goal, str) else ()
     if ends in SEEN:
         COUNTS[f"path search again, same ends ({caller})"] += 1

@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from confrontation.engine.actions import movement
+from confrontation.engine.actions.shared import action_of
 from confrontation.engine.core.state import GameState
 from confrontation.engine.table.field import Field
 from confrontation.geometry.paths import Path
@@ -30,7 +31,7 @@ def test_the_bounded_assault_path_is_the_unbounded_one(
         # the same question on a copy of the field that holds no path answer: unbounded
         fresh = dataclasses.replace(here, _paths={}, _beyond={}, _crossing={})
         full = movement._path(state, fresh, target)
-        potential = movement.action_of(state).potential
+        potential = action_of(state).potential
         if full is not None and full.length <= potential + 1e-6:
             seen["within"] += 1
             assert path is not None and path.points == full.points, (path, full)
