@@ -43,7 +43,7 @@ typecheck: venv
 	$(BIN)/mypy
 
 pytest: venv
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist worksteal
 
 test: venv lint typecheck pytest rules-check
 

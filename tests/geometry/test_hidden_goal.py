@@ -48,7 +48,7 @@ def _hidden_legs(drawn: Drawn) -> tuple[int, int]:
 
 
 @pytest.mark.rule("V-A")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(battle())
 def test_a_corner_that_hides_the_goal_has_every_goal_leg_blocked(drawn: Drawn) -> None:
     _, clear = _hidden_legs(drawn)
