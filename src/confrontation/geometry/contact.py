@@ -433,8 +433,16 @@ def _near(
 ) -> tuple[list[Base], list[BaseGeometry]]:
     """The bases and shapes a base in contact with ``target`` could overlap."""
     reach = math.hypot(mover.width, mover.depth) + 4 * CONTACT_TOLERANCE_CM
-    x0, y0, x1, y1 = target.polygon.bounds
-    x0, y0, x1, y1 = x0 - reach, y0 - reach, x1 + reach, y1 + reach
+    return _meeting(target, reach, others, obstacles)
+
+
+def _meeting(
+    base: Base, grow: float, others: Sequence[Base], obstacles: Sequence[BaseGeometry]
+) -> tuple[list[Base], list[BaseGeometry]]:
+    """The bases of ``others`` and the shapes of ``obstacles`` (in their order) whose box
+    meets ``base``'s box grown by ``grow`` on every side."""
+    x0, y0, x1, y1 = base.polygon.bounds
+    x0, y0, x1, y1 = x0 - grow, y0 - grow, x1 + grow, y1 + grow
 
     def meets(b: tuple[float, float, float, float]) -> bool:
         return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
@@ -641,17 +649,7 @@ def _near_push(
     those whose box meets the pushed base's box grown by the push and the tolerance (as
     :func:`_near`: the blocker is eroded by the tolerance, so near the tried places it is
     made of these alone; a big army's other bases are left out of its union, II-E-1)."""
-    grow = MAX_PUSH_CM + 4 * CONTACT_TOLERANCE_CM
-    x0, y0, x1, y1 = pushed.polygon.bounds
-    x0, y0, x1, y1 = x0 - grow, y0 - grow, x1 + grow, y1 + grow
-
-    def meets(b: tuple[float, float, float, float]) -> bool:
-        return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
-
-    return (
-        [b for b in _maybe_near(rest, (x0, y0, x1, y1)) if meets(b.polygon.bounds)],
-        [g for g in obstacles if meets(g.bounds)],
-    )
+    return _meeting(pushed, MAX_PUSH_CM + 4 * CONTACT_TOLERANCE_CM, rest, obstacles)
 
 
 #: how far (cm) and which ways (radians) a fighter is tried pushed, in this order
