@@ -1,6 +1,7 @@
 """pytest plugin for scripts/rules_coverage.py: record the ``rule`` marker of every collected test.
 
-Loaded with ``-p rules_markers_plugin`` during ``pytest --collect-only`` (nothing is run).
+Loaded with ``-p rules_markers_plugin`` during ``pytest --collect-only`` (nothing is run), or
+during ``make test``'s own run of the suite, so that ``make test`` collects the suite once.
 It writes a JSON file (path in ``$RULES_MARKERS_OUT``)::
 
     {"items": [{"nodeid": ..., "function": ..., "rules": [[arg, ...], ...]}],
@@ -38,6 +39,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     out = os.environ.get("RULES_MARKERS_OUT")
     if not out:
         return
+    worker = getattr(session.config, "workerinput", None)
+    if worker is not None and worker.get("workerid") != "gw0":
+        return  # pytest-xdist: every worker collects the whole suite; the first one writes
     records: list[dict[str, Any]] = []
     for item in session.items:
         rules = [[_plain(arg) for arg in mark.args] for mark in item.iter_markers("rule")]
