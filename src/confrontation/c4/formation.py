@@ -4,6 +4,8 @@ A unit is a sequence of :class:`Member` (round bases, positions in cm). What to 
 
 - :func:`scattered_problems` / :func:`close_problems` / :func:`formation_problems`: why the
   members are not in formation (an empty list: they are). ``# Units > Unit formation``.
+  :func:`in_formation` tells only whether they are (the same tests, stopping at the first
+  problem: the lay-outs and moves try many places).
 - :func:`lay_out`: the members placed in a formation around a leader point, facing a
   direction, clear of ``obstacles`` and on ``table`` (None if no rank width fits);
   :func:`change_formation` does it round the current leader (``# Moving Miniatures``).
@@ -25,9 +27,10 @@ import enum
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from shapely.geometry import Point
+import numpy as np
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from confrontation.geometry import CONTACT_TOLERANCE_CM, Base
@@ -71,7 +74,17 @@ class Member:
 
     def at(self, x: float, y: float) -> Member:
         """The same member elsewhere."""
-        return replace(self, x=x, y=y)
+        return Member(
+            self.id, x, y, self.radius, self.standard, self.incarnate, self.engaged, self.size
+        )
+
+    def freed(self) -> Member:
+        """The same member not engaged (formation checks of a lay-out)."""
+        if not self.engaged:
+            return self
+        return Member(
+            self.id, self.x, self.y, self.radius, self.standard, self.incarnate, False, self.size
+        )
 
 
 def gap(a: Member, b: Member) -> float:
@@ -201,6 +214,43 @@ def formation_problems(
     return close_problems(members, leader, facing)
 
 
+def in_formation(
+    members: Sequence[Member], leader: str, formation: Formation, facing: float = 90.0
+) -> bool:
+    """``not formation_problems(...)``: the same comparisons on the same distances, stopping
+    at the first problem (scattered: no overlap, each fighter but the engaged within 10 cm of
+    the leader and within 2.5 cm of another; ``# Units > Unit formation``)."""
+    if formation is not Formation.SCATTERED:
+        return not close_problems(members, leader, facing)
+    lead = _leader(members, leader)
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            if overlapping(a, b):
+                return False
+    reach = LEADER_REACH_CM + CONTACT_TOLERANCE_CM
+    near = NEIGHBOUR_CM + CONTACT_TOLERANCE_CM
+    for m in members:
+        if m.id == leader or m.engaged:
+            continue
+        if gap(m, lead) > reach:
+            return False
+        if _alone(m, members, near):
+            return False
+    return True
+
+
+def _alone(m: Member, members: Sequence[Member], near: float) -> bool:
+    """:func:`scattered_problems`' "near and min(near) > 2.5 cm": others in the unit, and
+    none of them within ``near`` cm of ``m``."""
+    others = False
+    for o in members:
+        if o.id != m.id:
+            if gap(m, o) <= near:
+                return False
+            others = True
+    return others
+
+
 def rank_sizes(n: int, per_rank: int) -> list[int]:
     """``# Units > Unit formation``: ``n`` fighters in ranks of at most ``per_rank``, as
     equal as possible (front ranks take the extra fighter)."""
@@ -290,14 +340,67 @@ def fits(
     obstacles: Sequence[BaseGeometry] = (),
     table: BaseGeometry | None = None,
 ) -> bool:
-    """Is every base on ``table`` and clear of every shape of ``obstacles``?"""
-    for m in members:
-        disc = Point(m.x, m.y).buffer(m.radius - CONTACT_TOLERANCE_CM, quad_segs=8)
-        if table is not None and not table.covers(disc):
-            return False
-        if any(disc.intersects(o) for o in obstacles):
-            return False
-    return True
+    """Is every base on ``table`` and clear of every shape of ``obstacles``?
+
+    A base's disc (its circle less the contact tolerance, as a 32-sided polygon) lies within
+    the circle's box: a box inside the table's (when the table is a box) is on the table,
+    and a shape whose box does not meet it cannot meet the disc. Only the discs left in
+    doubt are made (together) and asked."""
+    placed = list(members)
+    if not placed:
+        return True
+    xy = np.array([(m.x, m.y) for m in placed], dtype=float)
+    radii = np.array([m.radius - CONTACT_TOLERANCE_CM for m in placed], dtype=float)
+    lo = xy - radii[:, None] - _BOX_SLACK
+    hi = xy + radii[:, None] + _BOX_SLACK
+    doubt = np.zeros(len(placed), dtype=bool)
+    if table is not None:
+        frame = _table_box(table)
+        if frame is None:
+            doubt[:] = True
+        else:
+            x0, y0, x1, y1 = frame
+            doubt |= ~((lo[:, 0] >= x0) & (lo[:, 1] >= y0) & (hi[:, 0] <= x1) & (hi[:, 1] <= y1))
+    i = j = np.zeros(0, dtype=int)
+    shapes = np.asarray(obstacles, dtype=object) if len(obstacles) else None
+    if shapes is not None:
+        b = shapely.bounds(shapes)
+        i, j = np.nonzero(
+            (lo[:, None, 0] <= b[None, :, 2])
+            & (hi[:, None, 0] >= b[None, :, 0])
+            & (lo[:, None, 1] <= b[None, :, 3])
+            & (hi[:, None, 1] >= b[None, :, 1])
+        )
+    if not doubt.any() and not len(i):
+        return True
+    discs = np.empty(len(placed), dtype=object)
+    made = doubt.copy()
+    made[i] = True
+    discs[made] = shapely.buffer(shapely.points(xy[made]), radii[made], quad_segs=8)
+    if doubt.any() and not shapely.covers(table, discs[doubt]).all():
+        return False
+    return not (len(i) and shapes is not None and shapely.intersects(discs[i], shapes[j]).any())
+
+
+#: margin (cm) round a disc's circle box: the polygon's vertices are within the circle's
+#: box up to rounding; the screens only skip what is farther than this
+_BOX_SLACK = 1e-7
+
+_TABLE_BOXES: dict[int, tuple[BaseGeometry, tuple[float, float, float, float] | None]] = {}
+
+
+def _table_box(table: BaseGeometry) -> tuple[float, float, float, float] | None:
+    """The table's bounds when it is that box (a shape inside the box is on the table), else
+    None; kept per table object."""
+    hit = _TABLE_BOXES.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    x0, y0, x1, y1 = table.bounds
+    frame = (x0, y0, x1, y1) if table.equals(shapely.box(x0, y0, x1, y1)) else None
+    if len(_TABLE_BOXES) > 64:
+        _TABLE_BOXES.clear()
+    _TABLE_BOXES[id(table)] = (table, frame)  # the entry keeps the table alive: its id stays
+    return frame
 
 
 def lay_out(
@@ -321,12 +424,14 @@ def lay_out(
     n = len(members)
     if n == 0:
         return ()
+    if not fits([_leader(members, leader).at(at[0], at[1])], obstacles, table):
+        return None  # every lay-out puts the leader's centre at ``at`` exactly
     want = per_rank if per_rank is not None else default_per_rank(n)
     widths = sorted(range(1, n + 1), key=lambda w: (abs(w - want), -w))
     for w in widths:
         placed = _placed(members, leader, at, facing, formation, w)
-        free = [replace(m, engaged=False) for m in placed]
-        if formation_problems(free, leader, formation, facing):
+        free = [m.freed() for m in placed]
+        if not in_formation(free, leader, formation, facing):
             continue
         if fits(placed, obstacles, table):
             return tuple(placed)

@@ -40,6 +40,7 @@ from confrontation.c4.formation import (
     fits,
     formation_problems,
     gap,
+    in_formation,
     lay_out,
     member_base,
     touching,
@@ -239,11 +240,14 @@ def _place(
     dx, dy = at[0] - lead.x, at[1] - lead.y
     if keep:
         shifted = tuple(m.at(m.x + dx, m.y + dy) for m in members)
-        free = [replace(m, engaged=False) for m in shifted]
+        free = [m.freed() for m in shifted]
+        # the first facing that keeps the formation (scattered: the facing changes nothing)
         facings = [facing, *(k * 15.0 for k in range(24))]
-        good = [f for f in facings if not formation_problems(free, leader, formation, f)]
-        if good and fits(shifted, obstacles, area):
-            return shifted, good[0]
+        if formation is Formation.SCATTERED:
+            facings = facings[:1]
+        good = next((f for f in facings if in_formation(free, leader, formation, f)), None)
+        if good is not None and fits(shifted, obstacles, area):
+            return shifted, good
     placed = lay_out(
         members, leader, at, facing, formation, per_rank=per_rank, obstacles=obstacles, table=area
     )
