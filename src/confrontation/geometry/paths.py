@@ -254,7 +254,8 @@ class PathSearch:
     2. the straight shortcut: nothing stands near the straight line (:meth:`_straight`);
     3. the obstacles near the ends and within the reach, inflated (:func:`_near_ends`);
     4. what blocks: those merged, with the goal base (:func:`_blocker`);
-    5. the goal set: where a path may end (:func:`_goal_set`);
+    5. the goal set: where a path may end (:func:`_goal_set`); a bounded search whose start
+       is farther from it than the reach answers None there (the A* would stop at once);
     6. the corners a path may turn at (:func:`_turning_corners`);
     7. the bounded A* (:func:`_astar`); an unbounded one first within a guessed reach
        (:func:`_search`).
@@ -689,8 +690,9 @@ class _Question:
         self.blocker: BaseGeometry | None = None
         #: the merged obstacles whose box meets the goal base's (step 4, a goal base)
         self.near_others: BaseGeometry | None = None
-        #: where a path may end (step 5)
+        #: where a path may end (step 5), and its distance from the start (None: not known)
         self.goal_set: BaseGeometry | None = None
+        self.start_h: float | None = None
         #: which corners given to the A* are on a convex piece (:func:`_hides_goal`; None:
         #: not known, no goal leg is skipped)
         self.convex: np.ndarray | None = None
@@ -754,13 +756,21 @@ def _search(
     """Steps 3-7 of :class:`PathSearch`: the obstacles that count, inflated
     (:func:`_near_ends`); merged into what blocks (:func:`_blocker`); where the path may end
     (:func:`_goal_set`); the corners it may turn at (:func:`_turning_corners`); the bounded
-    A* (:func:`_astar`)."""
+    A* (:func:`_astar`). A goal set farther from the start than the bound is answered None
+    before the corners: the A*'s first entry, the start, whose f is that distance (the same
+    GEOS call, kept in ``q.start_h``), would pass the bound and end it."""
     q = _Question(start, goal, reach)
     if not _near_ends(q, obstacles, width / 2.0):
         return None
     if table is not None:
         q.pieces.append(_framed(table, width / 2.0))
     if not _blocker(q) or not _goal_set(q):
+        return None
+    assert q.goal_set is not None
+    q.start_h = float(q.goal_set.distance(q.sp))
+    if q.start_h > q.bound:
+        # the A* would stop at once: its first entry, the start (f: the distance to the goal
+        # set), passes the bound
         return None
     # each corner with a last column: is its piece convex? (kept through the screens)
     corners = np.column_stack((_convex_corners(q), _convex_flags(q)))
@@ -771,8 +781,7 @@ def _search(
         # first within a guessed reach, among the corners that may lie on a way that short:
         # a path found well within it is the answer (a bounded search finds the same path
         # whenever it is within the reach); else the search among all corners
-        assert q.goal_set is not None
-        guess = GUESS_STRETCH * float(q.goal_set.distance(q.sp)) + GUESS_MARGIN
+        guess = GUESS_STRETCH * q.start_h + GUESS_MARGIN
         q.bound = guess + REACH_SLACK
         lower = _lower_bounds(q, corners)
         found = _bounded_astar(q, corners[lower <= q.bound + CORNER_MARGIN])
@@ -1058,7 +1067,7 @@ def _astar(q: _Question, corners: np.ndarray, heur: np.ndarray) -> Path | None:
     cx, cy = np.ascontiguousarray(corners[:, 0]), np.ascontiguousarray(corners[:, 1])
     sides_y = np.ascontiguousarray(corners[:, [3, 5]].T)
     sides_x = np.ascontiguousarray(corners[:, [2, 4]].T)
-    start_h = float(q.goal_set.distance(q.sp))
+    start_h = float(q.goal_set.distance(q.sp)) if q.start_h is None else q.start_h
     # a goal base: each edge of the goal set's nearest point, not only the nearest of all
     # (those points are built only when a corner's first goal leg is blocked); with a few
     # edges, the nearest point of all in plain arithmetic rather than a GEOS call
