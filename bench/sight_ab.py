@@ -7,9 +7,9 @@ are then computed once per round, as the battlefields share them in a game). Pri
 round's CPU seconds both ways, the ratio of the sums, the number of GEOS sight computations
 (``_sight_of``) each tree made, and checks that the answers are the same.
 
-Run from ``bench``:
-``PYTHONPATH=../src:. python sight_ab.py --record /tmp/s750.pkl --size 750`` then
-``PYTHONPATH=../src:. python sight_ab.py /tmp/s750.pkl /work/main/src/confrontation/geometry/sight.py --rounds 6``.
+Run from ``bench``: ``PYTHONPATH=../src:. python sight_ab.py --record /tmp/s750.pkl
+--size 750``, then ``PYTHONPATH=../src:. python sight_ab.py /tmp/s750.pkl
+/work/main/src/confrontation/geometry/sight.py --rounds 6``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ Question = tuple[str, Base, Base, list[Any]]
 def record(size: str) -> list[Question]:
     """The questions of three greedy games (seeds 0-2) at ``size`` AP."""
     asked: list[Question] = []
-    plain_sees, plain_sight = geometry_field.sees, geometry_field.line_of_sight
+    plain_sees, plain_sight = sight.sees, sight.line_of_sight
 
     def keys(barriers: Any) -> list[Any]:
         return [b.base if b.base is not None else (b.shape, b.size) for b in barriers]
@@ -52,7 +52,8 @@ def record(size: str) -> list[Question]:
         asked.append(("sight", source, target, keys(barriers)))
         return plain_sight(source, target, barriers)
 
-    geometry_field.sees, geometry_field.line_of_sight = sees, line_of_sight  # type: ignore[assignment]
+    setattr(geometry_field, "sees", sees)  # noqa: B010 (the name the battlefield calls)
+    setattr(geometry_field, "line_of_sight", line_of_sight)  # noqa: B010
     try:
         with tempfile.TemporaryDirectory() as folder:
             armies = tuple(DEFAULT_ARMIES)
@@ -61,7 +62,8 @@ def record(size: str) -> list[Question]:
             for seed in (0, 1, 2):
                 play_game(GameConfig(seed=seed, armies=armies))
     finally:
-        geometry_field.sees, geometry_field.line_of_sight = plain_sees, plain_sight
+        setattr(geometry_field, "sees", plain_sees)  # noqa: B010
+        setattr(geometry_field, "line_of_sight", plain_sight)  # noqa: B010
     return asked
 
 
@@ -73,7 +75,7 @@ def one_round(
     made: list[dict[Any, Any]] = [{}, {}]
     spent, geos = [0.0, 0.0], [0, 0]
     clock = time.process_time
-    plain = [m._sight_of for m in modules]
+    plain = [getattr(m, "_sight_of") for m in modules]  # noqa: B009
     for k, m in enumerate(modules):
         m._SHADOWS.clear()
 
@@ -81,7 +83,7 @@ def one_round(
             geos[k] += 1
             return plain[k](*a, **kw)
 
-        m._sight_of = counted
+        setattr(m, "_sight_of", counted)  # noqa: B010
     try:
         for kind, source, target, keys in questions:
             got: list[Any] = [None, None]
@@ -92,10 +94,7 @@ def one_round(
                 for key in keys:
                     bar = made[which].get(key)
                     if bar is None:
-                        if isinstance(key, Base):
-                            bar = m.Barrier.of_base(key)
-                        else:
-                            bar = m.Barrier(*key)
+                        bar = m.Barrier.of_base(key) if isinstance(key, Base) else m.Barrier(*key)
                         made[which][key] = bar
                     barriers.append(bar)
                 if kind == "sees":
@@ -106,7 +105,7 @@ def one_round(
             assert got[0] == got[1], ("the two trees answer differently", kind, source, target)
     finally:
         for m, p in zip(modules, plain, strict=True):
-            m._sight_of = p
+            setattr(m, "_sight_of", p)  # noqa: B010
     return spent, geos
 
 

@@ -484,12 +484,12 @@ def _clear_gap(source: Base, target: Base, tall: list[Barrier]) -> bool:
     blocks.sort()
     half = math.asin(_CLEAR_RADIUS / near) + 1e-7
     start = lo
-    for a, b in [*blocks, (math.inf, math.inf)]:
-        if a > start and start < hi:  # a gap (start, min(a, hi))
-            first, last = start + half, min(a, hi) - half
+    for begin, end in [*blocks, (math.inf, math.inf)]:
+        if begin > start and start < hi:  # a gap (start, min(begin, hi))
+            first, last = start + half, min(begin, hi) - half
             if first <= last and _disc_on_ray(sx, sy, ux, uy, min(max(0.0, first), last), target):
                 return True
-        start = max(start, b)
+        start = max(start, end)
     return False
 
 
