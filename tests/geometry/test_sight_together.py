@@ -1,9 +1,10 @@
 """Line of sight in a crowd, told in plain arithmetic (issue 22, thirteenth round): barriers
 that hide a target together (:func:`_hidden`, each cut to a half-plane between the sight and
-the target) and a clear disc of the target in a gap between the barriers' spans
-(:func:`_clear_gap`) give the answers of the frozen reference (the GEOS shadows), on
-crowded hypothesis layouts: a target with bases touching it (squares side to side, gaps and
-overlaps of up to 0.05 cm), a source a few centimetres away."""
+the target), a clear disc of the target in a gap between the barriers' spans
+(:func:`_clear_gap`) and a disc of it cut by one barrier (:func:`_cut_disc`) give the
+answers of the frozen reference (the GEOS shadows), on crowded hypothesis layouts: a target
+with bases touching it (squares side to side, gaps and overlaps of up to 0.05 cm), a source
+a few centimetres away."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from confrontation.geometry import Barrier, Base, Scenery, Sight
 from confrontation.geometry.contact import in_contact
 from confrontation.geometry.sight import (
     _clear_gap,
+    _cut_disc,
     _hidden,
     _in_front,
     _taller,
@@ -96,6 +98,9 @@ def _check(
         if _clear_gap(s, t, tall):
             assert want is not ref_sight.Sight.NONE, (a, b)
             settled += 1
+        if _cut_disc(s, t, barriers):
+            assert want is not ref_sight.Sight.SEES, (a, b)
+            settled += 1
     return settled
 
 
@@ -134,6 +139,8 @@ def test_the_crowd_layouts_reach_both_shortcuts() -> None:
     apart = [Barrier.of_base(left.moved(55, 29.1)), Barrier.of_base(right.moved(55, 31.9))]
     assert not _hidden(me, foe, apart) and _clear_gap(me, foe, apart)
     assert sees(me, foe, apart) and line_of_sight(me, foe, apart) is Sight.PARTIAL
+    assert _cut_disc(me, foe, apart)  # a disc behind one of them
+    assert not _cut_disc(me, foe, [Barrier.of_base(left.moved(55, 26))])  # aside
     # a square touching the target's facing side, beyond its nearest corner: the part on
     # the sight's side of that side hides it, together with a round base beside it
     touching = Base.of("normal", "square", 60 - 2.5, 30.3, 180)
@@ -146,4 +153,4 @@ def test_the_crowd_layouts_reach_both_shortcuts() -> None:
     assert not _hidden(me, foe, behind)
     assert line_of_sight(me, foe, behind) is Sight.SEES
     placed = {"s": me, "t": foe, "l": left, "r": right}
-    assert _check(placed, (), [("s", "t")]) == 1
+    assert _check(placed, (), [("s", "t")]) == 2  # hidden, and a disc cut

@@ -303,49 +303,16 @@ def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
       target's (by 1e-7 rad) and whose farthest point is nearer than the target's nearest
       (by 1e-6 cm): each line enters it before reaching the target (what :func:`_covered`
       finds);
-    - several together: each barrier (a convex piece, a round base's inscribed circle) is
-      cut to a half-plane holding the sight and missing the target by 1e-6 cm (the
-      target's side nearest along the line to its centre, each side of a square target
-      facing the sight, for a round target the side facing the barrier); a line through
-      the cut piece passes inside the barrier on the sight's side of that half-plane's
-      edge, before any point of the target. When the angular spans of the cut pieces,
-      each narrowed by 1e-7 rad, cover the target's, every line to it is cut, and the
-      shadows cover it: each reaches :data:`_FAR` times its piece's distance, and a piece
-      is kept only if that is beyond the target's farthest point."""
-    sx, sy = source.sight
-    dx, dy = target.x - sx, target.y - sy
-    d = math.hypot(dx, dy)
-    if d <= 1e-9:
+    - several together: the spans of their pieces cut to the sight's side of the target
+      (:func:`_cut_spans`) cover the target's."""
+    view = _view(source, target)
+    if view is None:
         return False
-    ux, uy = dx / d, dy / d
-    span = _target_span(sx, sy, ux, uy, d, target)
-    if span is None:
-        return False
-    lo, hi, near, far = span
-    least = far / _FAR + 1e-6  # a piece kept together: its nearest point at least this far
-    corners = target.corners() if target.shape == "square" else None
-    r = target.width_mm / 20.0
-
-    def lowest(nx: float, ny: float) -> float:
-        """The target's least n·p (its disc's for a round base)."""
-        if corners is None:
-            return nx * target.x + ny * target.y - r
-        return min(nx * x + ny * y for x, y in corners)
-
-    # the half-planes n·p < c: the sight inside, the target 1e-6 cm beyond the edge
-    planes = [(ux, uy)]
-    if corners is not None:
-        fx, fy = target.front
-        planes += [(fx, fy), (-fx, -fy), (-fy, fx), (fy, -fx)]
-    cuts = []
-    for nx, ny in planes:
-        c = lowest(nx, ny) - 1e-6
-        if nx * sx + ny * sy < c:
-            cuts.append((nx, ny, c))
+    sx, sy, ux, uy, lo, hi, near, far = view
+    least = far / _FAR + 1e-6
     # each barrier's span first, uncut (narrowed by 1e-7 rad): if they leave a gap, so do
     # the cut ones (a cut piece spans no more than its piece)
     whole: list[tuple[float, float]] = []
-    found: list[tuple[float, float]] = []
     rounds: list[tuple[Base, float, float, float]] = []
     shapes: list[tuple[list[tuple[float, float]], float, float]] = []
     for barrier in tall:
@@ -383,6 +350,68 @@ def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
                 shapes.append((outline, a0, a1))
     if not _holds(whole, lo, hi):
         return False
+    return _holds(_cut_spans(source, target, view, rounds, shapes), lo, hi)
+
+
+#: what :func:`_view` tells of a target seen from a sight
+View = tuple[float, float, float, float, float, float, float, float]
+
+
+def _view(source: Base, target: Base) -> View | None:
+    """The source's sight (sx, sy), the unit direction (ux, uy) to the target's centre, and
+    :func:`_target_span` (angles from that direction); None if it is not defined."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    if d <= 1e-9:
+        return None
+    ux, uy = dx / d, dy / d
+    span = _target_span(sx, sy, ux, uy, d, target)
+    if span is None:
+        return None
+    return (sx, sy, ux, uy, *span)
+
+
+def _cut_spans(
+    source: Base,
+    target: Base,
+    view: View,
+    rounds: list[tuple[Base, float, float, float]],
+    shapes: list[tuple[list[tuple[float, float]], float, float]],
+) -> list[tuple[float, float]]:
+    """The angular spans (narrowed by 1e-7 rad) of the barriers' parts every line through
+    which is cut before it reaches any point of the target.
+
+    Each barrier (a convex piece: ``shapes``, its corners and uncut span; a round base's
+    inscribed circle: ``rounds``, base, radius and span) is cut to a half-plane holding the
+    sight and missing the target by 1e-6 cm (the target's side nearest along the line to
+    its centre, each side of a square target facing the sight, for a round target the side
+    facing the barrier): a line through the cut piece passes inside the barrier on the
+    sight's side of that half-plane's edge, before any point of the target. Its shadow
+    reaches :data:`_FAR` times its piece's distance: a part is kept only if that is beyond
+    the target's farthest point (by 1e-6 cm)."""
+    sx, sy, ux, uy, _, _, _, far = view
+    least = far / _FAR + 1e-6  # a kept part's nearest point is at least this far
+    corners = target.corners() if target.shape == "square" else None
+    r = target.width_mm / 20.0
+
+    def lowest(nx: float, ny: float) -> float:
+        """The target's least n·p (its disc's for a round base)."""
+        if corners is None:
+            return nx * target.x + ny * target.y - r
+        return min(nx * x + ny * y for x, y in corners)
+
+    # the half-planes n·p < c: the sight inside, the target 1e-6 cm beyond the edge
+    planes = [(ux, uy)]
+    if corners is not None:
+        fx, fy = target.front
+        planes += [(fx, fy), (-fx, -fy), (-fy, fx), (fy, -fx)]
+    cuts = []
+    for nx, ny in planes:
+        c = lowest(nx, ny) - 1e-6
+        if nx * sx + ny * sy < c:
+            cuts.append((nx, ny, c))
+    found: list[tuple[float, float]] = []
     for b, inner, a0, a1 in rounds:
         mine = list(cuts)
         if corners is None:  # the side of a round target facing this barrier
@@ -393,7 +422,9 @@ def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
                 c = lowest(nx, ny) - 1e-6
                 if nx * sx + ny * sy < c:
                     mine.append((nx, ny, c))
-        if any(nx * b.x + ny * b.y + inner <= c for nx, ny, c in mine):
+        if (b.x - sx) * ux + (b.y - sy) * uy - inner >= least and any(
+            nx * b.x + ny * b.y + inner <= c for nx, ny, c in mine
+        ):
             found.append((a0, a1))
     for outline, a0, a1 in shapes:
         if min((x - sx) * ux + (y - sy) * uy for x, y in outline) >= least and any(
@@ -409,7 +440,50 @@ def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
             if ends is None or min((x - sx) * ux + (y - sy) * uy for x, y in part) < least:
                 continue
             found.append((ends[0] + 1e-7, ends[1] - 1e-7))
-    return _holds(found, lo, hi)
+    return found
+
+
+def _cut_disc(source: Base, target: Base, barriers: list[Barrier]) -> bool:
+    """Plain arithmetic: is there a disc of radius :data:`_CLEAR_RADIUS` inside the target
+    (which lies wholly in front of the sight) every line to which is cut by one barrier
+    (at level 0, not flat)? Then more than AREA_EPS of the target is in its shadow. So
+    when a disc on a ray fits (:func:`_disc_on_ray`) inside the span of a part of a
+    barrier cut to the sight's side of the target (:func:`_cut_spans`), a disc's angular
+    half-width (seen from the target's nearest distance) and 1e-7 rad within it."""
+    view = _view(source, target)
+    if view is None:
+        return False
+    sx, sy, ux, uy, lo, hi, near, _ = view
+    if near <= 2 * _CLEAR_RADIUS:
+        return False
+    rounds: list[tuple[Base, float, float, float]] = []
+    shapes: list[tuple[list[tuple[float, float]], float, float]] = []
+    for barrier in barriers:
+        if barrier.level != 0 or barrier.rank <= 0:
+            continue
+        b = barrier.base
+        if b is not None and b.shape == "round":
+            bx, by = b.x - sx, b.y - sy
+            inner = b.width_mm / 20.0 * _INNER
+            if bx * ux + by * uy - inner <= 0:
+                continue
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(inner / math.hypot(bx, by))
+            if mid + half > lo and mid - half < hi:
+                rounds.append((b, inner, mid - half + 1e-7, mid + half - 1e-7))
+            continue
+        for outline in barrier.outlines:
+            ends = _span(sx, sy, ux, uy, outline)
+            if ends is not None and ends[1] > lo and ends[0] < hi:
+                shapes.append((outline, ends[0] + 1e-7, ends[1] - 1e-7))
+    if not rounds and not shapes:
+        return False
+    half = math.asin(_CLEAR_RADIUS / near) + 1e-7
+    for a0, a1 in _cut_spans(source, target, view, rounds, shapes):
+        first, last = max(a0, lo) + half, min(a1, hi) - half
+        if first <= last and _disc_on_ray(sx, sy, ux, uy, min(max(0.0, first), last), target):
+            return True
+    return False
 
 
 def _holds(spans: list[tuple[float, float]], lo: float, hi: float) -> bool:
@@ -646,8 +720,8 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
         tall = _taller(source, target, barriers)
         if _hidden(source, target, tall):
             return Sight.NONE
-        if (_clear_line(source, target, tall) or _clear_gap(source, target, tall)) and _cut_line(
-            source, target, barriers
+        if (_clear_line(source, target, tall) or _clear_gap(source, target, tall)) and (
+            _cut_line(source, target, barriers) or _cut_disc(source, target, barriers)
         ):
             return Sight.PARTIAL  # a clear line and a cut one, each with room about it
     return _sight_of(source, target.polygon, target.size, target.level, front, barriers)
