@@ -240,14 +240,20 @@ def _span(
     corners of ``outline``, and the farthest corner's distance; None: a corner is not in
     front (``along`` ≤ 0)."""
     least, most, far = math.inf, -math.inf, 0.0
-    for x, y in outline:
+    atan2, hypot = math.atan2, math.hypot
+    for x, y in outline:  # min and max by comparisons: the same values, fewer calls
         px, py = x - sx, y - sy
         along = px * ux + py * uy
         if along <= 0:
             return None
-        angle = math.atan2(ux * py - uy * px, along)
-        least, most = min(least, angle), max(most, angle)
-        far = max(far, math.hypot(px, py))
+        angle = atan2(ux * py - uy * px, along)
+        if angle < least:
+            least = angle
+        if angle > most:
+            most = angle
+        gap = hypot(px, py)
+        if gap > far:
+            far = gap
     return least, most, far
 
 
