@@ -156,9 +156,13 @@ def test_hidden_behind_a_large_base_or_a_wall_and_aside_of_them(shape: Shape) ->
     assert _cut_line(me, foe, small) and _clear_line(me, foe, small)
     assert line_of_sight(me, foe, small) is Sight.PARTIAL
     assert not _cut_line(me, foe, [beside])
-    # a base too near the target to hide all of it: neither shortcut says so
+    # a base nearer than the target but partly beyond its nearest point: not aside; the
+    # square is hidden by its part on the sight's side of the target's facing side (it is
+    # wholly there), the round one overlaps the round target's disc (no side between them)
     close = Barrier.of_base(Base.of("small", shape, 57.2, 30, 0))
-    assert not _hidden(me, foe, [close]) and not _all_aside(me, foe, [close])
+    assert not _all_aside(me, foe, [close])
+    assert _hidden(me, foe, [close]) is (shape == "square")
+    assert line_of_sight(me, foe, [close]) is Sight.NONE
 
 
 @pytest.mark.rule("II-D-3")

@@ -186,58 +186,6 @@ def _taller(source: Base, target: Base, barriers: list[Barrier]) -> list[Barrier
 _INNER = math.cos(math.pi / 64) * (1 - 1e-9)
 
 
-def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
-    """Plain arithmetic: does one base of ``tall`` cut every line from the source's sight to
-    the target (which lies wholly in front of it)? So when, seen from the sight, the
-    base's angular span holds the target's (by 1e-7 rad) and its farthest point is nearer
-    than the target's nearest (by 1e-6 cm): then each line enters the base before reaching
-    the target, and the base's shadow covers the target (what :func:`_covered` finds)."""
-    sx, sy = source.sight
-    dx, dy = target.x - sx, target.y - sy
-    d = math.hypot(dx, dy)
-    if d <= 1e-9:
-        return False
-    ux, uy = dx / d, dy / d
-    if target.shape == "round":
-        r = target.width_mm / 20.0
-        if d <= r:
-            return False
-        lo = -math.asin(r / d)
-        hi = -lo
-        near = d - r
-    else:
-        angles = []
-        for x, y in target.corners():
-            px, py = x - sx, y - sy
-            along = px * ux + py * uy
-            if along <= 0:
-                return False
-            angles.append(math.atan2(ux * py - uy * px, along))
-        lo, hi = min(angles), max(angles)
-        near = d - outer_radius(target)
-    for barrier in tall:
-        b = barrier.base
-        if b is not None and b.shape == "round":
-            bx, by = b.x - sx, b.y - sy
-            bd = math.hypot(bx, by)
-            inner = b.width_mm / 20.0 * _INNER
-            if bd <= inner or bx * ux + by * uy <= 0:
-                continue
-            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
-            half = math.asin(inner / bd)
-            if (
-                mid - half < lo - 1e-7
-                and mid + half > hi + 1e-7
-                and bd + b.width_mm / 20.0 < near - 1e-6
-            ):
-                return True
-            continue
-        for outline in barrier.outlines:
-            if _spans(sx, sy, ux, uy, outline, lo, hi, near):
-                return True
-    return False
-
-
 def _all_aside(source: Base, target: Base, near: list[Barrier]) -> bool:
     """Plain arithmetic: does no barrier of ``near`` meet the hull of the source's sight and
     the target (which lies wholly in front of it)? So when, seen from the sight, each
@@ -292,35 +240,364 @@ def _span(
     corners of ``outline``, and the farthest corner's distance; None: a corner is not in
     front (``along`` ≤ 0)."""
     least, most, far = math.inf, -math.inf, 0.0
-    for x, y in outline:
+    atan2, hypot = math.atan2, math.hypot
+    for x, y in outline:  # min and max by comparisons: the same values, fewer calls
+        px, py = x - sx, y - sy
+        along = px * ux + py * uy
+        if along <= 0:
+            return None
+        angle = atan2(ux * py - uy * px, along)
+        if angle < least:
+            least = angle
+        if angle > most:
+            most = angle
+        gap = hypot(px, py)
+        if gap > far:
+            far = gap
+    return least, most, far
+
+
+def _target_span(
+    sx: float, sy: float, ux: float, uy: float, d: float, target: Base
+) -> tuple[float, float, float, float] | None:
+    """Seen from (sx, sy) with angles taken from the direction (ux, uy) to the target's
+    centre (``d`` away): the least and most angles of the target (its disc for a round base,
+    which holds the 64-gon; its corners for a square one), and its nearest and farthest
+    distances (bounds: the centre's distance less and plus the outer radius). None: the
+    sight is within the target's outer disc, or a corner is not in front."""
+    reach = outer_radius(target)
+    if d <= reach:
+        return None
+    if target.shape == "round":
+        hi = math.asin(target.width_mm / 20.0 / d)
+        return -hi, hi, d - reach, d + reach
+    lo, hi = math.inf, -math.inf
+    for x, y in target.corners():
         px, py = x - sx, y - sy
         along = px * ux + py * uy
         if along <= 0:
             return None
         angle = math.atan2(ux * py - uy * px, along)
-        least, most = min(least, angle), max(most, angle)
-        far = max(far, math.hypot(px, py))
-    return least, most, far
+        lo, hi = min(lo, angle), max(hi, angle)
+    return lo, hi, d - reach, d + reach
 
 
-def _spans(
-    sx: float,
-    sy: float,
-    ux: float,
-    uy: float,
-    outline: list[tuple[float, float]],
-    lo: float,
-    hi: float,
-    near: float,
-) -> bool:
-    """Does the convex polygon ``outline`` (its corners), seen from (sx, sy) with angles
-    taken from the direction (ux, uy), span more than [lo, hi] and lie nearer than
-    ``near`` (see :func:`_hidden`)?"""
-    span = _span(sx, sy, ux, uy, outline)
+def _clip(
+    outline: list[tuple[float, float]], nx: float, ny: float, c: float
+) -> list[tuple[float, float]]:
+    """The corners of the convex polygon ``outline`` cut to the half-plane n·p ≤ c."""
+    out: list[tuple[float, float]] = []
+    last = outline[-1]
+    lv = last[0] * nx + last[1] * ny - c
+    for p in outline:
+        v = p[0] * nx + p[1] * ny - c
+        if (v <= 0) != (lv <= 0):  # the side crosses the line: where it does
+            f = lv / (lv - v)
+            out.append((last[0] + f * (p[0] - last[0]), last[1] + f * (p[1] - last[1])))
+        if v <= 0:
+            out.append(p)
+        last, lv = p, v
+    return out
+
+
+def _hidden(source: Base, target: Base, tall: list[Barrier]) -> bool:
+    """Plain arithmetic: do the barriers of ``tall`` cut every line from the source's sight
+    to the target (which lies wholly in front of it)? Then the shadows cover the target:
+    not seen (II-D-3). Two sufficient tests:
+
+    - one base (or convex piece) whose angular span, seen from the sight, holds the
+      target's (by 1e-7 rad) and whose farthest point is nearer than the target's nearest
+      (by 1e-6 cm): each line enters it before reaching the target (what :func:`_covered`
+      finds);
+    - several together: the spans of their pieces cut to the sight's side of the target
+      (:func:`_cut_spans`) cover the target's."""
+    view = _view(source, target)
+    if view is None:
+        return False
+    sx, sy, ux, uy, lo, hi, near, far = view
+    least = far / _FAR + 1e-6
+    # each barrier's span first, uncut (narrowed by 1e-7 rad): if they leave a gap, so do
+    # the cut ones (a cut piece spans no more than its piece)
+    whole: list[tuple[float, float]] = []
+    rounds: list[tuple[Base, float, float, float]] = []
+    shapes: list[tuple[list[tuple[float, float]], float, float]] = []
+    for barrier in tall:
+        b = barrier.base
+        if b is not None and b.shape == "round":
+            bx, by = b.x - sx, b.y - sy
+            bd = math.hypot(bx, by)
+            inner = b.width_mm / 20.0 * _INNER
+            if bd <= inner or bx * ux + by * uy <= 0:
+                continue
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(inner / bd)
+            if (
+                mid - half < lo - 1e-7
+                and mid + half > hi + 1e-7
+                and bd + b.width_mm / 20.0 < near - 1e-6
+            ):
+                return True  # this base alone
+            if bx * ux + by * uy - inner < least:
+                continue
+            a0, a1 = mid - half + 1e-7, mid + half - 1e-7
+            if a1 > lo and a0 < hi:
+                whole.append((a0, a1))
+                rounds.append((b, inner, a0, a1))
+            continue
+        for outline in barrier.outlines:
+            ends = _span(sx, sy, ux, uy, outline)
+            if ends is None:
+                continue
+            if ends[0] < lo - 1e-7 and ends[1] > hi + 1e-7 and ends[2] < near - 1e-6:
+                return True  # this piece alone
+            a0, a1 = ends[0] + 1e-7, ends[1] - 1e-7
+            if a1 > lo and a0 < hi:
+                whole.append((a0, a1))
+                shapes.append((outline, a0, a1))
+    if not _holds(whole, lo, hi):
+        return False
+    return _holds(_cut_spans(source, target, view, rounds, shapes), lo, hi)
+
+
+#: what :func:`_view` tells of a target seen from a sight
+View = tuple[float, float, float, float, float, float, float, float]
+
+
+def _view(source: Base, target: Base) -> View | None:
+    """The source's sight (sx, sy), the unit direction (ux, uy) to the target's centre, and
+    :func:`_target_span` (angles from that direction); None if it is not defined."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    if d <= 1e-9:
+        return None
+    ux, uy = dx / d, dy / d
+    span = _target_span(sx, sy, ux, uy, d, target)
+    if span is None:
+        return None
+    return (sx, sy, ux, uy, *span)
+
+
+def _cut_spans(
+    source: Base,
+    target: Base,
+    view: View,
+    rounds: list[tuple[Base, float, float, float]],
+    shapes: list[tuple[list[tuple[float, float]], float, float]],
+) -> list[tuple[float, float]]:
+    """The angular spans (narrowed by 1e-7 rad) of the barriers' parts every line through
+    which is cut before it reaches any point of the target.
+
+    Each barrier (a convex piece: ``shapes``, its corners and uncut span; a round base's
+    inscribed circle: ``rounds``, base, radius and span) is cut to a half-plane holding the
+    sight and missing the target by 1e-6 cm (the target's side nearest along the line to
+    its centre, each side of a square target facing the sight, for a round target the side
+    facing the barrier): a line through the cut piece passes inside the barrier on the
+    sight's side of that half-plane's edge, before any point of the target. Its shadow
+    reaches :data:`_FAR` times its piece's distance: a part is kept only if that is beyond
+    the target's farthest point (by 1e-6 cm)."""
+    sx, sy, ux, uy, _, _, _, far = view
+    least = far / _FAR + 1e-6  # a kept part's nearest point is at least this far
+    corners = target.corners() if target.shape == "square" else None
+    r = target.width_mm / 20.0
+
+    def lowest(nx: float, ny: float) -> float:
+        """The target's least n·p (its disc's for a round base)."""
+        if corners is None:
+            return nx * target.x + ny * target.y - r
+        return min(nx * x + ny * y for x, y in corners)
+
+    # the half-planes n·p < c: the sight inside, the target 1e-6 cm beyond the edge
+    planes = [(ux, uy)]
+    if corners is not None:
+        fx, fy = target.front
+        planes += [(fx, fy), (-fx, -fy), (-fy, fx), (fy, -fx)]
+    cuts = []
+    for nx, ny in planes:
+        c = lowest(nx, ny) - 1e-6
+        if nx * sx + ny * sy < c:
+            cuts.append((nx, ny, c))
+    found: list[tuple[float, float]] = []
+    for b, inner, a0, a1 in rounds:
+        mine = list(cuts)
+        if corners is None:  # the side of a round target facing this barrier
+            gx, gy = target.x - b.x, target.y - b.y
+            gap = math.hypot(gx, gy)
+            if gap > 1e-9:
+                nx, ny = gx / gap, gy / gap
+                c = lowest(nx, ny) - 1e-6
+                if nx * sx + ny * sy < c:
+                    mine.append((nx, ny, c))
+        if (b.x - sx) * ux + (b.y - sy) * uy - inner >= least and any(
+            nx * b.x + ny * b.y + inner <= c for nx, ny, c in mine
+        ):
+            found.append((a0, a1))
+    for outline, a0, a1 in shapes:
+        if min((x - sx) * ux + (y - sy) * uy for x, y in outline) >= least and any(
+            max(nx * x + ny * y for x, y in outline) <= c for nx, ny, c in cuts
+        ):
+            found.append((a0, a1))  # wholly on the sight's side of a cut: uncut
+            continue
+        for nx, ny, c in cuts:
+            part = _clip(outline, nx, ny, c)
+            if len(part) < 3:
+                continue
+            ends = _span(sx, sy, ux, uy, part)
+            if ends is None or min((x - sx) * ux + (y - sy) * uy for x, y in part) < least:
+                continue
+            found.append((ends[0] + 1e-7, ends[1] - 1e-7))
+    return found
+
+
+def _cut_disc(source: Base, target: Base, barriers: list[Barrier]) -> bool:
+    """Plain arithmetic: is there a disc of radius :data:`_CLEAR_RADIUS` inside the target
+    (which lies wholly in front of the sight) every line to which is cut by one barrier
+    (at level 0, not flat)? Then more than AREA_EPS of the target is in its shadow. So
+    when a disc on a ray fits (:func:`_disc_on_ray`) inside the span of a part of a
+    barrier cut to the sight's side of the target (:func:`_cut_spans`), a disc's angular
+    half-width (seen from the target's nearest distance) and 1e-7 rad within it."""
+    view = _view(source, target)
+    if view is None:
+        return False
+    sx, sy, ux, uy, lo, hi, near, _ = view
+    if near <= 2 * _CLEAR_RADIUS:
+        return False
+    rounds: list[tuple[Base, float, float, float]] = []
+    shapes: list[tuple[list[tuple[float, float]], float, float]] = []
+    for barrier in barriers:
+        if barrier.level != 0 or barrier.rank <= 0:
+            continue
+        b = barrier.base
+        if b is not None and b.shape == "round":
+            bx, by = b.x - sx, b.y - sy
+            inner = b.width_mm / 20.0 * _INNER
+            if bx * ux + by * uy - inner <= 0:
+                continue
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(inner / math.hypot(bx, by))
+            if mid + half > lo and mid - half < hi:
+                rounds.append((b, inner, mid - half + 1e-7, mid + half - 1e-7))
+            continue
+        for outline in barrier.outlines:
+            ends = _span(sx, sy, ux, uy, outline)
+            if ends is not None and ends[1] > lo and ends[0] < hi:
+                shapes.append((outline, ends[0] + 1e-7, ends[1] - 1e-7))
+    if not rounds and not shapes:
+        return False
+    half = math.asin(_CLEAR_RADIUS / near) + 1e-7
+    for a0, a1 in _cut_spans(source, target, view, rounds, shapes):
+        first, last = max(a0, lo) + half, min(a1, hi) - half
+        if first <= last and _disc_on_ray(sx, sy, ux, uy, min(max(0.0, first), last), target):
+            return True
+    return False
+
+
+def _holds(spans: list[tuple[float, float]], lo: float, hi: float) -> bool:
+    """Does the union of the open intervals ``spans`` hold the closed interval [lo, hi]?"""
+    spans = sorted(spans)
+    reach, best = lo, -math.inf  # reach: the least angle not yet known to be held
+    for a, b in spans:
+        if a >= reach:
+            if best <= reach:
+                return False
+            reach = best
+            if reach > hi:
+                return True
+            if a >= reach:
+                return False
+        best = max(best, b)
+    return best > hi and best > reach
+
+
+def _clear_gap(source: Base, target: Base, tall: list[Barrier]) -> bool:
+    """Plain arithmetic: is some disc of radius :data:`_CLEAR_RADIUS` inside the target seen
+    past every barrier of ``tall`` (the target lying wholly in front of the sight)? Then
+    more than AREA_EPS of it is seen (what :func:`_clear_spot` tells from the shadows).
+
+    Each barrier that may be nearer than the target's farthest point blocks, at most, the
+    angles of its span seen from the sight (a round base's outer circle, which holds its
+    64-gon; the corners of a square base or a piece of scenery), widened by 1e-7 rad; a
+    barrier not wholly in front leaves the question to the shadows. In a gap between those
+    spans, a ray is taken 1e-7 rad more than a disc's angular half-width (seen from the
+    target's nearest distance) inside the gap, and a disc on it inside the target (its
+    square less the radius, a round base's circle at 0.99 less the radius): every line to
+    the disc lies in the gap."""
+    sx, sy = source.sight
+    dx, dy = target.x - sx, target.y - sy
+    d = math.hypot(dx, dy)
+    if d <= 1e-9:
+        return False
+    ux, uy = dx / d, dy / d
+    span = _target_span(sx, sy, ux, uy, d, target)
     if span is None:
         return False
-    least, most, far = span
-    return least < lo - 1e-7 and most > hi + 1e-7 and far < near - 1e-6
+    lo, hi, near, far = span
+    if near <= 2 * _CLEAR_RADIUS:
+        return False
+    blocks: list[tuple[float, float]] = []
+    for barrier in tall:
+        b = barrier.base
+        if b is not None and b.shape == "round":
+            bx, by = b.x - sx, b.y - sy
+            bd = math.hypot(bx, by)
+            reach = b.width_mm / 20.0
+            if bd - reach > far + 1e-6:
+                continue  # wholly beyond the target
+            if bx * ux + by * uy <= reach + 1e-6:
+                return False
+            mid = math.atan2(ux * by - uy * bx, bx * ux + by * uy)
+            half = math.asin(reach / bd)
+            blocks.append((mid - half - 1e-7, mid + half + 1e-7))
+            continue
+        for outline in barrier.outlines:
+            least, most, nearest = math.inf, -math.inf, math.inf
+            for x, y in outline:
+                px, py = x - sx, y - sy
+                along = px * ux + py * uy
+                if along <= 0:
+                    return False
+                angle = math.atan2(ux * py - uy * px, along)
+                least, most, nearest = min(least, angle), max(most, angle), min(nearest, along)
+            if nearest > far + 1e-6:
+                continue  # wholly beyond the target
+            blocks.append((least - 1e-7, most + 1e-7))
+    blocks.sort()
+    half = math.asin(_CLEAR_RADIUS / near) + 1e-7
+    start = lo
+    for begin, end in [*blocks, (math.inf, math.inf)]:
+        if begin > start and start < hi:  # a gap (start, min(begin, hi))
+            first, last = start + half, min(begin, hi) - half
+            if first <= last and _disc_on_ray(sx, sy, ux, uy, min(max(0.0, first), last), target):
+                return True
+        start = max(start, end)
+    return False
+
+
+def _disc_on_ray(sx: float, sy: float, ux: float, uy: float, angle: float, target: Base) -> bool:
+    """Is there a disc of radius :data:`_CLEAR_RADIUS` (and 1e-6 cm) inside the target centred
+    on the ray from (sx, sy) at ``angle`` from the direction (ux, uy)?"""
+    c, s = math.cos(angle), math.sin(angle)
+    rx, ry = ux * c - uy * s, uy * c + ux * s
+    px, py = target.x - sx, target.y - sy
+    if target.shape == "round":
+        room = target.width_mm / 20.0 * 0.99 - _CLEAR_RADIUS - 1e-6  # inside the 64-gon
+        return px * rx + py * ry > 0 and abs(px * ry - py * rx) < room
+    fx, fy = target.front
+    first, last = 0.0, math.inf
+    for (ax, ay), h in (
+        ((fx, fy), target.depth_mm / 20.0 - _CLEAR_RADIUS - 1e-6),
+        ((-fy, fx), target.width_mm / 20.0 - _CLEAR_RADIUS - 1e-6),
+    ):
+        if h <= 0:
+            return False
+        o, v = px * ax + py * ay, rx * ax + ry * ay  # the centre's offset, the ray's speed
+        if abs(v) < 1e-12:
+            if abs(o) >= h:
+                return False
+            continue
+        e0, e1 = (o - h) / v, (o + h) / v
+        first, last = max(first, min(e0, e1)), min(last, max(e0, e1))
+    return first < last
 
 
 #: the lines tried by :func:`_clear_line`, across the target from its centre (fractions of
@@ -449,7 +726,9 @@ def line_of_sight(source: Base, target: Base, barriers: Iterable[Barrier] = ()) 
         tall = _taller(source, target, barriers)
         if _hidden(source, target, tall):
             return Sight.NONE
-        if _clear_line(source, target, tall) and _cut_line(source, target, barriers):
+        if (_clear_line(source, target, tall) or _clear_gap(source, target, tall)) and (
+            _cut_line(source, target, barriers) or _cut_disc(source, target, barriers)
+        ):
             return Sight.PARTIAL  # a clear line and a cut one, each with room about it
     return _sight_of(source, target.polygon, target.size, target.level, front, barriers)
 
@@ -481,6 +760,8 @@ def sees(source: Base, target: Base, barriers: Iterable[Barrier] = ()) -> bool:
             return True  # only taller barriers may hide it all (II-D-3)
         if _hidden(source, target, tall):
             return False
+        if _clear_gap(source, target, tall):
+            return True  # a clear disc of the target seen past them all
     found = _sight_of(source, target.polygon, target.size, target.level, front, barriers, True)
     return found is not Sight.NONE
 
