@@ -179,3 +179,23 @@ def test_the_screen_leaves_out_most_places_of_squares() -> None:
     kept = sum(len(places.touching(b)) for b in range(len(places.batches)))
     assert 0 < kept < 200
     assert np.all(np.diff(places.touching(1)) > 0)
+
+
+@pytest.mark.rule("II-E-1")
+def test_a_second_push_sees_where_the_first_fighter_went() -> None:
+    """Two fighters pushed for one newcomer (found by a random search): the second one's
+    blocker holds the first one where he was pushed, not where he stood (the kit's near
+    bases are only kept while nobody has been pushed)."""
+    turn = 67.54848835971093
+    target = Base(50.0, 30.0, 90 + turn, "square", 25.0, 25.0, "titan")
+    others = [
+        Base.of("normal", "square", 49.933777688412775, 27.322331300778508, turn),
+        Base.of("normal", "square", 51.706373767707824, 27.58323990745359, 90 + turn),
+    ]
+    new = Base.of("normal", "square", 51.67713393036581, 25.391623389440845, 27.402162835495748)
+    args = (new, target, others, [0, 1], [], TABLE.area)
+    want = ref_contact_31._push(*args)
+    assert want is not None and len(want) == 2
+    kit = _PushKit(target, others, [])
+    assert _push(*args, kit) == want
+    assert _push(*args, kit) == want  # asked again: the kept places and contacts
