@@ -28,7 +28,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from confrontation.engine.table import field as field_module
 from confrontation.geometry import contact
 from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
 from engine_bench import scaled_army
@@ -62,7 +61,9 @@ def recorded(size: int) -> list[Search]:
     real = contact.ContactSearch.nearest
     real_pushed = contact._Walk._pushed
 
-    def pushing(walk: contact._Walk, accept: Any) -> Any:
+    def pushing(
+        walk: contact._Walk, accept: Callable[[contact.ContactPlacement], bool] | None
+    ) -> contact.ContactPlacement | None:
         kept[id(walk.search)][1].pushed = True
         return real_pushed(walk, accept)
 
@@ -96,7 +97,7 @@ def recorded(size: int) -> list[Search]:
         return real(self, reference, noted)
 
     contact.ContactSearch.nearest = spy  # type: ignore[method-assign]
-    contact._Walk._pushed = pushing  # type: ignore[method-assign]
+    contact._Walk._pushed = pushing  # type: ignore[method-assign, assignment]
     try:
         with tempfile.TemporaryDirectory() as folder:
             armies = DEFAULT_ARMIES
@@ -107,7 +108,6 @@ def recorded(size: int) -> list[Search]:
     finally:
         contact.ContactSearch.nearest = real  # type: ignore[method-assign]
         contact._Walk._pushed = real_pushed  # type: ignore[method-assign]
-    assert field_module.ContactSearch is contact.ContactSearch
     return searches
 
 
@@ -150,7 +150,8 @@ def main() -> None:
         searches = [s for s in searches if s.pushed]
     asks = sum(len(s.asks) for s in searches)
     print(f"{options.size} AP: {len(searches)} searches, {asks} questions")
-    ratios, times = [], {"base": [], "tree": []}
+    ratios: list[float] = []
+    times: dict[str, list[float]] = {"base": [], "tree": []}
     for n in range(options.rounds):
         spent = {"base": 0.0, "tree": 0.0}
         for k, search in enumerate(searches):

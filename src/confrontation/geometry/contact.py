@@ -10,6 +10,7 @@ contact is bilateral (II-E), so both are (docs/rulings.md, II-E).
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import itertools
 import math
@@ -802,7 +803,7 @@ def _push(
             near = _near_push(o, rest, obstacles)
         else:
             near = kit.near(i, o, new)
-        best = _first_push(kit.places(o), lambda near=near: _blocker(*near, table))
+        best = _first_push(kit.places(o), functools.partial(_blocker, *near, table))
         if best is None:
             return None
         current[i] = best
