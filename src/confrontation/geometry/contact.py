@@ -10,6 +10,7 @@ contact is bilateral (II-E), so both are (docs/rulings.md, II-E).
 from __future__ import annotations
 
 import bisect
+import functools
 import heapq
 import itertools
 import math
@@ -441,16 +442,25 @@ def _meeting(
 ) -> tuple[list[Base], list[BaseGeometry]]:
     """The bases of ``others`` and the shapes of ``obstacles`` (in their order) whose box
     meets ``base``'s box grown by ``grow`` on every side."""
-    x0, y0, x1, y1 = base.polygon.bounds
-    x0, y0, x1, y1 = x0 - grow, y0 - grow, x1 + grow, y1 + grow
-
-    def meets(b: tuple[float, float, float, float]) -> bool:
-        return bool(b[0] <= x1 and b[2] >= x0 and b[1] <= y1 and b[3] >= y0)
-
+    window = _grown_box(base, grow)
     return (
-        [o for o in _maybe_near(others, (x0, y0, x1, y1)) if meets(o.polygon.bounds)],
-        [g for g in obstacles if meets(g.bounds)],
+        [o for o in _maybe_near(others, window) if _meets(o.polygon.bounds, window)],
+        [g for g in obstacles if _meets(g.bounds, window)],
     )
+
+
+Box = tuple[float, float, float, float]
+
+
+def _grown_box(base: Base, grow: float) -> Box:
+    """``base``'s box (minx, miny, maxx, maxy) grown by ``grow`` on every side."""
+    x0, y0, x1, y1 = base.polygon.bounds
+    return (x0 - grow, y0 - grow, x1 + grow, y1 + grow)
+
+
+def _meets(b: Box, window: Box) -> bool:
+    """Does box ``b`` meet box ``window`` (edges touching count)?"""
+    return bool(b[0] <= window[2] and b[2] >= window[0] and b[1] <= window[3] and b[3] >= window[1])
 
 
 #: slack (cm) of :func:`_maybe_near`'s screen: far more than the rounding of a corner
@@ -578,6 +588,7 @@ class _Walk:
         self.room: list[Base] | None = None  # the places to push from, best first
         self.pushes: list[tuple[tuple[int, Base], ...] | None] = []
         self.push_ids: list[int] = []
+        self.kit: _PushKit | None = None  # what the pushes from every place share
 
     def nearest(self, accept: Callable[[ContactPlacement], bool] | None) -> ContactPlacement | None:
         for c in self.free:
@@ -607,7 +618,11 @@ class _Walk:
         for k in range(min(len(room), 30)):
             if k == len(self.pushes):
                 s = self.search
-                placed = _push(room[k], s.target, s.others, self.push_ids, s.obstacles, s.table)
+                if self.kit is None:
+                    self.kit = _PushKit(s.target, s.others, s.obstacles)
+                placed = _push(
+                    room[k], s.target, s.others, self.push_ids, s.obstacles, s.table, self.kit
+                )
                 self.pushes.append(placed)
             placed = self.pushes[k]
             if placed is not None and (accept is None or accept(ContactPlacement(room[k], placed))):
@@ -621,14 +636,18 @@ class _Walk:
         s = self.search
         target, others = s.target, s.others
         # no free place: the full list of places in contact, for pushing (II-E-1)
-        cands = [c for c in self.edge.in_order() if in_contact(c, target)]
+        cands = list(self.edge.in_order())
+        if not _flush(s.mover, target):
+            cands = [c for c, ok in zip(cands, _in_contact_with(cands, target), strict=True) if ok]
         if not cands:
             return self.room
         self.push_ids = push = [i for i in s.pushable() if in_contact(others[i], target)]
         if not push:
             return self.room
         fixed = [o for i, o in enumerate(others) if i not in push]
-        free = _free(cands, _blocker(fixed, s.obstacles, s.table))
+        # the bases and shapes a place in contact could meet (:func:`_near`, as the walk's
+        # own blocker): the others are left out of the union
+        free = _free(cands, _blocker(*_near(s.mover, target, fixed, s.obstacles), s.table))
         room = [c for c, ok in zip(cands, free, strict=True) if ok]
         if not room:
             return self.room
@@ -649,7 +668,11 @@ def _near_push(
     those whose box meets the pushed base's box grown by the push and the tolerance (as
     :func:`_near`: the blocker is eroded by the tolerance, so near the tried places it is
     made of these alone; a big army's other bases are left out of its union, II-E-1)."""
-    return _meeting(pushed, MAX_PUSH_CM + 4 * CONTACT_TOLERANCE_CM, rest, obstacles)
+    return _meeting(pushed, _PUSH_GROW, rest, obstacles)
+
+
+#: how far (cm) round a pushed fighter's box the bases and shapes of his blocker are sought
+_PUSH_GROW = MAX_PUSH_CM + 4 * CONTACT_TOLERANCE_CM
 
 
 #: how far (cm) and which ways (radians) a fighter is tried pushed, in this order
@@ -663,6 +686,95 @@ _PUSH_SIN = np.array([math.sin(a) for a in _PUSH_ANGLES])
 _PUSH_BATCHES = ((0, 1), (1, len(_PUSH_RADII)))
 
 
+class _PushKit:
+    """What the pushes tried from the places of one walk share (II-E-1): per fighter
+    pushed, the places tried (their footprints built once, :func:`_moved_polygons`, and
+    which of them are in contact with the target, asked once each) and, while no other
+    fighter has been pushed, the bases and shapes near him but the place's newcomer
+    (:func:`_near_push` of the others alone: the newcomer and the target are screened
+    afresh). Every one depends on the pushed fighter's base alone (kept with it: the
+    same object) and on the walk's target, others and obstacles."""
+
+    def __init__(
+        self, target: Base, others: Sequence[Base], obstacles: Sequence[BaseGeometry]
+    ) -> None:
+        self.target, self.others, self.obstacles = target, others, obstacles
+        self._near: dict[int, tuple[Base, list[Base], list[BaseGeometry]]] = {}
+        self._places: dict[int, _PushPlaces] = {}
+
+    def near(self, i: int, o: Base, new: Base) -> tuple[list[Base], list[BaseGeometry]]:
+        """:func:`_near_push` of ``o`` (the others' ``i``) among the others but him, the
+        newcomer ``new`` and the target (in that order): the others' part kept."""
+        kept = self._near.get(i)
+        if kept is None or kept[0] is not o:
+            rest = [b for j, b in enumerate(self.others) if j != i]
+            kept = self._near[i] = (o, *_near_push(o, rest, self.obstacles))
+        window = _grown_box(o, _PUSH_GROW)
+        came = [b for b in (new, self.target) if _meets(b.polygon.bounds, window)]
+        return kept[1] + came, kept[2]
+
+    def places(self, o: Base) -> _PushPlaces:
+        """The places ``o`` is tried pushed to (kept per base object)."""
+        kept = self._places.get(id(o))
+        if kept is None or kept.base is not o:
+            kept = self._places[id(o)] = _PushPlaces(o, self.target)
+        return kept
+
+
+class _PushPlaces:
+    """The places of :func:`_first_push` for one fighter and target: each batch's
+    centres and footprints, and which of them are in contact with the target (asked once;
+    it does not depend on the place's newcomer nor on the blocker)."""
+
+    def __init__(self, o: Base, target: Base) -> None:
+        self.base, self.target = o, target
+        # o.x + r * cos(a), as o.moved(o.x + r * math.cos(a), ...) was asked place by place
+        xs = o.x + _PUSH_RADII[:, None] * _PUSH_COS[None, :]
+        ys = o.y + _PUSH_RADII[:, None] * _PUSH_SIN[None, :]
+        self.batches = [(xs[lo:hi].ravel(), ys[lo:hi].ravel()) for lo, hi in _PUSH_BATCHES]
+        self._polygons: list[np.ndarray | None] = [None] * len(self.batches)
+        self._touching: list[np.ndarray | None] = [None] * len(self.batches)
+        self._contact: dict[tuple[int, int], Base | None] = {}
+
+    def polygons(self, batch: int) -> np.ndarray:
+        """The footprints of ``batch``'s places (:func:`_moved_polygons`)."""
+        found = self._polygons[batch]
+        if found is None:
+            bx, by = self.batches[batch]
+            found = self._polygons[batch] = _moved_polygons(self.base, bx, by)
+        return found
+
+    def touching(self, batch: int) -> np.ndarray:
+        """The indices (in order) of ``batch``'s places that may touch the target: two
+        squares, those whose footprint is within the tolerance (and
+        :data:`_PUSH_GAP_SLACK_CM`) of the target's, measured in one GEOS call (the
+        footprints are the places' own, so their gaps are :func:`distance`'s); else all.
+        The others are not in contact with it (II-E: contact needs touching)."""
+        found = self._touching[batch]
+        if found is None:
+            if self.base.shape == "square" and self.target.shape == "square":
+                gaps = shapely.distance(self.polygons(batch), self.target.polygon)
+                found = np.flatnonzero(gaps <= CONTACT_TOLERANCE_CM + _PUSH_GAP_SLACK_CM)
+            else:
+                found = np.arange(len(self.batches[batch][0]))
+            self._touching[batch] = found
+        return found
+
+    def in_contact(self, batch: int, k: int) -> Base | None:
+        """Place ``k`` of ``batch`` as a base when it is in contact with the target
+        (:func:`in_contact`, asked once), else None."""
+        key = (batch, k)
+        if key not in self._contact:
+            bx, by = self.batches[batch]
+            m = self.base.moved(bx[k], by[k])
+            self._contact[key] = m if in_contact(m, self.target) else None
+        return self._contact[key]
+
+
+#: slack (cm) of :meth:`_PushPlaces.touching`'s screen, far beyond any rounding
+_PUSH_GAP_SLACK_CM = 1e-6
+
+
 def _push(
     new: Base,
     target: Base,
@@ -670,20 +782,28 @@ def _push(
     push: Sequence[int],
     obstacles: Sequence[BaseGeometry],
     table: BaseGeometry | None,
+    kit: _PushKit | None = None,
 ) -> tuple[tuple[int, Base], ...] | None:
     """Push the fighters overlapping ``new`` by the least distance that frees them
     (II-E-1): each to the first free place in contact of the rings of
     :data:`_PUSH_RADII` (nearest ring first, each ring in the order of
-    :data:`_PUSH_ANGLES`)."""
+    :data:`_PUSH_ANGLES`). ``kit``: what earlier pushes of the same walk (the same
+    ``target``, ``others`` and ``obstacles``) found that this one needs again."""
+    if kit is None:
+        kit = _PushKit(target, others, obstacles)
     current = list(others)
     moved: list[tuple[int, Base]] = []
+    shrunk = new.polygon.buffer(-CONTACT_TOLERANCE_CM)
     for i in push:
         o = current[i]
-        if not shapely.intersects(new.polygon.buffer(-CONTACT_TOLERANCE_CM), o.polygon):
+        if not shapely.intersects(shrunk, o.polygon):
             continue
-        rest = [b for j, b in enumerate(current) if j != i] + [new, target]
-        blocker = _blocker(*_near_push(o, rest, obstacles), table)
-        best = _first_push(o, target, blocker)
+        if moved:  # another fighter was pushed: the near bases are asked afresh
+            rest = [b for j, b in enumerate(current) if j != i] + [new, target]
+            near = _near_push(o, rest, obstacles)
+        else:
+            near = kit.near(i, o, new)
+        best = _first_push(kit.places(o), functools.partial(_blocker, *near, table))
         if best is None:
             return None
         current[i] = best
@@ -691,22 +811,24 @@ def _push(
     return tuple(moved)
 
 
-def _first_push(o: Base, target: Base, blocker: BaseGeometry) -> Base | None:
-    """The first place of ``o``'s pushes, in order, free of ``blocker`` and in contact with
-    ``target``: the places' footprints built and tested in bulk (:func:`_moved_polygons`),
-    a batch of rings at a time (:data:`_PUSH_BATCHES`), only the free ones made bases."""
-    # o.x + r * cos(a), as o.moved(o.x + r * math.cos(a), ...) was asked place by place
-    xs = o.x + _PUSH_RADII[:, None] * _PUSH_COS[None, :]
-    ys = o.y + _PUSH_RADII[:, None] * _PUSH_SIN[None, :]
-    for lo, hi in _PUSH_BATCHES:
-        bx, by = xs[lo:hi].ravel(), ys[lo:hi].ravel()
-        if blocker.is_empty:
-            free = np.arange(len(bx))
-        else:
-            free = np.flatnonzero(~shapely.intersects(blocker, _moved_polygons(o, bx, by)))
-        for k in free.tolist():
-            m = o.moved(bx[k], by[k])
-            if in_contact(m, target):
+def _first_push(places: _PushPlaces, blocker_of: Callable[[], BaseGeometry]) -> Base | None:
+    """The first of ``places``, in order, free of the blocker and in contact with their
+    target: a batch of rings at a time (:data:`_PUSH_BATCHES`), the places that may touch
+    the target (:meth:`_PushPlaces.touching`) tested against the blocker in bulk, the free
+    ones then asked :func:`in_contact` in order. The blocker (``blocker_of``) is only
+    built when some place may touch the target."""
+    blocker: BaseGeometry | None = None
+    for batch in range(len(places.batches)):
+        ks = places.touching(batch)
+        if not len(ks):
+            continue
+        if blocker is None:
+            blocker = blocker_of()
+        if not blocker.is_empty:
+            ks = ks[~shapely.intersects(blocker, places.polygons(batch)[ks])]
+        for k in ks.tolist():
+            m = places.in_contact(batch, k)
+            if m is not None:
                 return m
     return None
 
