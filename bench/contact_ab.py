@@ -17,9 +17,7 @@ Run: ``cd bench && PYTHONPATH=../src:. python contact_ab.py --base /tmp/base_con
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -31,6 +29,7 @@ from typing import Any
 from confrontation.geometry import contact
 from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
 from engine_bench import scaled_army
+from path_ab import load_module
 
 
 @dataclass
@@ -43,15 +42,6 @@ class Search:
     asks: list[tuple[Any, dict[Any, bool] | None]] = field(default_factory=list)
     #: did a walk of it look for fighters to push (II-E-1)?
     pushed: bool = False
-
-
-def _load(name: str, file: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def recorded(size: int) -> list[Search]:
@@ -144,7 +134,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--pushing", action="store_true", help="only the searches that push")
     options = parser.parse_args()
-    base = _load("contact_base", options.base)
+    base = load_module("contact_base", options.base)
     searches = recorded(options.size)
     if options.pushing:
         searches = [s for s in searches if s.pushed]

@@ -27,7 +27,8 @@ from confrontation.geometry import paths as tree_paths
 from path_replay import Call
 
 
-def _load(name: str, file: str) -> ModuleType:
+def load_module(name: str, file: str) -> ModuleType:
+    """The Python file ``file`` loaded as module ``name`` (another tree's version of a module)."""
     spec = importlib.util.spec_from_file_location(name, file)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -81,8 +82,8 @@ def main() -> None:
     args = parser.parse_args()
     with open(args.file, "rb") as got:
         found: dict[str, list[Call]] = pickle.load(got)
-    base = _load("paths_base", args.base)
-    tree = _load("paths_tree", str(FilePath(tree_paths.__file__)))
+    base = load_module("paths_base", args.base)
+    tree = load_module("paths_tree", str(FilePath(tree_paths.__file__)))
     for kind, calls in found.items():
         if args.only and kind != args.only:
             continue

@@ -522,16 +522,10 @@ def _clear_gap(source: Base, target: Base, tall: list[Barrier]) -> bool:
     target's nearest distance) inside the gap, and a disc on it inside the target (its
     square less the radius, a round base's circle at 0.99 less the radius): every line to
     the disc lies in the gap."""
-    sx, sy = source.sight
-    dx, dy = target.x - sx, target.y - sy
-    d = math.hypot(dx, dy)
-    if d <= 1e-9:
+    view = _view(source, target)
+    if view is None:
         return False
-    ux, uy = dx / d, dy / d
-    span = _target_span(sx, sy, ux, uy, d, target)
-    if span is None:
-        return False
-    lo, hi, near, far = span
+    sx, sy, ux, uy, lo, hi, near, far = view
     if near <= 2 * _CLEAR_RADIUS:
         return False
     blocks: list[tuple[float, float]] = []
