@@ -351,3 +351,14 @@ def test_the_nearest_enemy_of_many_moves_is_mins(
     got = table_field._nearest(points, centres)
     want = [min(centres, key=lambda c: math.dist(c, p)) if centres else None for p in points]
     assert got == want
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_rect_gaps_past_the_float_range_answer_without_a_warning() -> None:
+    # a segment of 1e-160 cm inside a rectangle 1e200 cm deep: the projections' quotients
+    # pass the float range (they are clipped to the segment's ends), the answer is 0
+    a, b = np.array([0j, 0j]), np.array([1e-160 + 0j, 1e-160 + 0j])
+    rects = np.array([[0.0, 0.0, 1.0, 0.0, 1e200, 1.0], [0.0, 5.0, 1.0, 0.0, 1e200, 1.0]])
+    gaps = table_field._rect_gaps(a, b, rects)
+    assert gaps[0] == 0.0
+    assert gaps[1] == pytest.approx(4.0)  # the second rectangle 5 cm aside, 1 cm half width

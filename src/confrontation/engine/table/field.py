@@ -1479,11 +1479,12 @@ def _rect_gaps(a: Any, b: Any, rects: Any) -> Any:
     # the four corners at once (pairs, 4)
     qx, qy = hd[:, None] * _SIGNS[0], hw[:, None] * _SIGNS[1]
     ax_, ay_, dx_, dy_ = ax[:, None], ay[:, None], dx[:, None], dy[:, None]
-    t = np.minimum(np.maximum(((qx - ax_) * dx_ + (qy - ay_) * dy_) / norm[:, None], 0.0), 1.0)
+    with np.errstate(over="ignore"):  # a quotient past the float range is clipped to 0 or 1
+        t = np.minimum(np.maximum(((qx - ax_) * dx_ + (qy - ay_) * dy_) / norm[:, None], 0.0), 1.0)
     gap = np.minimum(gap, np.hypot(ax_ + t * dx_ - qx, ay_ + t * dy_ - qy).min(axis=1))
     # Liang-Barsky: the part of the segment inside both slabs of the rectangle is not empty
     p, d = ends[:2], np.stack([dx, dy])
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # ±inf: no crossing
         t1, t2 = (-half - p) / d, (half - p) / d
     inside = np.abs(p) <= half
     flat = d == 0.0
