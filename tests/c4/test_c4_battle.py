@@ -284,3 +284,29 @@ def test_a_scenario_game_is_stored_with_its_scenario() -> None:
     state = build(config)
     assert state.battle is not None and (state.width, state.height) == (120.0, 60.0)
     assert all(f.x < 60 for f in state.fighters if f.unit.startswith("p1"))  # the west edge
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.floats(-2.0, 14.0, allow_nan=False),
+    st.floats(-2.0, 14.0, allow_nan=False),
+    st.sampled_from([1.25, 1.5, 2.0, 2.5, 3.0]),
+    st.sampled_from(["square", "triangle"]),
+)
+def test_inside_a_zone_is_the_disc_in_the_grown_zone(
+    x: float, y: float, radius: float, outline: str
+) -> None:
+    # the box screen before the containment test changes no answer (edges included)
+    from shapely.geometry import Point, Polygon
+
+    from confrontation.c4.battle import EPS, inside
+
+    corners = rect(0, 0, 12, 12) if outline == "square" else ((0.0, 0.0), (12.0, 0.0), (6.0, 12.0))
+    zone = Zone("z", "zone", corners, (1, 1))
+    f = Fighter("f", "u", "p", x, y, radius, 1, 1)
+    disc = Point(x, y).buffer(radius, quad_segs=16)
+    assert inside(f, zone) == Polygon(corners).buffer(EPS).contains(disc)
+    for edge in (radius, 12.0 - radius):  # a base touching the zone's side from inside
+        g = Fighter("g", "u", "p", edge, 6.0, radius, 1, 1)
+        plain = Polygon(corners).buffer(EPS).contains(Point(edge, 6.0).buffer(radius, quad_segs=16))
+        assert inside(g, zone) == plain

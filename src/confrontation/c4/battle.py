@@ -45,6 +45,7 @@ import math
 from collections.abc import Mapping
 from functools import lru_cache
 
+import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -74,12 +75,27 @@ def _disc(f: Fighter) -> BaseGeometry:
     return Point(f.x, f.y).buffer(f.radius, quad_segs=16)
 
 
+@lru_cache(maxsize=256)
+def _grown(zone: Zone) -> tuple[BaseGeometry, tuple[float, float, float, float]]:
+    """The zone's footprint grown by EPS (prepared: asked again and again) and its box."""
+    grown = shape(zone).buffer(EPS)
+    shapely.prepare(grown)
+    x0, y0, x1, y1 = grown.bounds
+    return grown, (x0, y0, x1, y1)
+
+
 def inside(f: Fighter, zone: Zone) -> bool:
     """The fighter counts in the zone: wholly inside (area, zone), within 10 cm (flag)."""
     where = shape(zone)
     if zone.kind == "flag":
         return bool(where.distance(Point(f.x, f.y)) - f.radius <= FLAG_REACH_CM + EPS)
-    return bool(where.buffer(EPS).contains(_disc(f)))
+    grown, (x0, y0, x1, y1) = _grown(zone)
+    # the disc reaches its circle's box (it has a vertex on each axis): a box not inside
+    # the zone's is not wholly inside (1e-9 cm spared for rounding)
+    r = f.radius - 1e-9
+    if f.x - r < x0 or f.x + r > x1 or f.y - r < y0 or f.y + r > y1:
+        return False
+    return bool(grown.contains(_disc(f)))
 
 
 def touches(f: Fighter, zone: Zone) -> bool:
