@@ -78,14 +78,7 @@ def test_a_kept_search_answers_as_a_fresh_one(
 
 @pytest.mark.rule("II-E-1")
 def test_pushes_tried_ring_by_ring_are_those_of_the_whole_list() -> None:
-    mover = Base.of("normal", "square", 50, 10)
-    target = Base.of("large", "square", 50, 30)
-    ring = [
-        Base.of("normal", "square", 50, 26.875, 90),
-        Base.of("normal", "square", 50, 33.125, 270),
-        Base.of("normal", "square", 46.875, 30, 0),
-        Base.of("normal", "square", 53.125, 30, 180),
-    ]
+    mover, target, ring = _ringed()
     placed = ContactSearch(mover, target, ring, table=TABLE.area, pushable=[0, 1, 2, 3]).nearest()
     assert placed is not None and placed.pushed
     tried = 0
@@ -171,8 +164,9 @@ def test_the_boxed_screen_flags_what_the_full_screen_flags(
     assert boxed.tolist() == edge.surely_blocked(ks, blocker).tolist()
 
 
-def _ring() -> tuple[Base, list[Base], Base]:
-    """A large target ringed by four fighters, and the place a newcomer takes by pushing."""
+def _ringed() -> tuple[Base, Base, list[Base]]:
+    """A newcomer, a large target and the four fighters ringing it: 6.25 mm free at each
+    end of a side, so the newcomer needs a push to reach it (II-E-1)."""
     target = Base.of("large", "square", 50, 30)
     ring = [
         Base.of("normal", "square", 50, 26.875, 90),
@@ -180,7 +174,12 @@ def _ring() -> tuple[Base, list[Base], Base]:
         Base.of("normal", "square", 46.875, 30, 0),
         Base.of("normal", "square", 53.125, 30, 180),
     ]
-    mover = Base.of("normal", "square", 50, 10)
+    return Base.of("normal", "square", 50, 10), target, ring
+
+
+def _ring() -> tuple[Base, list[Base], Base]:
+    """A large target ringed by four fighters, and the place a newcomer takes by pushing."""
+    mover, target, ring = _ringed()
     placed = ContactSearch(mover, target, ring, table=TABLE.area, pushable=[0, 1, 2, 3]).nearest()
     assert placed is not None and placed.pushed
     return target, ring, placed.base
