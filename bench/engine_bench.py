@@ -17,6 +17,9 @@ and right after it, since this virtual machine's speed drifts over a run:
   three times over, valid for the I-D validator at 750 AP) against 250 AP, the ratio of their
   costs in chess plies;
 - with ``--mcts``: the default mcts agent's thinking CPU a game against greedy, in chess plies.
+The greedy and scaling lines play four and two games: a game's CPU moves by up to 2× from
+seed to seed, so they swing from run to run; ``scaling_bench.py`` gives both goals over more
+games with a 95 % interval.
 Run: ``PYTHONPATH=src .venv/bin/python bench/engine_bench.py [--quick] [--mcts] [--games-only]``
 (or ``make bench``).
 """

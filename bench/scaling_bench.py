@@ -9,7 +9,10 @@ length (the rounds played, the fighters left) by a factor of two or more from se
 so two games give a ratio anywhere between about 3 and 6. This bench prints each game's CPU,
 rounds and steps, each size's mean CPU a game, and the ratio of the means with its 95 %
 interval (delta method: the two means' relative standard errors added in quadrature; the
-seeds are independent games at each size, not pairs).
+seeds are independent games at each size, not pairs). The same 250 AP games also give the
+other goal's figure, a greedy game's CPU in python-chess random plies (goal ≤ 4,000): each
+game's CPU is turned into plies at the chess rate measured right before and right after it
+(:class:`engine_bench.Reference`, one-second slices).
 
 Run: ``cd bench && PYTHONPATH=../src:. ../.venv/bin/python scaling_bench.py [--games 12]``.
 """
@@ -25,9 +28,10 @@ from pathlib import Path
 
 from confrontation.engine.core.events import ChoiceMade, DieRolled
 from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
-from engine_bench import WARM_UP_SEED, scaled_army
+from engine_bench import WARM_UP_SEED, Reference, scaled_army
 
 GOAL = 4.0
+PLIES_GOAL = 4000
 
 
 def played(config: GameConfig) -> tuple[float, int, int]:
@@ -57,9 +61,11 @@ def main() -> None:
     if args.games < 2:
         parser.error("--games: at least 2 (the interval needs two games at each size)")
     cpu: dict[int, list[float]] = {250: [], 750: []}
+    plies: list[float] = []  # the 250 AP games' CPU in chess plies
     with tempfile.TemporaryDirectory() as folder:
         big = tuple(str(scaled_army(a, 3, Path(folder))) for a in DEFAULT_ARMIES)
         play_game(GameConfig(seed=WARM_UP_SEED))  # untimed: catalogue, scenario, imports
+        ref = Reference(1.0)
         print("seed  size  CPU-s  rounds  steps")
         for seed in range(args.seed, args.seed + args.games):
             for size, armies in ((250, None), (750, big)):
@@ -70,18 +76,31 @@ def main() -> None:
                 )
                 spent, rounds, steps = played(config)
                 cpu[size].append(spent)
+                if size == 250:
+                    plies.append(ref.plies(spent))
                 print(f"{seed:4d}  {size:4d}  {spent:5.2f}  {rounds:6d}  {steps:5d}", flush=True)
     for size, games in cpu.items():
         print(
             f"{size} AP: mean {statistics.fmean(games):.2f} CPU-s a game "
             f"(median {statistics.median(games):.2f}, {min(games):.2f}-{max(games):.2f})"
         )
+    mean = statistics.fmean(plies)
+    half = 1.96 * statistics.stdev(plies) / math.sqrt(len(plies))
+    print(
+        f"250 AP greedy game in chess plies: mean {mean:,.0f} (95 % interval "
+        f"{mean - half:,.0f}-{mean + half:,.0f}; chess {ref.span()} plies/CPU-s); "
+        f"goal ≤ {PLIES_GOAL:,}: {_verdict(mean - half, mean + half, PLIES_GOAL)}"
+    )
     ratio, low, high = ratio_interval(cpu[250], cpu[750])
-    verdict = "met" if high <= GOAL else ("not met" if low > GOAL else "not told apart")
     print(
         f"750 AP / 250 AP, {args.games} games each: {ratio:.2f} "
-        f"(95 % interval {low:.2f}-{high:.2f}); goal ≤ {GOAL:g}: {verdict}"
+        f"(95 % interval {low:.2f}-{high:.2f}); goal ≤ {GOAL:g}: {_verdict(low, high, GOAL)}"
     )
+
+
+def _verdict(low: float, high: float, goal: float) -> str:
+    """A goal "at most ``goal``" against an interval."""
+    return "met" if high <= goal else ("not met" if low > goal else "not told apart")
 
 
 if __name__ == "__main__":
