@@ -9,11 +9,11 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -37,7 +37,7 @@ from confrontation.cli.options import (
     check_rules,
     fail,
 )
-from confrontation.sim.backends import BackendError, make_backend
+from confrontation.sim.backends import BACKENDS, BackendError, make_backend
 from confrontation.sim.batch import (
     BatchResult,
     GameOutcome,
@@ -54,6 +54,10 @@ from confrontation.sim.batch import (
 from confrontation.sim.batch import simulate as run_batch
 from confrontation.sim.game import GameSetupError, check_players, initial_state
 from confrontation.store import Store, StoreError, open_store
+from confrontation.store.records import Outcome
+
+if TYPE_CHECKING:
+    from confrontation.sim.checkpoint import CheckpointWriter
 
 
 @dataclass(frozen=True)
@@ -105,21 +109,36 @@ def _check_setup(spec: GameSpec) -> None:
 
 
 class _InOrder:
-    """Saves finished games in game order (ids then do not depend on --jobs)."""
+    """Saves finished games in game order (ids then do not depend on --jobs), but those an
+    earlier run kept (``skip``: read from a checkpoint, not played again); ``after`` is told
+    each game once it is saved (the checkpoint keeps only games the store has)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(
+        self,
+        store: Store,
+        skip: Collection[int] = (),
+        after: Callable[[GameOutcome], None] | None = None,
+    ) -> None:
         self.store = store
+        self.skip = skip
+        self.after = after
         self.waiting: dict[int, GameOutcome] = {}
         self.next = 0
         self.ids: list[int] = []
 
     def __call__(self, outcome: GameOutcome) -> None:
         self.waiting[outcome.index] = outcome
+        while self.next in self.skip:
+            self.next += 1
         while self.next in self.waiting:
             ready = self.waiting.pop(self.next)
             if ready.setup is not None and ready.events is not None:
                 self.ids.append(self.store.save(ready.setup, ready.outcome, ready.events))
+            if self.after is not None:
+                self.after(ready)
             self.next += 1
+            while self.next in self.skip:
+                self.next += 1
 
 
 def _wins_table(title: str, first: str, records: list[WinRecord]) -> Table:
@@ -200,12 +219,22 @@ def render(result: BatchResult, jobs: int, store_url: str | None) -> None:
     draws = result.draws()
     players = result.players
     shared = "" if players == 2 else " (the best score shared)"
+    played = n - result.resumed
+    pace = (
+        f"{played} games in {result.elapsed:.1f} s with {jobs} job{'s' if jobs != 1 else ''}: "
+        f"{result.games_per_second():.2f} games/s."
+        if played
+        else "No game left to play."
+    )
     console.print(
         f"Draws{shared}: {draws} ({draws / max(n, 1):.1%}). "
-        f"Mean rounds: {result.mean_rounds():.2f}. "
-        f"{n} games in {result.elapsed:.1f} s with {jobs} job{'s' if jobs != 1 else ''}: "
-        f"{result.games_per_second():.2f} games/s."
+        f"Mean rounds: {result.mean_rounds():.2f}. {pace}"
     )
+    if result.resumed:
+        console.print(
+            f"{result.resumed} of the {n} games were read from the checkpoint "
+            f"{escape(str(result.checkpoint))}, played by an earlier run of this batch."
+        )
     if len(by_army(result)) > players:
         console.print(
             "Every pair of armies played the same number of games, sides and agents turned "
@@ -265,6 +294,76 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+class _CheckpointFailed(Exception):
+    """The checkpoint could not be written while the batch ran (one line)."""
+
+
+class _Kept:
+    """``--checkpoint FILE``: the games an earlier run of the same batch kept (not played
+    again) and the file each game of this run is added to as it ends
+    (:mod:`confrontation.sim.checkpoint`)."""
+
+    def __init__(self, path: Path, done: dict[int, Outcome], writer: CheckpointWriter) -> None:
+        self.path, self.done, self.writer = path, done, writer
+
+    @classmethod
+    def open(cls, path: Path, specs: list[GameSpec], seed: int) -> _Kept:
+        from confrontation.sim.checkpoint import (
+            CheckpointError,
+            CheckpointWriter,
+            batch_contents,
+            batch_key,
+            read_checkpoint,
+        )
+        from confrontation.sim.game import DEFAULT_ARMIES
+
+        key = batch_key(specs, batch_contents(specs, DEFAULT_ARMIES))
+        players = len(specs[0].agents)
+        try:
+            found = read_checkpoint(path, key, len(specs), players, seed)
+            writer = CheckpointWriter(found)
+        except CheckpointError as error:
+            fail(f"--checkpoint: {error}")
+        return cls(path, dict(found.done), writer)
+
+    def add(self, outcome: GameOutcome) -> None:
+        try:
+            self.writer.add(outcome.index, outcome.outcome)
+        except OSError as error:  # a full disk, a file gone read-only: the batch stops
+            why = error.strerror or str(error)
+            raise _CheckpointFailed(
+                f"--checkpoint: {self.path}: cannot be written ({why})"
+            ) from None
+
+    def interrupted(self, games: int) -> str:
+        return (
+            f"interrupted: {self.writer.kept} of the {games} games are kept in {self.path}; "
+            "the same command plays the others"
+        )
+
+    def merged(self, played: BatchResult, specs: list[GameSpec]) -> BatchResult:
+        """The whole batch: the games kept and those just ``played``, in game order."""
+        self.writer.close()
+        now = {o.index: o for o in played.outcomes}
+        where = {played.specs[p].index: placement for p, placement in played.placements.items()}
+        outcomes = [
+            now[s.index] if s.index in now else GameOutcome(s.index, self.done[s.index])
+            for s in specs
+        ]
+        return BatchResult(
+            list(specs),
+            outcomes,
+            played.elapsed,
+            played.agents,
+            played.armies,
+            played.scenario,
+            played.seed,
+            placements={p: where[s.index] for p, s in enumerate(specs) if s.index in where},
+            resumed=len(specs) - len(played.specs),
+            checkpoint=self.path,
+        )
+
+
 def run_simulate(
     games: int,
     scenario: str | None,
@@ -283,6 +382,7 @@ def run_simulate(
     rules: str | None,
     allow_invalid: bool,
     mode: str | None,
+    checkpoint: Path | None = None,
 ) -> None:
     """``confrontation simulate`` with its options parsed
     (:func:`confrontation.cli.simulate_command.simulate_command`)."""
@@ -298,6 +398,8 @@ def run_simulate(
     if chart is not None and not chart.parent.is_dir():
         fail(f"--chart: no folder {str(chart.parent)!r} to write {chart.name!r} in")
     chosen_mode = check_mode(mode, rules)
+    if checkpoint is not None and rules == C4_RULES:
+        fail("--checkpoint: not with --rules c4 (the unit-based games keep no checkpoint)")
     if rules == C4_RULES:  # the unit-based ruleset: its own games (cli/c4play.py)
         from confrontation.cli.c4play import simulate_c4_cli
 
@@ -357,8 +459,12 @@ def run_simulate(
                 _check_setup(spec)  # each pair's first game: every army is checked
     _check_setup(specs[0])
     check_lists(chosen, allow_invalid)  # I-D, before a cluster is joined
-    try:
-        runner = make_backend(backend, jobs, ray_address)
+    kept = _Kept.open(checkpoint, specs, seed) if checkpoint is not None else None
+    todo = [s for s in specs if kept is None or s.index not in kept.done]
+    if backend not in BACKENDS:
+        fail(f"--backend: {backend!r} is not one of {', '.join(BACKENDS)}")
+    try:  # (no game left to play: no worker nor cluster is started)
+        runner = make_backend(backend, jobs, ray_address) if todo else None
     except BackendError as error:
         fail(str(error))
     store: Store | None = None
@@ -367,7 +473,9 @@ def run_simulate(
             store = open_store(db)
         except StoreError as error:
             fail(str(error))
-    saver = _InOrder(store) if store is not None else None
+    saver = None
+    if store is not None:
+        saver = _InOrder(store, kept.done if kept else (), kept.add if kept else None)
     progress = Progress(
         TextColumn("[bold]simulate[/]"),
         BarColumn(),
@@ -378,16 +486,18 @@ def run_simulate(
         transient=as_json,
     )
     with progress, _sigterm_as_ctrl_c():
-        task = progress.add_task("games", total=len(specs))
+        task = progress.add_task("games", total=len(specs), completed=len(specs) - len(todo))
 
         def finished(spec: GameSpec, outcome: GameOutcome) -> None:
             if saver is not None:
                 saver(outcome)
+            elif kept is not None:
+                kept.add(outcome)
             progress.advance(task)
 
         try:
             result = run_batch(
-                specs,
+                todo,
                 play_spec,
                 backend=runner,
                 on_result=finished,
@@ -398,10 +508,20 @@ def run_simulate(
                 keep_records=False,  # the store has them; the figures need outcomes only
             )
         except KeyboardInterrupt:
-            _leave_at_once("interrupted")
-            fail("interrupted")
+            why = "interrupted" if kept is None else kept.interrupted(len(specs))
+            _leave_at_once(why)
+            fail(why)
+        except _CheckpointFailed as error:
+            assert kept is not None
+            why = f"{error}; {kept.interrupted(len(specs))}"
+            _leave_at_once(why)
+            fail(why)
         except BackendError as error:  # the ray backend: a game lost with its node
+            if kept is not None:
+                fail(f"{error}; {kept.interrupted(len(specs))}")
             fail(str(error))
+    if kept is not None:
+        result = kept.merged(result, specs)
     if saver is not None:
         result.stored = saver.ids
     if chart is not None:

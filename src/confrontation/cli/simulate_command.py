@@ -90,6 +90,15 @@ def simulate_command(
     rules: RulesOption = None,
     allow_invalid: AllowInvalidOption = False,
     mode: ModeOption = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            metavar="FILE",
+            help="Keep each finished game's result in FILE; when FILE holds games of this same "
+            "batch (an interrupted run), play only the others.",
+        ),
+    ] = None,
 ) -> None:
     """Play N games between 2 to 6 agents (sides and armies turn round; XX-F) and report win
     rates with 95 % intervals, mean VP and losses, mean rounds and games per second."""
@@ -113,4 +122,5 @@ def simulate_command(
         rules,
         allow_invalid,
         mode,
+        checkpoint,
     )

@@ -18,6 +18,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from confrontation.engine.core.events import Event, GameEnded
@@ -167,6 +168,10 @@ class BatchResult:
     stored: list[int] = field(default_factory=list)
     placements: dict[int, Placement] = field(default_factory=dict)
     """Where each game ran (by position), when the backend tells (Ray: node id and pid)."""
+    resumed: int = 0
+    """Games read from a checkpoint (``simulate --checkpoint``), played by an earlier run."""
+    checkpoint: Path | None = None
+    """The checkpoint file of ``simulate --checkpoint``."""
 
     @property
     def games(self) -> int:
@@ -233,7 +238,9 @@ class BatchResult:
         return sum(r.outcome.rounds for r in self.outcomes) / max(self.games, 1)
 
     def games_per_second(self) -> float:
-        return self.games / self.elapsed if self.elapsed > 0 else 0.0
+        """The games this run played (not those read from a checkpoint) per second."""
+        played = self.games - self.resumed
+        return played / self.elapsed if self.elapsed > 0 else 0.0
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document of ``simulate --json`` (only ``elapsed_s`` and
@@ -246,6 +253,7 @@ class BatchResult:
             "draws": self.draws(),
             "games_per_second": round(self.games_per_second(), 4),
             "elapsed_s": round(self.elapsed, 3),
+            "resumed": self.resumed,
             "agents": list(self.agents),
             "armies": list(self.armies),
             "scenario": self.scenario,

@@ -1,0 +1,282 @@
+"""A batch's checkpoint (``simulate --checkpoint FILE``): every finished game's result kept in
+a file as it ends, so that an interrupted sweep (Ctrl-C, a closed terminal, a crash) goes on
+where it stopped when the same command is run again.
+
+The file is JSON lines. The first is the header: ``{"checkpoint": 1, "batch": KEY, "games":
+N, "seed": S}``, where KEY (:func:`batch_key`) is the SHA-256 of everything that decides the
+batch's games: each game's spec (index, seed, scenario, armies, agents and their options,
+seats, rounds, rules), the armies' and scenario's contents as loaded (an army file edited
+between two runs is another batch) and the engine's version. Then one line a finished game:
+``{"index": I, "winner": W, "vp": [...], "losses": [...], "rounds": R, "tp": [...] | null,
+"ga": [...] | null}`` (:class:`~confrontation.store.records.Outcome`, Player 1 first). Games
+are played from their own seeds, so the games a second run plays are those the first would
+have played: the figures are those of an uninterrupted batch.
+
+A last line cut short (the process killed while writing it) is dropped and its game played
+again; any other bad line, or the header of another batch, is a :class:`CheckpointError`
+naming the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from confrontation import __version__
+from confrontation.store.records import Outcome
+
+FORMAT = 1
+"""The checkpoint format written (the header's ``checkpoint``)."""
+
+
+class CheckpointError(Exception):
+    """A checkpoint file that cannot be used (one line: the file, the line, what is wrong)."""
+
+
+class _Header(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    checkpoint: Literal[1]
+    batch: str
+    games: int
+    seed: int
+
+
+class _Game(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    index: int
+    winner: int | None
+    vp: list[int]
+    losses: list[int]
+    rounds: int
+    tp: list[int] | None = None
+    ga: list[int] | None = None
+
+
+def batch_key(specs: Sequence[Any], contents: Sequence[str]) -> str:
+    """The SHA-256 (hex) of the batch's game specs (``GameSpec``: their fields but
+    ``keep_events``, which does not change a game), ``contents`` (the armies and scenario as
+    loaded, in a fixed order) and the engine's version."""
+    digest = hashlib.sha256(f"confrontation {__version__}\n".encode())
+    for spec in specs:
+        fields = {
+            "index": spec.index,
+            "seed": spec.seed,
+            "scenario": spec.scenario,
+            "armies": list(spec.armies),
+            "agents": list(spec.agents),
+            "seats": list(spec.seats),
+            "rounds": spec.rounds,
+            "agent_options": [dict(o) for o in spec.agent_options],
+            "rules": spec.rules,
+        }
+        digest.update(json.dumps(fields, sort_keys=True, default=repr).encode())
+        digest.update(b"\n")
+    for text in contents:
+        digest.update(hashlib.sha256(text.encode()).digest())
+    return digest.hexdigest()
+
+
+def batch_contents(specs: Sequence[Any], default_armies: Sequence[str]) -> list[str]:
+    """The files that decide the batch's games besides its specs, as text for
+    :func:`batch_key`: each army's list (a bundled one's too) and the profile libraries it
+    names, and a scenario given as a file, in the order the specs first name them. A file
+    that cannot be read counts by its name (the batch's own checks reject it first)."""
+    from confrontation.armylists.load import LoadError, army_path
+
+    texts: list[str] = []
+    seen: set[str] = set()
+    for spec in specs:
+        names = [a or default_armies[p] for p, a in enumerate(spec.armies)]
+        for name in names:
+            if name in seen:
+                continue
+            seen.add(name)
+            texts.append(f"army {name}")
+            try:
+                path = army_path(name)
+                data = path.read_bytes()
+                texts.append(data.decode("utf-8", "replace"))
+                libraries = tomllib.loads(data.decode("utf-8")).get("profiles", [])
+                for library in libraries if isinstance(libraries, list) else []:
+                    texts.append((path.parent / str(library)).read_text("utf-8", "replace"))
+            except (OSError, ValueError, LoadError) as error:
+                texts.append(f"unreadable: {type(error).__name__}")
+        scenario = spec.scenario
+        if scenario is not None and scenario not in seen:
+            seen.add(scenario)
+            texts.append(f"scenario {scenario}")
+            file = Path(scenario.partition(":")[0])
+            try:
+                if file.is_file():
+                    texts.append(file.read_text("utf-8", "replace"))
+            except (OSError, ValueError):
+                texts.append("unreadable")
+    return texts
+
+
+def _where(path: Path, line: int) -> str:
+    return f"{path}: line {line}"
+
+
+def _problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "the line"
+    return f"{field}: {first['msg']}"
+
+
+@dataclass
+class Checkpoint:
+    """The results a checkpoint file holds for one batch (``done``: game index → outcome) and
+    where its good lines end (``end``, in bytes: a line cut short after it is dropped)."""
+
+    path: Path
+    key: str
+    games: int
+    seed: int
+    done: dict[int, Outcome]
+    end: int
+    new: bool
+
+
+def read_checkpoint(path: Path, key: str, games: int, players: int, seed: int) -> Checkpoint:
+    """The checkpoint of the batch ``key`` (``games`` games of ``players`` players) in
+    ``path``: empty when the file does not exist or is empty; a :class:`CheckpointError`
+    when it is another batch's or a line is bad."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return Checkpoint(path, key, games, seed, {}, 0, True)
+    except IsADirectoryError:
+        raise CheckpointError(f"{path}: a folder, not a checkpoint file") from None
+    except OSError as error:
+        raise CheckpointError(f"{path}: cannot be read ({error.strerror or error})") from None
+    if not data.strip():
+        return Checkpoint(path, key, games, seed, {}, 0, True)
+    lines = data.split(b"\n")
+    # a last line without its newline was cut short while written: dropped, played again
+    complete = lines[:-1]
+    done: dict[int, Outcome] = {}
+    end = 0
+    for number, raw in enumerate(complete, start=1):
+        end += len(raw) + 1
+        if number > 1 and not raw.strip():
+            continue
+        try:
+            value = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            what = "not a checkpoint of confrontation simulate" if number == 1 else "not JSON"
+            raise CheckpointError(f"{_where(path, number)}: {what}") from None
+        if number == 1:
+            _check_header(path, value, key, games, seed)
+            continue
+        try:
+            game = _Game.model_validate(value)
+        except ValidationError as error:
+            raise CheckpointError(f"{_where(path, number)}: {_problem(error)}") from None
+        outcome = _outcome(path, number, game, games, players)
+        if done.get(game.index, outcome) != outcome:
+            raise CheckpointError(
+                f"{_where(path, number)}: index: game {game.index} is already in the file "
+                "with another result"
+            )
+        done[game.index] = outcome
+    if not complete:  # the header itself was cut short
+        return Checkpoint(path, key, games, seed, {}, 0, True)
+    return Checkpoint(path, key, games, seed, done, end, False)
+
+
+def _check_header(path: Path, value: object, key: str, games: int, seed: int) -> None:
+    if not isinstance(value, dict) or "checkpoint" not in value:
+        raise CheckpointError(f"{_where(path, 1)}: not a checkpoint of confrontation simulate")
+    try:
+        header = _Header.model_validate(value)
+    except ValidationError as error:
+        raise CheckpointError(f"{_where(path, 1)}: {_problem(error)}") from None
+    if header.batch != key:
+        raise CheckpointError(
+            f"{path}: the checkpoint of another batch (seed {header.seed}, {header.games} games; "
+            "its games, armies, agents, options or engine differ): give another file or "
+            "delete this one"
+        )
+
+
+def _outcome(path: Path, number: int, game: _Game, games: int, players: int) -> Outcome:
+    where = _where(path, number)
+    if not 0 <= game.index < games:
+        raise CheckpointError(f"{where}: index: {game.index} is not a game of this batch")
+    if game.winner is not None and not 0 <= game.winner < players:
+        raise CheckpointError(f"{where}: winner: {game.winner} is not a player of the game")
+    for name in ("vp", "losses", "tp", "ga"):
+        values = getattr(game, name)
+        if values is not None and len(values) != players:
+            raise CheckpointError(f"{where}: {name}: {len(values)} values for {players} players")
+    if game.rounds < 1:
+        raise CheckpointError(f"{where}: rounds: {game.rounds} (a game lasts one round or more)")
+    return Outcome(
+        game.winner,
+        tuple(game.vp),
+        tuple(game.losses),
+        game.rounds,
+        tp=tuple(game.tp) if game.tp is not None else None,
+        ga=tuple(game.ga) if game.ga is not None else None,
+    )
+
+
+class CheckpointWriter:
+    """Appends each finished game's line to the checkpoint (flushed at once), after writing
+    the header to a new file or dropping a last line cut short from an old one."""
+
+    def __init__(self, checkpoint: Checkpoint) -> None:
+        self.path = checkpoint.path
+        try:
+            if checkpoint.new:
+                self._file: IO[str] = checkpoint.path.open("w", encoding="utf-8")
+                header = {
+                    "checkpoint": FORMAT,
+                    "batch": checkpoint.key,
+                    "games": checkpoint.games,
+                    "seed": checkpoint.seed,
+                }
+                self._write(header)
+            else:
+                with checkpoint.path.open("r+b") as old:
+                    old.truncate(checkpoint.end)
+                self._file = checkpoint.path.open("a", encoding="utf-8")
+        except OSError as error:
+            raise CheckpointError(
+                f"{checkpoint.path}: cannot be written ({error.strerror or error})"
+            ) from None
+        self.kept = len(checkpoint.done)
+
+    def _write(self, value: dict[str, Any]) -> None:
+        self._file.write(json.dumps(value, separators=(",", ":")) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def add(self, index: int, outcome: Outcome) -> None:
+        """Keep game ``index``'s result."""
+        self._write(
+            {
+                "index": index,
+                "winner": outcome.winner,
+                "vp": list(outcome.vp),
+                "losses": list(outcome.losses),
+                "rounds": outcome.rounds,
+                "tp": list(outcome.tp) if outcome.tp is not None else None,
+                "ga": list(outcome.ga) if outcome.ga is not None else None,
+            }
+        )
+        self.kept += 1
+
+    def close(self) -> None:
+        self._file.close()
