@@ -95,14 +95,10 @@ def test_sigterm_ends_the_batch_as_ctrl_c_does(tmp_path: Path) -> None:
     finally:
         if batch.poll() is None:
             batch.kill()
-    lines = [
-        line
-        for line in (tmp_path / "err.txt").read_text(encoding="utf-8").splitlines()
-        if line.startswith("error")
-    ]
-    assert lines == ["error: interrupted"]
-    assert "Traceback" not in (tmp_path / "err.txt").read_text(encoding="utf-8")
     left = all_gone(processes)
+    # the one line, and nothing after it once every helper process is gone (the resource
+    # tracker's "leaked semaphore" warning is silenced: sim/backends.py _quiet_tracker)
+    assert (tmp_path / "err.txt").read_text(encoding="utf-8").splitlines() == ["error: interrupted"]
     for pid in left:  # the test's own leftovers, before failing
         os.kill(pid, signal.SIGKILL)
     assert not left

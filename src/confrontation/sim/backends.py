@@ -74,6 +74,20 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=5)
 
 
+TRACKER_QUIET = "ignore::UserWarning:multiprocessing.resource_tracker"
+"""The warning filter :func:`_quiet_tracker` gives multiprocessing's helper processes."""
+
+
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker (a process, once) without its warning of
+    "leaked semaphore objects": a batch stopped by Ctrl-C or SIGTERM leaves at once after its
+    one error line (``cli/simulate.py``), and the tracker, which then unlinks the pool's
+    semaphores itself, would print two lines of warning after it. The helper processes take
+    this process's ``-W`` options (``sys.warnoptions``) when they start."""
+    if TRACKER_QUIET not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_QUIET)
+
+
 class LocalBackend:
     """``jobs`` local processes: this one and ``jobs - 1`` workers
     (``concurrent.futures.ProcessPoolExecutor``).
@@ -103,6 +117,7 @@ class LocalBackend:
             return
         # forkserver: workers start from a clean process, not a fork of one running threads
         # (the progress bar's); the game modules are imported once, in the server.
+        _quiet_tracker()
         context = get_context("forkserver")
         context.set_forkserver_preload(["confrontation.sim.batch"])
         queue = iter(enumerate(items))
