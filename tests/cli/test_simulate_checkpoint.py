@@ -189,12 +189,7 @@ def test_a_checkpoint_that_cannot_be_written_stops_the_batch_in_one_line(
     ]
 
 
-def test_c4_games_and_folders_are_refused_in_one_line(tmp_path: Path) -> None:
-    c4 = runner.invoke(app, ["simulate", "--rules", "c4", "--checkpoint", str(tmp_path / "x")])
-    assert c4.exit_code == 2
-    assert c4.stderr.strip() == (
-        "error: --checkpoint: not with --rules c4 (the unit-based games keep no checkpoint)"
-    )
+def test_a_folder_is_refused_in_one_line(tmp_path: Path) -> None:
     folder = runner.invoke(app, command(tmp_path, "--checkpoint", str(tmp_path)))
     assert folder.exit_code == 2
     assert folder.stderr.strip() == (
@@ -299,3 +294,67 @@ def test_any_bytes_are_read_or_refused_in_one_line(data: bytes, tail: bytes) -> 
                 assert str(error).startswith(f"{path}: ") and "\n" not in str(error)
             else:
                 assert set(found.done) <= {0, 1, 2, 3}
+
+
+# --- C4 batches (simulate --rules c4 --checkpoint) -------------------------------------------
+
+
+def test_an_interrupted_c4_batch_goes_on_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from confrontation.cli import c4play
+    from confrontation.sim import c4game
+
+    args = ["simulate", "--rules", "c4", "-n", "3", "--rounds", "1", "--seed", "2", "--json"]
+    whole = runner.invoke(app, args)
+    assert whole.exit_code == 0, whole.output
+    saved = tmp_path / "c4.jsonl"
+    played: list[int] = []
+    real = c4game.play_c4
+
+    def play(config: Any, **kw: Any) -> Any:
+        if stop is not None and len(played) + 1 == stop:
+            raise KeyboardInterrupt
+        played.append(config.seed)
+        return real(config, **kw)
+
+    monkeypatch.setattr(c4play, "play_c4", play)
+    stop: int | None = 2
+    first = runner.invoke(app, [*args, "--checkpoint", str(saved)])
+    assert first.exit_code == 2
+    assert first.stderr.strip() == (
+        f"error: interrupted: 1 of the 3 games are kept in {saved}; the same command plays "
+        "the others"
+    )
+    played.clear()
+    stop = None
+    again = runner.invoke(app, [*args, "--checkpoint", str(saved)])
+    assert again.exit_code == 0, again.output
+    assert played == [3, 4]  # seeds of games 1 and 2 (game k: seed + k)
+    resumed = json.loads(again.stdout)
+    assert resumed.pop("resumed") == 1
+    assert resumed == json.loads(whole.stdout)
+    other = runner.invoke(app, [*args[:-2], "3", "--json", "--checkpoint", str(saved)])
+    assert other.exit_code == 2 and "the checkpoint of another batch" in other.stderr
+
+
+def test_a_bad_c4_line_names_the_file_the_line_and_the_field(tmp_path: Path) -> None:
+    from confrontation.sim.checkpoint import c4_batch_key, read_c4_checkpoint
+
+    key = c4_batch_key({"games": 2}, [])
+    path = tmp_path / "c4.jsonl"
+    header = {"checkpoint": 1, "batch": key, "games": 2, "seed": 0}
+    good: dict[str, object] = {"index": 1, "winner": 0, "left": [3, 0], "scores": [3, 0]}
+    changes: list[tuple[dict[str, object], str]] = [
+        ({"left": [3]}, "left: 1 values for 2 players"),
+        ({"left": [3, -1]}, "left: -1 fighters left"),
+        ({"unit": "AP"}, "unit: Input should be '', 'VP' or 'CP'"),
+        ({"winner": 2}, "winner: 2 is not a player of the game"),
+    ]
+    for change, message in changes:
+        path.write_text(json.dumps(header) + "\n" + json.dumps(good | change) + "\n")
+        with pytest.raises(CheckpointError) as caught:
+            read_c4_checkpoint(path, key, 2, 0)
+        assert str(caught.value) == f"{path}: line 2: {message}"
+    path.write_text(json.dumps(header) + "\n" + json.dumps(good) + "\n")
+    assert read_c4_checkpoint(path, key, 2, 0).done[1].left == (3, 0)

@@ -13,7 +13,7 @@ import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -38,7 +38,11 @@ from confrontation.sim.c4game import (
     resume_c4_stored,
     setup_of,
 )
+from confrontation.sim.checkpoint import C4Game
 from confrontation.store import Store, StoredGame, StoreError, open_store
+
+if TYPE_CHECKING:
+    from confrontation.sim.checkpoint import CheckpointWriter
 
 
 def _agents(text: str | None) -> tuple[str, str]:
@@ -173,12 +177,15 @@ def simulate_c4_cli(
     db: str | None = None,
     no_store: bool = True,
     scenario: str | None = None,
+    checkpoint: Path | None = None,
 ) -> None:
     """``simulate --rules c4``: ``games`` games, the seats (and companies) turning round each
     game, game ``k`` with seed ``seed + k``; wins per agent with a 95 % interval, fighters
     left and, with a ``scenario`` (``sim.c4scenario``: one that fits units, refused in one
     line otherwise), the mean VP/CP and how the games ended; each game saved in the store
-    unless ``no_store``."""
+    unless ``no_store``. With a ``checkpoint`` each game's counts are kept in it as it ends
+    and the games it already holds (of this same batch) are not played again
+    (:mod:`confrontation.sim.checkpoint`)."""
     names = _agents(agents)
     companies = tuple(armies) if armies else DEFAULT_COMPANIES
     if len(companies) != 2:
@@ -191,6 +198,7 @@ def simulate_c4_cli(
             store = open_store(db)
         except StoreError as error:
             fail(str(error))
+    kept = _C4Kept.open(checkpoint, companies, names, seed, mode, rounds, scenario, games)
     stored: list[int] = []
     wins = {n: 0 for n in names}
     draws = 0
@@ -211,26 +219,34 @@ def simulate_c4_cli(
             scenario=scenario,
             rounds_given=rounds is not None or scenario is None,
         )
-        try:
-            agents_now = [c4_agent(n, config.seed, p) for p, n in enumerate(seats)]
-            result = play_c4(config, agents=agents_now)
-        except C4SetupError as error:
-            fail(str(error))
-        if store is not None:
-            stored.append(store.save(setup_of(config), outcome_of(result), result.events))
-        left = fighter_counts(result.state)
+        game = kept.done.get(k) if kept is not None else None
+        if game is None:
+            try:
+                agents_now = [c4_agent(n, config.seed, p) for p, n in enumerate(seats)]
+                result = play_c4(config, agents=agents_now)
+            except C4SetupError as error:
+                fail(str(error))
+            except KeyboardInterrupt:
+                if kept is None:
+                    raise
+                fail(kept.interrupted(games))
+            if store is not None:
+                stored.append(store.save(setup_of(config), outcome_of(result), result.events))
+            game = counted(result)
+            if kept is not None:
+                kept.add(k, game, games)
         for p, n in enumerate(seats):
-            fighters_left[n] += left[p]
-            points[n] += result.scores[p]
-        battle = result.state.battle
-        if battle is not None:
-            unit = "CP" if battle.scoring == "round" else "VP"
-            how = ending_of(result.end.reason)
-            endings[how] = endings.get(how, 0) + 1
-        if result.winner is None:
+            fighters_left[n] += game.left[p]
+            points[n] += game.scores[p]
+        if game.ending is not None:
+            unit = game.unit
+            endings[game.ending] = endings.get(game.ending, 0) + 1
+        if game.winner is None:
             draws += 1
         else:
-            wins[seats[result.winner]] += 1
+            wins[seats[game.winner]] += 1
+    if kept is not None:
+        kept.writer.close()
     doc: dict[str, object] = {
         "rules": "c4",
         "mode": mode,
@@ -241,6 +257,8 @@ def simulate_c4_cli(
         "agents": {},
         "stored": stored,
     }
+    if kept is not None:
+        doc["resumed"] = len(kept.done)
     if scenario is not None:
         doc["scenario"] = scenario
         doc["points"] = unit
@@ -274,10 +292,86 @@ def simulate_c4_cli(
             f"{row['mean_fighters_left']} fighters left on average{extra}"
         )
     console.print(f"  draws: {draws}")
+    if kept is not None and kept.done:
+        console.print(
+            f"  {len(kept.done)} of the {games} games were read from the checkpoint "
+            f"{escape(str(kept.path))}, played by an earlier run of this batch."
+        )
     if endings:
         console.print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(endings.items())))
     if store is not None and stored:
         console.print(f"Saved as games {stored[0]}–{stored[-1]} in {escape(store.url)}.")
+
+
+def counted(result: C4Result) -> C4Game:
+    """What ``simulate --rules c4`` counts of a played game."""
+    battle = result.state.battle
+    return C4Game(
+        result.winner,
+        tuple(fighter_counts(result.state)),
+        tuple(result.scores),
+        ending_of(result.end.reason) if battle is not None else None,
+        ("CP" if battle.scoring == "round" else "VP") if battle is not None else "",
+    )
+
+
+class _C4Kept:
+    """``simulate --rules c4 --checkpoint FILE``: the games an earlier run of this batch
+    kept, and the file this run's games are added to."""
+
+    def __init__(self, path: Path, done: dict[int, C4Game], writer: CheckpointWriter) -> None:
+        self.path, self.done, self.writer = path, done, writer
+
+    @classmethod
+    def open(
+        cls,
+        path: Path | None,
+        companies: Sequence[str],
+        names: Sequence[str],
+        seed: int,
+        mode: str,
+        rounds: int | None,
+        scenario: str | None,
+        games: int,
+    ) -> _C4Kept | None:
+        if path is None:
+            return None
+        from confrontation.sim.checkpoint import (
+            CheckpointError,
+            CheckpointWriter,
+            c4_batch_key,
+            read_c4_checkpoint,
+        )
+
+        fields = {
+            "companies": list(companies),
+            "agents": list(names),
+            "seed": seed,
+            "mode": mode,
+            "rounds": rounds,
+            "scenario": scenario,
+            "games": games,
+        }
+        key = c4_batch_key(fields, [*companies, *([scenario] if scenario else [])])
+        try:
+            found = read_c4_checkpoint(path, key, games, seed)
+            writer = CheckpointWriter(found)
+        except CheckpointError as error:
+            fail(f"--checkpoint: {error}")
+        return cls(path, dict(found.done), writer)
+
+    def add(self, index: int, game: C4Game, games: int) -> None:
+        try:
+            self.writer.add_c4(index, game)
+        except OSError as error:
+            why = error.strerror or str(error)
+            fail(f"--checkpoint: {self.path}: cannot be written ({why}); {self.interrupted(games)}")
+
+    def interrupted(self, games: int) -> str:
+        return (
+            f"interrupted: {self.writer.kept} of the {games} games are kept in {self.path}; "
+            "the same command plays the others"
+        )
 
 
 def fighter_counts(state: object) -> tuple[int, ...]:

@@ -398,8 +398,6 @@ def run_simulate(
     if chart is not None and not chart.parent.is_dir():
         fail(f"--chart: no folder {str(chart.parent)!r} to write {chart.name!r} in")
     chosen_mode = check_mode(mode, rules)
-    if checkpoint is not None and rules == C4_RULES:
-        fail("--checkpoint: not with --rules c4 (the unit-based games keep no checkpoint)")
     if rules == C4_RULES:  # the unit-based ruleset: its own games (cli/c4play.py)
         from confrontation.cli.c4play import simulate_c4_cli
 
@@ -414,6 +412,7 @@ def run_simulate(
             db=db,
             no_store=not keep,
             scenario=scenario,
+            checkpoint=checkpoint,
         )
         return
     chosen: tuple[str | None, ...] = tuple(armies) if armies else (None, None)

@@ -23,10 +23,10 @@ import hashlib
 import json
 import os
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -35,6 +35,9 @@ from confrontation.store.records import Outcome
 
 FORMAT = 1
 """The checkpoint format written (the header's ``checkpoint``)."""
+
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class CheckpointError(Exception):
@@ -134,24 +137,39 @@ def _problem(error: ValidationError) -> str:
     return f"{field}: {first['msg']}"
 
 
+R = TypeVar("R")
+
+
 @dataclass
-class Checkpoint:
-    """The results a checkpoint file holds for one batch (``done``: game index → outcome) and
-    where its good lines end (``end``, in bytes: a line cut short after it is dropped)."""
+class Checkpoint(Generic[R]):
+    """The results a checkpoint file holds for one batch (``done``: game index → its result)
+    and where its good lines end (``end``, in bytes: a line cut short after it is dropped)."""
 
     path: Path
     key: str
     games: int
     seed: int
-    done: dict[int, Outcome]
+    done: dict[int, R]
     end: int
     new: bool
 
 
-def read_checkpoint(path: Path, key: str, games: int, players: int, seed: int) -> Checkpoint:
+def read_checkpoint(
+    path: Path, key: str, games: int, players: int, seed: int
+) -> Checkpoint[Outcome]:
     """The checkpoint of the batch ``key`` (``games`` games of ``players`` players) in
     ``path``: empty when the file does not exist or is empty; a :class:`CheckpointError`
     when it is another batch's or a line is bad."""
+    return _read(
+        path, key, games, seed, lambda where, value: _outcome(where, value, games, players)
+    )
+
+
+def _read(
+    path: Path, key: str, games: int, seed: int, parse: Callable[[str, object], tuple[int, R]]
+) -> Checkpoint[R]:
+    """The lines of ``path`` read as :func:`read_checkpoint` says, each game's by ``parse``
+    (its place in the file, for errors, and the JSON value → its index and result)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -165,7 +183,7 @@ def read_checkpoint(path: Path, key: str, games: int, players: int, seed: int) -
     lines = data.split(b"\n")
     # a last line without its newline was cut short while written: dropped, played again
     complete = lines[:-1]
-    done: dict[int, Outcome] = {}
+    done: dict[int, R] = {}
     end = 0
     for number, raw in enumerate(complete, start=1):
         end += len(raw) + 1
@@ -179,17 +197,13 @@ def read_checkpoint(path: Path, key: str, games: int, players: int, seed: int) -
         if number == 1:
             _check_header(path, value, key, games, seed)
             continue
-        try:
-            game = _Game.model_validate(value)
-        except ValidationError as error:
-            raise CheckpointError(f"{_where(path, number)}: {_problem(error)}") from None
-        outcome = _outcome(path, number, game, games, players)
-        if done.get(game.index, outcome) != outcome:
+        index, result = parse(_where(path, number), value)
+        if done.get(index, result) != result:
             raise CheckpointError(
-                f"{_where(path, number)}: index: game {game.index} is already in the file "
+                f"{_where(path, number)}: index: game {index} is already in the file "
                 "with another result"
             )
-        done[game.index] = outcome
+        done[index] = result
     if not complete:  # the header itself was cut short
         return Checkpoint(path, key, games, seed, {}, 0, True)
     return Checkpoint(path, key, games, seed, done, end, False)
@@ -210,19 +224,34 @@ def _check_header(path: Path, value: object, key: str, games: int, seed: int) ->
         )
 
 
-def _outcome(path: Path, number: int, game: _Game, games: int, players: int) -> Outcome:
-    where = _where(path, number)
-    if not 0 <= game.index < games:
-        raise CheckpointError(f"{where}: index: {game.index} is not a game of this batch")
-    if game.winner is not None and not 0 <= game.winner < players:
-        raise CheckpointError(f"{where}: winner: {game.winner} is not a player of the game")
-    for name in ("vp", "losses", "tp", "ga"):
+def _validated(model: type[M], where: str, value: object) -> M:
+    try:
+        return model.model_validate(value)
+    except ValidationError as error:
+        raise CheckpointError(f"{where}: {_problem(error)}") from None
+
+
+def _check_game(where: str, index: int, winner: int | None, games: int, players: int) -> None:
+    if not 0 <= index < games:
+        raise CheckpointError(f"{where}: index: {index} is not a game of this batch")
+    if winner is not None and not 0 <= winner < players:
+        raise CheckpointError(f"{where}: winner: {winner} is not a player of the game")
+
+
+def _check_counts(where: str, game: BaseModel, names: Sequence[str], players: int) -> None:
+    for name in names:
         values = getattr(game, name)
         if values is not None and len(values) != players:
             raise CheckpointError(f"{where}: {name}: {len(values)} values for {players} players")
+
+
+def _outcome(where: str, value: object, games: int, players: int) -> tuple[int, Outcome]:
+    game = _validated(_Game, where, value)
+    _check_game(where, game.index, game.winner, games, players)
+    _check_counts(where, game, ("vp", "losses", "tp", "ga"), players)
     if game.rounds < 1:
         raise CheckpointError(f"{where}: rounds: {game.rounds} (a game lasts one round or more)")
-    return Outcome(
+    return game.index, Outcome(
         game.winner,
         tuple(game.vp),
         tuple(game.losses),
@@ -232,11 +261,71 @@ def _outcome(path: Path, number: int, game: _Game, games: int, players: int) -> 
     )
 
 
+# --- C4 (``simulate --rules c4 --checkpoint``) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class C4Game:
+    """What ``simulate --rules c4`` counts of one game (players in the game's order): the
+    winner (None: a draw), each player's fighters left and VP/CP, how a scenario game ended
+    and its points' unit ("VP", "CP"; None and "" without a scenario)."""
+
+    winner: int | None
+    left: tuple[int, ...]
+    scores: tuple[int, ...]
+    ending: str | None = None
+    unit: str = ""
+
+
+class _C4Line(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    index: int
+    winner: int | None
+    left: list[int]
+    scores: list[int]
+    ending: str | None = None
+    unit: Literal["", "VP", "CP"] = ""
+
+
+def _c4_game(where: str, value: object, games: int) -> tuple[int, C4Game]:
+    game = _validated(_C4Line, where, value)
+    _check_game(where, game.index, game.winner, games, 2)
+    _check_counts(where, game, ("left", "scores"), 2)
+    if min(game.left) < 0:
+        raise CheckpointError(f"{where}: left: {min(game.left)} fighters left")
+    return game.index, C4Game(
+        game.winner, tuple(game.left), tuple(game.scores), game.ending, game.unit
+    )
+
+
+def read_c4_checkpoint(path: Path, key: str, games: int, seed: int) -> Checkpoint[C4Game]:
+    """:func:`read_checkpoint` for a batch of C4 games (two players)."""
+    return _read(path, key, games, seed, lambda where, value: _c4_game(where, value, games))
+
+
+def c4_batch_key(fields: dict[str, Any], files: Sequence[str]) -> str:
+    """The key of a C4 batch: its settings (``fields``: companies, agents, seed, mode,
+    rounds, scenario, games), the companies and scenario given as files, as they are now, and
+    the engine's version."""
+    digest = hashlib.sha256(f"confrontation {__version__} c4\n".encode())
+    digest.update(json.dumps(fields, sort_keys=True, default=repr).encode())
+    for name in files:
+        digest.update(f"\n{name}\n".encode())
+        try:
+            file = Path(name.partition(":")[0])
+            if file.is_file():
+                digest.update(hashlib.sha256(file.read_bytes()).digest())
+        except (OSError, ValueError):
+            digest.update(b"unreadable")
+    return digest.hexdigest()
+
+
 class CheckpointWriter:
     """Appends each finished game's line to the checkpoint (flushed at once), after writing
     the header to a new file or dropping a last line cut short from an old one."""
 
-    def __init__(self, checkpoint: Checkpoint) -> None:
+    def __init__(self, checkpoint: Checkpoint[Any]) -> None:
         self.path = checkpoint.path
         try:
             if checkpoint.new:
@@ -274,6 +363,20 @@ class CheckpointWriter:
                 "rounds": outcome.rounds,
                 "tp": list(outcome.tp) if outcome.tp is not None else None,
                 "ga": list(outcome.ga) if outcome.ga is not None else None,
+            }
+        )
+        self.kept += 1
+
+    def add_c4(self, index: int, game: C4Game) -> None:
+        """Keep C4 game ``index``'s counts."""
+        self._write(
+            {
+                "index": index,
+                "winner": game.winner,
+                "left": list(game.left),
+                "scores": list(game.scores),
+                "ending": game.ending,
+                "unit": game.unit,
             }
         )
         self.kept += 1
