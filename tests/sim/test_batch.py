@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -16,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from confrontation.sim.backends import (
+    RETRIES,
     BackendError,
     LocalBackend,
     Placement,
@@ -225,3 +228,46 @@ def test_a_batch_can_drop_the_records_once_they_are_seen() -> None:
     assert [o.outcome for o in kept.outcomes] == [o.outcome for o in seen]
     full = simulate(specs, play_spec)
     assert [o.events for o in full.outcomes] == [o.events for o in seen]
+
+
+def _die_once(item: tuple[int, str, int]) -> int:
+    """x², but the first worker to play a game dies (killed, as the system kills a process
+    short of memory) before it finishes: ``marker`` says it has happened."""
+    x, marker, parent = item
+    if os.getpid() != parent and not os.path.exists(marker):
+        with open(marker, "w"):
+            pass
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.05)
+    return x * x
+
+
+def test_a_worker_that_dies_loses_no_game(tmp_path: Path) -> None:
+    """Its games (the one it played and those queued for it) are played again in a new pool:
+    every result comes once, the right one (the games are deterministic)."""
+    marker = str(tmp_path / "died")
+    items = [(x, marker, os.getpid()) for x in range(30)]
+    backend = LocalBackend(2)
+    results = list(backend.map(_die_once, items))
+    assert sorted(position for position, _ in results) == list(range(30))
+    assert all(value == position * position for position, value in results)
+    assert os.path.exists(marker) and backend.deaths == 1
+
+
+def _always_die(item: tuple[int, int]) -> int:
+    """x² in this process; a worker dies on every game."""
+    x, parent = item
+    if os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(0.1)
+    return x * x
+
+
+def test_workers_that_keep_dying_stop_the_batch_in_one_line() -> None:
+    backend = LocalBackend(2)
+    with pytest.raises(BackendError) as caught:
+        list(backend.map(_always_die, [(x, os.getpid()) for x in range(300)]))
+    assert str(caught.value) == (
+        f"a worker process died {RETRIES + 1} times (killed by the system, or a crash): "
+        "the batch is stopped"
+    )

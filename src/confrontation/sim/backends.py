@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Protocol, TypeVar
@@ -109,6 +110,8 @@ class LocalBackend:
         if jobs < 1:
             raise BackendError(f"--jobs must be at least 1, not {jobs}")
         self.jobs = jobs
+        self.deaths = 0
+        """Workers that died while the batch ran (their games were played again)."""
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
         if self.jobs == 1 or len(items) <= 1:
@@ -123,76 +126,113 @@ class LocalBackend:
         queue = iter(enumerate(items))
         handing = threading.Lock()  # the queue, shared with the thread starting the workers
         waiting: dict[Future[R], int] = {}
+        again: list[int] = []  # games lost with a worker that died, played first
+        pools = [self._pool(context)]
 
         def take() -> tuple[int, T] | None:
             with handing:
+                if again:
+                    position = again.pop()
+                    return position, items[position]
                 return next(queue, None)
 
-        with ProcessPoolExecutor(
+        def top_up() -> None:
+            while len(waiting) < self.AHEAD * (self.jobs - 1):
+                following = take()
+                if following is None:
+                    return
+                waiting[pools[-1].submit(fn, following[1])] = following[0]
+
+        def own_game() -> tuple[int, T] | None:
+            """The next game this process plays: a new one, else one taken back."""
+            following = take()
+            if following is not None:
+                return following
+            for future in sorted(waiting, key=waiting.__getitem__, reverse=True):
+                if future.cancel():
+                    position = waiting.pop(future)
+                    return position, items[position]
+            return None
+
+        def finished(futures: list[Future[R]]) -> Iterator[tuple[int, R]]:
+            """The results of ``futures`` (done); when a worker died (killed by the system
+            for its memory, a crash), the pool is broken: every game it held is played
+            again, in a new pool (at most :data:`RETRIES` times a batch)."""
+            for future in futures:
+                if future not in waiting:
+                    continue  # a game of a broken pool, already put back
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    self.deaths += 1
+                    if self.deaths > RETRIES:
+                        raise BackendError(
+                            f"a worker process died {self.deaths} times (killed by the "
+                            "system, or a crash): the batch is stopped"
+                        ) from None
+                    sys.stderr.write(
+                        "warning: a worker process died (killed by the system, or a crash); "
+                        "its games are played again\n"
+                    )
+                    with handing:
+                        again.extend(sorted(waiting.values(), reverse=True))
+                    waiting.clear()
+                    _stop(pools[-1])
+                    pools.append(self._pool(context))
+                    return
+                yield waiting.pop(future), result
+
+        # The first submissions start the forkserver and the workers (seconds of imports on a
+        # busy machine): a thread waits for that while this process plays.
+        failed: list[BaseException] = []
+
+        def start() -> None:
+            try:
+                top_up()
+            except BaseException as error:  # raised again in this thread below
+                failed.append(error)
+
+        starting = threading.Thread(target=start, name="start workers", daemon=True)
+        starting.start()
+        try:
+            while starting.is_alive():
+                mine = take()
+                if mine is None:
+                    break
+                yield mine[0], fn(mine[1])
+            starting.join()
+            if failed:
+                raise failed[0]
+            while True:
+                yield from finished([f for f in waiting if f.done()])
+                top_up()
+                mine = own_game()
+                if mine is None:
+                    break
+                yield mine[0], fn(mine[1])
+            while waiting:
+                done, _ = wait(waiting, return_when=FIRST_COMPLETED)
+                yield from finished(list(done))
+                top_up()
+                while not waiting and (mine := take()) is not None:  # a broken pool's last
+                    yield mine[0], fn(mine[1])
+        except BaseException:  # Ctrl-C, SIGTERM (simulate), an error: stop the workers
+            _stop(pools[-1])
+            raise
+        else:
+            pools[-1].shutdown(wait=True)
+        finally:
+            starting.join()
+            for future in waiting:
+                future.cancel()
+
+    def _pool(self, context: Any) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
             max_workers=self.jobs - 1,
             mp_context=context,
             initializer=_die_with_parent,
             initargs=(os.getpid(),),
-        ) as pool:
-
-            def top_up() -> None:
-                while len(waiting) < self.AHEAD * (self.jobs - 1):
-                    following = take()
-                    if following is None:
-                        return
-                    waiting[pool.submit(fn, following[1])] = following[0]
-
-            def own_game() -> tuple[int, T] | None:
-                """The next game this process plays: a new one, else one taken back."""
-                following = take()
-                if following is not None:
-                    return following
-                for future in sorted(waiting, key=waiting.__getitem__, reverse=True):
-                    if future.cancel():
-                        position = waiting.pop(future)
-                        return position, items[position]
-                return None
-
-            # The first submissions start the forkserver and the workers (seconds of imports
-            # on a busy machine): a thread waits for that while this process plays.
-            failed: list[BaseException] = []
-
-            def start() -> None:
-                try:
-                    top_up()
-                except BaseException as error:  # raised again in this thread below
-                    failed.append(error)
-
-            starting = threading.Thread(target=start, name="start workers", daemon=True)
-            starting.start()
-            try:
-                while starting.is_alive():
-                    mine = take()
-                    if mine is None:
-                        break
-                    yield mine[0], fn(mine[1])
-                starting.join()
-                if failed:
-                    raise failed[0]
-                while True:
-                    for future in [f for f in waiting if f.done()]:
-                        yield waiting.pop(future), future.result()
-                    top_up()
-                    mine = own_game()
-                    if mine is None:
-                        break
-                    yield mine[0], fn(mine[1])
-                while waiting:
-                    done, _ = wait(waiting, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        yield waiting.pop(future), future.result()
-            except BaseException:  # Ctrl-C, SIGTERM (simulate), an error: stop the workers
-                _stop(pool)
-                raise
-            finally:
-                starting.join()
-                for future in waiting:
-                    future.cancel()
+        )
 
 
 RETRIES = 5
