@@ -38,7 +38,7 @@ from confrontation.sim.c4game import (
     resume_c4_stored,
     setup_of,
 )
-from confrontation.sim.checkpoint import C4Game
+from confrontation.sim.checkpoint import C4Game, interrupted
 from confrontation.store import Store, StoredGame, StoreError, open_store
 
 if TYPE_CHECKING:
@@ -368,10 +368,7 @@ class _C4Kept:
             fail(f"--checkpoint: {self.path}: cannot be written ({why}); {self.interrupted(games)}")
 
     def interrupted(self, games: int) -> str:
-        return (
-            f"interrupted: {self.writer.kept} of the {games} games are kept in {self.path}; "
-            "the same command plays the others"
-        )
+        return interrupted(self.path, self.writer.kept, games)
 
 
 def fighter_counts(state: object) -> tuple[int, ...]:

@@ -336,10 +336,9 @@ class _Kept:
             ) from None
 
     def interrupted(self, games: int) -> str:
-        return (
-            f"interrupted: {self.writer.kept} of the {games} games are kept in {self.path}; "
-            "the same command plays the others"
-        )
+        from confrontation.sim.checkpoint import interrupted
+
+        return interrupted(self.path, self.writer.kept, games)
 
     def merged(self, played: BatchResult, specs: list[GameSpec]) -> BatchResult:
         """The whole batch: the games kept and those just ``played``, in game order."""

@@ -321,6 +321,15 @@ def c4_batch_key(fields: dict[str, Any], files: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
+def interrupted(path: Path, kept: int, games: int) -> str:
+    """The line of a batch stopped before its end whose checkpoint ``path`` keeps ``kept``
+    of its ``games`` games."""
+    return (
+        f"interrupted: {kept} of the {games} games are kept in {path}; the same command plays "
+        "the others"
+    )
+
+
 class CheckpointWriter:
     """Appends each finished game's line to the checkpoint (flushed at once), after writing
     the header to a new file or dropping a last line cut short from an old one."""
