@@ -147,7 +147,8 @@ def chess_rate(seconds: float) -> float:
     return plies / (time.process_time() - begin)
 
 
-def _steps(events: Sequence[object]) -> int:
+def steps_of(events: Sequence[object]) -> int:
+    """The engine steps of a game: its answers and dice (``ChoiceMade``, ``DieRolled``)."""
     return sum(isinstance(e, ChoiceMade | DieRolled) for e in events)
 
 
@@ -199,7 +200,7 @@ def random_rate(seeds: Sequence[int], ref: Reference) -> tuple[float, int]:
         begin = time.process_time()
         result = play_game(GameConfig(agents=("random", "random"), seed=seed))
         plies += ref.plies(time.process_time() - begin)
-        steps += _steps(result.events)
+        steps += steps_of(result.events)
     return steps / plies, steps
 
 

@@ -26,9 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from confrontation.engine.core.events import ChoiceMade, DieRolled
 from confrontation.sim.game import DEFAULT_ARMIES, GameConfig, play_game
-from engine_bench import WARM_UP_SEED, Reference, scaled_army
+from engine_bench import WARM_UP_SEED, Reference, scaled_army, steps_of
 
 GOAL = 4.0
 PLIES_GOAL = 4000
@@ -39,8 +38,7 @@ def played(config: GameConfig) -> tuple[float, int, int]:
     begin = time.process_time()
     result = play_game(config)
     spent = time.process_time() - begin
-    steps = sum(isinstance(e, ChoiceMade | DieRolled) for e in result.events)
-    return spent, result.rounds, steps
+    return spent, result.rounds, steps_of(result.events)
 
 
 def ratio_interval(small: list[float], big: list[float]) -> tuple[float, float, float]:

@@ -192,18 +192,25 @@ def _edge_at(source: Base, b: Base, angle: float, distance: float, upper: bool) 
     return b.moved(sx + distance * math.cos(hi), sy + distance * math.sin(hi))
 
 
+def _facing(draw: st.DrawFn, low: float, high: float) -> tuple[Base, Base, float, float]:
+    """A source, a target in front of it, a direction between the target's least and most
+    (``low`` to ``high`` of the way) and the room between the source's sight and the target's
+    outer circle along x."""
+    source = Base.of(draw(size), draw(shape), 40.0, 30.0, 0.0)
+    target = Base.of(draw(size), draw(shape), draw(st.floats(52, 75)), 30.0, draw(st.floats(0, 90)))
+    assume(_in_front(source, target))
+    lo, hi = _least_angle(source, target), _most_angle(source, target)
+    angle = lo + (hi - lo) * draw(st.floats(low, high))
+    return source, target, angle, target.x - outer_radius(target) - source.sight[0]
+
+
 @st.composite
 def meeting_edges(draw: st.DrawFn) -> dict[str, Base]:
     """A source, a target and two bases in front of it, seen edge to edge: the first's most
     direction inside the target's span, the second's least direction that one less a hair
     (-1e-4 to 1e-4 rad: a gap or an overlap of the size of the shortcuts' margins, a round
     base's 64-gon inside its circle, the spans' 1e-7 rad, a clear disc's half-width)."""
-    source = Base.of(draw(size), draw(shape), 40.0, 30.0, 0.0)
-    target = Base.of(draw(size), draw(shape), draw(st.floats(52, 75)), 30.0, draw(st.floats(0, 90)))
-    assume(_in_front(source, target))
-    lo, hi = _least_angle(source, target), _most_angle(source, target)
-    top = lo + (hi - lo) * draw(st.floats(0.1, 0.9))
-    gap = target.x - outer_radius(target) - source.sight[0]
+    source, target, top, gap = _facing(draw, 0.1, 0.9)
     first = _edge_at(
         source,
         Base.of(draw(size), draw(shape), 0.0, 0.0, draw(st.sampled_from([0.0, 37.0]))),
@@ -255,12 +262,7 @@ def _sliver(source: Base, angle: float, near: float, far: float, thick: float) -
 def slivers(draw: st.DrawFn) -> tuple[dict[str, Base], tuple[Scenery, ...]]:
     """A source, a target and a hair-thin scenery sliver (1e-6 to 1e-4 cm) along a line of
     sight to it: its shadow may be less than AREA_EPS though its span is more than 1e-7 rad."""
-    source = Base.of(draw(size), draw(shape), 40.0, 30.0, 0.0)
-    target = Base.of(draw(size), draw(shape), draw(st.floats(52, 75)), 30.0, draw(st.floats(0, 90)))
-    assume(_in_front(source, target))
-    lo, hi = _least_angle(source, target), _most_angle(source, target)
-    angle = lo + (hi - lo) * draw(st.floats(0.2, 0.8))
-    gap = target.x - outer_radius(target) - source.sight[0]
+    source, target, angle, gap = _facing(draw, 0.2, 0.8)
     near = gap * draw(st.floats(0.2, 0.6))
     thick = draw(st.sampled_from([1e-6, 3e-6, 1e-5, 3e-5, 1e-4]))
     sliver = _sliver(source, angle, near, near + draw(st.floats(0.5, 3.0)), thick)

@@ -38,7 +38,7 @@ from confrontation.sim.c4game import (
     resume_c4_stored,
     setup_of,
 )
-from confrontation.sim.checkpoint import C4Game, interrupted
+from confrontation.sim.checkpoint import C4Game
 from confrontation.store import Store, StoredGame, StoreError, open_store
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ def simulate_c4_cli(
             store = open_store(db)
         except StoreError as error:
             fail(str(error))
-    kept = _C4Kept.open(checkpoint, companies, names, seed, mode, rounds, scenario, games)
+    kept = _c4_checkpoint(checkpoint, companies, names, seed, mode, rounds, scenario, games)
     stored: list[int] = []
     wins = {n: 0 for n in names}
     draws = 0
@@ -229,12 +229,15 @@ def simulate_c4_cli(
             except KeyboardInterrupt:
                 if kept is None:
                     raise
-                fail(kept.interrupted(games))
+                fail(kept.interrupted())
             if store is not None:
                 stored.append(store.save(setup_of(config), outcome_of(result), result.events))
             game = counted(result)
             if kept is not None:
-                kept.add(k, game, games)
+                try:
+                    kept.add_c4(k, game)
+                except OSError as error:
+                    fail(f"--checkpoint: {kept.cannot_write(error)}; {kept.interrupted()}")
         for p, n in enumerate(seats):
             fighters_left[n] += game.left[p]
             points[n] += game.scores[p]
@@ -246,7 +249,7 @@ def simulate_c4_cli(
         else:
             wins[seats[game.winner]] += 1
     if kept is not None:
-        kept.writer.close()
+        kept.close()
     doc: dict[str, object] = {
         "rules": "c4",
         "mode": mode,
@@ -315,60 +318,41 @@ def counted(result: C4Result) -> C4Game:
     )
 
 
-class _C4Kept:
-    """``simulate --rules c4 --checkpoint FILE``: the games an earlier run of this batch
-    kept, and the file this run's games are added to."""
+def _c4_checkpoint(
+    path: Path | None,
+    companies: Sequence[str],
+    names: Sequence[str],
+    seed: int,
+    mode: str,
+    rounds: int | None,
+    scenario: str | None,
+    games: int,
+) -> CheckpointWriter | None:
+    """``simulate --rules c4 --checkpoint FILE``: the file this batch's games are added to,
+    holding the games an earlier run of it kept (None: no checkpoint)."""
+    if path is None:
+        return None
+    from confrontation.sim.checkpoint import (
+        CheckpointError,
+        CheckpointWriter,
+        c4_batch_key,
+        read_c4_checkpoint,
+    )
 
-    def __init__(self, path: Path, done: dict[int, C4Game], writer: CheckpointWriter) -> None:
-        self.path, self.done, self.writer = path, done, writer
-
-    @classmethod
-    def open(
-        cls,
-        path: Path | None,
-        companies: Sequence[str],
-        names: Sequence[str],
-        seed: int,
-        mode: str,
-        rounds: int | None,
-        scenario: str | None,
-        games: int,
-    ) -> _C4Kept | None:
-        if path is None:
-            return None
-        from confrontation.sim.checkpoint import (
-            CheckpointError,
-            CheckpointWriter,
-            c4_batch_key,
-            read_c4_checkpoint,
-        )
-
-        fields = {
-            "companies": list(companies),
-            "agents": list(names),
-            "seed": seed,
-            "mode": mode,
-            "rounds": rounds,
-            "scenario": scenario,
-            "games": games,
-        }
-        key = c4_batch_key(fields, [*companies, *([scenario] if scenario else [])])
-        try:
-            found = read_c4_checkpoint(path, key, games, seed)
-            writer = CheckpointWriter(found)
-        except CheckpointError as error:
-            fail(f"--checkpoint: {error}")
-        return cls(path, dict(found.done), writer)
-
-    def add(self, index: int, game: C4Game, games: int) -> None:
-        try:
-            self.writer.add_c4(index, game)
-        except OSError as error:
-            why = error.strerror or str(error)
-            fail(f"--checkpoint: {self.path}: cannot be written ({why}); {self.interrupted(games)}")
-
-    def interrupted(self, games: int) -> str:
-        return interrupted(self.path, self.writer.kept, games)
+    fields = {
+        "companies": list(companies),
+        "agents": list(names),
+        "seed": seed,
+        "mode": mode,
+        "rounds": rounds,
+        "scenario": scenario,
+        "games": games,
+    }
+    key = c4_batch_key(fields, [*companies, *([scenario] if scenario else [])])
+    try:
+        return CheckpointWriter(read_c4_checkpoint(path, key, games, seed))
+    except CheckpointError as error:
+        fail(f"--checkpoint: {error}")
 
 
 def fighter_counts(state: object) -> tuple[int, ...]:

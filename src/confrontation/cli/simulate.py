@@ -128,17 +128,13 @@ class _InOrder:
 
     def __call__(self, outcome: GameOutcome) -> None:
         self.waiting[outcome.index] = outcome
-        while self.next in self.skip:
-            self.next += 1
-        while self.next in self.waiting:
-            ready = self.waiting.pop(self.next)
-            if ready.setup is not None and ready.events is not None:
+        while self.next in self.skip or self.next in self.waiting:
+            ready = self.waiting.pop(self.next, None)
+            if ready is not None and ready.setup is not None and ready.events is not None:
                 self.ids.append(self.store.save(ready.setup, ready.outcome, ready.events))
-            if self.after is not None:
+            if ready is not None and self.after is not None:
                 self.after(ready)
             self.next += 1
-            while self.next in self.skip:
-                self.next += 1
 
 
 def _wins_table(title: str, first: str, records: list[WinRecord]) -> Table:
@@ -303,8 +299,10 @@ class _Kept:
     again) and the file each game of this run is added to as it ends
     (:mod:`confrontation.sim.checkpoint`)."""
 
-    def __init__(self, path: Path, done: dict[int, Outcome], writer: CheckpointWriter) -> None:
-        self.path, self.done, self.writer = path, done, writer
+    def __init__(self, writer: CheckpointWriter) -> None:
+        self.writer = writer
+        self.path: Path = writer.path
+        self.done: dict[int, Outcome] = writer.done
 
     @classmethod
     def open(cls, path: Path, specs: list[GameSpec], seed: int) -> _Kept:
@@ -320,25 +318,15 @@ class _Kept:
         key = batch_key(specs, batch_contents(specs, DEFAULT_ARMIES))
         players = len(specs[0].agents)
         try:
-            found = read_checkpoint(path, key, len(specs), players, seed)
-            writer = CheckpointWriter(found)
+            return cls(CheckpointWriter(read_checkpoint(path, key, len(specs), players, seed)))
         except CheckpointError as error:
             fail(f"--checkpoint: {error}")
-        return cls(path, dict(found.done), writer)
 
     def add(self, outcome: GameOutcome) -> None:
         try:
             self.writer.add(outcome.index, outcome.outcome)
         except OSError as error:  # a full disk, a file gone read-only: the batch stops
-            why = error.strerror or str(error)
-            raise _CheckpointFailed(
-                f"--checkpoint: {self.path}: cannot be written ({why})"
-            ) from None
-
-    def interrupted(self, games: int) -> str:
-        from confrontation.sim.checkpoint import interrupted
-
-        return interrupted(self.path, self.writer.kept, games)
+            raise _CheckpointFailed(f"--checkpoint: {self.writer.cannot_write(error)}") from None
 
     def merged(self, played: BatchResult, specs: list[GameSpec]) -> BatchResult:
         """The whole batch: the games kept and those just ``played``, in game order."""
@@ -506,17 +494,17 @@ def run_simulate(
                 keep_records=False,  # the store has them; the figures need outcomes only
             )
         except KeyboardInterrupt:
-            why = "interrupted" if kept is None else kept.interrupted(len(specs))
+            why = "interrupted" if kept is None else kept.writer.interrupted()
             _leave_at_once(why)
             fail(why)
         except _CheckpointFailed as error:
             assert kept is not None
-            why = f"{error}; {kept.interrupted(len(specs))}"
+            why = f"{error}; {kept.writer.interrupted()}"
             _leave_at_once(why)
             fail(why)
         except BackendError as error:  # the ray backend: a game lost with its node
             if kept is not None:
-                fail(f"{error}; {kept.interrupted(len(specs))}")
+                fail(f"{error}; {kept.writer.interrupted()}")
             fail(str(error))
     if kept is not None:
         result = kept.merged(result, specs)

@@ -213,9 +213,7 @@ class LocalBackend:
             while waiting:
                 done, _ = wait(waiting, return_when=FIRST_COMPLETED)
                 yield from finished(list(done))
-                top_up()
-                while not waiting and (mine := take()) is not None:  # a broken pool's last
-                    yield mine[0], fn(mine[1])
+                top_up()  # (a broken pool's games, put back, to the new pool)
         except BaseException:  # Ctrl-C, SIGTERM (simulate), an error: stop the workers
             _stop(pools[-1])
             raise

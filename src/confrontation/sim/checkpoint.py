@@ -321,21 +321,15 @@ def c4_batch_key(fields: dict[str, Any], files: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
-def interrupted(path: Path, kept: int, games: int) -> str:
-    """The line of a batch stopped before its end whose checkpoint ``path`` keeps ``kept``
-    of its ``games`` games."""
-    return (
-        f"interrupted: {kept} of the {games} games are kept in {path}; the same command plays "
-        "the others"
-    )
-
-
 class CheckpointWriter:
     """Appends each finished game's line to the checkpoint (flushed at once), after writing
-    the header to a new file or dropping a last line cut short from an old one."""
+    the header to a new file or dropping a last line cut short from an old one; ``done``:
+    the games the file held (an earlier run's, not played again)."""
 
     def __init__(self, checkpoint: Checkpoint[Any]) -> None:
         self.path = checkpoint.path
+        self.games = checkpoint.games
+        self.done = dict(checkpoint.done)
         try:
             if checkpoint.new:
                 self._file: IO[str] = checkpoint.path.open("w", encoding="utf-8")
@@ -351,10 +345,19 @@ class CheckpointWriter:
                     old.truncate(checkpoint.end)
                 self._file = checkpoint.path.open("a", encoding="utf-8")
         except OSError as error:
-            raise CheckpointError(
-                f"{checkpoint.path}: cannot be written ({error.strerror or error})"
-            ) from None
+            raise CheckpointError(self.cannot_write(error)) from None
         self.kept = len(checkpoint.done)
+
+    def cannot_write(self, error: OSError) -> str:
+        """The line of a checkpoint that cannot be written (a full disk, a folder...)."""
+        return f"{self.path}: cannot be written ({error.strerror or error})"
+
+    def interrupted(self) -> str:
+        """The line of a batch stopped before its end: the games the file keeps."""
+        return (
+            f"interrupted: {self.kept} of the {self.games} games are kept in {self.path}; "
+            "the same command plays the others"
+        )
 
     def _write(self, value: dict[str, Any]) -> None:
         self._file.write(json.dumps(value, separators=(",", ":")) + "\n")
