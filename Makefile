@@ -49,12 +49,12 @@ pytest: venv
 # documents' checks, so `make test` does not collect the suite a second time. mypy (a single
 # process, about a minute from a fresh clone) runs beside the suite's two workers; its report
 # is printed when the suite ends, and either failing fails `make test`.
+SUITE = RULES_MARKERS_OUT=$(CURDIR)/$(MARKERS) PYTHONPATH=scripts $(BIN)/pytest -n 2 --dist worksteal -p rules_markers_plugin
 test: venv lint
 	@rm -f $(MARKERS)
 	@echo "$(BIN)/mypy (beside the tests; its report follows them)"
 	@typed=$$(mktemp); ($(BIN)/mypy >$$typed 2>&1; echo $$? >>$$typed) & mypy=$$!; \
-	echo "RULES_MARKERS_OUT=$(CURDIR)/$(MARKERS) PYTHONPATH=scripts $(BIN)/pytest -n 2 --dist worksteal -p rules_markers_plugin"; \
-	RULES_MARKERS_OUT=$(CURDIR)/$(MARKERS) PYTHONPATH=scripts $(BIN)/pytest -n 2 --dist worksteal -p rules_markers_plugin; \
+	echo "$(SUITE)"; $(SUITE); \
 	tests=$$?; wait $$mypy; echo "$(BIN)/mypy:"; sed '$$d' $$typed; typing=$$(tail -n 1 $$typed); rm -f $$typed; \
 	test $$tests -eq 0 && test "$$typing" = 0
 	@test -s $(MARKERS) || (echo "make test: the test run kept no rule markers ($(MARKERS))" >&2; exit 1)
